@@ -1,0 +1,259 @@
+"""The claim registry: claims, sources, verdicts and evidence.
+
+Every claim of the covered papers is a :class:`Claim` with a stable id (used for citation), its
+source (paper, arXiv id, version, theorem number), a one-line statement in the paper's terms, a
+``check`` that returns an :class:`Outcome` (verdict + structured evidence), and a
+``negative_control``: the same checking logic applied to a deliberately wrong variant (wrong
+exponent, wrong sign, perturbed input), which must be *rejected*. A check whose negative control
+is not rejected is broken; the test suite and ``seqtheory verify --controls`` run every control.
+
+Claims register themselves at import time through the :func:`claim` decorator; the modules of
+:mod:`seqtheory.proofs_checks.claims` are discovered automatically (see :func:`load_all`).
+"""
+from __future__ import annotations
+
+import enum
+import importlib
+import pkgutil
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+__all__ = [
+    "Verdict", "Source", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
+    "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
+]
+
+
+class Verdict(str, enum.Enum):
+    """The five verdicts of SPEC §3."""
+
+    CONFIRMED = "confirmed"      # exact computation / exhaustive enumeration on the stated instances
+    SUPPORTED = "supported"      # numerical evidence within stated tolerances (figure given)
+    REFUTED = "refuted"          # a counterexample or contradicting measurement
+    REFINED = "refined"          # holds but not tight (or needs a named hypothesis); tight value given
+    INCONCLUSIVE = "inconclusive"  # evidence cannot decide; the reason is given
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.value
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a claim comes from.
+
+    ``paper`` is a short key (``"DEPTH"``, ``"HEAD"``, ``"textbook"``, ``"audit"``), ``arxiv`` the
+    arXiv identifier (empty for textbook facts), ``version`` the paper version the statement is
+    taken from (``"v1"``), ``location`` the theorem / section (``"Theorem 3.2"``).
+    """
+
+    paper: str
+    arxiv: str
+    version: str
+    location: str
+    reference: str = ""
+
+    def cite(self) -> str:
+        bits = [self.reference or self.paper]
+        if self.arxiv:
+            bits.append(f"arXiv:{self.arxiv}{self.version if self.version.startswith('v') else ''}")
+        if self.location:
+            bits.append(self.location)
+        return ", ".join(bits)
+
+
+_DEPTH_REF = ("G. Heo, T. Ngotiaoco, K. Irie, S. J. Gershman, B. L. Sabatini, Why Depth Matters in "
+              "Parallelizable Sequence Models: A Lie Algebraic View")
+_HEAD_REF = ("A. Somasundaram et al., Toward a First-Principles Update Geometry for the "
+             "Language-Model Head")
+
+
+def DEPTH(location: str, version: str = "v1") -> Source:
+    """Source helper for [DEPTH], arXiv:2603.05573."""
+    return Source("DEPTH", "2603.05573", version, location, _DEPTH_REF)
+
+
+def HEAD(location: str, version: str = "v2") -> Source:
+    """Source helper for [HEAD], arXiv:2608.22253."""
+    return Source("HEAD", "2608.22253", version, location, _HEAD_REF)
+
+
+def TEXTBOOK(reference: str, location: str = "") -> Source:
+    """Source helper for background (textbook) facts."""
+    return Source("textbook", "", "", location, reference)
+
+
+def AUDIT(location: str) -> Source:
+    """Source helper for dataset / task audits (SPEC §3.1, 'Dataset audits')."""
+    return Source("audit", "", "", location, "seqtheory dataset audit (SPEC §3.1)")
+
+
+@dataclass
+class Context:
+    """What a check may use: the seed, the profile, the device and where to put figures.
+
+    ``profile`` is ``"quick"`` (seconds per claim, CPU) or ``"full"`` (complete tables).
+    ``out_dir`` is the report folder; figures go under ``out_dir / "figures"`` and are referred to
+    by their path relative to ``out_dir``. ``results_dir`` is the trained-model results store.
+    """
+
+    seed: int = 0
+    profile: str = "quick"
+    device: str = "cpu"
+    out_dir: Path | None = None
+    results_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.profile not in ("quick", "full"):
+            raise ValueError(f"profile must be 'quick' or 'full', got {self.profile!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+
+    @property
+    def quick(self) -> bool:
+        return self.profile == "quick"
+
+    def rng(self, salt: str = "") -> random.Random:
+        """A ``random.Random`` seeded from the run seed and a per-use salt (stable across runs)."""
+        return random.Random(f"{self.seed}:{salt}")
+
+    def numpy_seed(self, salt: str = "") -> int:
+        """A 32-bit seed derived from the run seed and a salt, for numpy / torch generators."""
+        return self.rng(salt).getrandbits(32)
+
+    def figure_path(self, name: str) -> Path | None:
+        """Absolute path for a figure file ``name`` (e.g. ``"cor36_slopes.png"``), or ``None``
+        when the run writes no figures (no ``out_dir``). The folder is created."""
+        if self.out_dir is None:
+            return None
+        d = Path(self.out_dir) / "figures"
+        d.mkdir(parents=True, exist_ok=True)
+        return d / name
+
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the report folder, as written into the report."""
+        assert self.out_dir is not None
+        return str(Path(path).relative_to(Path(self.out_dir)))
+
+
+@dataclass
+class Outcome:
+    """The result of a check.
+
+    ``verdict``: a :class:`Verdict`. ``key_figure``: one line with the headline number(s)
+    (``"slope 3.01 ± 0.02 (stated 3)"``). ``evidence``: JSON-serialisable dict of numbers, lists and
+    small tables. ``tables``: named tables, each a list of row dicts (rendered in report.md).
+    ``figures``: paths relative to the report folder. ``notes``: free text (why this verdict).
+    """
+
+    verdict: Verdict
+    key_figure: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    figures: list[str] = field(default_factory=list)
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.verdict, Verdict):
+            self.verdict = Verdict(self.verdict)
+
+
+@dataclass
+class ControlOutcome:
+    """The result of a negative control: ``rejected`` must be True for a working check.
+
+    ``variant`` names the deliberately wrong variant; ``reason`` says how the check rejected it
+    (or, if it did not, what it saw).
+    """
+
+    rejected: bool
+    variant: str
+    reason: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+CheckFn = Callable[[Context], Outcome]
+ControlFn = Callable[[Context], ControlOutcome]
+
+
+@dataclass
+class Claim:
+    """A registered claim. ``id`` is stable and versioned by ``claim_version``; a renamed claim
+    keeps its old id in ``aliases``."""
+
+    id: str
+    title: str
+    source: Source
+    statement: str
+    check: CheckFn
+    negative_control: ControlFn | None = None
+    aliases: tuple[str, ...] = ()
+    claim_version: int = 1
+    uses_training: bool = False
+
+    @property
+    def family(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def control(self, fn: ControlFn) -> ControlFn:
+        """Decorator registering the negative control of this claim."""
+        self.negative_control = fn
+        return fn
+
+
+REGISTRY: dict[str, Claim] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple[str, ...] = (),
+          claim_version: int = 1, uses_training: bool = False) -> Callable[[CheckFn], Claim]:
+    """Decorator: register ``fn(ctx) -> Outcome`` as the check of claim ``id``.
+
+    Returns the :class:`Claim`; register its negative control with ``@the_claim.control``.
+    Raises ``ValueError`` for a duplicate id or alias.
+    """
+
+    def deco(fn: CheckFn) -> Claim:
+        if id in REGISTRY or id in _ALIASES:
+            raise ValueError(f"claim id {id!r} is already registered")
+        c = Claim(id=id, title=title, source=source, statement=statement, check=fn,
+                  aliases=tuple(aliases), claim_version=claim_version, uses_training=uses_training)
+        REGISTRY[id] = c
+        for a in aliases:
+            if a in REGISTRY or a in _ALIASES:
+                raise ValueError(f"alias {a!r} of {id!r} is already registered")
+            _ALIASES[a] = id
+        return c
+
+    return deco
+
+
+_LOADED = False
+
+
+def load_all() -> dict[str, Claim]:
+    """Import every module of :mod:`seqtheory.proofs_checks.claims` (which registers its claims)
+    and return the registry, sorted by id."""
+    global _LOADED
+    if not _LOADED:
+        from . import claims as pkg
+
+        for mod in sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)):
+            if not mod.startswith("_"):
+                importlib.import_module(f"{pkg.__name__}.{mod}")
+        _LOADED = True
+    return dict(sorted(REGISTRY.items()))
+
+
+def get_claim(id_or_alias: str) -> Claim:
+    """Look a claim up by id or alias; ``KeyError`` with the known ids if absent."""
+    load_all()
+    key = _ALIASES.get(id_or_alias, id_or_alias)
+    if key not in REGISTRY:
+        raise KeyError(f"unknown claim {id_or_alias!r}; known: {', '.join(sorted(REGISTRY))}")
+    return REGISTRY[key]
+
+
+def all_claims() -> list[Claim]:
+    return list(load_all().values())
