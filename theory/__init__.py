@@ -1,1 +1,34 @@
-"""seqtheory.theory."""
+"""seqtheory.theory — exact mathematics: Lie algebras, finite groups, free Lie algebras,
+BCH/Magnus, Hilbert projective geometry. Never imports torch.
+
+Public names are imported lazily from their modules (``from seqtheory.theory import LieAlgebra``
+loads :mod:`seqtheory.theory.lie` only).
+"""
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "LieAlgebra": "lie",
+    "FiniteGroup": "groups",
+    "lyndon_words": "free_lie",
+    "witt_dimension": "free_lie",
+    "free_nilpotent": "free_lie",
+    "bch": "bch",
+    "magnus": "magnus",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    mod = _EXPORTS.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'seqtheory.theory' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
