@@ -1,0 +1,43 @@
+"""Atomic writes and the cache folder."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from seqtheory.theory._io import atomic_write_bytes, atomic_write_text, cache_dir
+
+
+def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path):
+    p = tmp_path / "sub" / "f.txt"
+    atomic_write_text(p, "one")
+    atomic_write_text(p, "two")
+    assert p.read_text() == "two"
+    assert sorted(os.listdir(p.parent)) == ["f.txt"]
+
+
+def test_atomic_write_keeps_old_file_when_interrupted(tmp_path, monkeypatch):
+    p = tmp_path / "f.bin"
+    atomic_write_bytes(p, b"old")
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_bytes(p, b"new")
+    assert p.read_bytes() == b"old"
+    assert sorted(os.listdir(tmp_path)) == ["f.bin"]
+
+
+def test_atomic_write_type_errors(tmp_path):
+    with pytest.raises(TypeError, match="data must be bytes"):
+        atomic_write_bytes(tmp_path / "x", "text")
+    with pytest.raises(TypeError, match="text must be str"):
+        atomic_write_text(tmp_path / "x", b"bytes")
+
+
+def test_cache_dir_honours_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEQTHEORY_CACHE_DIR", str(tmp_path / "c"))
+    d = cache_dir("bch")
+    assert d == tmp_path / "c" / "bch" and d.is_dir()
