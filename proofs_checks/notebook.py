@@ -1,0 +1,56 @@
+"""Showing claims inside a notebook: run a check and render its statement, verdict, evidence
+tables and figures (the notebooks in ``notebooks/`` call only this and library code)."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from .registry import Context, get_claim
+from .report import _claim_record, _md_table
+from .runner import ClaimResult, run_claim
+
+__all__ = ["check_claim", "claim_markdown", "show_claim"]
+
+
+def check_claim(claim_id: str, seed: int = 0, profile: str = "quick", controls: bool = True,
+                out_dir: str | Path | None = None) -> ClaimResult:
+    """Run one claim (and its negative control) with figures written under ``out_dir``
+    (a temporary folder when None)."""
+    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="seqtheory-nb-"))
+    return run_claim(get_claim(claim_id), Context(seed=seed, profile=profile, out_dir=out),
+                     controls=controls)
+
+
+def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -> str:
+    """Markdown for one result: statement, source, verdict, key figure, notes, tables, control."""
+    rec = _claim_record(result, seed, profile)
+    s = rec["source"]
+    lines = [f"### `{rec['id']}` — {rec['title']}",
+             f"*{s['reference'] or s['paper']}*" + (f", arXiv:{s['arxiv']} {s['version']}" if s["arxiv"] else "")
+             + (f", {s['location']}" if s["location"] else ""), "", f"> {rec['statement']}", "",
+             f"**Verdict: {rec['verdict'] or 'CRASHED'}** — {rec['key_figure']}", ""]
+    if rec["notes"]:
+        lines += [rec["notes"], ""]
+    if rec["error"]:
+        lines += ["```", rec["error"], "```"]
+    for name, rows in rec["tables"].items():
+        lines += [f"**{name}**", "", _md_table(rows)]
+    if rec["control"] is not None:
+        c = rec["control"]
+        lines += [f"Negative control ({c['variant']}): "
+                  f"**{'rejected' if c['rejected'] else 'NOT rejected — the check is broken'}** — {c['reason']}"]
+    return "\n".join(lines)
+
+
+def show_claim(claim_id: str, seed: int = 0, profile: str = "quick") -> ClaimResult:
+    """Run a claim and display its markdown and PNG figures in the notebook; returns the result."""
+    from IPython.display import Image, Markdown, display
+
+    out = Path(tempfile.mkdtemp(prefix="seqtheory-nb-"))
+    res = check_claim(claim_id, seed=seed, profile=profile, out_dir=out)
+    display(Markdown(claim_markdown(res, seed, profile)))
+    if res.outcome is not None:
+        for fig in res.outcome.figures:
+            if fig.endswith(".png"):
+                display(Image(filename=str(out / fig)))
+    return res

@@ -1,0 +1,77 @@
+"""Claims audit.task_groups and audit.representation: quick profile verdicts, negative controls,
+and the checking logic on wrong inputs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seqtheory.proofs_checks.claims import audit_groups as ag
+from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
+from seqtheory.theory.groups import FiniteGroup
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    return Context(seed=0, out_dir=tmp_path)
+
+
+def test_task_groups_confirmed(ctx, tmp_path):
+    c = get_claim("audit.task_groups")
+    out = c.check(ctx)
+    assert out.verdict is Verdict.CONFIRMED
+    assert out.evidence["failures"] == []
+    rows = {r["group"]: r for r in out.tables["task_groups"]}
+    assert [rows[n]["derived_length"] for n in ag.TASK_GROUPS] == [1, 1, 2, 2, 2, 3, None]
+    assert rows["A5"]["perfect"] and rows["A5"]["derived_series"] == "60 (stabilises)"
+    assert rows["S4"]["derived_series"] == "24-12-4-1"
+    assert all(r["identified_with_reference"] for r in rows.values())
+    h2 = out.evidence["heisenberg_mod_2"]
+    assert h2["isomorphic"] and h2["verified"] and h2["pairs_respected"] == 64
+    assert not h2["H3(3) isomorphic to D8"]
+    assert out.figures and all((tmp_path / f).exists() for f in out.figures)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_task_groups_control_rejected(tmp_path, seed):
+    co = get_claim("audit.task_groups").negative_control(Context(seed=seed, out_dir=tmp_path))
+    assert co.rejected, co.reason
+    assert co.evidence["caught_swap"] and co.evidence["caught_q8"]
+    # Q8 fools the series/class comparison alone: only the identification catches it
+    assert co.evidence["q8_matches_d8_oracle_invariants"]
+
+
+def test_evaluation_flags_wrong_oracle(monkeypatch):
+    """The verdict follows the comparison: a wrong oracle value is reported as a failure."""
+    bad = dict(ag.ORACLES)
+    bad["S4"] = {**bad["S4"], "derived_series": (24, 12, 1)}
+    monkeypatch.setattr(ag, "ORACLES", bad)
+    res = ag.evaluate_task_groups(
+        {"S4": np.array(FiniteGroup.named("S4").cayley_table())})
+    assert res["failures"] and "derived_series" in res["failures"][0]
+    out = get_claim("audit.task_groups").check(Context(seed=0))
+    assert out.verdict is Verdict.REFUTED
+
+
+def test_evaluation_catches_relabelled_wrong_group():
+    """A genuine group passed off as another (S3's table labelled 'C3'):
+    identification and oracle comparison both fail."""
+    res = ag.evaluate_task_groups({"C3": np.array(FiniteGroup.named("S3").cayley_table())})
+    assert any("not isomorphic" in f for f in res["failures"])
+    assert not res["rows"][0]["matches_oracle"]
+
+
+def test_reference_groups_have_expected_orders():
+    orders = {n: ag.reference_group(n).order for n in ag.TASK_GROUPS}
+    assert orders == {"C2": 2, "C3": 3, "D8": 8, "H3": 27, "S3": 6, "S4": 24, "A5": 60}
+
+
+def test_representation_confirmed_and_control(ctx):
+    c = get_claim("audit.representation")
+    out = c.check(ctx)
+    assert out.verdict is Verdict.CONFIRMED
+    ex = out.evidence["exact_audit"]
+    assert ex["n_distinct"] == 60 and ex["n_respected"] == 3600 and ex["is_faithful"]
+    assert out.evidence["all_rotations"]
+    co = c.negative_control(ctx)
+    assert co.rejected, co.reason
+    assert 0 < co.evidence["fraction_respected"] < 1

@@ -1,0 +1,922 @@
+"""Finite-dimensional Lie algebras: closure, series, centre, Killing form -- exact by default.
+
+A :class:`LieAlgebra` is a subspace of an *ambient bracket space*:
+
+* matrices ``gl(n)`` flattened row-major to ``F^(n*n)``, with ``[A, B] = AB - BA`` (SPEC §2), or
+* ``F^N`` with a bracket given by structure constants ``[e_i, e_j] = sum_k c[i][j][k] e_k``.
+
+Subalgebras and ideals (terms of the derived, lower and upper central series, the centre) share
+the ambient, so every series term is again a :class:`LieAlgebra` with ``.dim`` and ``.basis``.
+
+Fields (see :mod:`seqtheory.theory.linalg`): rational input (ints, Fractions, sympy Rationals)
+is computed exactly over Q (python-flint ``fmpz_mat.rref``, numpy ``int64`` with overflow guards,
+Python integers beyond); algebraic input (e.g. ``sympy.sqrt(5)``) exactly over the number field it
+generates (sympy ``DomainMatrix``); float input numerically with an explicit relative tolerance
+``tol`` -- every candidate vector is normalised before a rank decision, so an ill-scaled basis
+does not change the answer. Brackets are batched as matrix products (no per-entry Python loops on
+the rational fast path).
+
+Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
+length = least ``k`` with ``g^(k) = 0`` (zero algebra -> 0, non-zero abelian -> 1, not solvable ->
+``None``). Lower central series ``γ_1 = g``, ``γ_{i+1} = [g, γ_i]``; nilpotency class = least
+``c`` with ``γ_{c+1} = 0`` (zero -> 0, non-zero abelian -> 1, not nilpotent -> ``None``). Upper
+central series ``Z_0 = 0``, ``Z_{i+1} = {x : [x, g] ⊆ Z_i}``. A series that stabilises at a
+non-zero term ends there; the returned :class:`LieSeries` says so (``stabilised``).
+Killing form ``K(x, y) = tr(ad x ad y)``; semisimple iff ``K`` is non-degenerate (Cartan's
+criterion, characteristic 0). Source: J. E. Humphreys, *Introduction to Lie Algebras and
+Representation Theory*, §3-§5; used for [DEPTH] (Heo et al., arXiv:2603.05573), §3.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from numbers import Integral, Rational
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from .linalg import (_unique_rows, independent_rows, primitive_rows, FieldSubspace, FloatSubspace, RationalSubspace, Subspace, _check_number,
+                     as_int_rows, detect_field, exact_matmul, float_rank, to_field_rows,
+                     zero_subspace)
+
+__all__ = ["LieAlgebra", "LieSeries"]
+
+_CHUNK_ENTRIES = 4_000_000  # bracket batches are produced in chunks of about this many entries
+
+
+# ============================================================================ ambient spaces
+class _MatrixAmbient:
+    """gl(n) flattened row-major; bracket AB - BA."""
+
+    kind = "matrix"
+
+    def __init__(self, n: int):
+        self.n = n
+        self.N = n * n
+        self.scale = 1  # brackets are returned exactly
+
+    def __eq__(self, other):
+        return isinstance(other, _MatrixAmbient) and other.n == self.n
+
+    def batches(self, field, U, V, triu: bool) -> Iterator[Any]:
+        """Yield the brackets ``[U_a, V_b]`` (all pairs, or ``a < b`` when ``triu`` and U is V)
+        in row chunks, in the field's row representation."""
+        n = self.n
+        p, q = U.shape[0], V.shape[0]
+        if p == 0 or q == 0:
+            return
+        if field == "QQ":
+            m = as_int_rows(U).dtype == np.int64 and as_int_rows(V).dtype == np.int64
+            U, V = as_int_rows(U), as_int_rows(V)
+            safe = m and 2 * _maxabs(U) * _maxabs(V) * n < 2 ** 62
+            if not safe:
+                U, V = U.astype(object), V.astype(object)
+        big = field == "QQ" and U.dtype == object
+        mul = exact_matmul if big else np.matmul
+        Vm = V.reshape(q, n, n)
+        Vcols = Vm.transpose(1, 0, 2).reshape(n, q * n)      # [b, (j, c)]
+        Vrows = Vm.reshape(q * n, n)                          # [(j, a), b]
+        step = max(1, _CHUNK_ENTRIES // max(1, q * self.N))
+        for a0 in range(0, p, step):
+            Ua = U[a0:a0 + step].reshape(-1, n, n)
+            pa = Ua.shape[0]
+            uv = mul(Ua.reshape(pa * n, n), Vcols).reshape(pa, n, q, n).transpose(0, 2, 1, 3)
+            vu = mul(Vrows, Ua.transpose(1, 0, 2).reshape(n, pa * n)).reshape(q, n, pa, n)
+            vu = vu.transpose(2, 0, 1, 3)
+            if big:
+                uv, vu = uv.astype(object), vu.astype(object)
+            br = (uv - vu).reshape(pa, q, self.N)
+            if triu:
+                ia, ib = np.triu_indices(p, k=1)
+                sel = (ia >= a0) & (ia < a0 + pa)
+                yield br[ia[sel] - a0, ib[sel]]
+            else:
+                yield br.reshape(pa * q, self.N)
+
+    def to_matrix(self, v) -> np.ndarray:
+        return np.asarray(v).reshape(self.n, self.n)
+
+
+class _StructureAmbient:
+    """F^N with [e_i, e_j] = sum_k c_ijk e_k, stored sparsely as integers scaled by ``scale``."""
+
+    kind = "structure"
+
+    def __init__(self, N: int, I, J, K, C, scale: int):
+        self.N = N
+        self.I, self.J, self.K, self.C = I, J, K, C   # int arrays (C int64 or object)
+        self.scale = scale                              # true c = C / scale
+        order = np.argsort(K, kind="stable")
+        self._groups = []
+        ks, starts = np.unique(K[order], return_index=True)
+        bounds = list(starts) + [len(order)]
+        for t, k in enumerate(ks):
+            idx = order[bounds[t]:bounds[t + 1]]
+            self._groups.append((int(k), I[idx], J[idx], C[idx]))
+
+    def __eq__(self, other):
+        return other is self
+
+    def batches(self, field, U, V, triu: bool) -> Iterator[Any]:
+        if field != "QQ":
+            raise ValueError("structure-constant algebras are rational (field QQ) only")
+        p, q = U.shape[0], V.shape[0]
+        if p == 0 or q == 0 or len(self.C) == 0:
+            if p and q:
+                rows = (p * (p - 1) // 2) if triu else p * q
+                yield np.zeros((rows, self.N), np.int64)
+            return
+        U, V = as_int_rows(U), as_int_rows(V)
+        cm = _maxabs(self.C) if self.C.dtype == np.int64 else max(abs(int(x)) for x in self.C)
+        safe = (U.dtype == np.int64 and V.dtype == np.int64 and self.C.dtype == np.int64
+                and _maxabs(U) * _maxabs(V) * cm * max(1, len(self.C)) < 2 ** 62)
+        dt = np.int64 if safe else object
+        step = max(1, _CHUNK_ENTRIES // max(1, q * self.N))
+        for a0 in range(0, p, step):
+            Ua = U[a0:a0 + step].astype(dt)
+            pa = Ua.shape[0]
+            out = np.zeros((pa, q, self.N), dtype=dt)
+            for k, I, J, C in self._groups:
+                # out[a, b, k] = sum_t C_t U[a, I_t] V[b, J_t]
+                left = Ua[:, I] * C.astype(dt)[None, :]
+                out[:, :, k] = left @ V[:, J].astype(dt).T
+            if triu:
+                ia, ib = np.triu_indices(p, k=1)
+                sel = (ia >= a0) & (ia < a0 + pa)
+                yield out[ia[sel] - a0, ib[sel]]
+            else:
+                yield out.reshape(pa * q, self.N)
+
+
+def _maxabs(a: np.ndarray) -> int:
+    if a.size == 0:
+        return 0
+    if a.dtype == np.int64:
+        return int(np.abs(a).max())
+    return max(abs(int(x)) for x in a.flat)
+
+
+# ============================================================================ series container
+class LieSeries(list):
+    """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions. ``stabilised``: True when
+    the series ended because a non-zero term repeated (it then ends at that term, listed once);
+    False when it reached 0. ``name``: which series."""
+
+    def __init__(self, terms, stabilised: bool, name: str):
+        super().__init__(terms)
+        self.stabilised = stabilised
+        self.name = name
+
+    @property
+    def dims(self) -> list[int]:
+        return [t.dim for t in self]
+
+    def __repr__(self) -> str:
+        end = "stabilises" if self.stabilised else "reaches 0"
+        return f"LieSeries({self.name}: dims {self.dims}, {end})"
+
+
+# ============================================================================ the Lie algebra
+class LieAlgebra:
+    """A finite-dimensional Lie algebra inside an ambient bracket space (see module doc).
+
+    Construct with :meth:`generated_by`, :meth:`spanned_by` or :meth:`from_structure_constants`.
+    ``dim``; ``basis`` (matrices as ``n x n`` numpy arrays -- Python ints / Fractions over Q, sympy
+    numbers over a number field, floats on the float path -- or coordinate vectors for a
+    structure-constant algebra); ``field`` (``"QQ"``, a sympy domain, or ``"RR"``); ``tol`` (float
+    path only, else ``None``).
+    """
+
+    def __init__(self, ambient, space: Subspace):
+        self._ambient = ambient
+        self._space = space
+        self._cache: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ construction
+    @staticmethod
+    def _matrices(mats: Any, name: str, tol: float | None):
+        if isinstance(mats, np.ndarray) and mats.ndim == 2:
+            raise ValueError(f"{name} must be a sequence of square matrices, got one 2-D array")
+        try:
+            ms = list(mats)
+        except TypeError as exc:
+            raise TypeError(f"{name} must be a sequence of square matrices") from exc
+        if not ms:
+            raise ValueError(f"{name} is empty: give at least one matrix")
+        rows, n = [], None
+        for t, m in enumerate(ms):
+            if hasattr(m, "tolist") and not isinstance(m, np.ndarray):
+                m = m.tolist()  # sympy Matrix
+            a = np.asarray(m, dtype=object)
+            if a.ndim != 2 or a.shape[0] != a.shape[1]:
+                raise ValueError(f"{name}[{t}] must be a square matrix, got shape {a.shape}")
+            if n is None:
+                n = a.shape[0]
+            elif a.shape[0] != n:
+                raise ValueError(f"{name}[{t}] is {a.shape[0]}x{a.shape[0]}, expected {n}x{n} like {name}[0]")
+            if n == 0:
+                raise ValueError(f"{name}[{t}] is a 0x0 matrix")
+            for x in a.flat:
+                _check_number(x, f"{name}[{t}]")
+            rows.append(list(a.ravel()))
+        field = detect_field(x for r in rows for x in r)
+        if tol is not None and field != "RR":
+            field = "RR"  # explicit tolerance requests the float path
+        return rows, n, field
+
+    @classmethod
+    def _from_rows(cls, rows, n: int, field, tol: float | None):
+        amb = _MatrixAmbient(n)
+        S = zero_subspace(n * n, field, tol if tol is not None else 1e-9)
+        data = _convert(rows, field)
+        return amb, S, data
+
+    @classmethod
+    def generated_by(cls, mats: Any, *, tol: float | None = None) -> "LieAlgebra":
+        """The Lie closure (smallest Lie subalgebra of gl(n) containing ``mats``).
+
+        ``mats``: non-empty sequence of ``n x n`` matrices (nested lists, numpy arrays, sympy
+        Matrices) with entries int / Fraction / sympy numbers (exact), or floats (float path with
+        relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path).
+        Algorithm: insert generators, then repeatedly insert the brackets of all current basis
+        vectors with the newly added ones (the frontier) until nothing new appears.
+        Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf.
+        """
+        rows, n, field = cls._matrices(mats, "mats", tol)
+        amb, S, data = cls._from_rows(rows, n, field, tol)
+        S, frontier = S.extend_rows(data)
+        return cls(amb, _close(amb, S, frontier))
+
+    @classmethod
+    def spanned_by(cls, mats: Any, *, tol: float | None = None) -> "LieAlgebra":
+        """The span of ``mats`` (as for :meth:`generated_by`), which must be closed under the
+        bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
+        rows, n, field = cls._matrices(mats, "mats", tol)
+        amb, S, data = cls._from_rows(rows, n, field, tol)
+        S = S.extend_rows(data)[0]
+        B = _rows(S)
+        for chunk in amb.batches(S.field, B, B, True):
+            if not S.contains_rows(_clean(chunk, S.field, S)):
+                raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
+        return cls(amb, S)
+
+    @classmethod
+    def from_structure_constants(cls, c: Any, *, dim: int | None = None,
+                                 check: bool = True) -> "LieAlgebra":
+        """The Lie algebra on ``Q^N`` with ``[e_i, e_j] = sum_k c[i][j][k] e_k``.
+
+        ``c``: dense nested ``N x N x N`` sequence (or numpy array) of rationals, or sparse dict
+        ``{(i, j): {k: coeff}}`` (then ``dim`` = N is required; only non-zero brackets need be
+        given, and giving only ``i < j`` is allowed -- the ``(j, i)`` entries are filled in by
+        antisymmetry; if both are given they must be opposite). With ``check`` (default) the
+        constants are validated exactly: ``c[i][i] = 0``, antisymmetry, and the Jacobi identity
+        ``[[e_i,e_j],e_k] + [[e_j,e_k],e_i] + [[e_k,e_i],e_j] = 0``; a violation raises
+        ``ValueError`` naming the offending pair / triple. Entries must be rational (ints,
+        Fractions, sympy Rationals); floats raise ``TypeError``.
+        """
+        N, entries = _parse_structure(c, dim)
+        I, J, K, C, scale = _integer_table(entries)
+        if check:
+            _check_antisymmetry(N, I, J, K, C)
+            _check_jacobi(N, I, J, K, C)
+        amb = _StructureAmbient(N, I, J, K, C, scale)
+        S = RationalSubspace(N, np.eye(N, dtype=np.int64), range(N))
+        return cls(amb, S)
+
+    # ------------------------------------------------------------------ basic data
+    @property
+    def dim(self) -> int:
+        return self._space.dim
+
+    @property
+    def field(self):
+        return self._space.field
+
+    @property
+    def tol(self) -> float | None:
+        return getattr(self._space, "tol", None)
+
+    @property
+    def space(self) -> Subspace:
+        """The underlying :class:`~seqtheory.theory.linalg.Subspace` of the ambient."""
+        return self._space
+
+    @property
+    def ambient_kind(self) -> str:
+        return self._ambient.kind
+
+    @property
+    def matrix_size(self) -> int | None:
+        return getattr(self._ambient, "n", None)
+
+    @property
+    def basis(self) -> list[Any]:
+        out = []
+        for r in _rows(self._space):
+            v = _export(r, self.field)
+            out.append(v.reshape(self._ambient.n, self._ambient.n)
+                       if self._ambient.kind == "matrix" else v)
+        return out
+
+    def __repr__(self) -> str:
+        amb = f"gl({self._ambient.n})" if self._ambient.kind == "matrix" else f"structure constants on F^{self._ambient.N}"
+        return f"LieAlgebra(dim={self.dim}, field={self.field}, ambient={amb})"
+
+    def _sub(self, space: Subspace) -> "LieAlgebra":
+        return LieAlgebra(self._ambient, space)
+
+    def _same_ambient(self, other: "LieAlgebra") -> None:
+        if not isinstance(other, LieAlgebra) or not (other._ambient == self._ambient) \
+                or other.field != self.field:
+            raise ValueError("the two Lie algebras do not share an ambient space and field")
+
+    def _vec(self, u: Any, name: str):
+        a = np.asarray(u.tolist() if hasattr(u, "tolist") and not isinstance(u, np.ndarray) else u,
+                       dtype=object).ravel()
+        if a.size != self._ambient.N:
+            raise ValueError(f"{name} has {a.size} entries, the ambient has dimension {self._ambient.N}")
+        for x in a:
+            _check_number(x, name)
+        if self.field == "QQ":
+            ints, sc = to_field_rows([list(a)], "QQ")
+            return ints, sc[0]
+        return _convert([list(a)], self.field), 1
+
+    def bracket(self, u: Any, v: Any) -> Any:
+        """``[u, v]`` in the ambient (matrices: ``uv - vu`` as an ``n x n`` array; structure
+        constants: the coordinate vector). Exact over Q / number fields."""
+        a, sa = self._vec(u, "u")
+        b, sb = self._vec(v, "v")
+        chunk = next(self._ambient.batches(self.field, a, b, False))
+        r = chunk[0]
+        if self.field == "QQ":
+            den = sa * sb * self._ambient.scale
+            out = np.array([Fraction(int(x), den) for x in r], dtype=object)
+            out = np.array([int(x) if x.denominator == 1 else x for x in out], dtype=object)
+        else:
+            out = _export(r, self.field)
+        return out.reshape(self._ambient.n, self._ambient.n) if self._ambient.kind == "matrix" else out
+
+    def contains(self, u: Any) -> bool:
+        """Whether ``u`` (a matrix / coordinate vector) lies in the algebra."""
+        a, _ = self._vec(u, "u")
+        return self._space.contains_rows(a)
+
+    def is_subalgebra_of(self, other: "LieAlgebra") -> bool:
+        self._same_ambient(other)
+        return self._space.is_subspace_of(other._space)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LieAlgebra):
+            return NotImplemented
+        if not (other._ambient == self._ambient) or other.field != self.field:
+            return False
+        return self._space == other._space
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ bracket spaces / ideals
+    def bracket_space(self, other: "LieAlgebra") -> "LieAlgebra":
+        """``[self, other]`` = span of all brackets (a subspace of the common ambient; it is a
+        subalgebra / ideal in the usual situations, e.g. both ideals of a common algebra)."""
+        self._same_ambient(other)
+        A, B = _rows(self._space), _rows(other._space)
+        sym = other is self or self._space == other._space
+        S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
+        for chunk in self._ambient.batches(self.field, A, A if sym else B, sym):
+            S = S.extend_rows(_clean(chunk, self.field, S))[0]
+            if S.dim == self._ambient.N:
+                break
+        return self._sub(S)
+
+    def derived_algebra(self) -> "LieAlgebra":
+        """``[g, g]``."""
+        if "derived" not in self._cache:
+            self._cache["derived"] = self.bracket_space(self)
+        return self._cache["derived"]
+
+    def subalgebra_generated_by(self, elements: Sequence[Any]) -> "LieAlgebra":
+        """The Lie subalgebra generated by ``elements`` (which must lie in ``self``)."""
+        rows = self._elements(elements)
+        S, fr = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(rows)
+        return self._sub(_close(self._ambient, S, fr))
+
+    def ideal_generated_by(self, elements: Sequence[Any]) -> "LieAlgebra":
+        """The ideal of ``self`` generated by ``elements``: the smallest subspace containing them
+        and closed under ``[g, .]``."""
+        rows = self._elements(elements)
+        S, fr = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(rows)
+        G = _rows(self._space)
+        while _nrows(fr):
+            new = []
+            for chunk in self._ambient.batches(self.field, G, fr, False):
+                S, add = S.extend_rows(_clean(chunk, self.field, S))
+                if _nrows(add):
+                    new.append(add)
+            fr = _concat(new, self.field, self._ambient.N)
+        return self._sub(S)
+
+    def _elements(self, elements):
+        if not elements:
+            raise ValueError("elements is empty")
+        rows = []
+        for t, e in enumerate(elements):
+            a, _ = self._vec(e, f"elements[{t}]")
+            if not self._space.contains_rows(a):
+                raise ValueError(f"elements[{t}] is not in the Lie algebra")
+            rows.append(a)
+        return _concat(rows, self.field, self._ambient.N)
+
+    # ------------------------------------------------------------------ series
+    def derived_series(self) -> LieSeries:
+        """``g^(0) = g, g^(1) = [g, g], ...`` until 0 or until a term repeats (``stabilised``)."""
+        if "ds" not in self._cache:
+            terms, cur = [self], self
+            while cur.dim > 0:
+                nxt = cur.derived_algebra()
+                if nxt.dim == cur.dim:
+                    break
+                terms.append(nxt)
+                cur = nxt
+            self._cache["ds"] = LieSeries(terms, cur.dim > 0, "derived series")
+        return self._cache["ds"]
+
+    def lower_central_series(self) -> LieSeries:
+        """``γ_1 = g, γ_{i+1} = [g, γ_i]`` until 0 or until a term repeats (``stabilised``)."""
+        if "lcs" not in self._cache:
+            terms, cur = [self], self
+            while cur.dim > 0:
+                nxt = self.derived_algebra() if cur is self else self.bracket_space(cur)
+                if nxt.dim == cur.dim:
+                    break
+                terms.append(nxt)
+                cur = nxt
+            self._cache["lcs"] = LieSeries(terms, cur.dim > 0, "lower central series")
+        return self._cache["lcs"]
+
+    def upper_central_series(self) -> LieSeries:
+        """``Z_0 = 0, Z_1 = Z(g), Z_{i+1} = {x : [x, g] ⊆ Z_i}`` until it stops growing
+        (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
+        if "ucs" not in self._cache:
+            d = self.dim
+            C = self._structure_coords()
+            Z = _coord_zero(self.field, d, self.tol)
+            terms = [self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))]
+            while True:
+                nz = _centraliser_mod(C, Z, self.field, self.tol)
+                if nz.dim == Z.dim:
+                    break
+                Z = nz
+                terms.append(self._from_coords(Z))
+                if Z.dim == d:
+                    break
+            self._cache["ucs"] = LieSeries(terms, Z.dim < d, "upper central series")
+        return self._cache["ucs"]
+
+    def center(self) -> "LieAlgebra":
+        """The centre ``{x in g : [x, g] = 0}``."""
+        C = self._structure_coords()
+        Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field, self.tol)
+        return self._from_coords(Z)
+
+    centre = center
+
+    def _from_coords(self, Zc: Subspace) -> "LieAlgebra":
+        """Subalgebra from a subspace of coordinates (w.r.t. ``basis``)."""
+        B = _rows(self._space)
+        if Zc.dim == 0:
+            return self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))
+        R = _rows(Zc)
+        if self.field == "QQ":
+            vecs = exact_matmul(as_int_rows(R), as_int_rows(B))
+        else:
+            vecs = np.asarray(R) @ np.asarray(B)
+        S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(vecs)[0]
+        return self._sub(S)
+
+    # ------------------------------------------------------------------ invariants
+    @property
+    def derived_length(self) -> int | None:
+        ds = self.derived_series()
+        return None if ds.stabilised else len(ds) - 1
+
+    @property
+    def nilpotency_class(self) -> int | None:
+        lcs = self.lower_central_series()
+        return None if lcs.stabilised else len(lcs) - 1
+
+    @property
+    def is_abelian(self) -> bool:
+        return self.derived_algebra().dim == 0
+
+    @property
+    def is_nilpotent(self) -> bool:
+        return self.nilpotency_class is not None
+
+    @property
+    def is_solvable(self) -> bool:
+        return self.derived_length is not None
+
+    @property
+    def is_perfect(self) -> bool:
+        """``[g, g] = g`` (the zero algebra counts as perfect)."""
+        return self.derived_algebra().dim == self.dim
+
+    def structure_constants(self) -> np.ndarray:
+        """``c[a, b, k]`` with ``[e_a, e_b] = sum_k c[a,b,k] e_k`` for ``e = basis``; ``object``
+        array of Fractions (Q), sympy numbers (number field) or a float array."""
+        C = self._structure_coords()
+        if self.field == "QQ":
+            Ci, den = C
+            return _fractions(Ci, den)
+        if self.field == "RR":
+            return C
+        return np.vectorize(self.field.to_sympy, otypes=[object])(C) if C.size else C
+
+    def structure_constants_sparse(self) -> dict[tuple[int, int], dict[int, Fraction]]:
+        """The non-zero structure constants as ``{(a, b): {k: c}}`` for ``a < b`` -- the sparse
+        format accepted by :meth:`from_structure_constants` (with ``dim=self.dim``). Q only."""
+        if self.field != "QQ":
+            raise ValueError("structure_constants_sparse is available over Q only")
+        Ci, den = self._structure_coords()
+        out: dict[tuple[int, int], dict[int, Fraction]] = {}
+        for a, b_, k in np.argwhere(Ci != 0):
+            if a < b_:
+                out.setdefault((int(a), int(b_)), {})[int(k)] = Fraction(int(Ci[a, b_, k]), den)
+        return out
+
+    def _structure_coords(self):
+        """Structure constants in the field's internal form: Q -> (int array, common denominator);
+        number field -> object array of domain elements; RR -> float array."""
+        if "sc" in self._cache:
+            return self._cache["sc"]
+        d = self.dim
+        B = _rows(self._space)
+        if d == 0:
+            res = (np.zeros((0, 0, 0), np.int64), 1) if self.field == "QQ" else np.zeros((0, 0, 0))
+            self._cache["sc"] = res
+            return res
+        chunks = list(self._ambient.batches(self.field, B, B, False))
+        allb = np.concatenate(chunks) if self.field != "QQ" else _stack_int(chunks)
+        if self.field == "QQ":
+            piv = list(self._space.pivots)
+            dv = [int(B[i, p]) for i, p in enumerate(piv)]
+            D = 1
+            for x in dv:
+                D = D * x // math.gcd(D, x)
+            mult = np.array([D // x for x in dv], dtype=object)
+            num = allb[:, piv]
+            if num.dtype == np.int64 and _maxabs(num) * max(mult) < 2 ** 62:
+                Ci = num * mult.astype(np.int64)
+            else:
+                Ci = as_int_rows(num.astype(object) * mult)
+            res = (Ci.reshape(d, d, d), D * self._ambient.scale)
+        elif self.field == "RR":
+            res = self._space.coordinates_rows(allb, check=False).reshape(d, d, d)
+        else:
+            res = np.array(self._space.coordinates_rows(allb, check=False), dtype=object).reshape(d, d, d)
+        self._cache["sc"] = res
+        return res
+
+    def killing_form(self) -> np.ndarray:
+        """Gram matrix ``K[a, b] = tr(ad e_a ad e_b)`` in ``basis`` (Fractions over Q)."""
+        C = self._structure_coords()
+        d = self.dim
+        if self.field == "QQ":
+            Ci, den = C
+            A1 = Ci.reshape(d, d * d)
+            A2 = Ci.transpose(0, 2, 1).reshape(d, d * d)
+            K = exact_matmul(as_int_rows(A1), as_int_rows(A2).T.copy()) if d else np.zeros((0, 0), np.int64)
+            return _fractions(np.asarray(K), den * den)
+        A1 = np.asarray(C).reshape(d, d * d)
+        A2 = np.asarray(C).transpose(0, 2, 1).reshape(d, d * d)
+        K = A1 @ A2.T
+        if self.field == "RR":
+            return K
+        return np.vectorize(self.field.to_sympy, otypes=[object])(K) if K.size else K
+
+    @property
+    def is_semisimple(self) -> bool:
+        """Cartan's criterion: the Killing form is non-degenerate (zero algebra: True).
+        Float path: numerical rank of the row-normalised Killing matrix with ``tol``."""
+        d = self.dim
+        if d == 0:
+            return True
+        if self.field == "QQ":
+            import flint
+
+            Ci, den = self._structure_coords()
+            A1 = as_int_rows(Ci.reshape(d, d * d))
+            A2 = as_int_rows(Ci.transpose(0, 2, 1).reshape(d, d * d))
+            K = exact_matmul(A1, A2.T.copy())
+            M = flint.fmpz_mat(d, d, [int(x) for x in np.asarray(K).ravel().tolist()])
+            return M.rank() == d
+        K = self.killing_form()
+        if self.field == "RR":
+            return float_rank(K, self.tol).rank == d
+        from sympy.polys.matrices import DomainMatrix
+
+        Kd = [[self.field.from_sympy(x) for x in r] for r in K]
+        return DomainMatrix(Kd, (d, d), self.field).rank() == d
+
+
+# ============================================================================ helpers
+def _fractions(Ci: np.ndarray, den: int) -> np.ndarray:
+    """Integer array / den as an object array of Fractions (only non-zeros are converted)."""
+    out = np.full(Ci.shape, Fraction(0), dtype=object)
+    for idx in np.argwhere(Ci != 0):
+        idx = tuple(idx)
+        out[idx] = Fraction(int(Ci[idx]), den)
+    return out
+
+
+def _rows(S: Subspace):
+    if isinstance(S, FieldSubspace):
+        return np.array(S.rows, dtype=object).reshape(S.dim, S.ambient_dim)
+    return S.rows
+
+
+def _nrows(x) -> int:
+    return len(x) if isinstance(x, list) else x.shape[0]
+
+
+def _concat(parts, field, N):
+    parts = [np.asarray(p, dtype=object) if isinstance(p, list) else p for p in parts]
+    parts = [p for p in parts if _nrows(p)]
+    if not parts:
+        return np.zeros((0, N), dtype=float if field == "RR" else (np.int64 if field == "QQ" else object))
+    if field == "QQ":
+        return _stack_int(parts)
+    return np.concatenate(parts)
+
+
+def _stack_int(parts):
+    if all(p.dtype == np.int64 for p in parts):
+        return np.concatenate(parts)
+    return as_int_rows(np.concatenate([p.astype(object) for p in parts]))
+
+
+def _convert(rows, field):
+    if field == "QQ":
+        return to_field_rows(rows, "QQ")[0]
+    if field == "RR":
+        return to_field_rows(rows, "RR")
+    return np.array(to_field_rows(rows, field), dtype=object)
+
+
+def _export(r, field):
+    if field == "QQ":
+        return np.array([int(x) for x in r], dtype=object)
+    if field == "RR":
+        return np.asarray(r, dtype=float)
+    return np.array([field.to_sympy(x) for x in r], dtype=object)
+
+
+def _clean(chunk, field, S):
+    """Drop (numerically) zero brackets before insertion. Float path: brackets of unit basis
+    vectors with norm ``<= tol`` are zero (``||[u,v]|| <= 2 ||u|| ||v||`` bounds the genuine ones
+    from above, so this is a relative threshold); exact fields keep everything (zero rows are
+    dropped exactly by the subspace)."""
+    if field == "RR":
+        nrm = np.linalg.norm(chunk, axis=1)
+        return chunk[nrm > S.tol]
+    if field == "QQ":
+        return chunk
+    return [list(r) for r in chunk if any(x != field.zero for x in r)]
+
+
+def _close(amb, S: Subspace, frontier) -> Subspace:
+    """Lie closure by frontier insertion: every pair of inserted vectors is bracketed once.
+
+    Over Q the bracketed vectors are the inserted vectors themselves (brackets of generators,
+    small integers), not the RREF rows (whose entries can be large); the RREF is formed once at
+    the end."""
+    field = S.field
+    if field == "QQ":
+        W = primitive_rows(as_int_rows(frontier))
+        W = W[independent_rows(np.zeros((0, amb.N), np.int64), W)]
+        frontier = W
+        while frontier.shape[0] and W.shape[0] < amb.N:
+            new = []
+            for chunk in amb.batches(field, W, frontier, False):
+                chunk = _unique_rows(primitive_rows(as_int_rows(chunk)))
+                step = 2 * amb.N
+                for c0 in range(0, chunk.shape[0], step):
+                    block = chunk[c0:c0 + step]
+                    idx = independent_rows(W, block)
+                    if idx:
+                        W = _stack_int([W, block[idx]])
+                        new.append(block[idx])
+                    if W.shape[0] == amb.N:
+                        break
+                if W.shape[0] == amb.N:
+                    break
+            frontier = _concat(new, field, amb.N)
+        return RationalSubspace(amb.N).extend_rows(W)[0]
+    while _nrows(frontier):
+        allb = _rows(S)
+        new = []
+        for chunk in amb.batches(field, allb, np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier, False):
+            S, add = S.extend_rows(_clean(chunk, field, S))
+            if _nrows(add):
+                new.append(add)
+            if S.dim == amb.N:
+                break
+        frontier = _concat(new, field, amb.N)
+    return S
+
+
+def _coord_zero(field, d, tol):
+    return zero_subspace(d, field, tol or 1e-9)
+
+
+def _centraliser_mod(C, Z: Subspace, field, tol) -> Subspace:
+    """``{x : [x, e_b] ∈ Z for all b}`` in coordinates, for structure constants ``C``.
+
+    Rows of the constraint matrix: for each basis element b and each functional f annihilating Z,
+    ``x -> f([x, e_b]) = sum_{a,k} x_a C[a,b,k] f_k``; the answer is its kernel."""
+    if field == "QQ":
+        Ci, _den = C
+        d = Ci.shape[0]
+    else:
+        Ci = np.asarray(C)
+        d = Ci.shape[0]
+    if d == 0:
+        return _coord_zero(field, 0, tol)
+    F = _annihilator(Z, field, tol)  # (f, d)
+    if _nrows(F) == 0:
+        return _full(field, d, tol)
+    # M[(b, f), a] = sum_k C[a, b, k] F[f, k]
+    if field == "QQ":
+        T = exact_matmul(as_int_rows(Ci.reshape(d * d, d)), as_int_rows(F).T.copy())  # [(a,b), f]
+        M = np.asarray(T).reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
+    else:
+        T = Ci.reshape(d * d, d) @ np.asarray(F).T
+        M = T.reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
+    K = _kernel(M, field, tol)
+    return _coord_zero(field, d, tol).extend_rows(K)[0] if _nrows(K) else _coord_zero(field, d, tol)
+
+
+def _full(field, d, tol):
+    if field == "QQ":
+        return RationalSubspace(d, np.eye(d, dtype=np.int64), range(d))
+    if field == "RR":
+        return FloatSubspace(d, tol, np.eye(d))
+    return _coord_zero(field, d, tol).extend_rows([[field.one if i == j else field.zero for j in range(d)] for i in range(d)])[0]
+
+
+def _annihilator(Z: Subspace, field, tol):
+    """Rows f spanning ``{f : f . z = 0 for z in Z}``."""
+    d = Z.ambient_dim
+    if Z.dim == 0:
+        return _rows(_full(field, d, tol))
+    return _kernel(_rows(Z), field, tol)
+
+
+def _kernel(M, field, tol):
+    """Rows spanning the right kernel of ``M`` (rows x d)."""
+    d = M.shape[1]
+    if field == "QQ":
+        import flint
+
+        M = as_int_rows(M)
+        if M.shape[0] == 0:
+            return np.eye(d, dtype=np.int64)
+        # reduce first: kernel of M = kernel of its row space basis
+        S = RationalSubspace(d).extend_rows(M)[0]
+        if S.dim == 0:
+            return np.eye(d, dtype=np.int64)
+        A = flint.fmpz_mat(S.dim, d, [int(x) for x in np.asarray(S.rows).ravel().tolist()])
+        X, nul = A.nullspace()
+        out = np.array([[int(X[i, j]) for i in range(d)] for j in range(nul)], dtype=object)
+        return as_int_rows(out) if nul else np.zeros((0, d), np.int64)
+    if field == "RR":
+        M = np.asarray(M, dtype=float)
+        nrm = np.linalg.norm(M, axis=1)
+        M = M[nrm > 0] / nrm[nrm > 0, None] if M.size else M
+        if M.shape[0] == 0:
+            return np.eye(d)
+        _, s, vt = np.linalg.svd(M)
+        r = int(np.sum(s > tol * s[0])) if s.size else 0
+        return vt[r:]
+    from sympy.polys.matrices import DomainMatrix
+
+    if M.shape[0] == 0:
+        return np.array([[field.one if i == j else field.zero for j in range(d)] for i in range(d)], dtype=object)
+    ker = DomainMatrix([list(r) for r in M], M.shape, field).nullspace().to_list()
+    return np.array(ker, dtype=object).reshape(len(ker), d)
+
+
+# ============================================================================ structure constants
+def _to_fraction(x, where: str) -> Fraction:
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{where}: booleans are not numbers")
+    if isinstance(x, (Integral, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, Rational):
+        return Fraction(x.numerator, x.denominator)
+    if isinstance(x, (float, np.floating, complex)):
+        raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact rationals")
+    import sympy
+
+    try:
+        s = sympy.sympify(x)
+    except (sympy.SympifyError, TypeError) as exc:
+        raise TypeError(f"{where}: {x!r} is not a number") from exc
+    if not s.is_Rational:
+        raise TypeError(f"{where}: {x!r} is not rational")
+    return Fraction(int(s.p), int(s.q))
+
+
+def _parse_structure(c, dim):
+    """-> (N, dict {(i,j,k): Fraction}) of non-zero entries."""
+    entries: dict[tuple[int, int, int], Fraction] = {}
+    if isinstance(c, dict):
+        if dim is None or not isinstance(dim, (int, np.integer)) or dim < 0:
+            raise ValueError("c is sparse (dict); pass dim = N (a non-negative int)")
+        N = int(dim)
+        given = {}
+        for key, row in c.items():
+            if not (isinstance(key, tuple) and len(key) == 2):
+                raise ValueError(f"c: key {key!r} must be a pair (i, j)")
+            i, j = key
+            for t in (i, j):
+                if not isinstance(t, (int, np.integer)) or not 0 <= t < N:
+                    raise ValueError(f"c: index {t!r} in key {key!r} out of range 0..{N - 1}")
+            if not isinstance(row, dict):
+                raise ValueError(f"c[{key!r}] must be a dict {{k: coeff}}")
+            vec = {}
+            for k, x in row.items():
+                if not isinstance(k, (int, np.integer)) or not 0 <= k < N:
+                    raise ValueError(f"c[{key!r}]: index {k!r} out of range 0..{N - 1}")
+                f = _to_fraction(x, f"c[{key!r}][{k}]")
+                if f:
+                    vec[int(k)] = f
+            given[(int(i), int(j))] = vec
+        for (i, j), vec in given.items():
+            if i == j and vec:
+                raise ValueError(f"c: [e_{i}, e_{i}] must be 0, got {vec}")
+            for k, f in vec.items():
+                entries[(i, j, k)] = f
+            if (j, i) not in given:
+                for k, f in vec.items():
+                    entries[(j, i, k)] = -f
+        return N, entries
+    if dim is not None:
+        raise ValueError("dim is only used with sparse (dict) structure constants")
+    arr = np.asarray(c, dtype=object) if not isinstance(c, np.ndarray) else c
+    if arr.ndim != 3 or not (arr.shape[0] == arr.shape[1] == arr.shape[2]):
+        raise ValueError(f"c must be an N x N x N nested sequence, got shape {arr.shape}")
+    N = arr.shape[0]
+    if arr.dtype.kind == "f":
+        raise TypeError("c: float array; structure constants must be exact rationals")
+    for i, j, k in np.argwhere(arr != 0):
+        f = _to_fraction(arr[i, j, k], f"c[{i}][{j}][{k}]")
+        if f:
+            entries[(int(i), int(j), int(k))] = f
+    return N, entries
+
+
+def _integer_table(entries):
+    if not entries:
+        z = np.zeros(0, np.int64)
+        return z, z, z, z, 1
+    D = 1
+    for f in entries.values():
+        D = D * f.denominator // math.gcd(D, f.denominator)
+    keys = sorted(entries)
+    I = np.array([k[0] for k in keys], np.int64)
+    J = np.array([k[1] for k in keys], np.int64)
+    K = np.array([k[2] for k in keys], np.int64)
+    C = as_int_rows(np.array([[int(entries[k] * D) for k in keys]], dtype=object))[0]
+    return I, J, K, C, D
+
+
+def _check_antisymmetry(N, I, J, K, C):
+    d = {(int(i), int(j), int(k)): int(c) for i, j, k, c in zip(I, J, K, C)}
+    for (i, j, k), v in d.items():
+        if i == j:
+            raise ValueError(f"c violates antisymmetry: [e_{i}, e_{i}] has coefficient {v} on e_{k}")
+        if d.get((j, i, k), 0) != -v:
+            raise ValueError(f"c violates antisymmetry: c[{i}][{j}][{k}] != -c[{j}][{i}][{k}]")
+
+
+def _check_jacobi(N, I, J, K, C):
+    """Exact Jacobi check: sum over cyclic rotations of (i,j,k) of c_ijl c_lkm must vanish."""
+    if len(C) == 0:
+        return
+    # T[(i,j),(k,m)] = sum_l c_ijl c_lkm: join entries (i,j,l) with (l,k,m)
+    by_first: dict[int, list[tuple[int, int, int]]] = {}
+    for l, k, m, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+        by_first.setdefault(l, []).append((k, m, c))
+    acc: dict[tuple[int, int, int, int], int] = {}
+    for i, j, l, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+        for k, m, c2 in by_first.get(l, ()):
+            a, b, e = i, j, k
+            rot = min((a, b, e), (b, e, a), (e, a, b))
+            key = rot + (m,)
+            acc[key] = acc.get(key, 0) + c * c2
+    for (i, j, k, m), v in sorted(acc.items()):
+        if v != 0:
+            raise ValueError(f"c violates the Jacobi identity for the triple (e_{i}, e_{j}, e_{k}): "
+                             f"the coefficient of e_{m} in the cyclic sum is non-zero")

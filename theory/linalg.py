@@ -1,0 +1,730 @@
+"""Exact and floating-point span / rank machinery: subspaces of ``F^N``.
+
+Three kinds of field are supported, each by its own :class:`Subspace` subclass with one API
+(``dim``, ``basis``, ``contains``, ``coordinates``, ``extend``, ``sum``, ``intersection``):
+
+* ``"QQ"`` -- the rationals. :class:`RationalSubspace` keeps the reduced row echelon form (RREF)
+  with every row scaled to a *primitive integer* vector (gcd 1, positive pivot). Rank decisions
+  use python-flint's ``fmpz_mat.rref`` (fraction-free, exact); bulk arithmetic uses numpy
+  ``int64`` when a bound proves it cannot overflow and Python integers (``object`` arrays)
+  otherwise. The basis vectors are these primitive integer rows.
+* an algebraic number field ``K`` (e.g. ``QQ<sqrt(5)>``), given as a sympy domain (from
+  ``sympy.construct_domain(..., extension=True)``): :class:`FieldSubspace`, RREF through sympy's
+  ``DomainMatrix`` (exact, slower). The basis vectors are the RREF rows (pivot entry 1).
+* ``"RR"`` -- floating point: :class:`FloatSubspace` keeps an orthonormal basis. Every candidate
+  vector is normalised to unit Euclidean norm before a rank decision, and the numerical rank is the
+  number of singular values above ``tol * s_max`` of the stacked normalised rows -- an explicit,
+  recorded relative tolerance (never numpy's default). The smallest kept and largest dropped
+  relative singular values are recorded (``min_kept``, ``max_dropped``) so a report can show the
+  margin of every decision.
+
+Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in that order).
+Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
+for the SVD rank), fraction-free elimination as implemented in FLINT.
+
+Errors: ``ValueError`` for ragged / wrongly shaped input, NaN or infinity, mismatched ambient
+dimensions or fields; ``TypeError`` for entries that are not numbers.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from numbers import Integral, Rational
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "Subspace", "RationalSubspace", "FieldSubspace", "FloatSubspace",
+    "detect_field", "to_field_rows", "span", "zero_subspace", "rank", "solve", "nullspace",
+    "float_rank", "FloatRank", "exact_matmul", "as_int_rows", "primitive_rows", "independent_rows",
+]
+
+_INT64_SAFE = 2 ** 62
+
+
+# ----------------------------------------------------------------------------- integer helpers
+def _is_int64(a: np.ndarray) -> bool:
+    return a.dtype == np.int64
+
+
+def as_int_rows(a: Any) -> np.ndarray:
+    """An integer 2-D array as ``int64`` when every entry fits below 2**62, else ``object``
+    (Python ints). Input: array-like of Python / numpy integers."""
+    arr = np.asarray(a, dtype=object) if not isinstance(a, np.ndarray) else a
+    if arr.dtype == np.int64:
+        return arr
+    if arr.dtype.kind in "iu":
+        arr = arr.astype(object)
+    if arr.size == 0:
+        return np.zeros(arr.shape, dtype=np.int64)
+    m = max(abs(int(x)) for x in arr.flat)
+    if m < _INT64_SAFE:
+        return arr.astype(np.int64)
+    return np.vectorize(int, otypes=[object])(arr) if arr.dtype != object else arr
+
+
+def _maxabs(a: np.ndarray) -> int:
+    if a.size == 0:
+        return 0
+    if a.dtype == np.int64:
+        return int(np.abs(a).max())
+    return max(abs(int(x)) for x in a.flat)
+
+
+def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact integer matrix product of 2-D arrays: numpy ``int64`` when
+    ``max|a| * max|b| * inner < 2**62`` (so no partial sum can overflow), otherwise FLINT
+    ``fmpz_mat`` multiplication (result as an ``object`` array of Python ints)."""
+    inner = a.shape[-1]
+    if _is_int64(a) and _is_int64(b) and _maxabs(a) * _maxabs(b) * max(inner, 1) < _INT64_SAFE:
+        return a @ b
+    import flint
+
+    m, n = a.shape[0], b.shape[1]
+    if m == 0 or n == 0 or inner == 0:
+        return np.zeros((m, n), dtype=object)
+    A = flint.fmpz_mat(m, inner, [int(x) for x in a.ravel().tolist()])
+    B = flint.fmpz_mat(inner, n, [int(x) for x in b.ravel().tolist()])
+    out = np.array([int(x) for x in (A * B).entries()], dtype=object).reshape(m, n)
+    return as_int_rows(out)
+
+
+def primitive_rows(a: np.ndarray) -> np.ndarray:
+    """Divide each integer row by the gcd of its entries and make its first non-zero entry
+    positive; zero rows are dropped. Returns ``int64`` or ``object`` (see :func:`as_int_rows`)."""
+    if a.shape[0] == 0:
+        return a
+    if _is_int64(a):
+        g = np.gcd.reduce(a, axis=1)
+        keep = g != 0
+        a, g = a[keep], g[keep]
+        a = a // g[:, None]
+        first = np.argmax(a != 0, axis=1)
+        sign = np.sign(a[np.arange(a.shape[0]), first])
+        return a * sign[:, None]
+    g = np.gcd.reduce(a, axis=1)
+    keep = g != 0
+    a, g = a[keep], g[keep]
+    if a.shape[0] == 0:
+        return np.zeros((0, a.shape[1]), dtype=np.int64)
+    a = a // g[:, None]
+    first = np.argmax(a != 0, axis=1)
+    lead = a[np.arange(a.shape[0]), first]
+    sign = np.array([1 if x > 0 else -1 for x in lead], dtype=object)
+    return as_int_rows(a * sign[:, None])
+
+
+def _unique_rows(a: np.ndarray) -> np.ndarray:
+    if a.shape[0] <= 1:
+        return a
+    if _is_int64(a):
+        return np.unique(a, axis=0)
+    seen: dict[tuple, None] = {}
+    for r in a:
+        seen.setdefault(tuple(int(x) for x in r), None)
+    return as_int_rows(np.array(list(seen), dtype=object))
+
+
+def independent_rows(basis: np.ndarray, cand: np.ndarray) -> list[int]:
+    """Indices of the rows of the integer array ``cand`` that are linearly independent modulo
+    the (independent) rows of ``basis``, chosen greedily in order (exact: the pivot columns of
+    the RREF of ``[basis; cand]^T``, computed by FLINT)."""
+    import flint
+
+    k = cand.shape[0]
+    if k == 0:
+        return []
+    b = basis.shape[0]
+    stack = np.concatenate([np.asarray(basis, dtype=object), np.asarray(cand, dtype=object)])
+    N, m = stack.shape[1], stack.shape[0]
+    M = flint.fmpz_mat(N, m, [int(x) for x in stack.T.ravel().tolist()])
+    R, _den, r = M.rref()
+    piv, j = [], 0
+    for i in range(r):
+        while R[i, j] == 0:
+            j += 1
+        piv.append(j)
+        j += 1
+    return [p - b for p in piv if p >= b]
+
+
+# ----------------------------------------------------------------------------- input handling
+def _check_number(x: Any, where: str) -> None:
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{where}: booleans are not numbers here")
+    if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
+        raise ValueError(f"{where}: entry {x!r} is NaN or infinite")
+    if isinstance(x, (complex, np.complexfloating)) and not np.isfinite(x):
+        raise ValueError(f"{where}: entry {x!r} is NaN or infinite")
+
+
+def _as_2d(vectors: Any, name: str) -> list[list[Any]]:
+    if isinstance(vectors, np.ndarray):
+        if vectors.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (rows = vectors), got shape {vectors.shape}")
+        return [list(r) for r in vectors]
+    rows = [list(r) if not isinstance(r, (str, bytes)) else None for r in vectors]
+    if any(r is None for r in rows):
+        raise TypeError(f"{name}: rows must be sequences of numbers")
+    if rows and len({len(r) for r in rows}) != 1:
+        raise ValueError(f"{name}: ragged rows (lengths {sorted({len(r) for r in rows})})")
+    return rows
+
+
+def detect_field(entries: Iterable[Any]):
+    """The field an exact computation over ``entries`` needs: ``"RR"`` if any entry is a float
+    (Python/numpy float or a sympy Float), ``"QQ"`` if all are rational (int, Fraction, numpy
+    int, sympy Rational), else the sympy algebraic number field generated by them
+    (``construct_domain(..., extension=True)``). Raises ``ValueError`` for NaN/inf and
+    ``TypeError`` for non-numbers."""
+    import sympy
+
+    ents = list(entries)
+    others = []
+    for x in ents:
+        _check_number(x, "entries")
+        if isinstance(x, (float, np.floating, complex, np.complexfloating)):
+            return "RR"
+        if isinstance(x, (Integral, Rational, np.integer)):
+            continue
+        others.append(x)
+    if not others:
+        return "QQ"
+    syms = []
+    for x in others:
+        try:
+            s = sympy.sympify(x)
+        except (sympy.SympifyError, TypeError) as exc:
+            raise TypeError(f"entries: {x!r} is not a number") from exc
+        if s.free_symbols:
+            raise TypeError(f"entries: {x!r} has free symbols; numbers only")
+        if isinstance(s, sympy.Float):
+            return "RR"
+        if s.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+            raise ValueError(f"entries: {x!r} is NaN or infinite")
+        syms.append(s)
+    if all(s.is_Rational for s in syms):
+        return "QQ"
+    K, _ = sympy.construct_domain(syms, extension=True)
+    if not K.is_Field:
+        K = K.get_field()
+    return K
+
+
+def to_field_rows(rows: list[list[Any]], field) -> Any:
+    """Convert rows of numbers to the internal representation of ``field``:
+    ``"QQ"`` -> ``(int_rows, row_scales)`` with ``int_rows[i] = row_scales[i] * rows[i]``
+    (positive integer scale clearing denominators); ``"RR"`` -> float64 array; a sympy domain ->
+    list of lists of domain elements."""
+    import sympy
+
+    if field == "RR":
+        arr = np.array([[complex(x) if isinstance(x, (complex, np.complexfloating)) else float(x)
+                         for x in r] for r in rows], dtype=float) if rows else np.zeros((0, 0))
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("entries: NaN or infinite value")
+        return arr
+    if field == "QQ":
+        out, scales = [], []
+        for r in rows:
+            fr = []
+            for x in r:
+                if isinstance(x, (Integral, np.integer)):
+                    fr.append(Fraction(int(x)))
+                elif isinstance(x, Rational):
+                    fr.append(Fraction(x.numerator, x.denominator))
+                else:
+                    s = sympy.Rational(sympy.sympify(x))
+                    fr.append(Fraction(int(s.p), int(s.q)))
+            d = 1
+            for f in fr:
+                d = d * f.denominator // math.gcd(d, f.denominator)
+            out.append([int(f * d) for f in fr])
+            scales.append(d)
+        arr = as_int_rows(np.array(out, dtype=object)) if out else np.zeros((0, 0), dtype=np.int64)
+        return arr, scales
+    return [[field.from_sympy(sympy.sympify(x)) for x in r] for r in rows]
+
+
+# ----------------------------------------------------------------------------- float rank
+class FloatRank:
+    """Result of :func:`float_rank`: ``rank``, the singular values of the row-normalised matrix
+    ``s``, the threshold ``tol * s[0]`` and ``tol`` itself."""
+
+    def __init__(self, rank: int, s: np.ndarray, tol: float):
+        self.rank, self.s, self.tol = rank, s, tol
+        self.threshold = tol * (s[0] if s.size else 0.0)
+
+    def __repr__(self) -> str:
+        return f"FloatRank(rank={self.rank}, tol={self.tol:g})"
+
+
+def _normalise_rows(a: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(a, axis=1)
+    keep = n > 0
+    return a[keep] / n[keep, None]
+
+
+def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
+    """Numerical rank of the rows of ``m`` (2-D float array-like): every non-zero row is scaled
+    to unit norm, then the rank is the number of singular values ``> tol * s_max``.
+    ``tol`` must be in (0, 1). Raises ``ValueError`` for NaN/inf or a bad ``tol``."""
+    _check_tol(tol)
+    a = np.asarray(m, dtype=float)
+    if a.ndim != 2:
+        raise ValueError(f"m must be 2-D, got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("m contains NaN or infinite entries")
+    a = _normalise_rows(a)
+    if a.size == 0:
+        return FloatRank(0, np.zeros(0), tol)
+    s = np.linalg.svd(a, compute_uv=False)
+    return FloatRank(int(np.sum(s > tol * s[0])), s, tol)
+
+
+def _check_tol(tol: float) -> None:
+    if not isinstance(tol, (int, float)) or not (0 < float(tol) < 1):
+        raise ValueError(f"tol must be a float in (0, 1), got {tol!r}")
+
+
+# ----------------------------------------------------------------------------- subspaces
+class Subspace:
+    """A subspace of ``F^N`` (abstract). See the module docstring for the three fields."""
+
+    field: Any
+    ambient_dim: int
+
+    @property
+    def dim(self) -> int:
+        raise NotImplementedError
+
+    # -- API shared by all fields
+    def __len__(self) -> int:
+        return self.dim
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(dim={self.dim}, ambient_dim={self.ambient_dim}, field={self.field})"
+
+    def _check_compatible(self, other: "Subspace") -> None:
+        if type(other) is not type(self) or other.ambient_dim != self.ambient_dim \
+                or other.field != self.field:
+            raise ValueError(f"incompatible subspaces: {self!r} and {other!r}")
+
+    def contains(self, v: Sequence[Any]) -> bool:
+        """Whether the vector ``v`` (length ``ambient_dim``) lies in the subspace."""
+        return self.contains_rows(self._convert([v]))
+
+    def contains_all(self, vectors: Any) -> bool:
+        """Whether every row of ``vectors`` lies in the subspace."""
+        return self.contains_rows(self._convert(vectors))
+
+    def is_subspace_of(self, other: "Subspace") -> bool:
+        self._check_compatible(other)
+        return other.contains_rows(self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Subspace):
+            return NotImplemented
+        self._check_compatible(other)
+        return self.dim == other.dim and self.is_subspace_of(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def sum(self, other: "Subspace") -> "Subspace":
+        """The sum ``self + other``."""
+        self._check_compatible(other)
+        return self.extend_rows(other.rows)[0]
+
+    def extend(self, vectors: Any) -> "Subspace":
+        """The span of ``self`` and the rows of ``vectors``."""
+        return self.extend_rows(self._convert(vectors))[0]
+
+    def _convert(self, vectors: Any):
+        rows = _as_2d(vectors, "vectors")
+        if rows and len(rows[0]) != self.ambient_dim:
+            raise ValueError(f"vectors have length {len(rows[0])}, ambient dimension is {self.ambient_dim}")
+        for r in rows:
+            for x in r:
+                _check_number(x, "vectors")
+        if self.field == "QQ":
+            return to_field_rows(rows, "QQ")[0] if rows else np.zeros((0, self.ambient_dim), np.int64)
+        if self.field == "RR":
+            return to_field_rows(rows, "RR") if rows else np.zeros((0, self.ambient_dim))
+        return to_field_rows(rows, self.field)
+
+
+class RationalSubspace(Subspace):
+    """A subspace of ``Q^N`` in RREF, rows scaled to primitive integer vectors (see module doc).
+
+    ``rows``: ``(dim, N)`` integer array (``int64`` or ``object``), the basis; ``pivots``: the
+    pivot column of each row (increasing). ``basis``: the rows as tuples of Python ints.
+    """
+
+    field = "QQ"
+
+    def __init__(self, ambient_dim: int, rows: np.ndarray | None = None,
+                 pivots: Sequence[int] = ()):
+        self.ambient_dim = int(ambient_dim)
+        self.rows = rows if rows is not None else np.zeros((0, self.ambient_dim), np.int64)
+        self.pivots = tuple(int(p) for p in pivots)
+
+    @property
+    def dim(self) -> int:
+        return len(self.pivots)
+
+    @property
+    def basis(self) -> list[tuple[int, ...]]:
+        return [tuple(int(x) for x in r) for r in self.rows]
+
+    def rref(self) -> list[list[Fraction]]:
+        """The reduced row echelon basis (pivot entries 1) as Fractions."""
+        return [[Fraction(int(x), int(r[p])) for x in r] for r, p in zip(self.rows, self.pivots)]
+
+    # -- core: insertion
+    def extend_rows(self, cand: np.ndarray, chunk: int | None = None) -> tuple["RationalSubspace", np.ndarray]:
+        """Insert the integer rows ``cand``. Returns ``(new_subspace, new_rows)`` where
+        ``new_rows`` are rows of the new basis whose pivots are new (so ``self`` + ``new_rows``
+        spans the result and ``len(new_rows) = new.dim - self.dim``). Exact (FLINT rref)."""
+        import flint
+
+        N = self.ambient_dim
+        cand = as_int_rows(cand) if cand.dtype != np.int64 else cand
+        if cand.shape[0] == 0 or self.dim == N:
+            return self, np.zeros((0, N), np.int64)
+        cand = _unique_rows(primitive_rows(cand))
+        if cand.shape[0] == 0:
+            return self, np.zeros((0, N), np.int64)
+        chunk = chunk or max(2 * N, 256)
+        cur = self
+        for start in range(0, cand.shape[0], chunk):
+            if cur.dim == N:
+                break
+            block = cand[start:start + chunk]
+            stack = np.concatenate([cur.rows.astype(object), block.astype(object)]) \
+                if (cur.rows.dtype != block.dtype or cur.rows.dtype == object) else \
+                np.concatenate([cur.rows, block])
+            M = flint.fmpz_mat(stack.shape[0], N, [int(x) for x in stack.ravel().tolist()])
+            R, _den, r = M.rref()
+            if r == cur.dim:
+                continue
+            new = np.array([[int(R[i, j]) for j in range(N)] for i in range(r)], dtype=object)
+            new = primitive_rows(as_int_rows(new))
+            piv = tuple(int(np.argmax(row != 0)) for row in new)
+            cur = RationalSubspace(N, new, piv)
+        old = set(self.pivots)
+        idx = [i for i, p in enumerate(cur.pivots) if p not in old]
+        return cur, cur.rows[idx]
+
+    def contains_rows(self, cand: np.ndarray) -> bool:
+        if cand.shape[0] == 0:
+            return True
+        return self.extend_rows(cand)[0].dim == self.dim
+
+    def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
+        """Coordinates (``object`` array of Fractions, shape ``(k, dim)``) of the integer rows
+        ``cand`` with respect to ``rows``. With ``check`` (default) a ``ValueError`` is raised
+        when a row is not in the subspace; without it, membership must be known."""
+        k = cand.shape[0]
+        if self.dim == 0:
+            if check and k and np.any(cand != 0):
+                raise ValueError("vector is not in the (zero) subspace")
+            return np.zeros((k, 0), dtype=object)
+        piv = list(self.pivots)
+        d = [int(self.rows[i, p]) for i, p in enumerate(piv)]
+        num = cand[:, piv]
+        if check:
+            D = 1
+            for x in d:
+                D = D * x // math.gcd(D, x)
+            mult = np.array([[D // x for x in d]], dtype=object)
+            lhs = exact_matmul(as_int_rows(num.astype(object) * mult), self.rows)
+            diff = np.asarray(lhs, dtype=object) - np.asarray(cand, dtype=object) * D
+            if np.any(diff != 0):
+                raise ValueError("vector is not in the subspace")
+        out = np.empty((k, self.dim), dtype=object)
+        for j, dj in enumerate(d):
+            col = num[:, j]
+            for i in range(k):
+                out[i, j] = Fraction(int(col[i]), dj)
+        return out
+
+    def coordinates(self, v: Sequence[Any]) -> list[Fraction]:
+        """Coordinates of ``v`` in ``basis``; ``ValueError`` if ``v`` is not in the subspace."""
+        rows, scales = to_field_rows(self._check_vec(v), "QQ")
+        c = self.coordinates_rows(rows)[0]
+        return [x / scales[0] for x in c]
+
+    def _check_vec(self, v):
+        rows = _as_2d([v], "v")
+        if len(rows[0]) != self.ambient_dim:
+            raise ValueError(f"v has length {len(rows[0])}, ambient dimension is {self.ambient_dim}")
+        return rows
+
+    def intersection(self, other: "RationalSubspace") -> "RationalSubspace":
+        """``self ∩ other`` (Zassenhaus: kernel of [A; -B] gives the common vectors)."""
+        self._check_compatible(other)
+        if self.dim == 0 or other.dim == 0:
+            return RationalSubspace(self.ambient_dim)
+        A = np.concatenate([self.rows.astype(object), -other.rows.astype(object)])
+        ker = nullspace(A.T)  # c with A^T c = 0 -> sum c_i a_i = sum c'_j b_j
+        if not ker:
+            return RationalSubspace(self.ambient_dim)
+        coef = np.array([[c for c in v[:self.dim]] for v in ker], dtype=object)
+        vecs = coef @ self.rows.astype(object)
+        rows, _ = to_field_rows([list(r) for r in vecs], "QQ")
+        return RationalSubspace(self.ambient_dim).extend_rows(rows)[0]
+
+
+class FieldSubspace(Subspace):
+    """A subspace of ``K^N`` for a sympy field domain ``K`` (e.g. ``QQ<sqrt(5)>``), in RREF via
+    ``DomainMatrix``. ``rows``: list of lists of domain elements (the RREF, pivot entries 1)."""
+
+    def __init__(self, field, ambient_dim: int, rows: list | None = None, pivots: Sequence[int] = ()):
+        self.field = field
+        self.ambient_dim = int(ambient_dim)
+        self.rows = rows or []
+        self.pivots = tuple(pivots)
+
+    @property
+    def dim(self) -> int:
+        return len(self.pivots)
+
+    @property
+    def basis(self) -> list[list[Any]]:
+        """The RREF rows as sympy numbers."""
+        return [[self.field.to_sympy(x) for x in r] for r in self.rows]
+
+    def extend_rows(self, cand: list) -> tuple["FieldSubspace", list]:
+        from sympy.polys.matrices import DomainMatrix
+
+        cand = [list(r) for r in cand]
+        cand = [r for r in cand if any(x != self.field.zero for x in r)]
+        if not cand or self.dim == self.ambient_dim:
+            return self, []
+        stack = [list(r) for r in self.rows] + cand
+        R, piv = DomainMatrix(stack, (len(stack), self.ambient_dim), self.field).rref()
+        rl = R.to_list()[:len(piv)]
+        new = FieldSubspace(self.field, self.ambient_dim, rl, piv)
+        old = set(self.pivots)
+        return new, [r for r, p in zip(rl, piv) if p not in old]
+
+    def contains_rows(self, cand: list) -> bool:
+        return self.extend_rows(cand)[0].dim == self.dim
+
+    def coordinates_rows(self, cand: list, check: bool = True) -> list[list[Any]]:
+        K = self.field
+        out = []
+        for v in cand:
+            v = list(v)
+            c = [v[p] for p in self.pivots]
+            if check:
+                for j in range(self.ambient_dim):
+                    s = K.zero
+                    for ci, r in zip(c, self.rows):
+                        s += ci * r[j]
+                    if s != v[j]:
+                        raise ValueError("vector is not in the subspace")
+            out.append(c)
+        return out
+
+    def coordinates(self, v: Sequence[Any]) -> list[Any]:
+        return [self.field.to_sympy(x) for x in self.coordinates_rows(self._convert([v]))[0]]
+
+    def intersection(self, other: "FieldSubspace") -> "FieldSubspace":
+        from sympy.polys.matrices import DomainMatrix
+
+        self._check_compatible(other)
+        if self.dim == 0 or other.dim == 0:
+            return FieldSubspace(self.field, self.ambient_dim)
+        K = self.field
+        A = self.rows + [[-x for x in r] for r in other.rows]
+        AT = DomainMatrix(A, (len(A), self.ambient_dim), K).transpose()
+        ker = AT.nullspace().to_list()
+        vecs = []
+        for c in ker:
+            v = [K.zero] * self.ambient_dim
+            for ci, r in zip(c[:self.dim], self.rows):
+                v = [a + ci * b for a, b in zip(v, r)]
+            vecs.append(v)
+        return FieldSubspace(K, self.ambient_dim).extend_rows(vecs)[0]
+
+
+class FloatSubspace(Subspace):
+    """A subspace of ``R^N`` with an orthonormal basis ``rows`` (float64, ``(dim, N)``).
+
+    Rank decisions: candidates are normalised to unit norm, stacked with ``rows``, and the rank is
+    the number of singular values ``> tol * s_max``. ``min_kept`` / ``max_dropped`` record the
+    smallest kept and largest dropped relative singular value over all decisions so far.
+    """
+
+    field = "RR"
+
+    def __init__(self, ambient_dim: int, tol: float = 1e-9, rows: np.ndarray | None = None,
+                 min_kept: float = math.inf, max_dropped: float = 0.0):
+        _check_tol(tol)
+        self.ambient_dim = int(ambient_dim)
+        self.tol = float(tol)
+        self.rows = rows if rows is not None else np.zeros((0, self.ambient_dim))
+        self.min_kept, self.max_dropped = min_kept, max_dropped
+
+    @property
+    def dim(self) -> int:
+        return self.rows.shape[0]
+
+    @property
+    def basis(self) -> list[np.ndarray]:
+        return list(self.rows)
+
+    def _check_compatible(self, other):
+        super()._check_compatible(other)
+        if other.tol != self.tol:
+            raise ValueError(f"subspaces have different tolerances ({self.tol}, {other.tol})")
+
+    def extend_rows(self, cand: np.ndarray) -> tuple["FloatSubspace", np.ndarray]:
+        cand = _normalise_rows(np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim))
+        if cand.shape[0] == 0 or self.dim == self.ambient_dim:
+            return self, np.zeros((0, self.ambient_dim))
+        stack = np.concatenate([self.rows, cand])
+        s = np.linalg.svd(stack, compute_uv=False)
+        rel = s / s[0]
+        r = int(np.sum(rel > self.tol))
+        min_kept = min(self.min_kept, float(rel[r - 1])) if r else self.min_kept
+        max_dropped = max(self.max_dropped, float(rel[r])) if r < rel.size else self.max_dropped
+        k = r - self.dim
+        if k <= 0:
+            return FloatSubspace(self.ambient_dim, self.tol, self.rows, min_kept, max_dropped), \
+                np.zeros((0, self.ambient_dim))
+        resid = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand
+        _, _, vt = np.linalg.svd(resid, full_matrices=False)
+        newr = vt[:k]
+        newr = newr - (newr @ self.rows.T) @ self.rows if self.dim else newr
+        q, _ = np.linalg.qr(newr.T)
+        newr = q.T[:k]
+        out = FloatSubspace(self.ambient_dim, self.tol, np.concatenate([self.rows, newr]),
+                            min_kept, max_dropped)
+        return out, newr
+
+    def contains_rows(self, cand: np.ndarray) -> bool:
+        cand = _normalise_rows(np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim))
+        if cand.shape[0] == 0:
+            return True
+        resid = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand
+        return bool(np.all(np.linalg.norm(resid, axis=1) <= self.tol * 10))
+
+    def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
+        cand = np.asarray(cand, dtype=float)
+        c = cand @ self.rows.T
+        if check:
+            resid = cand - c @ self.rows
+            scale = np.maximum(np.linalg.norm(cand, axis=1), 1e-300)
+            if np.any(np.linalg.norm(resid, axis=1) > 10 * self.tol * scale):
+                raise ValueError(f"vector is not in the subspace (relative tol {self.tol})")
+        return c
+
+    def coordinates(self, v: Sequence[Any]) -> np.ndarray:
+        return self.coordinates_rows(self._convert([v]))[0]
+
+    def intersection(self, other: "FloatSubspace") -> "FloatSubspace":
+        self._check_compatible(other)
+        if self.dim == 0 or other.dim == 0:
+            return FloatSubspace(self.ambient_dim, self.tol)
+        # principal angles: cosines ~ 1 give the common directions
+        u, s, vt = np.linalg.svd(self.rows @ other.rows.T)
+        k = int(np.sum(s > 1 - self.tol))
+        return FloatSubspace(self.ambient_dim, self.tol).extend_rows(u[:, :k].T @ self.rows)[0]
+
+
+# ----------------------------------------------------------------------------- functional API
+def zero_subspace(ambient_dim: int, field="QQ", tol: float = 1e-9) -> Subspace:
+    """The zero subspace of ``field^ambient_dim`` (``"QQ"``, ``"RR"`` or a sympy field)."""
+    if not isinstance(ambient_dim, (int, np.integer)) or ambient_dim < 0:
+        raise ValueError(f"ambient_dim must be a non-negative int, got {ambient_dim!r}")
+    if field == "QQ":
+        return RationalSubspace(ambient_dim)
+    if field == "RR":
+        return FloatSubspace(ambient_dim, tol)
+    return FieldSubspace(field, ambient_dim)
+
+
+def span(vectors: Any, *, field=None, tol: float = 1e-9, ambient_dim: int | None = None) -> Subspace:
+    """The span of the rows of ``vectors`` (2-D array-like of numbers).
+
+    ``field`` defaults to :func:`detect_field` of the entries (floats -> ``"RR"`` with relative
+    tolerance ``tol``). ``ambient_dim`` is needed only for an empty list. Raises ``ValueError``
+    for ragged rows, NaN/inf or an empty input without ``ambient_dim``."""
+    rows = _as_2d(vectors, "vectors")
+    if not rows:
+        if ambient_dim is None:
+            raise ValueError("vectors is empty; pass ambient_dim")
+        return zero_subspace(ambient_dim, field or "QQ", tol)
+    N = len(rows[0])
+    if ambient_dim is not None and ambient_dim != N:
+        raise ValueError(f"vectors have length {N}, ambient_dim is {ambient_dim}")
+    if field is None:
+        field = detect_field(x for r in rows for x in r)
+    S = zero_subspace(N, field, tol)
+    return S.extend(rows)
+
+
+def rank(vectors: Any, *, field=None, tol: float = 1e-9) -> int:
+    """Rank of the rows of ``vectors`` (exact over Q / number fields, see :func:`span`)."""
+    return span(vectors, field=field, tol=tol).dim
+
+
+def _qq_matrix(A: Any, name: str):
+    import flint
+
+    rows = _as_2d(A, name)
+    if not rows:
+        raise ValueError(f"{name} is empty")
+    fl = [[x for x in r] for r in rows]
+    for r in fl:
+        for x in r:
+            _check_number(x, name)
+    conv = to_field_rows(fl, "QQ")
+    ints, scales = conv
+    M = flint.fmpq_mat(len(rows), len(rows[0]),
+                       [flint.fmpq(int(x), s) for r, s in zip(ints, scales) for x in r])
+    return M
+
+
+def nullspace(A: Any) -> list[list[Fraction]]:
+    """Exact basis of the right kernel ``{x : A x = 0}`` of a rational matrix ``A`` (list of
+    rows), as lists of Fractions (the RREF-normal kernel basis)."""
+    import flint
+
+    rows = _as_2d(A, "A")
+    if not rows:
+        raise ValueError("A is empty")
+    ints, scales = to_field_rows(rows, "QQ")
+    M = flint.fmpz_mat(len(rows), len(rows[0]), [int(x) for x in np.asarray(ints).ravel().tolist()])
+    X, nul = M.nullspace()
+    out = []
+    for j in range(nul):
+        col = [int(X[i, j]) for i in range(M.ncols())]
+        g = 0
+        for x in col:
+            g = math.gcd(g, x)
+        out.append([Fraction(x, g) for x in col])
+    return out
+
+
+def solve(A: Any, b: Any) -> list[Fraction]:
+    """Exact solution ``x`` of ``A x = b`` for a rational matrix ``A`` (``m x n``) and vector
+    ``b`` (length ``m``); when the solution is not unique, the one with free variables 0.
+    Raises ``ValueError`` when the system is inconsistent or the shapes disagree."""
+    rows = _as_2d(A, "A")
+    bl = list(b)
+    if not rows or len(bl) != len(rows):
+        raise ValueError(f"A has {len(rows)} rows but b has length {len(bl)}")
+    n = len(rows[0])
+    aug = [list(r) + [y] for r, y in zip(rows, bl)]
+    ints, _ = to_field_rows(aug, "QQ")
+    S = RationalSubspace(n + 1).extend_rows(ints)[0]
+    if n in S.pivots:
+        raise ValueError("the system A x = b is inconsistent")
+    x = [Fraction(0)] * n
+    for r, p in zip(S.rows, S.pivots):
+        x[p] = Fraction(int(r[n]), int(r[p]))
+    return x
