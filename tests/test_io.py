@@ -41,3 +41,12 @@ def test_cache_dir_honours_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("SEQTHEORY_CACHE_DIR", str(tmp_path / "c"))
     d = cache_dir("bch")
     assert d == tmp_path / "c" / "bch" and d.is_dir()
+
+
+def test_atomic_write_uses_umask_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        p = atomic_write_text(tmp_path / "f.txt", "x")
+    finally:
+        os.umask(old)
+    assert (p.stat().st_mode & 0o777) == 0o644

@@ -1,0 +1,120 @@
+"""``seqtheory sweep`` and ``seqtheory sweep-report``: run a grid of training runs into a
+results store (resumable, local process pool or Ray), and turn a store into the tables and
+figures of ``depth.exp.word_problems``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["register"]
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from seqtheory.models.store import ResultsStore
+    from seqtheory.models.sweep import load_sweep, run_sweep, sweep_status
+
+    try:
+        spec = load_sweep(args.config)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        print(f"sweep {spec.name!r} ({spec.source}): {spec.size} runs")
+        if spec.description:
+            print(f"  {spec.description}")
+        for k, v in spec.grid.items():
+            print(f"  grid  {k:<14} {len(v):>3} × {list(v)}")
+        for k, v in spec.fixed.items():
+            print(f"  fixed {k:<14} {v!r}")
+        print(f"  lease {args.lease_s if args.lease_s is not None else spec.lease_s:g} s")
+        db = Path(args.results) / "results.sqlite"
+        if db.is_file():
+            print(f"  status in {args.results}: "
+                  f"{sweep_status(ResultsStore(args.results), spec.configs()).line()}")
+        else:
+            print(f"  status: no results store at {args.results} yet (all runs new)")
+        return 0
+    try:
+        final, errors = run_sweep(spec, args.results, backend=args.backend,
+                                  workers=args.workers, device=args.device,
+                                  address=args.address, lease_s=args.lease_s,
+                                  poll_s=args.poll_s, progress_every_s=args.progress_s,
+                                  threads=args.threads)
+    except ValueError as exc:
+        print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
+        return 2
+    return 0 if final.complete and not errors else 1
+
+
+def _cmd_sweep_report(args: argparse.Namespace) -> int:
+    from seqtheory.models.sweep import load_sweep
+    from seqtheory.models.sweep_report import write_word_problem_report
+
+    if not (Path(args.results) / "results.sqlite").is_file():
+        print(f"seqtheory sweep-report: error: no results store at {args.results}",
+              file=sys.stderr)
+        return 2
+    configs = None
+    if args.config:
+        try:
+            configs = load_sweep(args.config).configs()
+        except (ValueError, FileNotFoundError) as exc:
+            print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
+            return 2
+    paths = write_word_problem_report(args.results, args.out, configs=configs)
+    for p in paths:
+        print(p)
+    return 0
+
+
+def _positive_int(s: str) -> int:
+    v = int(s)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
+    return v
+
+
+def _positive_float(s: str) -> float:
+    v = float(s)
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {s}")
+    return v
+
+
+def register(subparsers) -> None:
+    """Add the ``sweep`` and ``sweep-report`` subcommands."""
+    s = subparsers.add_parser(
+        "sweep", help="run a grid of training runs into a results store (resumable)",
+        description="Expand CONFIG.toml into training runs and train every run not yet finished "
+                    "in the results store. Killed at any moment, it resumes on restart: finished "
+                    "runs are skipped, interrupted ones continue from their checkpoint once their "
+                    "lease has expired.")
+    s.add_argument("config", metavar="CONFIG.toml")
+    s.add_argument("--results", default="results", help="results store folder (default ./results)")
+    s.add_argument("--backend", choices=("local", "ray"), default="local")
+    s.add_argument("--address", default=None,
+                   help="Ray cluster address (backend ray; default: start a local Ray instance)")
+    s.add_argument("--workers", type=_positive_int, default=1,
+                   help="parallel workers (local processes or Ray tasks; default 1)")
+    s.add_argument("--threads", type=_positive_int, default=1,
+                   help="torch threads per worker (default 1)")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu")
+    s.add_argument("--lease-s", type=_positive_float, default=None,
+                   help="lease of a claimed run in seconds (default: the sweep file's, else 600)")
+    s.add_argument("--poll-s", type=_positive_float, default=5.0,
+                   help="how often a worker re-checks runs held by others (default 5 s)")
+    s.add_argument("--progress-s", type=_positive_float, default=30.0,
+                   help="seconds between progress lines (default 30)")
+    s.add_argument("--dry-run", action="store_true",
+                   help="validate and list the grid and its status; train nothing")
+    s.set_defaults(fn=_cmd_sweep)
+
+    r = subparsers.add_parser(
+        "sweep-report", help="tables and figures of depth.exp.word_problems from a results store")
+    r.add_argument("--results", default="results", help="results store folder (default ./results)")
+    r.add_argument("--out", default="seqtheory-report/word_problems",
+                   help="output folder (default ./seqtheory-report/word_problems)")
+    r.add_argument("--config", default=None,
+                   help="restrict to the runs of this sweep file (default: every word-problem run)")
+    r.set_defaults(fn=_cmd_sweep_report)
