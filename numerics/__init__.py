@@ -10,6 +10,24 @@ import importlib
 _EXPORTS = {
     "least_separating_class": "separation",
     "max_class_for_depth": "separation",
+    "build_cascade": "group_cascades",
+    "cascade_for_group": "group_cascades",
+    "prefix_products": "group_cascades",
+    "GroupCascade": "group_cascades",
+    "log_series_coefficients": "local_error",
+    "truncation_error": "local_error",
+    "local_error_scan": "local_error",
+    "target_generators": "local_error",
+    "reversal_bound": "reversal",
+    "reversal_scan": "reversal",
+    "omega2": "reversal",
+    "abelian_model_error": "reversal",
+    "zero_area_words": "reversal",
+    "affine_diagonal_final_state": "reversal",
+    "colliding_pair": "separation",
+    "least_depth_for_class": "separation",
+    "least_depth_for_length": "separation",
+    "word_signature_levels": "separation",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,0 +1,220 @@
+"""The time-reversal lower bound for abelian (restricted) models.
+
+Source: [DEPTH] G. Heo et al., arXiv:2603.05573, Theorem 3.2 (a constant-depth restricted model
+has error bounded below by a term scaling with the commutator mass ``‖Ω2‖``; the error can
+accumulate with sequence length).
+
+Argument (made quantitative here). An abelian model's state after a word depends only on the
+multiset of its letters, so it returns the same output for a word ``x`` and its time reversal
+``x̄``. If ``y`` is that output, the triangle inequality gives
+
+    max(‖Φ_x h0 − y‖, ‖Φ_x̄ h0 − y‖) ≥ B(ε) := ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖.
+
+Constant. ``Φ_x̄(ε) = Φ_x(−ε)^{-1}``, so ``log Φ_x̄(ε) = −log Φ_x(−ε)``: with
+``log Φ_x(ε) = εΩ1 + ε²Ω2 + ε³Ω3 + …`` the reversed path has the same odd terms and opposite even
+terms. Writing ``a = εΩ1 + ε³Ω3 + …``, ``b = ε²Ω2 + ε⁴Ω4 + …``,
+
+    Φ_x − Φ_x̄ = e^{a+b} − e^{a−b} = 2b + (ab + ba) + O(ε⁴) = 2ε²Ω2 + ε³(Ω1Ω2 + Ω2Ω1) + O(ε⁴),
+
+hence ``B(ε) = ε² ‖Ω2 h0‖ (1 + O(ε))``: the ratio ``B / (ε²‖Ω2 h0‖) → 1`` and the log-log slope
+is 2 whenever ``Ω2 h0 ≠ 0``; the residual ``(Φ_x − Φ_x̄)h0 − 2ε²Ω2h0`` is ``O(ε³)``. Here
+``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (SPEC §2, later factor first). When ``Ω2 h0 = 0`` (the
+commutator acts in an unobserved direction, e.g. ``A = diag(1, 0)``, ``B = E12``, ``h0 = e1``)
+the ε² term vanishes although ``‖Ω2‖ > 0``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+
+from .local_error import _to_mpf, _zeros, as_mp_matrices, path_product
+
+__all__ = [
+    "omega1",
+    "omega2",
+    "reversal_bound",
+    "ReversalPoint",
+    "reversal_scan",
+    "abelian_model_error",
+    "zero_area_words",
+    "affine_diagonal_final_state",
+]
+
+
+def _word(word, n: int) -> list[int]:
+    w = [int(x) for x in word]
+    if not w:
+        raise ValueError("word must be non-empty")
+    if any(x < 0 or x >= n for x in w):
+        raise ValueError(f"word letters must lie in [0, {n}), got {w}")
+    return w
+
+
+def omega1(gens, word, dps: int = 50) -> np.ndarray:
+    """``Ω1 = Σ_i A_{x_i}`` (mpf object array)."""
+    with mpmath.workdps(dps):
+        A = as_mp_matrices(gens)
+        w = _word(word, len(A))
+        out = _zeros(A[0].shape[0])
+        for a in w:
+            out = out + A[a]
+        return out
+
+
+def omega2(gens, word, dps: int = 50) -> np.ndarray:
+    """``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (the second Magnus/BCH term of the word, later factor
+    first; SPEC §2). O(T·n) commutators via the running prefix sum."""
+    with mpmath.workdps(dps):
+        A = as_mp_matrices(gens)
+        w = _word(word, len(A))
+        d = A[0].shape[0]
+        out = _zeros(d)
+        prefix = _zeros(d)
+        for a in w:
+            out = out + (A[a].dot(prefix) - prefix.dot(A[a]))
+            prefix = prefix + A[a]
+        return out * mpmath.mpf(0.5)
+
+
+def _vec(h0, d: int) -> np.ndarray:
+    h = np.asarray(h0, dtype=object).reshape(-1)
+    if h.shape[0] != d:
+        raise ValueError(f"h0 must have length {d}, got {h.shape[0]}")
+    out = np.empty(d, dtype=object)
+    for i, v in enumerate(h):
+        out[i] = _to_mpf(v)
+        if not mpmath.isfinite(out[i]):
+            raise ValueError("h0 has a non-finite entry")
+    return out
+
+
+def _norm(v: np.ndarray):
+    return mpmath.sqrt(mpmath.fsum(x * x for x in v.flat))
+
+
+def reversal_bound(gens, word, h0, eps, dps: int = 50):
+    """``B(ε) = ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖₂`` (mpf), the lower bound on the worst-case error of any
+    abelian model over the pair {x, x̄}."""
+    with mpmath.workdps(dps):
+        A = as_mp_matrices(gens)
+        w = _word(word, len(A))
+        h = _vec(h0, A[0].shape[0])
+        D = path_product(A, w, eps, dps) - path_product(A, w[::-1], eps, dps)
+        return _norm(D.dot(h)) / 2
+
+
+@dataclass
+class ReversalPoint:
+    """One ε of a reversal scan: the bound ``B``, the prediction ``ε²‖Ω2 h0‖``, their ratio, and
+    the residual ``‖(Φ_x − Φ_x̄)h0 − 2 s ε²Ω2 h0‖`` for the sign ``s`` used (``+1`` correct)."""
+
+    eps: float
+    bound: float
+    predicted: float
+    ratio: float
+    residual: float
+
+
+def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
+                  omega2_scale=1) -> list[ReversalPoint]:
+    """Bound vs prediction over an ε grid. ``omega2_sign``/``omega2_scale`` alter the predicted
+    second-order difference ``2·Ω2`` (negative controls: ``−1`` flips the sign of Ω2, scale ½
+    drops the factor 2); the correct values are ``+1``, ``1``."""
+    if omega2_sign not in (1, -1):
+        raise ValueError("omega2_sign must be +1 or -1")
+    out = []
+    with mpmath.workdps(dps):
+        A = as_mp_matrices(gens)
+        w = _word(word, len(A))
+        h = _vec(h0, A[0].shape[0])
+        O2h = omega2(A, w, dps).dot(h)
+        nO2h = _norm(O2h)
+        for e in eps_grid:
+            e = _to_mpf(e)
+            if e <= 0:
+                raise ValueError("eps_grid must hold positive values")
+            Dh = (path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)).dot(h)
+            bound = _norm(Dh) / 2
+            pred = e * e * nO2h
+            resid = _norm(Dh - O2h * (2 * omega2_sign * _to_mpf(omega2_scale) * e * e))
+            out.append(ReversalPoint(float(e), float(bound), float(pred),
+                                     float(bound / pred) if pred > 0 else float("nan"),
+                                     float(resid)))
+    return out
+
+
+def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[float, float]:
+    """Errors ``(‖Φ_x h0 − y‖, ‖Φ_x̄ h0 − y‖)`` of an abelian model's common output ``y``.
+
+    ``diag=None``: the commuting model ``y = exp(εΩ1) h0`` (the degree-1 truncation);
+    otherwise ``diag`` is a list of per-letter diagonal entries (complex or real vectors of length
+    d) of a 1-layer diagonal model ``y = Π_i diag(exp(ε λ_{x_i})) h0`` (order-free).
+    """
+    with mpmath.workdps(dps):
+        A = as_mp_matrices(gens)
+        w = _word(word, len(A))
+        d = A[0].shape[0]
+        h = _vec(h0, d)
+        e = _to_mpf(eps)
+        if diag is None:
+            E = mpmath.expm(mpmath.matrix((omega1(A, w, dps) * e).tolist()))
+            y = np.array([mpmath.fsum(E[i, j] * h[j] for j in range(d)) for i in range(d)],
+                         dtype=object)
+        else:
+            lam = [np.asarray(v, dtype=complex).reshape(-1) for v in diag]
+            if len(lam) != len(A) or any(v.shape[0] != d for v in lam):
+                raise ValueError("diag must hold one length-d vector per letter")
+            tot = sum(lam[a] for a in w)
+            y = np.array([mpmath.exp(e * mpmath.mpc(complex(t))) * h[i]
+                          for i, t in enumerate(tot)], dtype=object)
+        ex = path_product(A, w, e, dps).dot(h) - y
+        er = path_product(A, w[::-1], e, dps).dot(h) - y
+        nx = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in ex))
+        nr = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in er))
+        return float(nx), float(nr)
+
+
+def zero_area_words(T: int, n: int = 2, limit: int = 10) -> list[tuple[int, ...]]:
+    """Non-palindromic words of length ``T`` over ``n`` letters whose free second-order term
+    vanishes (``Σ_{i>j} [X_{x_i}, X_{x_j}] = 0`` in the free Lie algebra, i.e. every pair of
+    letters has equal counts of ``(a before b)`` and ``(b before a)``), at most ``limit`` of them,
+    in lexicographic order. For such a word ``Ω2 = 0`` for every choice of matrices, yet ``x ≠ x̄``."""
+    import itertools
+
+    out = []
+    for w in itertools.product(range(n), repeat=T):
+        if w == w[::-1]:
+            continue
+        cnt = np.zeros((n, n), dtype=np.int64)
+        seen = np.zeros(n, dtype=np.int64)
+        for a in w:
+            cnt[a] += seen  # pairs (earlier b, later a)
+            seen[a] += 1
+        if np.array_equal(cnt, cnt.T):
+            out.append(w)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def affine_diagonal_final_state(decay, inject, word) -> np.ndarray:
+    """Final state of a 1-layer *affine* diagonal recurrence ``h_t = a(x_t) ⊙ h_{t-1} + b(x_t)``,
+    ``h_0 = 0`` (Mamba / GLA style input injection; complex float64).
+
+    ``decay``, ``inject``: per-letter vectors (n, d). Scope of the reversal bound: it applies to
+    *linear* abelian layers (output a function of ``Π_t A(x_t) h0``, order-free); with an input
+    term the final state ``Σ_s (Π_{r>s} a(x_r)) b(x_s)`` depends on the order, so an affine
+    diagonal layer can separate ``x`` from ``x̄`` (cf. [DEPTH] Prop. 3.3: affine restricted layers
+    reach derived length 2 per layer)."""
+    a = np.asarray(decay, dtype=complex)
+    b = np.asarray(inject, dtype=complex)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise ValueError(f"decay and inject must be (n, d) arrays of equal shape, got {a.shape}, "
+                         f"{b.shape}")
+    w = _word(word, a.shape[0])
+    h = np.zeros(a.shape[1], dtype=complex)
+    for x in w:
+        h = a[x] * h + b[x]
+    return h
