@@ -8,6 +8,9 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
+    "fit_loglog_slope": "fits",
+    "choose_eps_grid": "fits",
+    "SlopeFit": "fits",
     "least_separating_class": "separation",
     "max_class_for_depth": "separation",
     "build_cascade": "group_cascades",

@@ -103,7 +103,7 @@ def test_witness_is_a_true_collision():
 
 def test_agrees_with_bch_lyndon_coordinates():
     """Equal truncated signatures <=> equal Lyndon coordinates of the multi-factor BCH log."""
-    from seqtheory.theory.bch import log_product_word_coefficient
+    from seqtheory.theory.bch_series import log_product_word_coefficient
     from seqtheory.theory.lie_poly import lyndon_coordinates
 
     n, T = 2, 4

@@ -26,8 +26,18 @@ _EXPORTS = {
     "lyndon_words": "free_lie",
     "witt_dimension": "free_lie",
     "free_nilpotent": "free_lie",
-    "bch": "bch",
-    "magnus": "magnus",
+    "derived_ideal_lowest_degree": "free_lie",
+    "derived_ideal_dimensions": "free_lie",
+    "hall_basis": "free_lie",
+    "lyndon_factorization": "free_lie",
+    "LiePolynomial": "lie_poly",
+    "bch": "bch_series",
+    "bch_multi": "bch_series",
+    "goldberg_coefficient": "bch_series",
+    "magnus": "magnus_series",
+    "magnus_lie_terms": "magnus_series",
+    "magnus_discrete": "magnus_series",
+    "taylor_ode_solution": "magnus_series",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,0 +1,176 @@
+"""BCH series: SPEC oracles, Goldberg coefficients, fast vs reference solver, Heisenberg case,
+associativity, symmetric and multi-factor series, evaluation, cache, bad input."""
+from __future__ import annotations
+
+import importlib
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings, strategies as st
+from scipy.linalg import expm, logm
+
+from seqtheory.theory.bch_series import (bch, bch_multi, goldberg_coefficient, log_product_word_coefficient,
+                                  lyndon_coordinates_two_letters)
+from seqtheory.theory.lie_poly import LiePolynomial
+
+SPEC_DEG4 = {"x": Fraction(1), "y": Fraction(1), "xy": Fraction(1, 2), "xxy": Fraction(1, 12),
+             "xyy": Fraction(1, 12), "xxyy": Fraction(1, 24)}
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEQTHEORY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_spec_degree4_oracle():
+    Z = bch(4)
+    assert Z.lyndon_coefficients() == SPEC_DEG4
+    # in the SPEC's bracket form: -(1/24)[Y,[X,[X,Y]]] and (1/12)[Y,[Y,X]]
+    x, y = LiePolynomial.letter("x", "xy"), LiePolynomial.letter("y", "xy")
+    spec = (x + y + x.bracket(y) * Fraction(1, 2)
+            + (x.bracket(x.bracket(y)) + y.bracket(y.bracket(x))) * Fraction(1, 12)
+            - y.bracket(x.bracket(x.bracket(y))) * Fraction(1, 24))
+    assert Z == spec
+    assert Z.word_coefficient("xxy") == Fraction(1, 12)
+    assert Z.word_coefficient("xyx") == Fraction(-1, 6)
+
+
+def test_spec_denominators_and_counts():
+    Z = bch(10)
+    d = Z.common_denominators()
+    assert [d[m] for m in range(1, 9)] == [1, 2, 12, 24, 720, 1440, 30240, 120960]
+    # number of non-zero coefficients per degree (classical BCH, Lyndon basis), degrees 1..8
+    assert [Z.nonzero_per_degree().get(m, 0) for m in range(1, 9)] == [2, 1, 2, 1, 6, 5, 18, 17]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.text(alphabet="xy", min_size=1, max_size=9))
+def test_goldberg_equals_dynamic_programme(w):
+    assert goldberg_coefficient(w) == log_product_word_coefficient(w, [("x", 1), ("y", 1)], "xy")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="xy", min_size=1, max_size=10))
+def test_lyndon_expansion_reproduces_word_coefficients(w):
+    # the Lyndon coordinates, expanded back into words, give Goldberg's coefficient of every word
+    assert bch(10).word_coefficient(w) == goldberg_coefficient(w)
+
+
+def test_fast_engine_equals_reference_solver():
+    for kind, N in (("classical", 11), ("symmetric", 8)):
+        assert bch(N, kind, use_cache=False) == bch(N, kind, use_cache=False, method="generic")
+    fast = lyndon_coordinates_two_letters(
+        lambda w: log_product_word_coefficient(w, [("x", 1), ("y", 2)], "xy"), 7)
+    ref = bch(7, use_cache=False).substitute(
+        {"x": LiePolynomial.letter("x", "xy"), "y": LiePolynomial.letter("y", "xy") * 2}, 7)
+    assert fast == ref.lyndon_coefficients()
+
+
+def test_symmetric_is_odd_and_low_order():
+    S = bch(9, "symmetric")
+    assert all(len(w) % 2 == 1 for w in S.lyndon_coefficients())  # Z(-X,-Y) = -Z(X,Y)
+    c = S.lyndon_coefficients()
+    # log(e^{X/2} e^Y e^{X/2}) = X + Y - (1/24)[X,[X,Y]] - (1/12)[Y,[X,Y]] + ...; [Y,[X,Y]] = -P_xyy
+    assert {w: v for w, v in c.items() if len(w) <= 3} == {
+        "x": 1, "y": 1, "xxy": Fraction(-1, 24), "xyy": Fraction(1, 12)}
+
+
+def test_heisenberg_terminates_at_degree_2():
+    X = sympy.Matrix([[0, 3, 0], [0, 0, 0], [0, 0, 0]])
+    Y = sympy.Matrix([[0, 0, 0], [0, 0, -2], [0, 0, 0]])
+    Z = bch(8)
+    assert Z.evaluate({"x": X, "y": Y}) == X + Y + (X * Y - Y * X) / 2
+    for m in range(3, 9):
+        comp = Z.homogeneous_component(m)
+        assert comp.evaluate({"x": X, "y": Y}) == sympy.zeros(3, 3)
+    # and it really is log(e^X e^Y): exp of the result equals e^X e^Y exactly (nilpotent)
+    W = X + Y + (X * Y - Y * X) / 2
+    assert (W.exp() - X.exp() * Y.exp()).applyfunc(sympy.simplify) == sympy.zeros(3, 3)
+
+
+def test_associativity_degree_8():
+    N = 8
+    Z = bch(N)
+    lx, ly, lw = (LiePolynomial.letter(a, "xyw") for a in "xyw")
+    Zxyw = Z.substitute({"x": lx, "y": ly}, N)  # same polynomial over the bigger alphabet
+    left = Z.substitute({"x": Zxyw, "y": lw}, N)
+    right = Z.substitute({"x": lx, "y": Z.substitute({"x": ly, "y": lw}, N)}, N)
+    assert left == right
+    assert left.degree == N
+
+
+def test_multi_factor_convention():
+    # log(e^{X_2} e^{X_1}) = X_1 + X_2 + ½[X_2, X_1] + ...  (letters a = X_1 < b = X_2)
+    M = bch_multi(2, 6)
+    assert {w: v for w, v in M.lyndon_coefficients().items() if len(w) <= 2} == {
+        "a": 1, "b": 1, "ab": Fraction(-1, 2)}
+    ref = bch(6).substitute({"x": LiePolynomial.letter("b", "ab"), "y": LiePolynomial.letter("a", "ab")}, 6)
+    assert M == ref
+    rng = np.random.default_rng(0)
+    X = [0.05 * rng.standard_normal((3, 3)) for _ in range(3)]
+    T = bch_multi(3, 7).evaluate(dict(zip("abc", X)))
+    assert np.abs(T - logm(expm(X[2]) @ expm(X[1]) @ expm(X[0]))).max() < 1e-10
+
+
+def test_numeric_evaluation_float():
+    rng = np.random.default_rng(1)
+    X, Y = 0.1 * rng.standard_normal((4, 4)), 0.1 * rng.standard_normal((4, 4))
+    Z = bch(12)
+    assert np.abs(Z.evaluate({"x": X, "y": Y}) - logm(expm(X) @ expm(Y))).max() < 1e-12
+
+
+def test_cache_roundtrip_and_corruption(tmp_path):
+    cache_mod = importlib.import_module("seqtheory.theory.series_cache")
+    a = bch(7)
+    assert not a.from_cache
+    path = cache_mod.cache_path("classical_deg7")
+    assert path.exists() and f".v{cache_mod.FORMAT_VERSION}." in path.name
+    b = bch(7)
+    assert b.from_cache and b == a
+    doc = json.loads(path.read_text())
+    doc["payload"][3][1] += 1  # corrupt one coefficient; checksum no longer matches
+    path.write_text(json.dumps(doc))
+    c = bch(7)
+    assert not c.from_cache and c == a
+    path.write_text("{not json")
+    d = bch(7)
+    assert not d.from_cache and d == a
+
+
+def test_bad_input():
+    with pytest.raises(ValueError):
+        bch(0)
+    with pytest.raises(ValueError):
+        bch(3, kind="weird")
+    with pytest.raises(TypeError):
+        bch(2.5)
+    with pytest.raises(ValueError):
+        bch_multi(0, 3)
+    with pytest.raises(ValueError):
+        bch(3).word_coefficient("xxxxy")  # beyond the truncation degree
+    with pytest.raises(ValueError):
+        bch(3).evaluate({"x": np.eye(2), "y": np.eye(3)})
+    with pytest.raises(ValueError):
+        goldberg_coefficient("xyz", "xyz")
+
+
+@pytest.mark.slow
+def test_fast_engine_equals_reference_solver_degree_14():
+    assert bch(14, use_cache=False) == bch(14, use_cache=False, method="generic")
+
+
+@pytest.mark.slow
+def test_degree_20_word_coefficients_match_goldberg():
+    # exact end-to-end check of the top degrees: Lyndon coordinates -> words == Goldberg
+    import random
+
+    Z = bch(20)
+    assert len(Z.lyndon_coefficients()) == sum(Z.nonzero_per_degree().values())
+    rnd = random.Random(20)
+    for m in (19, 20):
+        for _ in range(12):
+            w = "".join(rnd.choice("xy") for _ in range(m))
+            assert Z.word_coefficient(w) == goldberg_coefficient(w)

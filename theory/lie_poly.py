@@ -1,0 +1,472 @@
+"""Exact Lie polynomials: elements of the free Lie algebra in Lyndon-basis coordinates.
+
+A :class:`LiePolynomial` over an ordered alphabet stores rational coordinates on the Lyndon basis
+``P_w`` (standard bracketing of Lyndon words, :mod:`.free_lie`). Its image in the free associative
+algebra is ``Σ c_w P_w`` expanded into words. The coordinates of a Lie element given by its word
+coefficients are recovered by a unitriangular solve: ``P_l = l + Σ_{u > l} <P_l, u> u`` (Reutenauer,
+*Free Lie Algebras*, Thm 5.1), so for Lyndon words ``w`` of one multidegree, in increasing order,
+``c_w = <Z, w> - Σ_{l < w} c_l <P_l, w>``.
+
+Convention: ``[A, B] = AB - BA`` (SPEC §2). Matrices for :meth:`LiePolynomial.evaluate` may be
+numpy float64 arrays, numpy object arrays (exact, Fraction/int entries), sympy matrices (exact)
+or mpmath matrices (arbitrary precision); all must be square and of one size.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from numbers import Rational
+from typing import Callable, Mapping
+
+from .free_lie import (_decode, _encode, _is_lyndon_internal, _lyndon_internal,
+                       _standard_factorization_internal, check_alphabet)
+
+__all__ = ["LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
+
+
+# ----------------------------------------------------------------------------------------------
+# core combinatorics on internal (encoded) words
+# ----------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _sf(l: str) -> tuple[str, str]:
+    return _standard_factorization_internal(l)
+
+
+@lru_cache(maxsize=1 << 20)
+def _pcoef(l: str, w: str) -> int:
+    """<P_l, w>: coefficient of the word w in the standard bracketing of the Lyndon word l."""
+    if len(l) == 1:
+        return 1 if l == w else 0
+    if w < l or sorted(w) != sorted(l):
+        return 0
+    u, v = _sf(l)
+    nu, nv = len(u), len(v)
+    r = 0
+    a = _pcoef(u, w[:nu])
+    if a:
+        r += a * _pcoef(v, w[nu:])
+    b = _pcoef(v, w[:nv])
+    if b:
+        r -= b * _pcoef(u, w[nv:])
+    return r
+
+
+@lru_cache(maxsize=64)
+def _classes(k: int, m: int) -> dict[str, tuple[str, ...]]:
+    """Lyndon words of length m over k letters grouped by multidegree (key: sorted word)."""
+    out: dict[str, list[str]] = {}
+    for w in _lyndon_internal(k, m)[m]:
+        out.setdefault("".join(sorted(w)), []).append(w)
+    return {key: tuple(v) for key, v in out.items()}
+
+
+def _solve_class(words: tuple[str, ...], g: Callable[[str], Rational]) -> dict[str, Fraction]:
+    """Unitriangular solve on one multidegree class: coordinates c_w from word coefficients g."""
+    c: dict[str, Fraction] = {}
+    for w in words:
+        val = Fraction(g(w))
+        for l, cl in c.items():
+            if cl:
+                p = _pcoef(l, w)
+                if p:
+                    val -= cl * p
+        c[w] = val
+    return {w: v for w, v in c.items() if v}
+
+
+def _coords_internal(k: int, degrees, g: Callable[[str], Rational]) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for m in degrees:
+        for words in _classes(k, m).values():
+            out.update(_solve_class(words, g))
+    return out
+
+
+def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str, Rational],
+                       alphabet, max_degree: int, min_degree: int = 1) -> dict[str, Fraction]:
+    """Lyndon-basis coordinates of a Lie element from its word coefficients.
+
+    ``word_coefficient`` maps a word (string over ``alphabet``) to its coefficient (callable or a
+    dict, missing words = 0); it must be the expansion of a Lie element (else the result is the
+    Lie element matching it on Lyndon words only). Returns ``{lyndon word: Fraction}`` (non-zero
+    entries) for degrees ``min_degree..max_degree``."""
+    letters = check_alphabet(alphabet)
+    if isinstance(max_degree, bool) or not isinstance(max_degree, int) or max_degree < 1:
+        raise ValueError(f"max_degree must be an int >= 1, got {max_degree!r}")
+    if isinstance(word_coefficient, Mapping):
+        table = dict(word_coefficient)
+        fn = lambda w: table.get(w, 0)  # noqa: E731
+    else:
+        fn = word_coefficient
+    res = _coords_internal(len(letters), range(min_degree, max_degree + 1),
+                           lambda w: fn(_decode(w, letters)))
+    return {_decode(w, letters): v for w, v in res.items()}
+
+
+def pairing(lyndon_word: str, word: str, alphabet) -> int:
+    """``<P_l, w>``: the (integer) coefficient of ``word`` in the standard bracketing of the Lyndon
+    word ``l``."""
+    letters = check_alphabet(alphabet)
+    l, w = _encode(lyndon_word, letters), _encode(word, letters)
+    if not _is_lyndon_internal(l):
+        raise ValueError(f"lyndon_word must be a Lyndon word, got {lyndon_word!r}")
+    if len(l) != len(w):
+        return 0
+    return _pcoef(l, w)
+
+
+@lru_cache(maxsize=None)
+def _bracket_internal(k: int, a: str, b: str) -> tuple[tuple[str, int], ...]:
+    if a == b:
+        return ()
+    na, nb = len(a), len(b)
+
+    def g(w: str) -> int:
+        r = 0
+        x = _pcoef(a, w[:na])
+        if x:
+            r += x * _pcoef(b, w[na:])
+        y = _pcoef(b, w[:nb])
+        if y:
+            r -= y * _pcoef(a, w[nb:])
+        return r
+
+    key = "".join(sorted(a + b))
+    words = _classes(k, na + nb).get(key, ())
+    return tuple((w, int(v)) for w, v in _solve_class(words, g).items())
+
+
+def lyndon_bracket(a: str, b: str, alphabet) -> dict[str, int]:
+    """Lyndon coordinates of ``[P_a, P_b]`` for Lyndon words a, b (integers)."""
+    letters = check_alphabet(alphabet)
+    ia, ib = _encode(a, letters), _encode(b, letters)
+    for name, w in (("a", ia), ("b", ib)):
+        if not _is_lyndon_internal(w):
+            raise ValueError(f"{name} must be a Lyndon word over {''.join(letters)!r}")
+    return {_decode(w, letters): v for w, v in _bracket_internal(len(letters), ia, ib)}
+
+
+# ----------------------------------------------------------------------------------------------
+# matrix evaluation
+# ----------------------------------------------------------------------------------------------
+
+def _matrix_kind(M):
+    import numpy as np
+
+    if isinstance(M, np.ndarray):
+        if M.ndim != 2 or M.shape[0] != M.shape[1]:
+            raise ValueError(f"matrices must be square 2-D arrays, got shape {M.shape}")
+        if M.dtype == object:
+            return "object", M.shape[0]
+        if not np.issubdtype(M.dtype, np.number):
+            raise TypeError(f"matrix dtype {M.dtype} is not numeric")
+        if not np.all(np.isfinite(M)):
+            raise ValueError("matrices must be finite (NaN/inf found)")
+        return "numpy", M.shape[0]
+    try:
+        import mpmath
+
+        if isinstance(M, mpmath.matrix):
+            if M.rows != M.cols:
+                raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
+            return "mpmath", M.rows
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        import sympy
+
+        if isinstance(M, sympy.MatrixBase):
+            if M.rows != M.cols:
+                raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
+            return "sympy", M.rows
+    except ImportError:  # pragma: no cover
+        pass
+    raise TypeError(f"unsupported matrix type {type(M).__name__} (numpy array, sympy or mpmath matrix)")
+
+
+def _scalar(c: Fraction, kind: str):
+    if kind == "numpy":
+        return float(c)
+    if kind == "mpmath":
+        import mpmath
+
+        return mpmath.mpf(c.numerator) / c.denominator
+    if kind == "sympy":
+        import sympy
+
+        return sympy.Rational(c.numerator, c.denominator)
+    return c
+
+
+def _check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
+    if not isinstance(matrices, Mapping):
+        raise TypeError("matrices must be a dict {letter: matrix}")
+    missing = [a for a in letters if a not in matrices]
+    if missing:
+        raise ValueError(f"matrices: no matrix for letters {missing}")
+    kinds = {a: _matrix_kind(matrices[a]) for a in letters}
+    if len({k for k, _ in kinds.values()}) != 1:
+        raise ValueError(f"matrices must all be of one type, got {sorted({k for k, _ in kinds.values()})}")
+    sizes = {n for _, n in kinds.values()}
+    if len(sizes) != 1:
+        raise ValueError(f"matrices must all have the same size, got sizes {sorted(sizes)}")
+    return next(iter(kinds.values()))
+
+
+def _matmul(A, B, kind):
+    return A @ B if kind in ("numpy", "object") else A * B
+
+
+def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Mapping[str, object]):
+    """``Σ_w c_w P_w(X)`` for Lyndon coordinates ``coefficients`` and letter matrices ``matrices``
+    (``P_w`` evaluated recursively with ``[A, B] = AB - BA``, memoised over sub-brackets).
+    Returns a matrix of the input type (float64 for numpy numeric input)."""
+    import numpy as np
+
+    letters = check_alphabet(alphabet)
+    kind, n = _check_matrices(matrices, letters)
+    base = {}
+    for i, a in enumerate(letters):
+        M = matrices[a]
+        if kind == "numpy":
+            M = np.asarray(M, dtype=np.float64)
+        base[chr(0x100 + i)] = M
+    memo: dict[str, object] = dict(base)
+
+    def P(l: str):
+        r = memo.get(l)
+        if r is None:
+            u, v = _sf(l)
+            A, B = P(u), P(v)
+            r = _matmul(A, B, kind) - _matmul(B, A, kind)
+            memo[l] = r
+        return r
+
+    total = base[chr(0x100)] * 0
+    for w, c in coefficients.items():
+        if c:
+            total = total + P(_encode(w, letters)) * _scalar(Fraction(c), kind)
+    return total
+
+
+# ----------------------------------------------------------------------------------------------
+# the LiePolynomial object
+# ----------------------------------------------------------------------------------------------
+
+def _as_fraction(v, name: str) -> Fraction:
+    if isinstance(v, bool):
+        raise TypeError(f"{name}: coefficient must be rational, got bool")
+    if isinstance(v, (int, Fraction)):
+        return Fraction(v)
+    if isinstance(v, Rational):
+        return Fraction(int(v.numerator), int(v.denominator))
+    try:
+        import flint
+
+        if isinstance(v, (flint.fmpq, flint.fmpz)):
+            return Fraction(int(v.p), int(v.q)) if isinstance(v, flint.fmpq) else Fraction(int(v))
+    except ImportError:  # pragma: no cover
+        pass
+    raise TypeError(f"{name}: coefficient must be an exact rational (int/Fraction), got {type(v).__name__}")
+
+
+class LiePolynomial:
+    """An element of the free Lie algebra over an ordered alphabet, in exact Lyndon coordinates.
+
+    ``LiePolynomial({"x": 1, "y": 1, "xy": Fraction(1, 2)}, "xy")`` is ``x + y + ½[x, y]``.
+    Coordinates are Fractions; keys must be Lyndon words (``ValueError`` otherwise).
+    """
+
+    __slots__ = ("_letters", "_c")
+
+    def __init__(self, coefficients: Mapping[str, object], alphabet):
+        self._letters = check_alphabet(alphabet)
+        c: dict[str, Fraction] = {}
+        for w, v in dict(coefficients).items():
+            iw = _encode(w, self._letters)
+            if not _is_lyndon_internal(iw):
+                raise ValueError(f"coefficients: key {w!r} is not a Lyndon word over {''.join(self._letters)!r}")
+            f = _as_fraction(v, f"coefficients[{w!r}]")
+            if f:
+                c[w] = f
+        self._c = dict(sorted(c.items(), key=lambda kv: (len(kv[0]), _encode(kv[0], self._letters))))
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_word_coefficients(cls, word_coefficient, alphabet, max_degree: int, min_degree: int = 1):
+        """The Lie polynomial whose word coefficients (degrees min..max) are given (callable or
+        dict); see :func:`lyndon_coordinates`."""
+        return cls(lyndon_coordinates(word_coefficient, alphabet, max_degree, min_degree), alphabet)
+
+    @classmethod
+    def letter(cls, a: str, alphabet) -> "LiePolynomial":
+        return cls({a: 1}, alphabet)
+
+    # -- access ---------------------------------------------------------------------------------
+    @property
+    def alphabet(self) -> tuple[str, ...]:
+        return self._letters
+
+    def lyndon_coefficients(self) -> dict[str, Fraction]:
+        """``{Lyndon word: Fraction}`` (non-zero only), ordered by length then lexicographically."""
+        return dict(self._c)
+
+    @property
+    def degree(self) -> int:
+        """The highest degree with a non-zero coordinate (0 for the zero polynomial)."""
+        return max((len(w) for w in self._c), default=0)
+
+    def homogeneous_component(self, m: int) -> "LiePolynomial":
+        return LiePolynomial({w: v for w, v in self._c.items() if len(w) == m}, self._letters)
+
+    def truncate(self, c: int) -> "LiePolynomial":
+        """Terms of degree <= c."""
+        return LiePolynomial({w: v for w, v in self._c.items() if len(w) <= c}, self._letters)
+
+    def nonzero_per_degree(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for w in self._c:
+            out[len(w)] = out.get(len(w), 0) + 1
+        return dict(sorted(out.items()))
+
+    def common_denominators(self) -> dict[int, int]:
+        """Per degree, the lcm of the denominators of the non-zero coordinates."""
+        from math import lcm
+
+        out: dict[int, int] = {}
+        for w, v in self._c.items():
+            out[len(w)] = lcm(out.get(len(w), 1), v.denominator)
+        return dict(sorted(out.items()))
+
+    def word_coefficient(self, word: str) -> Fraction:
+        """Coefficient of ``word`` in the associative expansion ``Σ c_l P_l``."""
+        iw = _encode(word, self._letters)
+        if not iw:
+            return Fraction(0)
+        key = sorted(iw)
+        total = Fraction(0)
+        for w, v in self._c.items():
+            if len(w) == len(iw):
+                il = _encode(w, self._letters)
+                if sorted(il) == key:
+                    p = _pcoef(il, iw)
+                    if p:
+                        total += v * p
+        return total
+
+    def expand(self) -> dict[str, Fraction]:
+        """The associative expansion ``{word: coefficient}`` (non-zero only). Exponential in the
+        degree; meant for small degrees."""
+        out: dict[str, Fraction] = {}
+        for w, v in self._c.items():
+            for u, p in _expand_internal(_encode(w, self._letters)).items():
+                du = _decode(u, self._letters)
+                out[du] = out.get(du, Fraction(0)) + v * p
+        return {u: v for u, v in out.items() if v}
+
+    # -- algebra --------------------------------------------------------------------------------
+    def _same(self, other) -> None:
+        if not isinstance(other, LiePolynomial):
+            raise TypeError(f"expected a LiePolynomial, got {type(other).__name__}")
+        if other._letters != self._letters:
+            raise ValueError(f"alphabets differ: {self._letters} vs {other._letters}")
+
+    def __add__(self, other):
+        self._same(other)
+        c = dict(self._c)
+        for w, v in other._c.items():
+            c[w] = c.get(w, Fraction(0)) + v
+        return LiePolynomial(c, self._letters)
+
+    def __neg__(self):
+        return LiePolynomial({w: -v for w, v in self._c.items()}, self._letters)
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __mul__(self, s):
+        f = _as_fraction(s, "scalar")
+        return LiePolynomial({w: v * f for w, v in self._c.items()}, self._letters)
+
+    __rmul__ = __mul__
+
+    def __eq__(self, other):
+        return isinstance(other, LiePolynomial) and other._letters == self._letters and other._c == self._c
+
+    def __hash__(self):  # pragma: no cover - rarely used
+        return hash((self._letters, tuple(self._c.items())))
+
+    def __repr__(self) -> str:
+        terms = list(self._c.items())
+        shown = " + ".join(f"({v})*{w}" for w, v in terms[:8])
+        more = f" + ... ({len(terms)} terms)" if len(terms) > 8 else ""
+        return f"LiePolynomial({shown or '0'}{more})"
+
+    def bracket(self, other: "LiePolynomial", max_degree: int | None = None) -> "LiePolynomial":
+        """``[self, other]`` in Lyndon coordinates (terms above ``max_degree`` dropped)."""
+        self._same(other)
+        k = len(self._letters)
+        out: dict[str, Fraction] = {}
+        enc = {w: _encode(w, self._letters) for w in set(self._c) | set(other._c)}
+        for a, va in self._c.items():
+            for b, vb in other._c.items():
+                if max_degree is not None and len(a) + len(b) > max_degree:
+                    continue
+                ia, ib = enc[a], enc[b]
+                if ia == ib:
+                    continue
+                if ia < ib:
+                    terms, sign = _bracket_internal(k, ia, ib), 1
+                else:
+                    terms, sign = _bracket_internal(k, ib, ia), -1
+                f = va * vb * sign
+                for w, cw in terms:
+                    out[w] = out.get(w, Fraction(0)) + f * cw
+        return LiePolynomial({_decode(w, self._letters): v for w, v in out.items()}, self._letters)
+
+    def substitute(self, values: Mapping[str, "LiePolynomial"], max_degree: int) -> "LiePolynomial":
+        """Replace each letter by a Lie polynomial (all over one common alphabet), truncating at
+        ``max_degree``: ``Σ c_l P_l(values)``."""
+        vals = dict(values)
+        missing = [a for a in self._letters if a not in vals]
+        if missing:
+            raise ValueError(f"values: no polynomial for letters {missing}")
+        target = next(iter(vals.values()))._letters
+        memo: dict[str, LiePolynomial] = {}
+        for i, a in enumerate(self._letters):
+            if vals[a]._letters != target:
+                raise ValueError("values must share one alphabet")
+            memo[chr(0x100 + i)] = vals[a].truncate(max_degree)
+
+        def P(l: str) -> LiePolynomial:
+            r = memo.get(l)
+            if r is None:
+                u, v = _sf(l)
+                r = P(u).bracket(P(v), max_degree)
+                memo[l] = r
+            return r
+
+        total = LiePolynomial({}, target)
+        for w, c in self._c.items():
+            total = total + P(_encode(w, self._letters)) * c
+        return total
+
+    def evaluate(self, matrices: Mapping[str, object]):
+        """Evaluate at matrices ``{letter: matrix}`` (numpy float64 / object, sympy, mpmath); see
+        :func:`evaluate_lyndon`. Raises ``ValueError`` for non-square or mismatched matrices."""
+        return evaluate_lyndon(self._c, self._letters, matrices)
+
+
+@lru_cache(maxsize=4096)
+def _expand_internal(l: str) -> dict[str, int]:
+    if len(l) == 1:
+        return {l: 1}
+    u, v = _sf(l)
+    eu, ev = _expand_internal(u), _expand_internal(v)
+    out: dict[str, int] = {}
+    for a, x in eu.items():
+        for b, y in ev.items():
+            out[a + b] = out.get(a + b, 0) + x * y
+            out[b + a] = out.get(b + a, 0) - x * y
+    return {w: c for w, c in out.items() if c}

@@ -1,0 +1,344 @@
+"""Magnus expansion: exact terms for polynomial ``A(t)``, quadrature for general ``A(t)``, and the
+discrete (piecewise-constant) expansion, for both ``Y' = A(t) Y`` and ``Y' = Y A(t)``.
+
+Conventions (SPEC §2): ``Y(0) = I``, ``Y(t) = exp Ω(t)``, ``Ω = Σ_m Ω_m``, ``t ≥ t1 ≥ t2 ≥ …``;
+for ``Y' = A Y``: ``Ω1 = ∫A(t1)``, ``Ω2 = ½∫∫[A(t1), A(t2)]``, ``Ω3 = (1/6)∫∫∫([A1,[A2,A3]] +
+[A3,[A2,A1]])``, …; for ``Y' = Y A`` every even term changes sign. Oracle: ``A(t) = P + tQ`` gives
+``Ω1 = tP + t²Q/2``, ``Ω2 = (t³/12)[Q, P]``, ``Ω3 = (t⁵/240)[Q,[Q,P]]``.
+Source: W. Magnus, Comm. Pure Appl. Math. 7 (1954) 649-673; S. Blanes, F. Casas, J. A. Oteo,
+J. Ros, *The Magnus expansion and some of its applications*, Phys. Rep. 470 (2009) 151-238,
+arXiv:0810.5488, §2.
+
+Method. The solution is the time-ordered exponential ``Y = Σ_m J_m``, ``J_m(t) = ∫_{t≥t1≥…≥tm≥0}
+A(t1)⋯A(tm)`` (``A(tm)⋯A(t1)`` for ``Y' = YA``), and ``Ω_m`` is the part of ``log Y`` of degree m
+in A: ``Ω_m = Σ_k (-1)^{k+1}/k Σ_{m1+…+mk=m} J_{m1}⋯J_{mk}``. For ``A(t) = Σ_k t^k A_k`` the word
+coefficients of ``J`` are exact rationals times powers of t (iterated integrals of monomials), so
+``Ω_m`` is an exact Lie polynomial in letters ``A_0 < A_1 < …`` (:func:`magnus_lie_terms`); no
+non-commutative symbolic integration is needed. For a general callable ``A(t)`` the ``J_m`` are
+computed on Gauss-Legendre nodes with a spectral integration matrix (float64). The discrete
+expansion of a product ``e^{X_T}⋯e^{X_1}`` is the multi-factor BCH series (:func:`.bch.bch_multi`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .free_lie import _check_degree, _decode
+from .lie_poly import LiePolynomial, _check_matrices, _coords_internal
+
+__all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
+           "commutator_mass", "taylor_ode_solution"]
+
+CONVENTIONS = ("AY", "YA")
+_LETTERS = "ABCDEFGHIJKLMNOP"
+
+
+def _check_convention(convention: str) -> str:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be 'AY' (Y' = A(t)Y) or 'YA' (Y' = Y A(t)), got {convention!r}")
+    return convention
+
+
+def _J_coefficient(w: str, convention: str) -> Fraction:
+    """Coefficient (at t = 1) of the word w (internal letters = powers k of t) in the
+    time-ordered exponential for A(t) = Σ t^k A_k. For 'AY' the leftmost letter is the latest
+    time: ∫_{t≥t1≥…≥tm} Π t_i^{k_i} = 1/Π_j (Σ_{i≥j}(k_i+1))."""
+    ks = [ord(ch) - 0x100 for ch in w]
+    if convention == "YA":
+        ks = ks[::-1]
+    den, s = 1, 0
+    for k in reversed(ks):
+        s += k + 1
+        den *= s
+    return Fraction(1, den)
+
+
+def _log_J_coefficient(w: str, convention: str, memo: dict) -> Fraction:
+    n = len(w)
+    total = Fraction(0)
+    prev = [Fraction(0)] * (n + 1)
+    prev[0] = Fraction(1)
+    for k in range(1, n + 1):
+        cur = [Fraction(0)] * (n + 1)
+        for j in range(k, n + 1):
+            acc = Fraction(0)
+            for i in range(k - 1, j):
+                if prev[i]:
+                    key = w[i:j]
+                    h = memo.get(key)
+                    if h is None:
+                        h = memo[key] = _J_coefficient(key, convention)
+                    acc += prev[i] * h
+            cur[j] = acc
+        if cur[n]:
+            total += Fraction((-1) ** (k + 1), k) * cur[n]
+        prev = cur
+    return total
+
+
+@lru_cache(maxsize=64)
+def _magnus_terms_cached(n_coeffs: int, order: int, convention: str):
+    memo: dict = {}
+    out = []
+    letters = _LETTERS[:n_coeffs]
+    for m in range(1, order + 1):
+        res = _coords_internal(n_coeffs, [m], lambda w: _log_J_coefficient(w, convention, memo))
+        out.append({_decode(w, letters): v for w, v in res.items()})
+    return tuple(out)
+
+
+def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[LiePolynomial]:
+    """Exact Magnus terms ``[Ω_1, …, Ω_order]`` at ``t = 1`` for ``A(t) = Σ_{k<n_coeffs} t^k A_k``,
+    as Lie polynomials in letters ``"A" < "B" < …`` standing for ``A_0, A_1, …``.
+
+    ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
+    ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
+    ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
+    _check_degree(n_coeffs, "n_coeffs")
+    _check_degree(order, "order")
+    if n_coeffs > len(_LETTERS):
+        raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
+    _check_convention(convention)
+    return [LiePolynomial(c, _LETTERS[:n_coeffs]) for c in _magnus_terms_cached(n_coeffs, order, convention)]
+
+
+@dataclass
+class MagnusResult:
+    """Magnus terms ``terms[m-1] = Ω_m(t)`` (matrices of the input type), their sum ``omega``,
+    the convention and how they were computed."""
+
+    terms: list[Any]
+    convention: str
+    t: Any
+    method: str
+    info: dict = field(default_factory=dict)
+
+    @property
+    def omega(self):
+        total = self.terms[0]
+        for T in self.terms[1:]:
+            total = total + T
+        return total
+
+    def commutator_mass(self, norm: str = "fro") -> float:
+        """``‖Ω_2‖`` (Frobenius by default; ``"2"`` for the spectral norm), the commutator mass of
+        [DEPTH] §3. Needs order >= 2."""
+        if len(self.terms) < 2:
+            raise ValueError("commutator mass needs order >= 2")
+        return commutator_mass(self.terms[1], norm)
+
+
+def commutator_mass(omega2, norm: str = "fro") -> float:
+    """Norm of a second Magnus term (float). ``norm``: ``"fro"`` or ``"2"``."""
+    if norm not in ("fro", "2"):
+        raise ValueError(f"norm must be 'fro' or '2', got {norm!r}")
+    M = _to_float(omega2)
+    return float(np.linalg.norm(M, "fro" if norm == "fro" else 2))
+
+
+def _to_float(M) -> np.ndarray:
+    try:
+        import mpmath
+
+        if isinstance(M, mpmath.matrix):
+            return np.array(M.tolist(), dtype=float)
+    except ImportError:  # pragma: no cover
+        pass
+    return np.array(np.asarray(M).tolist(), dtype=float)
+
+
+def _check_t(t) -> None:
+    try:
+        bad = float(t) < 0 or not np.isfinite(float(t))
+    except (TypeError, ValueError):
+        raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
+    if bad:
+        raise ValueError(f"t must be finite and >= 0, got {t!r}")
+
+
+def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,
+           convention: str = "AY", nodes: int = 24) -> MagnusResult:
+    """Magnus terms ``Ω_1(t), …, Ω_order(t)`` for ``Y' = A(t)Y`` (``convention="AY"``) or
+    ``Y' = YA(t)`` (``"YA"``), ``Y(0) = I``.
+
+    * ``A`` a sequence of square matrices ``[A_0, A_1, …]``: the polynomial ``A(t) = Σ t^k A_k``;
+      terms are the exact Lie polynomials of :func:`magnus_lie_terms` evaluated at
+      ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices and rational t,
+      float64 for numpy arrays, arbitrary precision for mpmath matrices (``method="exact"``).
+    * ``A`` a callable ``t -> (n, n) float array``: quadrature on ``nodes`` Gauss-Legendre points
+      with spectral integration (float64; exact for polynomial A of degree < nodes - order)
+      (``method="quadrature"``).
+
+    Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
+    matrices; ``TypeError`` for unsupported matrix types."""
+    _check_degree(order, "order")
+    _check_convention(convention)
+    _check_t(t)
+    if callable(A):
+        return _magnus_quadrature(A, order, float(t), convention, nodes)
+    coeffs = list(A)
+    if not coeffs:
+        raise ValueError("A must contain at least one coefficient matrix")
+    letters = _LETTERS[:len(coeffs)]
+    kind, n = _check_matrices(dict(zip(letters, coeffs)), tuple(letters))
+    tt = t if kind != "mpmath" else _mp(t)
+    if kind == "sympy":
+        import sympy
+
+        tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
+    scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
+              np.asarray(coeffs[k], float) * float(t) ** (k + 1) for k, a in enumerate(letters)}
+    terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
+             for P in magnus_lie_terms(len(coeffs), order, convention)]
+    return MagnusResult(terms, convention, t, "exact", {"matrix_kind": kind, "size": n})
+
+
+def _mp(t):
+    import mpmath
+
+    if isinstance(t, Fraction):
+        return mpmath.mpf(t.numerator) / t.denominator
+    return mpmath.mpf(t)
+
+
+def _zero_like(M, kind):
+    if kind == "numpy":
+        return np.zeros_like(np.asarray(M, float))
+    return M * 0
+
+
+@lru_cache(maxsize=16)
+def _gl_integration(nodes: int):
+    """Gauss-Legendre nodes x on [0, 1] and the matrix S with (S f)(x_i) = ∫_0^{x_i} p(s) ds for
+    the interpolating polynomial p of f (spectral integration)."""
+    from numpy.polynomial import legendre as L
+
+    u, _ = L.leggauss(nodes)
+    x = (u + 1) / 2
+    V = L.legvander(u, nodes - 1)  # Legendre basis: well conditioned
+    I = np.empty_like(V)
+    for j in range(nodes):
+        e = np.zeros(nodes)
+        e[j] = 1.0
+        I[:, j] = L.legval(u, L.legint(e, lbnd=-1)) / 2  # dx = du / 2
+    S = I @ np.linalg.inv(V)
+    return x, S
+
+
+def _magnus_quadrature(A, order, t, convention, nodes):
+    if nodes < order + 2:
+        raise ValueError(f"nodes must be >= order + 2, got {nodes}")
+    x, S = _gl_integration(nodes)
+    pts = x * t
+    mats = [np.asarray(A(float(s)), dtype=float) for s in pts]
+    shp = mats[0].shape
+    if len(shp) != 2 or shp[0] != shp[1]:
+        raise ValueError(f"A(t) must return square matrices, got shape {shp}")
+    if any(m.shape != shp for m in mats):
+        raise ValueError("A(t) returned matrices of different shapes")
+    if not all(np.all(np.isfinite(m)) for m in mats):
+        raise ValueError("A(t) returned NaN/inf")
+    Am = np.stack(mats)  # (nodes, n, n)
+    n = shp[0]
+    J = [np.broadcast_to(np.eye(n), Am.shape).copy()]
+    for _ in range(order):
+        prod = Am @ J[-1] if convention == "AY" else J[-1] @ Am
+        J.append(t * np.einsum("ij,jkl->ikl", S, prod))
+    # value at time t: integrate to the end point with the quadrature weights of [0, 1]
+    from numpy.polynomial import legendre as L
+
+    _, wts = L.leggauss(nodes)
+    wts = wts / 2
+    Jt = [np.eye(n)]
+    for m in range(1, order + 1):
+        prod = Am @ J[m - 1] if convention == "AY" else J[m - 1] @ Am
+        Jt.append(t * np.einsum("i,ikl->kl", wts, prod))
+    terms = [_log_graded(Jt, m) for m in range(1, order + 1)]
+    return MagnusResult(terms, convention, t, "quadrature", {"nodes": nodes})
+
+
+def _compositions(m: int):
+    if m == 0:
+        yield ()
+        return
+    for first in range(1, m + 1):
+        for rest in _compositions(m - first):
+            yield (first,) + rest
+
+
+def _log_graded(J: list, m: int):
+    """Ω_m = Σ_k (-1)^{k+1}/k Σ_{m1+…+mk=m} J_{m1}⋯J_{mk}."""
+    total = np.zeros_like(J[1])
+    for comp in _compositions(m):
+        P = J[comp[0]]
+        for c in comp[1:]:
+            P = P @ J[c]
+        k = len(comp)
+        total = total + ((-1) ** (k + 1) / k) * P
+    return total
+
+
+def magnus_discrete(X: Sequence[Any], degree: int):
+    """Discrete Magnus expansion of ``log(e^{X_T} ⋯ e^{X_1})`` for the sequence ``X = [X_1, …,
+    X_T]`` (the later factor first, SPEC §2): the list of its homogeneous terms of degree 1..degree
+    (multi-factor BCH, :func:`.bch.bch_multi`, evaluated at the matrices)."""
+    from .bch_series import bch_multi
+
+    Xs = list(X)
+    if not Xs:
+        raise ValueError("X must be a non-empty sequence of matrices")
+    _check_degree(degree, "degree")
+    Z = bch_multi(len(Xs), degree)
+    mats = dict(zip(Z.alphabet, Xs))
+    _check_matrices(mats, Z.alphabet)
+    out = []
+    for m in range(1, degree + 1):
+        comp = Z.homogeneous_component(m)
+        out.append(comp.evaluate(mats) if comp.lyndon_coefficients() else
+                   _zero_like(Xs[0], _check_matrices(mats, Z.alphabet)[0]))
+    return out
+
+
+def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dps: int = 50,
+                        max_terms: int = 10000):
+    """Reference solution ``Y(t)`` of ``Y' = A(t)Y`` (``"AY"``) or ``Y' = YA(t)`` (``"YA"``),
+    ``Y(0) = I``, for polynomial ``A(t) = Σ_k t^k A_k``, by its Taylor series
+    ``Y = Σ_j Y_j t^j``, ``(j+1) Y_{j+1} = Σ_k A_k Y_{j-k}`` (``Y_{j-k} A_k`` for ``"YA"``), summed
+    in mpmath at ``dps`` digits until the terms fall below ``10^-(dps+5)`` relative (the series is
+    entire). Independent of the Magnus machinery; returns an mpmath matrix."""
+    import mpmath
+
+    _check_convention(convention)
+    _check_t(t)
+    with mpmath.workdps(dps + 10):
+        As = [mpmath.matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, mpmath.matrix)
+              else mpmath.matrix(M) for M in A]
+        if not As:
+            raise ValueError("A must contain at least one coefficient matrix")
+        n = As[0].rows
+        if any(M.rows != n or M.cols != n for M in As):
+            raise ValueError("A: coefficient matrices must be square and of one size")
+        tt = _mp(t)
+        Ys = [mpmath.eye(n)]
+        total = mpmath.eye(n)
+        tol = mpmath.mpf(10) ** -(dps + 5)
+        small = 0
+        for j in range(max_terms):
+            acc = mpmath.zeros(n, n)
+            for k, Ak in enumerate(As):
+                if j - k >= 0:
+                    acc += (Ak * Ys[j - k]) if convention == "AY" else (Ys[j - k] * Ak)
+            Ynext = acc / (j + 1)
+            Ys.append(Ynext)
+            term = Ynext * tt ** (j + 1)
+            total += term
+            small = small + 1 if mpmath.mnorm(term, "f") < tol * mpmath.mnorm(total, "f") else 0
+            if small >= len(As) + 1:
+                break
+        else:  # pragma: no cover
+            raise ArithmeticError("Taylor series did not converge within max_terms")
+        return total
