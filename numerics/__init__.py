@@ -8,6 +8,12 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
+    "max_min_separation": "equidistance",
+    "steepest_descent_diameter": "head_oracles",
+    "min_tension": "head_oracles",
+    "rownorm_update": "head_oracles",
+    "covering_radius_descent": "head_oracles",
+    "rownorm_ratio": "head_oracles",
     "fit_loglog_slope": "fits",
     "choose_eps_grid": "fits",
     "SlopeFit": "fits",

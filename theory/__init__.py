@@ -10,6 +10,12 @@ import importlib
 
 _EXPORTS = {
     "LieAlgebra": "lie",
+    "hilbert_distance": "hilbert",
+    "row_diameter": "hilbert",
+    "variation_seminorm": "hilbert",
+    "hilbert_change": "hilbert",
+    "max_hilbert_change": "hilbert",
+    "worst_case_hidden": "hilbert",
     "LieSeries": "lie",
     "Subspace": "linalg",
     "span": "linalg",

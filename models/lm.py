@@ -1,0 +1,289 @@
+"""A small decoder-only language model and the RowNorm-head vs AdamW-head experiment.
+
+Source: A. Somasundaram et al., *Toward a First-Principles Update Geometry for the Language-Model
+Head*, arXiv:2608.22253v2 ([HEAD]), SPEC §3.2 ``head.exp.rownorm_vs_adamw``: RowNorm on the head
+(Muon on the backbone) shrinks the per-step row diameter 45–60× and the Hilbert RMS 12–15× vs
+AdamW, at +0.006–0.015 validation loss (190M–640M parameter models).
+
+Model: pre-norm decoder (RMSNorm → causal self-attention → residual; RMSNorm → GELU MLP →
+residual), learned positional embeddings, final RMSNorm, untied bias-free head ``U ∈ R^{V×d}``.
+
+Experiment (:func:`head_comparison`): for each seed the two arms share the initialisation, the
+batch order and the backbone optimizer (``torch.optim.Muon`` on hidden matrices, AdamW on
+embeddings/norms, same lr); only the head optimizer differs (:class:`~seqtheory.models.optim.AdamWHead`
+vs :class:`~seqtheory.models.optim.RowNorm`). **Learning-rate fairness**: each head's lr is chosen
+on its own grid by the validation loss of a short tuning run (seed ``tune_seed``, distinct from
+the reported seeds; same data), the grids and losses are recorded, and a choice at a grid edge is
+flagged. Per step, :class:`~seqtheory.models.optim.HeadDiagnostics` logs ``D(S_t)`` and the
+Hilbert change on a fixed panel of validation positions.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
+from .text import TextData, load_corpus
+
+__all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison",
+           "quick_config", "gpu_config"]
+
+
+@dataclass(frozen=True)
+class LMConfig:
+    """Model and training configuration (all runs of one comparison share it)."""
+
+    d_model: int = 32
+    n_layers: int = 2
+    n_heads: int = 4
+    mlp_ratio: int = 4
+    seq_len: int = 32
+    batch_size: int = 8
+    steps: int = 150
+    backbone_lr: float = 3e-3
+    head_weight_decay: float = 0.0
+    adam_betas: tuple[float, float] = (0.9, 0.95)
+    rownorm_beta: float = 0.9
+    warmup: int = 20
+    eval_windows: int = 32
+    panel_windows: int = 2
+    max_bytes: int = 1_000_000
+    level: str = "byte"
+    tune_steps: int = 150
+    adamw_grid: tuple[float, ...] = (1e-2, 3e-2, 1e-1, 3e-1)
+    rownorm_grid: tuple[float, ...] = (1e-2, 3e-2, 1e-1, 3e-1)
+    device: str = "cpu"
+    torch_threads: int | None = 1
+
+    def __post_init__(self) -> None:
+        if self.d_model % self.n_heads:
+            raise ValueError(f"d_model {self.d_model} must be divisible by n_heads {self.n_heads}")
+        for k in ("d_model", "n_layers", "n_heads", "seq_len", "batch_size", "steps"):
+            if getattr(self, k) < 1:
+                raise ValueError(f"{k} must be ≥ 1, got {getattr(self, k)}")
+
+
+def quick_config(**kw) -> LMConfig:
+    """The CPU quick form: tiny byte-level model, a few hundred steps."""
+    return replace(LMConfig(), **kw)
+
+
+def gpu_config(**kw) -> LMConfig:
+    """A larger configuration for a GPU (≈ 10M parameters, longer runs)."""
+    base = LMConfig(d_model=384, n_layers=6, n_heads=6, seq_len=256, batch_size=64, steps=3000,
+                    backbone_lr=2e-3, warmup=200, eval_windows=256, panel_windows=8,
+                    max_bytes=4_000_000, tune_steps=1000, adamw_grid=(3e-4, 1e-3, 3e-3, 1e-2),
+                    rownorm_grid=(1e-3, 3e-3, 1e-2, 3e-2, 1e-1), device="cuda",
+                    torch_threads=None)
+    return replace(base, **kw)
+
+
+class _Block(nn.Module):
+    def __init__(self, cfg: LMConfig) -> None:
+        super().__init__()
+        d = cfg.d_model
+        self.n_heads = cfg.n_heads
+        self.norm1 = nn.RMSNorm(d)
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.proj = nn.Linear(d, d, bias=False)
+        self.norm2 = nn.RMSNorm(d)
+        self.fc = nn.Linear(d, cfg.mlp_ratio * d, bias=False)
+        self.out = nn.Linear(cfg.mlp_ratio * d, d, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        B, T, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).split(d, dim=-1)
+        q, k, v = (t.view(B, T, self.n_heads, d // self.n_heads).transpose(1, 2) for t in (q, k, v))
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(a.transpose(1, 2).reshape(B, T, d))
+        return x + self.out(F.gelu(self.fc(self.norm2(x))))
+
+
+class DecoderLM(nn.Module):
+    """Pre-norm decoder-only LM with an untied, bias-free head ``self.head.weight`` (``V×d``)."""
+
+    def __init__(self, vocab_size: int, cfg: LMConfig) -> None:
+        super().__init__()
+        self.tok = nn.Embedding(vocab_size, cfg.d_model)
+        self.pos = nn.Embedding(cfg.seq_len, cfg.d_model)
+        self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layers))
+        self.norm = nn.RMSNorm(cfg.d_model)
+        self.head = nn.Linear(cfg.d_model, vocab_size, bias=False)
+        for m in self.modules():
+            if isinstance(m, (nn.Linear, nn.Embedding)):
+                nn.init.normal_(m.weight, std=0.02)
+
+    def hidden(self, x: torch.Tensor) -> torch.Tensor:
+        """Final (normed) hidden states ``h``, shape ``(B, T, d)``; logits are ``h Uᵀ``."""
+        h = self.tok(x) + self.pos(torch.arange(x.shape[1], device=x.device))
+        for b in self.blocks:
+            h = b(h)
+        return self.norm(h)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.hidden(x))
+
+
+@torch.no_grad()
+def _eval_loss(model: DecoderLM, xs: torch.Tensor, ys: torch.Tensor, chunk: int = 16) -> float:
+    model.eval()
+    tot, n = 0.0, 0
+    for i in range(0, xs.shape[0], chunk):
+        logits = model(xs[i:i + chunk])
+        tot += F.cross_entropy(logits.flatten(0, 1), ys[i:i + chunk].flatten(), reduction="sum").item()
+        n += ys[i:i + chunk].numel()
+    model.train()
+    return tot / n
+
+
+def _lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
+    """Linear warmup, then cosine decay to 10% (same schedule for every optimizer)."""
+    if step < cfg.warmup:
+        return (step + 1) / cfg.warmup
+    frac = (step - cfg.warmup) / max(1, steps - cfg.warmup)
+    return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * frac))
+
+
+def train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: int, *,
+              steps: int | None = None, diagnostics: bool = True) -> dict:
+    """Train one model; see :func:`_train_run` (runs with ``cfg.torch_threads`` intra-op threads,
+    restored afterwards; 1 by default: tiny models gain nothing from threads and oversubscribed
+    machines lose a lot)."""
+    if cfg.torch_threads is None:
+        return _train_run(data, cfg, head, head_lr, seed, steps=steps, diagnostics=diagnostics)
+    old = torch.get_num_threads()
+    torch.set_num_threads(cfg.torch_threads)
+    try:
+        return _train_run(data, cfg, head, head_lr, seed, steps=steps, diagnostics=diagnostics)
+    finally:
+        torch.set_num_threads(old)
+
+
+def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: int, *,
+               steps: int | None = None, diagnostics: bool = True) -> dict:
+    """Train one model; ``head`` is ``"adamw"`` or ``"rownorm"``.
+
+    Returns a dict: ``val_loss`` (final, on ``cfg.eval_windows`` fixed validation windows),
+    ``val_loss_init``, ``train_loss`` (last 20 steps' mean), and with ``diagnostics`` the per-step
+    series ``diameter``, ``hilbert_rms``, ``hilbert_max`` plus ``identity_err_max`` and
+    ``bound_ok`` (see :class:`~seqtheory.models.optim.HeadDiagnostics`), ``seconds``.
+    """
+    if head not in ("adamw", "rownorm"):
+        raise ValueError(f"head must be 'adamw' or 'rownorm', got {head!r}")
+    steps = cfg.steps if steps is None else steps
+    dev = torch.device(cfg.device)
+    t0 = time.perf_counter()
+    torch.manual_seed(seed)
+    model = DecoderLM(data.vocab_size, cfg).to(dev)
+    U = model.head.weight
+    hidden, other, head_params = split_parameters(model, U, [model.tok.weight, model.pos.weight])
+    opts = muon_for_hidden(hidden, other, cfg.backbone_lr)
+    if head == "adamw":
+        hopt = AdamWHead(head_params, lr=head_lr, betas=cfg.adam_betas,
+                         weight_decay=cfg.head_weight_decay)
+    else:
+        hopt = RowNorm(head_params, lr=head_lr, beta=cfg.rownorm_beta,
+                       weight_decay=cfg.head_weight_decay)
+    all_opts = opts + [hopt]
+    base_lrs = [[g["lr"] for g in o.param_groups] for o in all_opts]
+    ex, ey = (t.to(dev) for t in data.fixed_windows("val", cfg.eval_windows, cfg.seq_len))
+    px, _ = data.fixed_windows("val", cfg.panel_windows, cfg.seq_len)
+    px = px.to(dev)
+    gen = torch.Generator().manual_seed(10_000 + seed)
+    diag = HeadDiagnostics()
+    val0 = _eval_loss(model, ex, ey)
+    losses = []
+    for step in range(steps):
+        f = _lr_factor(step, cfg, steps)
+        for o, lrs in zip(all_opts, base_lrs):
+            for g, lr in zip(o.param_groups, lrs):
+                g["lr"] = lr * f
+        x, y = (t.to(dev) for t in data.batch("train", cfg.batch_size, cfg.seq_len, gen))
+        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
+        for o in all_opts:
+            o.zero_grad(set_to_none=True)
+        loss.backward()
+        losses.append(loss.item())
+        if diagnostics:
+            with torch.no_grad():
+                Hp = model.hidden(px).flatten(0, 1)
+            U_old = U.detach().clone()
+        for o in opts:
+            o.step()
+        S = hopt.step()[0]
+        if diagnostics:
+            diag.record(S, U_old, Hp)
+        if not math.isfinite(losses[-1]):
+            break
+    out = dict(head=head, head_lr=head_lr, seed=seed, steps=steps, val_loss_init=val0,
+               val_loss=_eval_loss(model, ex, ey), train_loss=float(np.mean(losses[-20:])),
+               seconds=time.perf_counter() - t0)
+    if diagnostics:
+        out.update(diameter=diag.series("diameter").tolist(),
+                   hilbert_rms=diag.series("hilbert_rms").tolist(),
+                   hilbert_max=diag.series("hilbert_max").tolist(),
+                   identity_err_max=float(diag.series("identity_err").max()),
+                   bound_ok=bool(all(r["bound_ok"] for r in diag.history)))
+    return out
+
+
+def select_head_lr(data: TextData, cfg: LMConfig, head: str, seed: int = 0) -> dict:
+    """Tune ``head``'s lr on its grid (``cfg.adamw_grid`` / ``cfg.rownorm_grid``) by the validation
+    loss of a ``cfg.tune_steps`` run; returns ``{"lr", "grid", "val_losses", "at_edge"}``."""
+    grid = cfg.adamw_grid if head == "adamw" else cfg.rownorm_grid
+    vals = [train_run(data, cfg, head, lr, seed, steps=cfg.tune_steps, diagnostics=False)["val_loss"]
+            for lr in grid]
+    vals_clean = [v if math.isfinite(v) else math.inf for v in vals]
+    k = int(np.argmin(vals_clean))
+    return dict(lr=grid[k], grid=list(grid), val_losses=vals,
+                at_edge=len(grid) > 1 and k in (0, len(grid) - 1))
+
+
+def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
+                    data: TextData | None = None, corpus: str | None = None,
+                    lr_adamw: float | None = None, lr_rownorm: float | None = None,
+                    tune_seed: int = 1000) -> dict:
+    """AdamW-head vs RowNorm-head over ``seeds`` (same init, data order and backbone per seed).
+
+    Head lrs: given explicitly, or tuned by :func:`select_head_lr` (seed ``tune_seed``, distinct
+    from the reported seeds). Returns ``{"runs": {"adamw": [...], "rownorm": [...]}, "tuning",
+    "summary", "config", "corpus_sha256"}``; ``summary`` holds per-seed and mean ratios
+    ``mean_t D_adamw / mean_t D_rownorm`` (``ratio_diameter``), the same for the Hilbert RMS
+    (``ratio_hilbert_rms``), and ``val_loss_diff`` = RowNorm − AdamW (mean, SE, per seed).
+    """
+    if data is None:
+        data = TextData.from_corpus(load_corpus(corpus, cfg.max_bytes), level=cfg.level)
+    tuning = {}
+    if lr_adamw is None:
+        tuning["adamw"] = select_head_lr(data, cfg, "adamw", tune_seed)
+        lr_adamw = tuning["adamw"]["lr"]
+    if lr_rownorm is None:
+        tuning["rownorm"] = select_head_lr(data, cfg, "rownorm", tune_seed)
+        lr_rownorm = tuning["rownorm"]["lr"]
+    runs = {"adamw": [train_run(data, cfg, "adamw", lr_adamw, s) for s in seeds],
+            "rownorm": [train_run(data, cfg, "rownorm", lr_rownorm, s) for s in seeds]}
+    return dict(runs=runs, tuning=tuning, summary=summarise(runs["adamw"], runs["rownorm"]),
+                config=asdict(cfg), corpus_sha256=data.sha256, vocab_size=data.vocab_size,
+                lr_adamw=lr_adamw, lr_rownorm=lr_rownorm)
+
+
+def summarise(runs_a: list[dict], runs_b: list[dict]) -> dict:
+    """Ratios ``A/B`` of per-run mean ``D(S_t)`` and Hilbert RMS, and ``val_b − val_a``, paired by
+    position in the lists."""
+    if len(runs_a) != len(runs_b) or not runs_a:
+        raise ValueError("runs_a and runs_b must be non-empty and of equal length")
+    rd = [np.mean(a["diameter"]) / np.mean(b["diameter"]) for a, b in zip(runs_a, runs_b)]
+    rh = [np.mean(a["hilbert_rms"]) / np.mean(b["hilbert_rms"]) for a, b in zip(runs_a, runs_b)]
+    dv = [b["val_loss"] - a["val_loss"] for a, b in zip(runs_a, runs_b)]
+    se = float(np.std(dv, ddof=1) / math.sqrt(len(dv))) if len(dv) > 1 else float("nan")
+    return dict(ratio_diameter=float(np.mean(rd)), ratio_diameter_per_seed=[float(x) for x in rd],
+                ratio_hilbert_rms=float(np.mean(rh)),
+                ratio_hilbert_rms_per_seed=[float(x) for x in rh],
+                val_loss_diff=float(np.mean(dv)), val_loss_diff_se=se,
+                val_loss_diff_per_seed=[float(x) for x in dv])

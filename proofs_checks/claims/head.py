@@ -1,0 +1,799 @@
+"""Claims of [HEAD]: A. Somasundaram et al., *Toward a First-Principles Update Geometry for the
+Language-Model Head*, arXiv:2608.22253 (v1 Aug 2026: max–min row separation under a diameter bound;
+v2 Sep 2026: projected RowNorm). Statements as listed in SPEC §3.2 (the paper's theorem numbers
+are not available to us; the locations name the section topic).
+
+Every check has a negative control: the same checking logic applied to a deliberately wrong
+variant (a wrong norm, a missing centring, a wrong constant), which it must reject.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.registry import (
+    HEAD, ControlOutcome, Context, Outcome, Verdict, claim,
+)
+from seqtheory.theory.hilbert import (
+    equidistant_gram, hilbert_change, hilbert_distance, max_equidistant_points,
+    max_l1_row_difference, rankin_ratio_bound, row_diameter, simplex_ratio_bound,
+    worst_case_hidden,
+)
+
+# ============================================================================================
+# shared helpers
+# ============================================================================================
+
+
+def _log_softmax(z: np.ndarray) -> np.ndarray:
+    m = z.max(axis=-1, keepdims=True)
+    return z - m - np.log(np.exp(z - m).sum(axis=-1, keepdims=True))
+
+
+def _logit_pairs(rng: np.random.Generator, n: int):
+    """Pairs of logit vectors: V from 2 to 12, scales 1e-3 … 1e3 (incl. probabilities < 1e-300)."""
+    for k in range(n):
+        V = 2 + k % 11
+        scale = [1e-3, 1.0, 30.0, 1e3][k % 4]
+        yield rng.normal(size=V) * scale, rng.normal(size=V) * scale
+
+
+# ============================================================================================
+# head.hilbert_softmax
+# ============================================================================================
+
+
+def _hilbert_softmax_errors(formula, n: int, seed: int) -> dict:
+    """max relative error between 𝓗(softmax z, softmax z′) computed from the probabilities in
+    60-digit arithmetic (mpmath) and ``formula(z − z′)``."""
+    import mpmath
+
+    rng = np.random.default_rng(seed)
+    worst, tiny = 0.0, 0.0
+    with mpmath.workdps(60):
+        for z, w in _logit_pairs(rng, n):
+            pz = [mpmath.exp(mpmath.mpf(float(x))) for x in z]
+            pw = [mpmath.exp(mpmath.mpf(float(x))) for x in w]
+            sz, sw = mpmath.fsum(pz), mpmath.fsum(pw)
+            logs = [mpmath.log((a / sz) / (b / sw)) for a, b in zip(pz, pw)]
+            true = max(logs) - min(logs)
+            tiny = min(tiny, float(mpmath.log10(min(min(pz) / sz, min(pw) / sw))))
+            err = abs(float(true) - formula(z - w)) / max(1.0, float(true))
+            worst = max(worst, err)
+    return {"max_rel_err": worst, "log10_smallest_probability": tiny, "pairs": n}
+
+
+def _symbolic_softmax_identity(V: int = 3) -> bool:
+    """Exact (sympy): log(p_i/q_i) − log(p_j/q_j) = (z_i − z_j) − (w_i − w_j) for softmax p, q."""
+    import sympy as sp
+
+    z = sp.symbols(f"z0:{V}", real=True)
+    w = sp.symbols(f"w0:{V}", real=True)
+    Zs, Ws = sum(sp.exp(x) for x in z), sum(sp.exp(x) for x in w)
+    ok = True
+    for i in range(V):
+        for j in range(V):
+            lr = (sp.log(sp.exp(z[i]) / Zs) - sp.log(sp.exp(w[i]) / Ws)
+                  - sp.log(sp.exp(z[j]) / Zs) + sp.log(sp.exp(w[j]) / Ws))
+            ok &= sp.simplify(sp.expand_log(lr, force=True) - (z[i] - z[j] - w[i] + w[j])) == 0
+    return bool(ok)
+
+
+_TOL_ID = 1e-12
+
+
+@claim("head.hilbert_softmax", title="Softmax is an isometry from (logits, ‖·‖_var) to Hilbert",
+       source=HEAD("Hilbert metric of the softmax simplex (section number not available to us)"),
+       statement="𝓗(softmax z, softmax z′) = ‖z − z′‖_var")
+def hilbert_softmax(ctx: Context) -> Outcome:
+    n = 200 if ctx.quick else 2000
+    exact = _symbolic_softmax_identity(3)
+    num = _hilbert_softmax_errors(lambda d: float(np.ptp(d)), n, ctx.numpy_seed("hs"))
+    ok = exact and num["max_rel_err"] <= _TOL_ID
+    return Outcome(
+        Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        f"exact (sympy, V=3) {exact}; max rel. error {num['max_rel_err']:.1e} over {n} pairs "
+        f"(logits up to 1e3, probabilities down to 1e{num['log10_smallest_probability']:.0f})",
+        evidence={"symbolic_identity": exact, **num, "tolerance": _TOL_ID},
+        notes="The log-ratio differences are identical symbolically (the normalisers cancel); the "
+              "numerical check computes 𝓗 from the probabilities in 60-digit arithmetic.")
+
+
+@hilbert_softmax.control
+def _(ctx: Context) -> ControlOutcome:
+    num = _hilbert_softmax_errors(lambda d: float(np.abs(d).max()), 200, ctx.numpy_seed("hs"))
+    return ControlOutcome(num["max_rel_err"] > _TOL_ID, "‖z − z′‖_∞ instead of ‖z − z′‖_var",
+                          f"max rel. error {num['max_rel_err']:.2f} > {_TOL_ID}", num)
+
+
+# ============================================================================================
+# head.diameter_identity
+# ============================================================================================
+
+
+def _ascent_sup(S: np.ndarray, H: float, rng: np.random.Generator, starts: int = 20) -> float:
+    """Best ``‖S h‖_var`` over the sphere ‖h‖ = H found by projected subgradient ascent."""
+    V, d = S.shape
+    best = 0.0
+    for _ in range(starts):
+        h = rng.normal(size=d)
+        h *= H / max(np.linalg.norm(h), 1e-300)
+        for _ in range(50):
+            z = S @ h
+            g = S[np.argmax(z)] - S[np.argmin(z)]
+            if not np.any(g):
+                break
+            h = h + 0.5 * H * g / np.linalg.norm(g)
+            h *= H / np.linalg.norm(h)
+        best = max(best, float(hilbert_change(S, h)))
+    return best
+
+
+def _diameter_identity_check(sup_formula, ctx: Context, n: int) -> dict:
+    rng = np.random.default_rng(ctx.numpy_seed("di"))
+    per_h, sup_err, exceed, dual_err = 0.0, 0.0, 0.0, 0.0
+    for k in range(n):
+        V, d = 2 + k % 7, 1 + k % 5
+        S = rng.normal(size=(V, d)) * 10.0 ** rng.uniform(-3, 2)
+        if k % 9 == 0:
+            S[1] = S[0]                             # equal rows
+        U = rng.normal(size=(V, d)) * 10
+        H = float(rng.uniform(0.1, 10))
+        h = rng.normal(size=d)
+        lhs = hilbert_distance(_log_softmax((U + S) @ h), _log_softmax(U @ h), space="log")
+        pair = max(abs((S[i] - S[j]) @ h) for i in range(V) for j in range(i + 1, V))
+        per_h = max(per_h, abs(lhs - pair) / (1 + pair))
+        claimed = sup_formula(S, H)
+        attained = max(float(hilbert_change(S, worst_case_hidden(S, H))), _ascent_sup(S, H, rng, 3))
+        scale = max(claimed, 1e-300)
+        sup_err = max(sup_err, abs(attained - claimed) / scale if claimed else attained)
+        hs = rng.normal(size=(200, d))
+        hs *= H / np.linalg.norm(hs, axis=1, keepdims=True)
+        exceed = max(exceed, float((hilbert_change(S, hs).max() - claimed) / scale)
+                     if claimed else float(hilbert_change(S, hs).max()))
+        if d <= 4:   # ℓ∞ ball: the convex sup is at a vertex; enumerate all 2^d sign vectors
+            import itertools
+
+            verts = np.array(list(itertools.product([-1.0, 1.0], repeat=d))) * H
+            ex = float(hilbert_change(S, verts).max())
+            l1 = H * max_l1_row_difference(S)[0]
+            dual_err = max(dual_err, abs(ex - l1) / max(1.0, l1))
+    return {"per_h_identity_max_err": per_h, "sup_rel_err": sup_err,
+            "max_rel_excess_random_h": exceed, "linf_ball_dual_err": dual_err, "instances": n}
+
+
+def _trained_spot_check(ctx: Context) -> dict:
+    """The identity on the actual head updates of a tiny LM (float64 spot check per step)."""
+    from seqtheory.models.lm import quick_config, train_run
+    from seqtheory.models.text import TextData, load_corpus
+
+    cfg = quick_config(max_bytes=100_000, eval_windows=2) if not ctx.quick else \
+        quick_config(d_model=16, n_heads=2, n_layers=1, seq_len=16, batch_size=4, warmup=2,
+                     max_bytes=30_000, eval_windows=2)
+    data = TextData.from_corpus(load_corpus(None, cfg.max_bytes))
+    out = {}
+    for head, lr in (("adamw", 3e-3), ("rownorm", 1e-2)):
+        r = train_run(data, cfg, head, lr, ctx.seed, steps=10 if ctx.quick else 100)
+        out[head] = {"identity_err_max": r["identity_err_max"], "bound_ok": r["bound_ok"],
+                     "mean_diameter": float(np.mean(r["diameter"]))}
+    return out
+
+
+@claim("head.diameter_identity", title="Diameter identity of the head update",
+       source=HEAD("diameter identity (section number not available to us)"),
+       statement="𝓗(p_{U+S}(h), p_U(h)) = max_{i<j}|(s_i−s_j)ᵀh| (independent of U); "
+                 "sup_{‖h‖₂≤H} = H·D(S), attained at h = H(s_i−s_j)/‖s_i−s_j‖")
+def diameter_identity(ctx: Context) -> Outcome:
+    n = 40 if ctx.quick else 600
+    res = _diameter_identity_check(lambda S, H: H * row_diameter(S)[0], ctx, n)
+    trained = _trained_spot_check(ctx)
+    tol = 1e-9
+    ok = (res["per_h_identity_max_err"] <= tol and res["sup_rel_err"] <= tol
+          and res["max_rel_excess_random_h"] <= tol and res["linf_ball_dual_err"] <= tol
+          and all(v["identity_err_max"] <= tol and v["bound_ok"] for v in trained.values()))
+    return Outcome(
+        Verdict.SUPPORTED if ok else Verdict.REFUTED,
+        f"per-h identity err {res['per_h_identity_max_err']:.1e}, sup err {res['sup_rel_err']:.1e}, "
+        f"ℓ∞-ball dual err {res['linf_ball_dual_err']:.1e}; trained-LM steps: "
+        + ", ".join(f"{k} err {v['identity_err_max']:.1e}" for k, v in trained.items()),
+        evidence={**res, "trained_lm": trained, "tolerance": tol},
+        notes="The supremum is attained by the worst-case hidden state and never exceeded by random "
+              "or subgradient-ascent hidden states; the ℓ∞ ball gives the max ℓ1 row difference "
+              "(checked by vertex enumeration) and the RMS ball of radius 1 gives √d·D. The "
+              "trained-LM spot check recomputes 𝓗 from float64 log-softmax on every step.")
+
+
+@diameter_identity.control
+def _(ctx: Context) -> ControlOutcome:
+    res = _diameter_identity_check(lambda S, H: H * max_l1_row_difference(S)[0], ctx, 15)
+    return ControlOutcome(res["sup_rel_err"] > 1e-9,
+                          "sup over the ℓ2 ball claimed as H·max‖s_i−s_j‖₁ (wrong norm)",
+                          f"attained sup differs from the formula by {res['sup_rel_err']:.2f} "
+                          "(relative)", res)
+
+
+# ============================================================================================
+# head.ce_control
+# ============================================================================================
+
+
+def _ce_ratios(constant: float, ctx: Context, n: int) -> dict:
+    rng = np.random.default_rng(ctx.numpy_seed("ce"))
+    worst = 0.0
+    for z, w in _logit_pairs(rng, n):
+        lz, lw = _log_softmax(z), _log_softmax(w)
+        H = np.ptp(lz - lw)
+        if H > 0:
+            worst = max(worst, float(np.abs(lz - lw).max() / (constant * H)))
+    # near-tight family: one rare class moved by t, the rest renormalised
+    tight = []
+    for t in (1.0, 5.0):
+        for V in (10, 1000):
+            z = np.zeros(V)
+            z[0] = -40.0
+            w = z.copy()
+            w[0] += t
+            lz, lw = _log_softmax(z), _log_softmax(w)
+            tight.append(float(np.abs(lz - lw).max() / (constant * np.ptp(lz - lw))))
+    return {"max_ratio_random": worst, "tight_family_ratios": tight,
+            "max_ratio": max(worst, max(tight))}
+
+
+@claim("head.ce_control", title="Cross-entropy change is controlled by the Hilbert distance",
+       source=HEAD("cross-entropy control (section number not available to us)"),
+       statement="|−log p_c + log q_c| ≤ 𝓗(p, q) for every class c")
+def ce_control_claim(ctx: Context) -> Outcome:
+    r = _ce_ratios(1.0, ctx, 400 if ctx.quick else 4000)
+    ok = r["max_ratio"] <= 1 + 1e-12
+    sharp = min(abs(1 - x) for x in r["tight_family_ratios"]) < 1e-9
+    return Outcome(
+        Verdict.SUPPORTED if ok else Verdict.REFUTED,
+        f"max |Δlog p_c| / 𝓗 = {r['max_ratio']:.12f} (≤ 1); rare-class family reaches "
+        f"{max(r['tight_family_ratios']):.12f} (sharp: {sharp})",
+        evidence={**r, "sharp": sharp},
+        notes="Proof sketch: both distributions sum to 1, so the log-ratios straddle 0 and each "
+              "lies in [min, max]. Sharp: moving one rare class by t gives ratio → 1.")
+
+
+@ce_control_claim.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _ce_ratios(0.5, ctx, 100)
+    return ControlOutcome(r["max_ratio"] > 1 + 1e-12, "constant ½ (|Δlog p_c| ≤ ½𝓗)",
+                          f"max ratio {r['max_ratio']:.3f} > 1", r)
+
+
+# ============================================================================================
+# head.backward_bound
+# ============================================================================================
+
+
+def _backward_ratios(centre: bool, ctx: Context, n: int) -> dict:
+    rng = np.random.default_rng(ctx.numpy_seed("bb"))
+    worst, tight = 0.0, 1.0
+    for k in range(n):
+        V, d = 2 + k % 9, 1 + k % 6
+        S = rng.normal(size=(V, d)) + (rng.normal(size=d) * 5 if k % 2 else 0)
+        r = rng.normal(size=V)
+        if centre:
+            r -= r.mean()
+        D, (i, j) = row_diameter(S)
+        if D == 0:
+            continue
+        worst = max(worst, float(np.linalg.norm(S.T @ r) / (0.5 * D * np.abs(r).sum())))
+        e = np.zeros(V)
+        e[i], e[j] = 1.0, -1.0
+        tight = min(tight, float(np.linalg.norm(S.T @ e) / (0.5 * D * 2.0)))
+    return {"max_ratio": worst, "ratio_at_diameter_pair": tight, "instances": n}
+
+
+@claim("head.backward_bound", title="Backward bound through the head",
+       source=HEAD("backward bound (section number not available to us)"),
+       statement="‖Sᵀr‖₂ ≤ ½ D(S) ‖r‖₁ for 1ᵀr = 0, tight at r = e_i − e_j")
+def backward_bound_claim(ctx: Context) -> Outcome:
+    r = _backward_ratios(True, ctx, 150 if ctx.quick else 3000)
+    ok = r["max_ratio"] <= 1 + 1e-12 and abs(r["ratio_at_diameter_pair"] - 1) < 1e-12
+    return Outcome(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                   f"max ‖Sᵀr‖/(½D‖r‖₁) = {r['max_ratio']:.6f}; at a diameter pair "
+                   f"{r['ratio_at_diameter_pair']:.15f}", evidence=r,
+                   notes="1ᵀr = 0 splits r into two parts of mass ‖r‖₁/2 each, so Sᵀr is "
+                         "‖r‖₁/2 times a difference of two convex combinations of rows.")
+
+
+@backward_bound_claim.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _backward_ratios(False, ctx, 100)
+    return ControlOutcome(r["max_ratio"] > 1 + 1e-12, "residuals without the centring 1ᵀr = 0",
+                          f"max ratio {r['max_ratio']:.2f} > 1", r)
+
+
+# ============================================================================================
+# head.tv_bound
+# ============================================================================================
+
+
+def _tv_search(divisor: float, ctx: Context, starts: int) -> dict:
+    """Maximise TV(p, q) / tanh(𝓗/divisor) over logits (Nelder–Mead from random starts)."""
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(ctx.numpy_seed("tv"))
+
+    def ratio(x, V):
+        z, w = x[:V], x[V:]
+        H = np.ptp(z - w)
+        if H < 1e-6:
+            return 0.0
+        tv = 0.5 * np.abs(np.exp(_log_softmax(z)) - np.exp(_log_softmax(w))).sum()
+        return tv / np.tanh(H / divisor)
+
+    best = 0.0
+    per_V = {}
+    for V in ((2, 3, 5) if starts < 10 else (2, 3, 5, 8)):
+        bv = 0.0
+        for _ in range(starts):
+            x0 = rng.normal(size=2 * V) * rng.choice([0.3, 3.0])
+            res = minimize(lambda x: -ratio(x, V), x0, method="Nelder-Mead",
+                           options={"maxiter": 400 * V, "xatol": 1e-10, "fatol": 1e-13})
+            bv = max(bv, -res.fun, ratio(x0, V))
+        per_V[V] = bv
+        best = max(best, bv)
+    sig = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+    eq = []
+    for t in (0.1, 1.0, 4.0):
+        p = np.array([sig(t / 2), sig(-t / 2)])
+        eq.append(float(0.5 * np.abs(p - p[::-1]).sum() / np.tanh(t / divisor)))
+    return {"max_ratio_found": best, "max_ratio_by_V": per_V, "two_point_ratios": eq,
+            "max_ratio": max(best, max(eq))}
+
+
+@claim("head.tv_bound", title="Total variation bounded by tanh of a quarter Hilbert distance",
+       source=HEAD("TV bound (section number not available to us)"), statement="TV(p, q) ≤ tanh(𝓗(p, q)/4), sharp")
+def tv_bound_claim(ctx: Context) -> Outcome:
+    r = _tv_search(4.0, ctx, 3 if ctx.quick else 20)
+    ok = r["max_ratio"] <= 1 + 1e-9
+    sharp = all(abs(x - 1) < 1e-12 for x in r["two_point_ratios"])
+    verdict = Verdict.SUPPORTED if ok and sharp else (Verdict.REFUTED if not ok else Verdict.REFINED)
+    return Outcome(verdict,
+                   f"max TV/tanh(𝓗/4) found {r['max_ratio_found']:.9f}; symmetric two-point pair "
+                   f"gives {r['two_point_ratios'][0]:.15f} (equality)", evidence={**r, "sharp": sharp},
+                   notes="Numerical maximisation (Nelder–Mead, random starts, V = 2, 3, 5 (quick) "
+                         "or 2, 3, 5, 8 (full)); the "
+                         "equality case p = (σ(t/2), σ(−t/2)), q = reversed is exact.")
+
+
+@tv_bound_claim.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _tv_search(8.0, ctx, 1)
+    return ControlOutcome(r["max_ratio"] > 1 + 1e-9, "tanh(𝓗/8) (wrong constant)",
+                          f"ratio {r['max_ratio']:.3f} > 1", r)
+
+
+# ============================================================================================
+# head.min_tension_duality
+# ============================================================================================
+
+
+def _ce_gradient(rng: np.random.Generator, V: int, d: int, n: int = 4) -> np.ndarray:
+    """A softmax cross-entropy gradient w.r.t. the head: Σ_t (p_t − e_{y_t}) h_tᵀ (centred)."""
+    U = rng.normal(size=(V, d))
+    G = np.zeros((V, d))
+    for _ in range(n):
+        h = rng.normal(size=d)
+        p = np.exp(_log_softmax(U @ h))
+        p[rng.integers(V)] -= 1.0
+        G += np.outer(p, h)
+    return G
+
+
+def _duality_gaps(centre_dual: bool, ctx: Context, sizes) -> dict:
+    from seqtheory.numerics.head_oracles import centre_rows, min_tension, steepest_descent_diameter
+
+    rng = np.random.default_rng(ctx.numpy_seed("mt"))
+    rows, worst = [], 0.0
+    for V, d in sizes:
+        G = _ce_gradient(rng, V, d) + (0 if centre_dual else rng.normal(size=d))  # control: 1ᵀG≠0
+        eta = float(rng.uniform(0.5, 2))
+        primal = steepest_descent_diameter(G, eta)
+        dual = min_tension(centre_rows(G) if centre_dual else G)
+        gap = abs(primal.value + eta * dual.value) / max(1.0, abs(primal.value)) \
+            if math.isfinite(dual.value) else math.inf
+        worst = max(worst, gap)
+        rows.append({"V": V, "d": d, "eta": eta, "primal": primal.value,
+                     "minus_eta_tension": -eta * dual.value, "rel_gap": gap,
+                     "status": f"{primal.status}/{dual.status}"})
+    return {"max_rel_gap": worst, "rows": rows}
+
+
+_SOLVER_TOL = 1e-6
+
+
+@claim("head.min_tension_duality", title="Minimum-tension dual of diameter-constrained descent",
+       source=HEAD("steepest descent under a diameter bound (section number not available to us)"),
+       statement="min_{D(S)≤η, 1ᵀS=0} ⟨G,S⟩ = −η𝒯(G), 𝒯(G) = min Σ_{i<j}‖y_ij‖₂ over "
+                 "antisymmetric flows with Σ_j y_ij = g_i")
+def min_tension_duality(ctx: Context) -> Outcome:
+    sizes = [(2, 1), (3, 2), (5, 3), (8, 4)] if ctx.quick else \
+        [(V, d) for V in (2, 3, 5, 8, 12) for d in (1, 2, 4, 6)]
+    r = _duality_gaps(True, ctx, sizes)
+    from seqtheory.numerics.head_oracles import min_tension
+
+    unc = min_tension(np.eye(3, 2))
+    ok = r["max_rel_gap"] <= _SOLVER_TOL
+    return Outcome(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                   f"max relative gap primal vs −η𝒯 = {r['max_rel_gap']:.1e} over {len(sizes)} "
+                   f"instances (Clarabel; tolerance {_SOLVER_TOL})",
+                   evidence={"max_rel_gap": r["max_rel_gap"], "tolerance": _SOLVER_TOL,
+                             "uncentred_flow_status": unc.status},
+                   tables={"duality": r["rows"]},
+                   notes="Instances are softmax cross-entropy head gradients, which satisfy 1ᵀG = 0. "
+                         "For a general G the flow constraint Σ_j y_ij = g_i is infeasible unless "
+                         "1ᵀG = 0 (flows carry no net mass), while the primal only sees PG: the "
+                         "identity then holds with 𝒯(PG).")
+
+
+@min_tension_duality.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _duality_gaps(False, ctx, [(3, 2), (5, 3)])
+    return ControlOutcome(r["max_rel_gap"] > _SOLVER_TOL,
+                          "uncentred G (1ᵀG ≠ 0) passed to the flow problem without P",
+                          f"gap {r['max_rel_gap']} (flow problem "
+                          f"{r['rows'][0]['status'].split('/')[1]})", r)
+
+
+# ============================================================================================
+# head.rownorm_oracle
+# ============================================================================================
+
+
+def _rownorm_oracle_check(centre: bool, ctx: Context, sizes) -> dict:
+    from seqtheory.numerics.head_oracles import (
+        covering_radius_descent, row_normalise, rownorm_update, rownorm_value,
+    )
+
+    rng = np.random.default_rng(ctx.numpy_seed("rn"))
+    rows = []
+    worst_val, worst_opt, worst_diam, worst_feas = 0.0, 0.0, 0.0, 0.0
+    for V, d in sizes:
+        G = rng.normal(size=(V, d)) + rng.normal(size=d)       # uncentred on purpose
+        eta = float(rng.uniform(0.5, 2))
+        S = rownorm_update(G, eta, centre=centre)
+        val = float(np.sum(G * S))
+        stated = -rownorm_value(G, eta)
+        socp = covering_radius_descent(G, eta)
+        D = row_diameter(S)[0]
+        c = S.mean(axis=0) if not centre else (eta / 2) * row_normalise(G - G.mean(0)).mean(0)
+        feas = max(float(np.abs(S.sum(axis=0)).max()),
+                   float(np.linalg.norm(S - c, axis=1).max() - eta / 2))
+        worst_val = max(worst_val, abs(val - stated) / abs(stated))
+        worst_opt = max(worst_opt, abs(val - socp.value) / abs(socp.value))
+        worst_diam = max(worst_diam, (D - eta) / eta)
+        worst_feas = max(worst_feas, feas)
+        rows.append({"V": V, "d": d, "eta": eta, "<G,S_RN>": val, "-Delta_RN": stated,
+                     "socp_optimum": socp.value, "D(S_RN)": D})
+    return {"value_rel_err": worst_val, "optimality_rel_gap": worst_opt,
+            "diameter_excess": worst_diam, "feasibility_violation": worst_feas, "rows": rows}
+
+
+@claim("head.rownorm_oracle", title="Projected RowNorm solves the covering-radius problem",
+       source=HEAD("projected RowNorm (section number not available to us)"),
+       statement="S_RN = −(η/2)P·RN(PG) minimises ⟨G,S⟩ over covering radius ≤ η/2, gives "
+                 "Δ_RN = (η/2)Σ_i‖(PG)_i‖₂, and D(S_RN) ≤ η")
+def rownorm_oracle(ctx: Context) -> Outcome:
+    sizes = [(2, 2), (4, 3), (7, 2), (10, 5)] if ctx.quick else \
+        [(V, d) for V in (2, 3, 5, 8, 12) for d in (1, 2, 4, 6)]
+    r = _rownorm_oracle_check(True, ctx, sizes)
+    ok = (r["value_rel_err"] <= 1e-12 and r["optimality_rel_gap"] <= _SOLVER_TOL
+          and r["diameter_excess"] <= 1e-12 and r["feasibility_violation"] <= 1e-12)
+    return Outcome(Verdict.SUPPORTED if ok else Verdict.REFUTED,
+                   f"⟨G,S_RN⟩ = −Δ_RN to {r['value_rel_err']:.1e}; SOCP gap "
+                   f"{r['optimality_rel_gap']:.1e}; max (D−η)/η = {r['diameter_excess']:.2e}",
+                   evidence={k: v for k, v in r.items() if k != "rows"},
+                   tables={"rownorm_oracle": r["rows"]},
+                   notes="G is deliberately uncentred: the covering-radius program carries "
+                         "1ᵀS = 0 (without it the objective is unbounded below for 1ᵀG ≠ 0); the "
+                         "outer P places the optimal ball's centre so that 1ᵀS_RN = 0.")
+
+
+@rownorm_oracle.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _rownorm_oracle_check(False, ctx, [(4, 3), (7, 2)])
+    bad = (r["value_rel_err"] > 1e-12 or r["optimality_rel_gap"] > _SOLVER_TOL
+           or r["feasibility_violation"] > 1e-12)
+    return ControlOutcome(bad, "missing centring: S = −(η/2)·RN(G)",
+                          f"value error {r['value_rel_err']:.2e}, SOCP gap "
+                          f"{r['optimality_rel_gap']:.2e}, 1ᵀS violation "
+                          f"{r['feasibility_violation']:.2e}",
+                          {k: v for k, v in r.items() if k != "rows"})
+
+
+# ============================================================================================
+# head.rownorm_ratio
+# ============================================================================================
+
+
+def _ratio_data(ctx: Context, n_random: int, kmax: int) -> dict:
+    from seqtheory.numerics.head_oracles import regular_simplex_gradient, rownorm_ratio
+
+    rng = np.random.default_rng(ctx.numpy_seed("rr"))
+    rand = []
+    for t in range(n_random):
+        k = 1 + t % kmax
+        V = k + 1 + int(rng.integers(0, 4))
+        d = k + int(rng.integers(0, 2))
+        G = (rng.normal(size=(V, k)) @ rng.normal(size=(k, d)))      # rank ≤ k
+        G -= G.mean(axis=0)
+        if t % 3 == 0:
+            G[: V // 2] *= 10.0                                      # unbalanced rows
+        rand.append(rownorm_ratio(G))
+    simplex = [rownorm_ratio(regular_simplex_gradient(k)) for k in range(1, kmax + 1)]
+    return {"random": rand, "simplex": simplex}
+
+
+def _ratio_verdict(data: dict, bound) -> dict:
+    below = max(max(bound(r["k"]) - r["ratio"] for r in data["random"] + data["simplex"]), 0.0)
+    above = max(max(r["ratio"] - 1 for r in data["random"] + data["simplex"]), 0.0)
+    tight = max(abs(r["ratio"] - bound(r["k"])) for r in data["simplex"])
+    return {"max_violation_below": below, "max_violation_above": above, "simplex_tightness_err":
+            tight, "ok": below <= _SOLVER_TOL and above <= _SOLVER_TOL and tight <= _SOLVER_TOL}
+
+
+_CACHE: dict = {}
+
+
+def _cached(key, fn):
+    if key not in _CACHE:
+        _CACHE[key] = fn()
+    return _CACHE[key]
+
+
+@claim("head.rownorm_ratio", title="RowNorm is within √((k+1)/(2k)) of the exact step",
+       source=HEAD("RowNorm approximation ratio (section number not available to us)"),
+       statement="√((k+1)/(2k)) ≤ Δ_RN/Δ* ≤ 1, k = rank G, tight for a regular-simplex gradient")
+def rownorm_ratio_claim(ctx: Context) -> Outcome:
+    from seqtheory.numerics.head_oracles import rownorm_ratio_bound
+
+    kmax = 4 if ctx.quick else 6
+    data = _cached(("rr", ctx.seed, ctx.profile),
+                   lambda: _ratio_data(ctx, 12 if ctx.quick else 80, kmax))
+    v = _ratio_verdict(data, rownorm_ratio_bound)
+    fig, ax = new_figure(figsize=(5, 3.5))
+    ks = np.arange(1, kmax + 1)
+    ax.plot(ks, [rownorm_ratio_bound(int(k)) for k in ks], "k-", label="√((k+1)/(2k))")
+    ax.scatter([r["k"] for r in data["random"]], [r["ratio"] for r in data["random"]], s=12,
+               label="random G (SOCP)")
+    ax.scatter([r["k"] for r in data["simplex"]], [r["ratio"] for r in data["simplex"]],
+               marker="x", c="r", label="regular simplex G")
+    ax.axhline(1.0, ls=":", c="gray")
+    ax.set_xlabel("k = rank G")
+    ax.set_ylabel("Δ_RN / Δ*")
+    ax.legend(fontsize=7)
+    figs = save_figure(fig, ctx, "head_rownorm_ratio")
+    return Outcome(Verdict.SUPPORTED if v["ok"] else Verdict.REFUTED,
+                   f"min over instances of ratio − bound = {-v['max_violation_below']:.1e}; "
+                   f"simplex |ratio − bound| ≤ {v['simplex_tightness_err']:.1e}",
+                   evidence={k: v[k] for k in v if k != "ok"},
+                   tables={"simplex": [{"k": r["k"], "ratio": r["ratio"], "bound": r["bound"]}
+                                       for r in data["simplex"]],
+                           "random": [{"k": r["k"], "ratio": r["ratio"], "bound": r["bound"]}
+                                      for r in data["random"]]},
+                   figures=figs,
+                   notes="Δ* from the diameter SOCP (Clarabel). Lower end: Jung's theorem in the "
+                         "k-dimensional row space of G; k is the numerical rank of PG (relative "
+                         "tolerance 1e-9). rank PG ≤ rank G and the bound decreases in k, so the "
+                         "statement with k = rank G follows.")
+
+
+@rownorm_ratio_claim.control
+def _(ctx: Context) -> ControlOutcome:
+    data = _cached(("rr", ctx.seed, ctx.profile),
+                   lambda: _ratio_data(ctx, 12 if ctx.quick else 80, 4 if ctx.quick else 6))
+    v = _ratio_verdict(data, lambda k: math.sqrt(k / (2.0 * (k + 1))))
+    return ControlOutcome(not v["ok"], "wrong constant √(k/(2(k+1))) (Jung's radius itself)",
+                          f"simplex gradient misses it by {v['simplex_tightness_err']:.3f}",
+                          {k: v[k] for k in v if k != "ok"})
+
+
+# ============================================================================================
+# head.equidistance_limit (v1)
+# ============================================================================================
+
+
+def _exact_simplex_equidistant(d: int) -> bool:
+    """The d+1 standard basis vectors of R^{d+1} span a d-dimensional affine space and are exactly
+    equidistant (squared distance 2, exact integers)."""
+    E = [[int(i == j) for j in range(d + 1)] for i in range(d + 1)]
+    sq = {sum((a - b) ** 2 for a, b in zip(E[i], E[j])) for i in range(d + 1) for j in range(i)}
+    return sq == {2}
+
+
+def _equidistance_check(limit, ctx: Context, dmax: int, cases) -> dict:
+    from seqtheory.numerics.equidistance import max_min_separation
+
+    exact = []
+    for d in range(1, dmax + 1):
+        m = max_equidistant_points(d)
+        exact.append({"d": d, "max_equidistant_points": m, "claimed": limit(d),
+                      "gram_rank_at_d+2": equidistant_gram(d + 2).rank(),
+                      "simplex_exact": _exact_simplex_equidistant(d)})
+    opt = []
+    for V, d in cases:
+        r = max_min_separation(V, d, starts=5 if ctx.quick else 30, seed=ctx.numpy_seed(f"eq{V},{d}"))
+        opt.append({"V": V, "d": d, "best_ratio": r.ratio, "simplex_bound": simplex_ratio_bound(V, d),
+                    "rankin_bound": rankin_ratio_bound(V, d), "bound": r.bound,
+                    "equidistant": r.ratio > 1 - 1e-6, "claimed_equidistant": V <= limit(d)})
+    ok_exact = all(e["max_equidistant_points"] == e["claimed"] and e["simplex_exact"] for e in exact)
+    ok_opt = all(o["best_ratio"] <= o["bound"] + 1e-9 and o["equidistant"] == o["claimed_equidistant"]
+                 for o in opt)
+    return {"exact": exact, "optimisation": opt, "ok": ok_exact and ok_opt}
+
+
+_EQ_CASES_QUICK = [(3, 1), (3, 2), (4, 2), (5, 2), (7, 2), (4, 3), (5, 3), (8, 3)]
+_EQ_CASES_FULL = _EQ_CASES_QUICK + [(6, 2), (9, 2), (6, 3), (10, 3), (5, 4), (6, 4), (12, 4)]
+
+
+@claim("head.equidistance_limit", title="Max–min separation is only approximately equidistant",
+       source=HEAD("max–min row separation under a diameter bound (section number not available to us)", version="v1"),
+       statement="the max-min-separation update under a diameter bound is only approximately "
+                 "equidistant when V > d+1")
+def equidistance_limit(ctx: Context) -> Outcome:
+    r = _equidistance_check(lambda d: d + 1, ctx, 6 if ctx.quick else 12,
+                            _EQ_CASES_QUICK if ctx.quick else _EQ_CASES_FULL)
+    fig, ax = new_figure(figsize=(5, 3.5))
+    for d, mk in ((1, "s"), (2, "o"), (3, "^"), (4, "d")):
+        pts = [o for o in r["optimisation"] if o["d"] == d]
+        if pts:
+            ax.plot([o["V"] for o in pts], [o["best_ratio"] for o in pts], mk, label=f"best, d={d}")
+            ax.plot([o["V"] for o in pts], [o["bound"] for o in pts], mk, mfc="none", c="gray")
+    ax.set_xlabel("V (rows)")
+    ax.set_ylabel("min / max row separation")
+    ax.legend(fontsize=7, title="open: simplex/Rankin bound", title_fontsize=7)
+    figs = save_figure(fig, ctx, "head_equidistance")
+    worst = max((o["best_ratio"] for o in r["optimisation"] if o["V"] > o["d"] + 1), default=0)
+    return Outcome(Verdict.CONFIRMED if r["ok"] else Verdict.REFUTED,
+                   f"exact: at most d+1 equidistant points (Gram rank V−1) for d ≤ "
+                   f"{len(r['exact'])}; best ratio for V > d+1 is ≤ {worst:.4f} < 1",
+                   evidence={"ok": r["ok"]}, tables={"exact": r["exact"],
+                                                      "optimisation": r["optimisation"]},
+                   figures=figs,
+                   notes="Exact part (python-flint rationals): V mutually equidistant points give "
+                         "the Gram matrix (I+J)/2 of rank V−1, so V ≤ d+1; the regular simplex "
+                         "attains d+1 exactly. For V > d+1 the ratio is at most √(d/(d+1)) "
+                         "(Rankin with Jung's radius) — close to 1 in high dimension, so 'only "
+                         "approximately equidistant' is quantitatively mild when d is large. "
+                         "Multi-start SLSQP reproduces the known planar optima (V=4: 1/√2, V=5: "
+                         "1/φ, V=7: 1/2).")
+
+
+@equidistance_limit.control
+def _(ctx: Context) -> ControlOutcome:
+    r = _equidistance_check(lambda d: d, ctx, 4, [(3, 2), (4, 3)])
+    return ControlOutcome(not r["ok"], "limit V ≤ d (instead of d+1)",
+                          "the regular simplex with d+1 points is exactly equidistant",
+                          {"exact": r["exact"]})
+
+
+# ============================================================================================
+# head.exp.rownorm_vs_adamw
+# ============================================================================================
+
+PAPER = {"ratio_diameter": (45.0, 60.0), "ratio_hilbert_rms": (12.0, 15.0),
+         "val_loss_diff": (0.006, 0.015), "scale": "190M–640M parameters"}
+_MAGNITUDE_FACTOR = 10.0     # "same order of magnitude": within 10× of the paper's range
+_LOSS_TOL = 0.1              # RowNorm's validation-loss cost tolerated at tiny scale (nats)
+
+
+def experiment_verdict(summary: dict, runs: dict, tuning: dict | None = None
+                       ) -> tuple[Verdict, str]:
+    """The experiment's decision rule (documented; applied identically to the control):
+    inconclusive if a run did not converge or a tuned lr lies at its grid edge; refuted if both
+    ratios are < 1 in every seed; supported if both are > 1 in every seed, their means are within
+    10× of the paper's ranges and RowNorm's validation-loss cost is ≤ 0.1 nats; else
+    inconclusive."""
+    conv = all(math.isfinite(r["val_loss"]) and r["val_loss"] < r["val_loss_init"] - 0.5
+               for arm in runs.values() for r in arm)
+    if not conv:
+        return Verdict.INCONCLUSIVE, "training did not converge (val loss fell < 0.5 nats)"
+    edges = [k for k, t in (tuning or {}).items() if t.get("at_edge")]
+    if edges:
+        return Verdict.INCONCLUSIVE, (f"the tuned lr of {', '.join(edges)} lies at the grid edge, "
+                                      "so the comparison may be unfair")
+    rd, rh = summary["ratio_diameter_per_seed"], summary["ratio_hilbert_rms_per_seed"]
+    if all(x < 1 for x in rd) and all(x < 1 for x in rh):
+        return Verdict.REFUTED, "RowNorm's steps are larger than AdamW's in every seed"
+    direction = all(x > 1 for x in rd) and all(x > 1 for x in rh)
+    lo_d, hi_d = PAPER["ratio_diameter"]
+    lo_h, hi_h = PAPER["ratio_hilbert_rms"]
+    mag = (lo_d / _MAGNITUDE_FACTOR <= summary["ratio_diameter"] <= hi_d * _MAGNITUDE_FACTOR
+           and lo_h / _MAGNITUDE_FACTOR <= summary["ratio_hilbert_rms"] <= hi_h * _MAGNITUDE_FACTOR)
+    loss_ok = summary["val_loss_diff"] <= _LOSS_TOL
+    if direction and mag and loss_ok:
+        return Verdict.SUPPORTED, "direction and order of magnitude hold at this scale"
+    why = []
+    if not direction:
+        why.append("the direction is not the same in every seed")
+    if not mag:
+        why.append("ratios outside 10× of the paper's ranges")
+    if not loss_ok:
+        why.append(f"RowNorm's validation-loss cost exceeds {_LOSS_TOL}")
+    return Verdict.INCONCLUSIVE, "; ".join(why)
+
+
+def _experiment(ctx: Context) -> dict:
+    from seqtheory.models.lm import gpu_config, head_comparison, quick_config
+
+    def run():
+        if ctx.quick:
+            cfg = quick_config(device=ctx.device)
+        else:
+            cfg = gpu_config(device=ctx.device) if ctx.device == "cuda" else \
+                quick_config(steps=600, tune_steps=600, d_model=64, seq_len=64, batch_size=16)
+        return head_comparison(cfg, seeds=(ctx.seed, ctx.seed + 1, ctx.seed + 2),
+                               tune_seed=ctx.seed + 1000)
+    return _cached(("exp", ctx.seed, ctx.profile, ctx.device), run)
+
+
+@claim("head.exp.rownorm_vs_adamw", title="RowNorm head vs AdamW head (Muon backbone)",
+       source=HEAD("experiments (section number not available to us)"), uses_training=True,
+       statement="RowNorm on the head (Muon on the backbone) shrinks the per-step row diameter "
+                 "45–60× and the Hilbert RMS 12–15× vs AdamW, at +0.006–0.015 validation loss "
+                 "(190M–640M models)")
+def rownorm_vs_adamw(ctx: Context) -> Outcome:
+    res = _experiment(ctx)
+    s = res["summary"]
+    verdict, why = experiment_verdict(s, res["runs"], res["tuning"])
+    n_params = _param_count(res)
+    figs = []
+    fig, axes = new_figure(1, 2, figsize=(9, 3.2))
+    for arm, c in (("adamw", "C0"), ("rownorm", "C3")):
+        run0 = res["runs"][arm][0]
+        axes[0].semilogy(run0["diameter"], c, lw=0.8, label=f"{arm} (lr {run0['head_lr']:g})")
+        axes[1].semilogy(run0["hilbert_rms"], c, lw=0.8, label=arm)
+    axes[0].set_title("row diameter D(S_t)")
+    axes[1].set_title("Hilbert RMS on the validation panel")
+    for a in axes:
+        a.set_xlabel("step")
+        a.legend(fontsize=7)
+    figs += save_figure(fig, ctx, "head_rownorm_vs_adamw")
+    table = [{"head": arm, "seed": r["seed"], "lr": r["head_lr"], "val_loss": r["val_loss"],
+              "mean_D": float(np.mean(r["diameter"])), "mean_hilbert_rms":
+              float(np.mean(r["hilbert_rms"])), "identity_err_max": r["identity_err_max"],
+              "seconds": r["seconds"]} for arm in ("adamw", "rownorm") for r in res["runs"][arm]]
+    return Outcome(
+        verdict,
+        f"at {n_params:,} params: D ratio {s['ratio_diameter']:.1f}× (paper 45–60×), Hilbert RMS "
+        f"ratio {s['ratio_hilbert_rms']:.1f}× (paper 12–15×), Δval {s['val_loss_diff']:+.4f} ± "
+        f"{s['val_loss_diff_se']:.4f} (paper +0.006–0.015)",
+        evidence={"summary": s, "paper": PAPER, "tuning": res["tuning"],
+                  "lr_adamw": res["lr_adamw"], "lr_rownorm": res["lr_rownorm"],
+                  "corpus_sha256": res["corpus_sha256"], "config": res["config"],
+                  "parameters": n_params, "decision": why},
+        tables={"runs": table}, figures=figs,
+        notes=f"{why}. Measured on a tiny byte-level LM (Python stdlib sources), far below the "
+              f"paper's scale ({PAPER['scale']}). Head lrs tuned per optimizer on a grid by "
+              "validation loss (tuning seed distinct from reported seeds); same init, batches and "
+              "Muon backbone per seed. Decision: supported iff every seed shows both ratios > 1, "
+              f"the mean ratios are within {_MAGNITUDE_FACTOR:g}× of the paper's ranges and "
+              f"RowNorm's val-loss cost ≤ {_LOSS_TOL}; inconclusive when a tuned lr is at its grid "
+              "edge or training did not converge.")
+
+
+def _param_count(res: dict) -> int:
+    c = res["config"]
+    d, L, V = c["d_model"], c["n_layers"], res["vocab_size"]
+    return 2 * V * d + c["seq_len"] * d + L * (4 * d * d + 2 * c["mlp_ratio"] * d * d + 2 * d) + d
+
+
+@rownorm_vs_adamw.control
+def _(ctx: Context) -> ControlOutcome:
+    from seqtheory.models.lm import summarise
+
+    res = _experiment(ctx)
+    a = res["runs"]["adamw"]
+    shifted = a[1:] + a[:1]                    # AdamW (seed s+1) in the place of RowNorm (seed s)
+    s = summarise(a, shifted)
+    verdict, why = experiment_verdict(s, {"adamw": a, "rownorm": shifted})   # same lr: no tuning
+    return ControlOutcome(verdict is not Verdict.SUPPORTED,
+                          "AdamW head in both arms (seeds paired s ↔ s+1)",
+                          f"verdict {verdict.value}: {why}; D ratio {s['ratio_diameter']:.2f}, "
+                          f"Hilbert ratio {s['ratio_hilbert_rms']:.2f}", {"summary": s})

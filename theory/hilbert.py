@@ -1,0 +1,407 @@
+"""Hilbert projective geometry of the language-model head.
+
+Source: A. Somasundaram et al., *Toward a First-Principles Update Geometry for the
+Language-Model Head*, arXiv:2608.22253 ([HEAD]; v1 Aug 2026, v2 Sep 2026), SPEC §3.2.
+
+Setting and conventions (SPEC §3.2):
+
+* head ``U ∈ R^{V×d}``, next-token distribution ``p_U(h) = softmax(U h)``; an update ``S`` has rows
+  ``s_i`` (one per vocabulary entry) and the hidden state lies in a ball ``‖h‖ ≤ H``;
+* Hilbert projective distance on the open simplex / on positive vectors
+  ``𝓗(p, q) = max_i log(p_i/q_i) − min_i log(p_i/q_i)``; it only depends on the rays, so
+  ``𝓗(softmax z, softmax z′) = ‖z − z′‖_var`` with the variation seminorm
+  ``‖x‖_var = max_i x_i − min_i x_i``; everything here is computed in log space;
+* row diameter ``D(S) = max_{i<j} ‖s_i − s_j‖₂`` and the diameter identity
+  ``sup_{‖h‖₂≤H} 𝓗(p_{U+S}(h), p_U(h)) = H·D(S)`` (attained at ``h = H(s_i−s_j)/‖s_i−s_j‖`` for a
+  diameter pair); for other hidden-state balls the dual norm replaces ``‖·‖₂``;
+* ``P = I − 11ᵀ/V`` (centring over the vocabulary).
+
+The equidistance facts (v1 of [HEAD]) live at the end: at most ``d+1`` points of ``R^d`` are
+mutually equidistant (exact Gram-matrix argument), and the simplex / Rankin / Jung bounds on the
+ratio ``min_{i<j}‖s_i−s_j‖ / max_{i<j}‖s_i−s_j‖`` of ``V`` points in ``R^d``.
+
+numpy only (no torch). Every function raises ``ValueError`` for mismatched shapes, NaN/inf, or
+values outside the domain (non-positive vectors for the Hilbert distance), and ``TypeError`` for
+non-numeric input.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "variation_seminorm", "hilbert_distance", "row_diameter", "worst_case_hidden",
+    "hilbert_change", "max_hilbert_change", "max_l1_row_difference", "backward_bound",
+    "tv_distance", "tv_tanh_bound", "ce_control", "equidistant_gram", "max_equidistant_points",
+    "jung_radius", "simplex_ratio_bound", "rankin_ratio_bound", "separation_ratio_bound",
+    "min_max_distance_ratio",
+]
+
+_U = np.finfo(np.float64).eps / 2  # unit roundoff of float64
+
+
+# --------------------------------------------------------------------------------------------
+# input checking
+# --------------------------------------------------------------------------------------------
+def _as_array(x, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
+    """``x`` as a finite float64 array; TypeError for non-numeric, ValueError for NaN/inf/shape."""
+    try:
+        a = np.asarray(x)
+    except Exception as exc:  # pragma: no cover - exotic objects
+        raise TypeError(f"{name} must be array-like of real numbers: {exc}") from None
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+        raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
+    if np.iscomplexobj(a):
+        raise TypeError(f"{name} must be real, got a complex array")
+    a = a.astype(np.float64, copy=False)
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if a.ndim < min_ndim:
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return a
+
+
+def _as_rows(S, name: str = "S", min_rows: int = 1) -> np.ndarray:
+    a = _as_array(S, name, ndim=2)
+    if a.shape[0] < min_rows or a.shape[1] < 1:
+        raise ValueError(f"{name} must have at least {min_rows} row(s) and one column, "
+                         f"got shape {a.shape}")
+    return a
+
+
+def _same_shape(a: np.ndarray, b: np.ndarray, na: str, nb: str) -> None:
+    if a.shape != b.shape:
+        raise ValueError(f"{na} and {nb} must have the same shape, got {a.shape} and {b.shape}")
+
+
+def _log_of(x, name: str, space: str) -> np.ndarray:
+    if space == "prob":
+        a = _as_array(x, name, min_ndim=1)
+        if np.any(a <= 0):
+            raise ValueError(f"{name} must be strictly positive (open simplex / positive cone); "
+                             f"min entry {a.min()!r}")
+        return np.log(a)
+    if space == "log":
+        return _as_array(x, name, min_ndim=1)
+    raise ValueError(f"space must be 'prob' or 'log', got {space!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Hilbert distance and the variation seminorm
+# --------------------------------------------------------------------------------------------
+def variation_seminorm(x, axis: int = -1) -> np.ndarray | float:
+    """``‖x‖_var = max x − min x`` along ``axis`` (float64; a float for 1-D input).
+
+    Raises ``ValueError`` for an empty axis or NaN/inf.
+    """
+    a = _as_array(x, "x", min_ndim=1)
+    if a.shape[axis] == 0:
+        raise ValueError("x must be non-empty along the reduction axis")
+    v = a.max(axis=axis) - a.min(axis=axis)
+    return float(v) if np.ndim(v) == 0 else v
+
+
+def hilbert_distance(x, y, *, space: str = "prob", axis: int = -1) -> np.ndarray | float:
+    """Hilbert projective distance ``𝓗(x, y) = max_i log(x_i/y_i) − min_i log(x_i/y_i)``.
+
+    ``x, y``: arrays of the same shape; the simplex / positive-cone axis is ``axis`` (leading axes
+    are batch axes). ``space="prob"``: strictly positive vectors (probabilities need not be
+    normalised; the distance is projective); ``space="log"``: log-probabilities, logits or any
+    log-coordinates (the result is then ``‖x − y‖_var``, so ``𝓗(softmax z, softmax z′)`` is
+    ``hilbert_distance(z, z′, space="log")``). Always computed in log space: stable for logits of
+    size 1e3 and probabilities down to the smallest subnormal.
+
+    Raises ``ValueError`` for mismatched shapes, NaN/inf, or (``space="prob"``) an entry ≤ 0.
+    Source: [HEAD] arXiv:2608.22253, §2 (Hilbert metric of the softmax simplex).
+    """
+    lx, ly = _log_of(x, "x", space), _log_of(y, "y", space)
+    _same_shape(lx, ly, "x", "y")
+    return variation_seminorm(lx - ly, axis=axis)
+
+
+# --------------------------------------------------------------------------------------------
+# the row diameter
+# --------------------------------------------------------------------------------------------
+def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 2**20
+                 ) -> tuple[float, tuple[int, int]]:
+    """Row diameter ``D(S) = max_{i<j} ‖s_i − s_j‖₂`` and an attaining pair ``(i, j)``, ``i < j``.
+
+    ``S``: ``(V, d)`` real array, ``V ≥ 2``. Exact over all pairs (no sampling): rows are centred,
+    squared distances are formed blockwise from the Gram matrix ``n_i + n_j − 2⟨s_i, s_j⟩``, and —
+    to guard against cancellation — every pair whose Gram estimate could, within the rigorous
+    float64 error bound ``|err| ≤ 2(d+4)u(n_i+n_j)``, beat the best certified lower value is
+    recomputed directly as ``‖s_i − s_j‖₂`` from the original rows; the maximum of those direct
+    values is returned. ``block_rows`` (default: chosen so that one block's work arrays stay within
+    ``memory_bytes``, 512 MiB) bounds the memory: ``V = 50 000, d = 1024`` runs in < 2 GB.
+
+    Raises ``ValueError`` for fewer than two rows, a non-2-D array or NaN/inf.
+    Source: [HEAD] arXiv:2608.22253 (row diameter, diameter identity).
+    """
+    A = _as_rows(S, "S", min_rows=2)
+    V, d = A.shape
+    C = A - A.mean(axis=0)                       # translation invariant; shrinks cancellation
+    n = np.einsum("ij,ij->i", C, C)
+    if block_rows is None:
+        block_rows = int(max(1, min(V, memory_bytes // (4 * 8 * V))))
+    if not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
+        raise ValueError(f"block_rows must be a positive int, got {block_rows!r}")
+    c_err = 2.0 * (d + 4) * _U * 2.0             # safety factor 2 on the Gram error bound
+    best_lo, lo_pair = -np.inf, (0, 1)
+    cand_i: list[np.ndarray] = []
+    cand_j: list[np.ndarray] = []
+    cand_hi: list[np.ndarray] = []
+    for b0 in range(0, V - 1, block_rows):
+        b1 = min(V - 1, b0 + block_rows)
+        rows = C[b0:b1]
+        cols = C[b0:]                                  # upper triangle only (j ≥ i)
+        sq = n[b0:b1, None] + n[None, b0:] - 2.0 * (rows @ cols.T)
+        err = c_err * (n[b0:b1, None] + n[None, b0:])
+        tri = np.arange(b0, b1)[:, None] >= np.arange(b0, V)[None, :]   # j ≤ i: not a pair
+        sq[tri] = -np.inf
+        lo = sq - err
+        k = int(np.argmax(lo))
+        r, c = divmod(k, lo.shape[1])
+        if lo[r, c] > best_lo:
+            best_lo, lo_pair = float(lo[r, c]), (b0 + r, b0 + c)
+        hi = sq + err
+        ii, jj = np.nonzero(hi > best_lo)              # could still beat the certified best
+        cand_i.append(ii + b0)
+        cand_j.append(jj + b0)
+        cand_hi.append(hi[ii, jj])
+        del sq, err, lo, hi, tri
+    keep = np.concatenate(cand_hi) > best_lo
+    I = np.concatenate([np.concatenate(cand_i)[keep], [lo_pair[0]]])
+    J = np.concatenate([np.concatenate(cand_j)[keep], [lo_pair[1]]])
+    best, pair = -1.0, (0, 1)
+    chunk = max(1, (64 * 2**20) // (8 * d))
+    for k0 in range(0, I.size, chunk):
+        ii, jj = I[k0:k0 + chunk], J[k0:k0 + chunk]
+        dist = np.linalg.norm(A[ii] - A[jj], axis=1)
+        k = int(np.argmax(dist))
+        if dist[k] > best:
+            best, pair = float(dist[k]), (int(ii[k]), int(jj[k]))
+    return best, pair
+
+
+def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
+    """The worst-case hidden state of the diameter identity: ``h = H(s_i − s_j)/‖s_i − s_j‖₂`` for a
+    diameter pair ``(i, j)`` of ``S`` (``H = radius``), so that ``hilbert_change(S, h) = H·D(S)``.
+
+    For ``D(S) = 0`` every ``h`` gives 0 and ``H·e_1`` is returned. Shape ``(d,)``, float64.
+    Raises ``ValueError`` for bad ``S`` or a negative / non-finite radius.
+    """
+    H = _radius(radius)
+    A = _as_rows(S, "S", min_rows=2)
+    D, (i, j) = row_diameter(A)
+    if D == 0.0:
+        h = np.zeros(A.shape[1])
+        h[0] = H
+        return h
+    diff = A[i] - A[j]
+    return H * diff / np.linalg.norm(diff)
+
+
+def _radius(radius) -> float:
+    try:
+        r = float(radius)
+    except (TypeError, ValueError):
+        raise TypeError(f"radius must be a real number, got {radius!r}") from None
+    if not math.isfinite(r) or r < 0:
+        raise ValueError(f"radius must be finite and ≥ 0, got {radius!r}")
+    return r
+
+
+def hilbert_change(S, h) -> np.ndarray | float:
+    """``𝓗(p_{U+S}(h), p_U(h)) = ‖S h‖_var = max_{i<j} |(s_i − s_j)ᵀh|`` (independent of ``U``).
+
+    ``S``: ``(V, d)``; ``h``: ``(d,)`` or ``(..., d)`` (batch of hidden states). Returns a float or
+    an array of the batch shape. Raises ``ValueError`` for mismatched ``d`` or NaN/inf.
+    """
+    A = _as_rows(S, "S")
+    hh = _as_array(h, "h", min_ndim=1)
+    if hh.shape[-1] != A.shape[1]:
+        raise ValueError(f"h must have last dimension d={A.shape[1]}, got shape {hh.shape}")
+    return variation_seminorm(hh @ A.T, axis=-1)
+
+
+def max_l1_row_difference(S, *, block_rows: int = 64) -> tuple[float, tuple[int, int]]:
+    """``max_{i<j} ‖s_i − s_j‖₁`` and an attaining pair (exact, blockwise ``O(V² d)``).
+
+    This is the dual-norm diameter for an ℓ∞ hidden-state ball. Raises ``ValueError`` for bad ``S``.
+    """
+    A = _as_rows(S, "S", min_rows=2)
+    V = A.shape[0]
+    best, pair = -1.0, (0, 1)
+    for b0 in range(0, V - 1, block_rows):
+        b1 = min(V - 1, b0 + block_rows)
+        dist = np.abs(A[b0:b1, None, :] - A[None, :, :]).sum(axis=-1)
+        tri = np.arange(b0, b1)[:, None] >= np.arange(V)[None, :]
+        dist[tri] = -1.0
+        k = int(np.argmax(dist))
+        r, c = divmod(k, V)
+        if dist[r, c] > best:
+            best, pair = float(dist[r, c]), (b0 + r, c)
+    return best, pair
+
+
+def max_hilbert_change(S, ball: str = "l2", radius: float = 1.0) -> float:
+    """``sup_{‖h‖ ≤ radius} 𝓗(p_{U+S}(h), p_U(h))`` for the hidden-state ball ``ball``:
+
+    * ``"l2"``: ``radius · D(S)`` (the diameter identity);
+    * ``"linf"``: ``radius · max_{i<j} ‖s_i − s_j‖₁`` (dual of ℓ∞ is ℓ1);
+    * ``"l1"``: ``radius · max_{i<j} ‖s_i − s_j‖_∞``;
+    * ``"rms"``: ``‖h‖_rms = ‖h‖₂/√d ≤ radius`` gives ``radius · √d · D(S)``.
+
+    Raises ``ValueError`` for an unknown ball, bad ``S`` or a negative radius.
+    """
+    H = _radius(radius)
+    A = _as_rows(S, "S", min_rows=2)
+    if ball == "l2":
+        return H * row_diameter(A)[0]
+    if ball == "rms":
+        return H * math.sqrt(A.shape[1]) * row_diameter(A)[0]
+    if ball == "linf":
+        return H * max_l1_row_difference(A)[0]
+    if ball == "l1":
+        return H * float((A.max(axis=0) - A.min(axis=0)).max())
+    raise ValueError(f"ball must be 'l2', 'linf', 'l1' or 'rms', got {ball!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# backward bound, TV and CE control
+# --------------------------------------------------------------------------------------------
+def backward_bound(S, r, *, atol: float = 1e-12) -> tuple[float, float]:
+    """``(‖Sᵀr‖₂, ½ D(S) ‖r‖₁)`` for a residual with ``1ᵀr = 0``; [HEAD] states lhs ≤ rhs, with
+    equality at ``r = e_i − e_j`` for a diameter pair.
+
+    ``S``: ``(V, d)``; ``r``: ``(V,)``. Raises ``ValueError`` for mismatched ``V``, NaN/inf, or
+    ``|1ᵀr| > atol·max(1, ‖r‖₁)``.
+    """
+    A = _as_rows(S, "S", min_rows=2)
+    rr = _as_array(r, "r", ndim=1)
+    if rr.shape[0] != A.shape[0]:
+        raise ValueError(f"r must have length V={A.shape[0]}, got {rr.shape[0]}")
+    l1 = float(np.abs(rr).sum())
+    if abs(float(rr.sum())) > atol * max(1.0, l1):
+        raise ValueError(f"r must sum to zero (1ᵀr = 0), got sum {rr.sum()!r}")
+    return float(np.linalg.norm(A.T @ rr)), 0.5 * row_diameter(A)[0] * l1
+
+
+def _probs_from(x, name: str, space: str) -> tuple[np.ndarray, np.ndarray]:
+    """(normalised probabilities, normalised log-probabilities) from ``x`` in ``space``."""
+    lx = _log_of(x, name, space)
+    m = lx.max(axis=-1, keepdims=True)
+    logz = m + np.log(np.exp(lx - m).sum(axis=-1, keepdims=True))
+    lp = lx - logz
+    return np.exp(lp), lp
+
+
+def tv_distance(p, q, *, space: str = "prob") -> np.ndarray | float:
+    """Total variation ``½ Σ_i |p_i − q_i|`` along the last axis (inputs are normalised first;
+    ``space="log"`` for logits / log-probabilities). Raises ``ValueError`` as
+    :func:`hilbert_distance`."""
+    pp, _ = _probs_from(p, "p", space)
+    qq, _ = _probs_from(q, "q", space)
+    _same_shape(pp, qq, "p", "q")
+    v = 0.5 * np.abs(pp - qq).sum(axis=-1)
+    return float(v) if np.ndim(v) == 0 else v
+
+
+def tv_tanh_bound(p, q, *, space: str = "prob"):
+    """``(TV(p, q), tanh(𝓗(p, q)/4))``; [HEAD] states TV ≤ tanh(𝓗/4), with equality for the
+    symmetric two-point pair ``p = (σ(t/2), σ(−t/2))``, ``q = (σ(−t/2), σ(t/2))``."""
+    return tv_distance(p, q, space=space), np.tanh(hilbert_distance(p, q, space=space) / 4.0)
+
+
+def ce_control(p, q, *, space: str = "prob"):
+    """``(max_c |−log p_c + log q_c|, 𝓗(p, q))`` for normalised ``p, q`` (last axis); [HEAD] states
+    the first is ≤ the second for every class ``c`` (cross-entropy change at any label)."""
+    _, lp = _probs_from(p, "p", space)
+    _, lq = _probs_from(q, "q", space)
+    _same_shape(lp, lq, "p", "q")
+    dev = np.abs(lp - lq).max(axis=-1)
+    dev = float(dev) if np.ndim(dev) == 0 else dev
+    return dev, hilbert_distance(lp, lq, space="log")
+
+
+# --------------------------------------------------------------------------------------------
+# equidistance (v1): Gram argument, simplex / Rankin / Jung bounds
+# --------------------------------------------------------------------------------------------
+def _check_count(n, name: str, minimum: int) -> int:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
+    if n < minimum:
+        raise ValueError(f"{name} must be ≥ {minimum}, got {n}")
+    return int(n)
+
+
+def equidistant_gram(V: int):
+    """Exact Gram matrix (python-flint ``fmpq_mat``) of ``u_i = x_i − x_0`` (``i = 1..V−1``) for
+    ``V`` points at mutual distance 1: ``⟨u_i, u_j⟩ = (1 + δ_ij)/2``. Its rank is ``V − 1``, and a Gram
+    matrix of vectors in ``R^d`` has rank ≤ d, so at most ``d + 1`` points of ``R^d`` are mutually
+    equidistant. Source: [HEAD] arXiv:2608.22253v1 (equidistance discussion); classical."""
+    import flint
+
+    V = _check_count(V, "V", 2)
+    m = V - 1
+    return flint.fmpq_mat(m, m, [flint.fmpq(1 + (i == j), 2) for i in range(m) for j in range(m)])
+
+
+def max_equidistant_points(d: int, *, search_limit: int | None = None) -> int:
+    """Largest ``V`` such that ``V`` mutually equidistant points fit in ``R^d``, found by exact rank
+    computations of :func:`equidistant_gram` (``V`` fits iff rank ≤ d; the regular simplex attains
+    it). Returns ``d + 1`` — computed, not assumed (``search_limit`` defaults to ``d + 3``)."""
+    d = _check_count(d, "d", 1)
+    limit = d + 3 if search_limit is None else _check_count(search_limit, "search_limit", 2)
+    best = 1
+    for V in range(2, limit + 1):
+        if equidistant_gram(V).rank() <= d:
+            best = V
+        else:
+            break
+    return best
+
+
+def jung_radius(d: int) -> float:
+    """Jung's theorem: a set of diameter 1 in ``R^d`` lies in a ball of radius ``√(d/(2(d+1)))``
+    (tight for the regular simplex). Source: H. Jung (1901)."""
+    d = _check_count(d, "d", 1)
+    return math.sqrt(d / (2.0 * (d + 1)))
+
+
+def simplex_ratio_bound(V: int, d: int) -> float:
+    """Upper bound on ``min/max`` pairwise distance of ``V`` points in ``R^d``: points in a ball of
+    radius r satisfy ``Σ_{i<j}‖x_i − x_j‖² ≤ V² r²`` (simplex bound), so with Jung's radius
+    ``ratio ≤ √(2V/(V−1)) · √(d/(2(d+1))) = √(dV/((d+1)(V−1)))`` (= 1 at ``V = d+1``, ≥ 1 below)."""
+    V = _check_count(V, "V", 2)
+    d = _check_count(d, "d", 1)
+    return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1.0) * (V - 1)))
+
+
+def rankin_ratio_bound(V: int, d: int) -> float:
+    """Rankin-type bound: ``V ≥ d + 2`` points in a ball of radius r in ``R^d`` have a pair at
+    distance ≤ √2·r (else all pairwise inner products about the centre are negative, which allows
+    at most d+1 vectors); with Jung's radius ``ratio ≤ √(d/(d+1))``. Returns 1 for ``V ≤ d + 1``.
+    Source: R. A. Rankin (1955), Proc. Glasgow Math. Assoc. 2."""
+    V = _check_count(V, "V", 2)
+    d = _check_count(d, "d", 1)
+    return 1.0 if V <= d + 1 else math.sqrt(2.0) * jung_radius(d)
+
+
+def separation_ratio_bound(V: int, d: int) -> float:
+    """``min(simplex_ratio_bound, rankin_ratio_bound)``: 1 iff ``V ≤ d + 1``."""
+    return min(simplex_ratio_bound(V, d), rankin_ratio_bound(V, d))
+
+
+def min_max_distance_ratio(X) -> float:
+    """``min_{i<j} ‖x_i − x_j‖ / max_{i<j} ‖x_i − x_j‖`` of the rows of ``X`` (``V ≥ 2``; 0 when all
+    rows coincide). Raises ``ValueError`` for bad input."""
+    A = _as_rows(X, "X", min_rows=2)
+    diff = A[:, None, :] - A[None, :, :]
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+    iu = np.triu_indices(A.shape[0], 1)
+    mx = dist[iu].max()
+    return 0.0 if mx == 0 else float(dist[iu].min() / mx)
