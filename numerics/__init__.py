@@ -5,7 +5,7 @@ Public names are imported lazily from their modules.
 """
 from __future__ import annotations
 
-import importlib
+from seqtheory.theory._lazy import lazy_exports
 
 _EXPORTS = {
     "max_min_separation": "equidistance",
@@ -39,17 +39,4 @@ _EXPORTS = {
     "word_signature_levels": "separation",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    mod = _EXPORTS.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'seqtheory.numerics' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

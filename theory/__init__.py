@@ -6,7 +6,7 @@ loads :mod:`seqtheory.theory.lie` only).
 """
 from __future__ import annotations
 
-import importlib
+from ._lazy import lazy_exports
 
 _EXPORTS = {
     "LieAlgebra": "lie",
@@ -46,17 +46,4 @@ _EXPORTS = {
     "taylor_ode_solution": "magnus_series",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    mod = _EXPORTS.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'seqtheory.theory' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{mod}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

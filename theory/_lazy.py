@@ -1,0 +1,25 @@
+"""Lazy public exports for a package ``__init__`` (PEP 562 module ``__getattr__``)."""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+
+def lazy_exports(package: str, namespace: dict[str, Any], exports: dict[str, str]
+                 ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__all__, __getattr__, __dir__)`` for ``package`` whose public ``name`` lives in the
+    submodule ``exports[name]``; a resolved name is cached in ``namespace`` (the package globals).
+    An exported name always wins over a submodule of the same name."""
+
+    def __getattr__(name: str) -> Any:
+        mod = exports.get(name)
+        if mod is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{mod}"), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(namespace) | set(exports))
+
+    return sorted(exports), __getattr__, __dir__
