@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import seqtheory.models as models
 import seqtheory.numerics as numerics
 import seqtheory.theory as theory
 
@@ -19,6 +20,11 @@ def test_theory_exports_resolve(name):
 @pytest.mark.parametrize("name", numerics.__all__)
 def test_numerics_exports_resolve(name):
     assert getattr(numerics, name) is not None
+
+
+@pytest.mark.parametrize("name", models.__all__)
+def test_models_exports_resolve(name):
+    assert getattr(models, name) is not None
 
 
 def test_bch_and_magnus_are_functions_even_after_submodule_imports():

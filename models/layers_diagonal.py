@@ -1,0 +1,382 @@
+"""Diagonal (abelian) sequence-mixing layers: ``mamba``, ``signed_mamba``, ``aussm``, ``gla``.
+
+Every layer here is a *restricted* (abelian) linear recurrence in the sense of [DEPTH]
+(G. Heo et al., "Why Depth Matters in Parallelizable Sequence Models: A Lie Algebraic View",
+arXiv:2603.05573, §3): the state transition of every token is a diagonal matrix, so the
+transitions of all tokens commute. State updates use the left action of SPEC §2,
+``h_t = a(x_t) ⊙ h_{t-1} + b(x_t)``, with ``h_0 = 0``.
+
+* ``mamba`` (Mamba-2 / SSD style, Dao & Gu 2024, arXiv:2405.21060): a scalar transition per head
+  ``a_t = exp(Δ_t A) ∈ (0, 1)`` (``A < 0``, ``Δ_t = softplus(·) > 0``) acting on a ``P × N`` state.
+* ``signed_mamba``: the same with ``a_t = 2 exp(Δ_t A) − 1 ∈ (−1, 1)`` (negative eigenvalues, as in
+  Grazzi et al. 2024, arXiv:2411.12537).
+* ``aussm``: complex unit-modulus transitions ``a_t = exp(i θ_t)`` (AUSSM-style), output ``Re(S C)``.
+* ``gla``: gated linear attention (Yang et al. 2023, arXiv:2312.06635): key-wise gates
+  ``α_t ∈ (0, 1)^{d_k}``, ``S_t = diag(α_t) S_{t−1} + k_t v_tᵀ``, ``o_t = S_tᵀ q_t``.
+
+Each layer has two mathematically identical forms, selected by ``forward(x, mode=...)``:
+``"recurrent"`` (step-by-step reference loop) and ``"parallel"`` (chunked: exact intra-chunk
+products computed in log space as segment sums, which are ≤ 0 and therefore never overflow, plus a
+short recurrence over chunk states). Tensors are ``(batch, time, width)``; any float dtype and
+device. Both forms agree in float64 to ~1e-12 (tests/test_layers.py).
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+__all__ = [
+    "scalar_decay_scan_reference", "scalar_decay_scan_chunked", "gla_scan_reference",
+    "gla_scan_chunked", "scan_dtype_guard", "MambaMixer", "AUSSMMixer", "GLAMixer", "check_mode", "check_input",
+]
+
+_MODES = ("parallel", "recurrent")
+
+
+def check_mode(mode: str) -> str:
+    """Validate a layer ``mode`` (``"parallel"`` or ``"recurrent"``); ValueError otherwise."""
+    if mode not in _MODES:
+        raise ValueError(f"mode must be one of {_MODES}, got {mode!r}")
+    return mode
+
+
+def check_input(x: torch.Tensor, width: int) -> None:
+    """Validate a layer input: a floating tensor of shape ``(batch, time, width)``."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if x.ndim != 3 or x.shape[-1] != width:
+        raise ValueError(f"x must have shape (batch, time, {width}), got {tuple(x.shape)}")
+    if not x.is_floating_point():
+        raise TypeError(f"x must be a floating tensor, got {x.dtype}")
+
+
+def scan_dtype_guard(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Upcast half/bfloat16 tensors to float32 for a scan (cumulative sums and products are
+    not computed in 8-bit mantissas); other dtypes pass through."""
+    return tuple(t.float() if t.dtype in (torch.float16, torch.bfloat16) else t for t in tensors)
+
+
+def _segsum(cs: torch.Tensor) -> torch.Tensor:
+    """From in-chunk cumulative sums ``cs[..., l]`` return ``out[..., t, s] = cs_t − cs_s`` for
+    ``t ≥ s`` and ``-inf`` above the diagonal (so ``exp`` gives the causal decay matrix)."""
+    L = cs.shape[-1]
+    out = cs[..., :, None] - cs[..., None, :]
+    mask = torch.ones(L, L, dtype=torch.bool, device=cs.device).tril()
+    return out.masked_fill(~mask, float("-inf"))
+
+
+def _pad_time(t: torch.Tensor, pad: int, value: float = 0.0) -> torch.Tensor:
+    if pad == 0:
+        return t
+    shape = list(t.shape)
+    shape[1] = pad
+    return torch.cat([t, t.new_full(shape, value)], dim=1)
+
+
+def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None):
+    """Step-by-step reference of ``S_t = a_t S_{t−1} + x_t b_tᵀ``, ``y_t = S_t c_t`` per head.
+
+    Shapes: ``x (B, T, H, P)``, ``b, c (B, T, H, N)``, ``log_mag (B, T, H)`` (``log|a_t|``),
+    ``parity (B, T, H)`` optional 0/1 float (1 where ``a_t < 0``), ``phase (B, T, H)`` optional
+    (``a_t = |a_t| e^{i phase}``, complex state; ``c`` may then be complex). Returns ``y (B, T, H, P)``
+    (complex when ``phase`` is given). ``S_0 = 0``.
+    """
+    Bsz, T, H, P = x.shape
+    N = b.shape[-1]
+    a = torch.exp(log_mag)
+    if parity is not None:
+        a = a * (1.0 - 2.0 * parity)
+    if phase is not None:
+        a = a * torch.exp(1j * phase)
+        x, b = x.to(a.dtype), b.to(a.dtype)
+        c = c.to(a.dtype)
+    S = x.new_zeros(Bsz, H, P, N)
+    ys = []
+    for t in range(T):
+        S = a[:, t, :, None, None] * S + x[:, t, :, :, None] * b[:, t, :, None, :]
+        ys.append(torch.einsum("bhpn,bhn->bhp", S, c[:, t]))
+    return torch.stack(ys, dim=1) if ys else x.new_zeros(Bsz, 0, H, P)
+
+
+def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: int = 32):
+    """Chunked (SSD) form of :func:`scalar_decay_scan_reference`; same arguments and result.
+
+    Within a chunk the decay ``∏_{s<r≤t} a_r`` is ``exp`` of a segment sum of ``log|a|`` (≤ 0, no
+    overflow), times ``(−1)^(parity count)`` and ``e^{i Σ phase}``; chunk states are passed on by a
+    recurrence over ``⌈T/chunk⌉`` chunks. ``T`` need not be a multiple of ``chunk``.
+    """
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    Bsz, T, H, P = x.shape
+    N = b.shape[-1]
+    if T == 0:
+        return x.new_zeros(Bsz, 0, H, P)
+    pad = (-T) % chunk
+    x, b, c, log_mag = (_pad_time(t, pad) for t in (x, b, c, log_mag))
+    if parity is not None:
+        parity = _pad_time(parity, pad)
+    if phase is not None:
+        phase = _pad_time(phase, pad)
+    nc, L = (T + pad) // chunk, chunk
+    # layout (B, H, nc, L, ·): every chunk computation is a batched matrix product
+    xr, br, cr = (t.reshape(Bsz, nc, L, H, -1).permute(0, 3, 1, 2, 4).contiguous() for t in (x, b, c))
+    lm = log_mag.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2)           # (B, H, nc, L)
+    cs = lm.cumsum(-1)
+    decay = torch.exp(_segsum(cs))                                      # (B, H, nc, L, L)
+    to_end = torch.exp(cs[..., -1:] - cs)                               # (B, H, nc, L)
+    from_start = torch.exp(cs)                                          # (B, H, nc, L)
+    chunk_total = torch.exp(cs[..., -1])                                # (B, H, nc)
+    if parity is not None:
+        pc = parity.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
+        sign = lambda d: 1.0 - 2.0 * torch.remainder(d, 2.0)  # noqa: E731
+        decay = decay * sign(pc[..., :, None] - pc[..., None, :])
+        to_end = to_end * sign(pc[..., -1:] - pc)
+        from_start = from_start * sign(pc)
+        chunk_total = chunk_total * sign(pc[..., -1])
+    if phase is not None and not (x.is_complex() or b.is_complex()):
+        ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
+        return _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
+                                          Bsz, T, H, P, N, nc, L)
+    if phase is not None:
+        ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
+        decay = decay * torch.exp(1j * (ph[..., :, None] - ph[..., None, :]))
+        to_end = to_end * torch.exp(1j * (ph[..., -1:] - ph))
+        from_start = from_start * torch.exp(1j * ph)
+        chunk_total = chunk_total * torch.exp(1j * ph[..., -1])
+        cdt = decay.dtype
+        xr, br, cr = xr.to(cdt), br.to(cdt), cr.to(cdt)
+    y = ((cr @ br.transpose(-1, -2)) * decay) @ xr                      # intra-chunk, (B, H, nc, L, P)
+    states = (br * to_end[..., None]).transpose(-1, -2) @ xr            # (B, H, nc, N, P) = Sᵀ per chunk
+    S = states.new_zeros(Bsz, H, N, P)
+    starts = []
+    for k in range(nc):
+        starts.append(S)
+        S = chunk_total[:, :, k, None, None] * S + states[:, :, k]
+    y = y + (cr * from_start[..., None]) @ torch.stack(starts, dim=2)
+    return y.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, P)[:, :T]
+
+
+def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
+                               Bsz, T, H, P, N, nc, L):
+    """The unit-phase part of :func:`scalar_decay_scan_chunked` for real ``x, b`` in real
+    arithmetic (cos/sin pairs instead of complex tensors, which are slow on CPU)."""
+    dph = ph[..., :, None] - ph[..., None, :]
+    Dc, Ds = decay * torch.cos(dph), decay * torch.sin(dph)
+    te = ph[..., -1:] - ph
+    te_c, te_s = to_end * torch.cos(te), to_end * torch.sin(te)
+    fs_c, fs_s = from_start * torch.cos(ph), from_start * torch.sin(ph)
+    tc, ts = chunk_total * torch.cos(ph[..., -1]), chunk_total * torch.sin(ph[..., -1])
+    c_re, c_im = ((cr.real.contiguous(), cr.imag.contiguous()) if cr.is_complex()
+                  else (cr, torch.zeros_like(cr)))
+    bT = br.transpose(-1, -2)
+    G_re, G_im = c_re @ bT, c_im @ bT
+    y_re = (G_re * Dc - G_im * Ds) @ xr
+    y_im = (G_re * Ds + G_im * Dc) @ xr
+    st_re = (br * te_c[..., None]).transpose(-1, -2) @ xr               # (B, H, nc, N, P)
+    st_im = (br * te_s[..., None]).transpose(-1, -2) @ xr
+    S_re, S_im = st_re.new_zeros(Bsz, H, N, P), st_re.new_zeros(Bsz, H, N, P)
+    s_re, s_im = [], []
+    for k in range(nc):
+        s_re.append(S_re)
+        s_im.append(S_im)
+        a, bb = tc[:, :, k, None, None], ts[:, :, k, None, None]
+        S_re, S_im = a * S_re - bb * S_im + st_re[:, :, k], a * S_im + bb * S_re + st_im[:, :, k]
+    S0_re, S0_im = torch.stack(s_re, dim=2), torch.stack(s_im, dim=2)
+    cf_re = c_re * fs_c[..., None] - c_im * fs_s[..., None]
+    cf_im = c_re * fs_s[..., None] + c_im * fs_c[..., None]
+    y_re = y_re + cf_re @ S0_re - cf_im @ S0_im
+    y_im = y_im + cf_re @ S0_im + cf_im @ S0_re
+    y = torch.complex(y_re, y_im)
+    return y.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, P)[:, :T]
+
+
+class MambaMixer(nn.Module):
+    """Selective diagonal SSM, Mamba-2 style (one scalar transition per head).
+
+    ``signed=False``: ``a_t = exp(Δ_t A) ∈ (0, 1)`` (``mamba``); ``signed=True``:
+    ``a_t = 2 exp(Δ_t A) − 1 ∈ (−1, 1)`` (``signed_mamba``). Input injection ``Δ_t x_t b_tᵀ``,
+    output ``(S_t c_t + D x_t) ⊙ silu(z_t)``, then a linear projection. Shapes ``(B, T, width)``.
+    """
+
+    def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, signed: bool = False,
+                 chunk: int = 16):
+        super().__init__()
+        if width % n_heads:
+            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        self.width, self.n_heads, self.d_state, self.signed, self.chunk = width, n_heads, d_state, signed, chunk
+        self.head_dim = width // n_heads
+        self.in_proj = nn.Linear(width, 2 * width + 2 * n_heads * d_state + n_heads)
+        self.A_log = nn.Parameter(torch.log(torch.linspace(1.0, 8.0, n_heads)))
+        self.dt_bias = nn.Parameter(torch.log(torch.expm1(torch.linspace(0.01, 0.5, n_heads))))
+        self.D = nn.Parameter(torch.ones(n_heads))
+        self.out_proj = nn.Linear(width, width)
+
+    def transitions(self, dt_raw: torch.Tensor):
+        """From the raw step sizes ``(B, T, H)``: ``(log|a|, parity or None, Δ)``, each
+        ``(B, T, H)``; parity is 1.0 where ``a_t < 0`` (signed variant only)."""
+        dt = F.softplus(dt_raw + self.dt_bias)
+        dA = -dt * torch.exp(self.A_log)                                 # < 0
+        if not self.signed:
+            return dA, None, dt
+        a = 2.0 * torch.exp(dA) - 1.0
+        tiny = torch.finfo(a.dtype).tiny
+        return torch.log(a.abs().clamp_min(tiny)), (a < 0).to(a.dtype), dt
+
+    def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
+        check_mode(mode)
+        check_input(x, self.width)
+        Bsz, T, _ = x.shape
+        H, N, P = self.n_heads, self.d_state, self.head_dim
+        proj = self.in_proj(x)
+        xin, z, bb, cc = torch.split(proj[..., :-H], [self.width, self.width, H * N, H * N], dim=-1)
+        log_mag, parity, dt = self.transitions(proj[..., -H:])
+        xin = xin.reshape(Bsz, T, H, P)
+        u = xin * dt[..., None]
+        bb, cc = bb.reshape(Bsz, T, H, N), cc.reshape(Bsz, T, H, N)
+        dtype = u.dtype
+        u, bb, cc, log_mag = scan_dtype_guard(u, bb, cc, log_mag)
+        if parity is not None:
+            parity = parity.to(log_mag.dtype)
+        with torch.autocast(x.device.type, enabled=False):
+            if mode == "recurrent":
+                y = scalar_decay_scan_reference(u, bb, cc, log_mag, parity)
+            else:
+                y = scalar_decay_scan_chunked(u, bb, cc, log_mag, parity, chunk=self.chunk)
+        y = y.to(dtype) + self.D[:, None] * xin
+        y = y.reshape(Bsz, T, self.width) * F.silu(z)
+        return self.out_proj(y)
+
+
+class AUSSMMixer(nn.Module):
+    """Complex unit-modulus diagonal SSM (AUSSM-style): ``a_t = exp(i θ_t)``, ``θ_t`` a linear
+    function of the input per head; complex state ``S_t = a_t S_{t−1} + x_t b_tᵀ``, output
+    ``Re(S_t c_t)`` with complex ``c_t``, gated by ``silu(z_t)``. Shapes ``(B, T, width)``.
+    (A per-head RMS normalisation of the read-out was tried and slowed training on S3 markedly.)
+    Internally float inputs become complex (complex64 for float32/bfloat16, complex128 for float64).
+    """
+
+    def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16):
+        super().__init__()
+        if width % n_heads:
+            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        self.width, self.n_heads, self.d_state, self.chunk = width, n_heads, d_state, chunk
+        self.head_dim = width // n_heads
+        self.in_proj = nn.Linear(width, 2 * width + 3 * n_heads * d_state + n_heads)
+        self.out_proj = nn.Linear(width, width)
+
+    def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
+        check_mode(mode)
+        check_input(x, self.width)
+        Bsz, T, _ = x.shape
+        H, N, P = self.n_heads, self.d_state, self.head_dim
+        proj = self.in_proj(x)
+        dtype = proj.dtype                        # bfloat16 under autocast
+        if dtype not in (torch.float32, torch.float64):
+            proj = proj.float()
+        xin, z, bb, c_re, c_im, theta = torch.split(
+            proj, [self.width, self.width, H * N, H * N, H * N, H], dim=-1)
+        xin = xin.reshape(Bsz, T, H, P)
+        bb = bb.reshape(Bsz, T, H, N)
+        cc = torch.complex(c_re, c_im).reshape(Bsz, T, H, N) / math.sqrt(2.0)
+        log_mag = torch.zeros_like(theta)
+        with torch.autocast(x.device.type, enabled=False):
+            if mode == "recurrent":
+                y = scalar_decay_scan_reference(xin, bb, cc, log_mag, phase=theta)
+            else:
+                y = scalar_decay_scan_chunked(xin, bb, cc, log_mag, phase=theta, chunk=self.chunk)
+        y = y.real.reshape(Bsz, T, self.width).to(dtype) * F.silu(z.to(dtype))
+        return self.out_proj(y)
+
+
+def gla_scan_reference(q, k, v, log_alpha):
+    """Step-by-step GLA: ``S_t = diag(α_t) S_{t−1} + k_t v_tᵀ``, ``o_t = S_tᵀ q_t``.
+
+    Shapes ``q, k, log_alpha (B, T, H, K)``, ``v (B, T, H, V)``; returns ``(B, T, H, V)``.
+    """
+    Bsz, T, H, K = q.shape
+    V = v.shape[-1]
+    S = q.new_zeros(Bsz, H, K, V)
+    alpha = torch.exp(log_alpha)
+    out = []
+    for t in range(T):
+        S = alpha[:, t, :, :, None] * S + k[:, t, :, :, None] * v[:, t, :, None, :]
+        out.append(torch.einsum("bhkv,bhk->bhv", S, q[:, t]))
+    return torch.stack(out, dim=1) if out else q.new_zeros(Bsz, 0, H, V)
+
+
+def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
+    """Chunked GLA (same arguments/result as :func:`gla_scan_reference`).
+
+    With ``b_t`` the in-chunk cumulative ``log α`` (``b ≤ 0``), the intra-chunk scores factorise
+    as ``(q_t ⊙ e^{b_t}) · (k_s ⊙ e^{−b_s})`` (masked to ``s ≤ t``), so the chunk is two matrix
+    products; chunk states are carried by a recurrence over chunks. Stability needs
+    ``−Σ_chunk log α`` below the exponent range (≈ 80 in float32): :class:`GLAMixer` clamps
+    ``log α ≥ −1`` per step, so chunks of ≤ 64 steps are safe.
+    """
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    Bsz, T, H, K = q.shape
+    V = v.shape[-1]
+    if T == 0:
+        return q.new_zeros(Bsz, 0, H, V)
+    pad = (-T) % chunk
+    q, k, v, log_alpha = (_pad_time(t, pad) for t in (q, k, v, log_alpha))
+    nc, L = (T + pad) // chunk, chunk
+    # (B, H, nc, L, ·)
+    qr, kr, vr, la = (t.reshape(Bsz, nc, L, H, -1).permute(0, 3, 1, 2, 4) for t in (q, k, v, log_alpha))
+    cs = la.cumsum(3)
+    q_in = qr * torch.exp(cs)                                            # ⊙ e^{b_t} (≤ 1)
+    k_in = kr * torch.exp(-cs)                                           # ⊙ e^{−b_s}
+    mask = torch.ones(L, L, dtype=torch.bool, device=q.device).tril()
+    scores = (q_in @ k_in.transpose(-1, -2)).masked_fill(~mask, 0.0)    # (B, H, nc, L, L)
+    o = scores @ vr
+    k_end = kr * torch.exp(cs[..., -1:, :] - cs)                         # decay to the chunk end
+    states = k_end.transpose(-1, -2) @ vr                                # (B, H, nc, K, V)
+    total = torch.exp(cs[..., -1, :])                                    # (B, H, nc, K)
+    S = q.new_zeros(Bsz, H, K, V)
+    starts = []
+    for c in range(nc):
+        starts.append(S)
+        S = total[:, :, c, :, None] * S + states[:, :, c]
+    o = o + q_in @ torch.stack(starts, dim=2)
+    return o.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, V)[:, :T]
+
+
+class GLAMixer(nn.Module):
+    """Gated linear attention layer (Yang et al. 2023, arXiv:2312.06635).
+
+    ``log α_t = max(logsigmoid(W_α x_t) / τ, −1)`` (τ = ``gate_temperature``, 16 in the paper;
+    the clamp keeps the chunked form stable, see :func:`gla_scan_chunked`), queries
+    scaled by ``d_k^{-1/2}``, output gate ``silu(W_g x)``. Shapes ``(B, T, width)``.
+    """
+
+    def __init__(self, width: int, n_heads: int = 4, gate_temperature: float = 16.0, chunk: int = 16):
+        super().__init__()
+        if width % n_heads:
+            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        self.width, self.n_heads, self.tau, self.chunk = width, n_heads, gate_temperature, chunk
+        self.head_dim = width // n_heads
+        self.qkvg = nn.Linear(width, 4 * width)
+        self.gate = nn.Linear(width, width)
+        self.out_proj = nn.Linear(width, width)
+
+    def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
+        check_mode(mode)
+        check_input(x, self.width)
+        Bsz, T, _ = x.shape
+        H, D = self.n_heads, self.head_dim
+        q, k, v, g = self.qkvg(x).chunk(4, dim=-1)
+        q = q.reshape(Bsz, T, H, D) * D ** -0.5
+        k, v = k.reshape(Bsz, T, H, D), v.reshape(Bsz, T, H, D)
+        log_alpha = (F.logsigmoid(self.gate(x)) / self.tau).clamp_min(-1.0).reshape(Bsz, T, H, D)
+        dtype = v.dtype
+        q, k, v, log_alpha = scan_dtype_guard(q, k, v, log_alpha)
+        with torch.autocast(x.device.type, enabled=False):
+            if mode == "recurrent":
+                o = gla_scan_reference(q, k, v, log_alpha)
+            else:
+                o = gla_scan_chunked(q, k, v, log_alpha, chunk=self.chunk)
+        return self.out_proj(o.to(dtype).reshape(Bsz, T, self.width) * F.silu(g))

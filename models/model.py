@@ -1,0 +1,145 @@
+"""One sequence-model class for every layer family: embedding → L pre-norm blocks → readout.
+
+Block ``ℓ``: ``x ← x + Mixer(RMSNorm(x))``; ``x ← x + MLP(RMSNorm(x))`` (the MLP is the smooth
+position-wise output map between layers of [DEPTH], arXiv:2603.05573, Theorem 3.4). The mixer is
+one of :data:`MODEL_NAMES`:
+
+==================  =====================================================================
+``transformer``     causal self-attention (:mod:`.layers_attention`), rotary or learned positions
+``mamba``           diagonal selective SSM, transitions in (0, 1) (:mod:`.layers_diagonal`)
+``signed_mamba``    diagonal selective SSM, transitions ``2 exp(ΔA) − 1`` in (−1, 1)
+``aussm``           complex unit-modulus diagonal SSM
+``gla``             gated linear attention
+``deltanet``        delta rule, one generalised Householder step per token (:mod:`.layers_delta`)
+``deltaproduct``    ``n_householder`` (default 2) Householder steps per token
+==================  =====================================================================
+
+Readout: ``head="classification"`` (logits over ``n_out`` classes per position) or
+``head="regression"`` (a linear map to ``R^{n_out}`` per position). Input: integer tokens
+``(B, T)`` in ``[0, vocab_size)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from .layers_attention import CausalSelfAttention
+from .layers_delta import DeltaProductMixer
+from .layers_diagonal import AUSSMMixer, GLAMixer, MambaMixer, check_mode
+
+__all__ = ["MODEL_NAMES", "RECURRENT_MODELS", "ModelConfig", "SequenceModel", "make_mixer"]
+
+MODEL_NAMES = ("transformer", "mamba", "signed_mamba", "aussm", "gla", "deltanet", "deltaproduct")
+RECURRENT_MODELS = MODEL_NAMES[1:]
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Architecture of a :class:`SequenceModel` (part of the run configuration hash)."""
+
+    name: str
+    vocab_size: int
+    n_out: int
+    depth: int = 1
+    width: int = 64
+    n_heads: int = 4
+    d_state: int = 16
+    head: str = "classification"
+    positions: str = "rotary"
+    n_householder: int = 2
+    allow_negative: bool = True
+    max_len: int = 4096
+    mlp_ratio: int = 2
+
+    def __post_init__(self) -> None:
+        if self.name not in MODEL_NAMES:
+            raise ValueError(f"model name must be one of {MODEL_NAMES}, got {self.name!r}")
+        for f in ("vocab_size", "n_out", "depth", "width", "n_heads", "d_state", "n_householder",
+                  "max_len", "mlp_ratio"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        if self.width % self.n_heads:
+            raise ValueError(f"width ({self.width}) must be divisible by n_heads ({self.n_heads})")
+        if self.head not in ("classification", "regression"):
+            raise ValueError(f"head must be 'classification' or 'regression', got {self.head!r}")
+        if self.positions not in ("rotary", "learned"):
+            raise ValueError(f"positions must be 'rotary' or 'learned', got {self.positions!r}")
+
+
+def make_mixer(cfg: ModelConfig) -> nn.Module:
+    """The sequence-mixing layer named by ``cfg.name``."""
+    w, h = cfg.width, cfg.n_heads
+    if cfg.name == "transformer":
+        return CausalSelfAttention(w, h, cfg.positions)
+    if cfg.name in ("mamba", "signed_mamba"):
+        return MambaMixer(w, h, cfg.d_state, signed=cfg.name == "signed_mamba")
+    if cfg.name == "aussm":
+        return AUSSMMixer(w, h, cfg.d_state)
+    if cfg.name == "gla":
+        return GLAMixer(w, h)
+    if cfg.name == "deltanet":
+        return DeltaProductMixer(w, h, 1, cfg.allow_negative)
+    return DeltaProductMixer(w, h, cfg.n_householder, cfg.allow_negative)
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, width: int, eps: float = 1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(width))
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.norm1, self.norm2 = RMSNorm(cfg.width), RMSNorm(cfg.width)
+        self.mixer = make_mixer(cfg)
+        self.mlp = nn.Sequential(nn.Linear(cfg.width, cfg.mlp_ratio * cfg.width), nn.GELU(),
+                                 nn.Linear(cfg.mlp_ratio * cfg.width, cfg.width))
+
+    def forward(self, x: torch.Tensor, mode: str) -> torch.Tensor:
+        x = x + self.mixer(self.norm1(x), mode=mode)
+        return x + self.mlp(self.norm2(x))
+
+
+class SequenceModel(nn.Module):
+    """Embedding (shared across positions) → ``cfg.depth`` blocks → final norm → readout.
+
+    ``forward(tokens (B, T) long, mode="parallel"|"recurrent") -> (B, T, n_out)``. Raises
+    ``ValueError`` for tokens outside ``[0, vocab_size)`` or a learned-position model fed more than
+    ``max_len`` positions, ``TypeError`` for non-integer tokens.
+    """
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.width)
+        self.pos = (nn.Embedding(cfg.max_len, cfg.width)
+                    if cfg.name == "transformer" and cfg.positions == "learned" else None)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.depth))
+        self.norm = RMSNorm(cfg.width)
+        self.readout = nn.Linear(cfg.width, cfg.n_out)
+
+    def forward(self, tokens: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
+        check_mode(mode)
+        if not isinstance(tokens, torch.Tensor) or tokens.dtype not in (torch.int64, torch.int32):
+            raise TypeError("tokens must be an integer torch.Tensor of shape (batch, time)")
+        if tokens.ndim != 2:
+            raise ValueError(f"tokens must have shape (batch, time), got {tuple(tokens.shape)}")
+        if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= self.cfg.vocab_size):
+            raise ValueError(f"tokens must lie in [0, {self.cfg.vocab_size})")
+        x = self.embed(tokens)
+        if self.pos is not None:
+            T = tokens.shape[1]
+            if T > self.cfg.max_len:
+                raise ValueError(f"sequence length {T} exceeds max_len {self.cfg.max_len}")
+            x = x + self.pos(torch.arange(T, device=tokens.device))[None]
+        for blk in self.blocks:
+            x = blk(x, mode)
+        return self.readout(self.norm(x))

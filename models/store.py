@@ -1,0 +1,285 @@
+"""The trained-model results store: one SQLite file plus checkpoint files under a results folder.
+
+Layout of ``results_dir``::
+
+    results.sqlite              runs (config, status, lease, result), metric curves
+    checkpoints/<key>.pt        the latest checkpoint of each unfinished / finished run
+
+Keys. A run is identified by :func:`config_key`: the sha256 of the canonical JSON (sorted keys, no
+whitespace, floats by ``repr``) of its configuration dataclass together with its type name and
+a schema version. The execution device is *not* part of the configuration (a run trained on a GPU
+is reused by a CPU check; the device is recorded in the result).
+
+Concurrency (for sweep runners). The database is opened in WAL mode with a busy timeout, and
+every state change is one ``BEGIN IMMEDIATE`` transaction, so any number of processes (one store
+object each) may share the file. A worker takes a run with :meth:`ResultsStore.claim` (atomic:
+succeeds only when the run is new, failed, or its lease has expired), keeps the lease alive with
+:meth:`heartbeat` while training (each checkpoint does so), and ends it with :meth:`finish` or
+:meth:`fail`. A finished run is never claimed again, so it is never trained twice. Checkpoints are
+written atomically (:func:`seqtheory.theory._io.atomic_write_bytes`); a killed run leaves its
+lease to expire and its last checkpoint, from which the next claimant resumes.
+
+A sweep runner is then::
+
+    store = ResultsStore(dir)
+    for cfg in grid:
+        if store.result(cfg) is None and store.claim(cfg, owner=me):
+            train(cfg, store=store, owner=me)        # resumes from the checkpoint if any
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import socket
+import sqlite3
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from seqtheory.theory._io import atomic_write_bytes
+
+__all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "default_owner",
+           "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+DB_NAME = "results.sqlite"
+
+
+def canonical_json(obj: Any) -> str:
+    """Canonical JSON: dataclasses as dicts, tuples as lists, sorted keys, compact separators.
+    ``TypeError`` for values JSON cannot represent; ``ValueError`` for NaN/inf."""
+    def conv(o):
+        if dataclasses.is_dataclass(o) and not isinstance(o, type):
+            return {f.name: conv(getattr(o, f.name)) for f in dataclasses.fields(o)}
+        if isinstance(o, dict):
+            return {str(k): conv(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [conv(v) for v in o]
+        if o is None or isinstance(o, (bool, int, float, str)):
+            return o
+        raise TypeError(f"configuration value of type {type(o).__name__} is not JSON-representable")
+
+    return json.dumps(conv(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def config_key(config: Any) -> str:
+    """sha256 (hex) of ``{"type": <class name>, "schema": SCHEMA_VERSION, "config": <config>}``
+    in canonical JSON. ``config`` must be a dataclass instance (TypeError otherwise)."""
+    if not (dataclasses.is_dataclass(config) and not isinstance(config, type)):
+        raise TypeError(f"config must be a dataclass instance, got {type(config).__name__}")
+    payload = canonical_json({"type": type(config).__name__, "schema": SCHEMA_VERSION,
+                              "config": config})
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def default_owner() -> str:
+    """A worker id unique to this process: ``host:pid:random``."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclasses.dataclass
+class RunRecord:
+    """One row of the ``runs`` table (``result`` decoded from JSON)."""
+
+    key: str
+    config: dict
+    status: str            # "claimed" | "finished" | "failed"
+    owner: str | None
+    lease_until: float | None
+    step: int
+    result: dict | None
+    error: str | None
+    created: float
+    updated: float
+
+
+class ResultsStore:
+    """Results store rooted at ``root`` (created). See the module docstring for the protocol."""
+
+    def __init__(self, root: str | os.PathLike, busy_timeout_s: float = 60.0):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "checkpoints").mkdir(exist_ok=True)
+        self.path = self.root / DB_NAME
+        self._busy = busy_timeout_s
+        with self._connect() as con:
+            con.execute("""CREATE TABLE IF NOT EXISTS runs (
+                key TEXT PRIMARY KEY, config TEXT NOT NULL, status TEXT NOT NULL,
+                owner TEXT, lease_until REAL, step INTEGER NOT NULL DEFAULT 0, result TEXT,
+                error TEXT, created REAL NOT NULL, updated REAL NOT NULL)""")
+            con.execute("""CREATE TABLE IF NOT EXISTS metrics (
+                key TEXT NOT NULL, step INTEGER NOT NULL, data TEXT NOT NULL,
+                PRIMARY KEY (key, step))""")
+
+    # ------------------------------------------------------------------ plumbing
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, timeout=self._busy, isolation_level=None)
+        con.execute(f"PRAGMA busy_timeout={int(self._busy * 1000)}")
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+        return _Tx(con)
+
+    @staticmethod
+    def key(config: Any) -> str:
+        return config_key(config)
+
+    def _row(self, con, key: str) -> RunRecord | None:
+        r = con.execute("SELECT key, config, status, owner, lease_until, step, result, error, "
+                        "created, updated FROM runs WHERE key=?", (key,)).fetchone()
+        if r is None:
+            return None
+        return RunRecord(r[0], json.loads(r[1]), r[2], r[3], r[4], r[5],
+                         json.loads(r[6]) if r[6] else None, r[7], r[8], r[9])
+
+    # ------------------------------------------------------------------ queries
+    def get(self, config_or_key: Any) -> RunRecord | None:
+        """The record of a run (by config or key), or None."""
+        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
+        with self._connect() as con:
+            return self._row(con, key)
+
+    def result(self, config_or_key: Any) -> dict | None:
+        """The stored result of a *finished* run, else None."""
+        rec = self.get(config_or_key)
+        return rec.result if rec is not None and rec.status == "finished" else None
+
+    def runs(self, status: str | None = None) -> list[RunRecord]:
+        """All runs, optionally only those with ``status``."""
+        with self._connect() as con:
+            keys = [r[0] for r in con.execute(
+                "SELECT key FROM runs" + (" WHERE status=?" if status else "") + " ORDER BY created",
+                (status,) if status else ())]
+            return [self._row(con, k) for k in keys]
+
+    # ------------------------------------------------------------------ the claim protocol
+    def claim(self, config: Any, owner: str, lease_s: float = 600.0) -> bool:
+        """Atomically take run ``config`` for ``owner``. True when the run is new, failed, already
+        held by ``owner``, or its lease expired; False when it is finished or another live owner
+        holds it."""
+        key, now = config_key(config), time.time()
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            rec = self._row(con, key)
+            if rec is None:
+                con.execute("INSERT INTO runs (key, config, status, owner, lease_until, step, "
+                            "created, updated) VALUES (?, ?, 'claimed', ?, ?, 0, ?, ?)",
+                            (key, canonical_json(config), owner, now + lease_s, now, now))
+                return True
+            if rec.status == "finished":
+                return False
+            if rec.status == "claimed" and rec.owner != owner and (rec.lease_until or 0) > now:
+                return False
+            con.execute("UPDATE runs SET status='claimed', owner=?, lease_until=?, error=NULL, "
+                        "updated=? WHERE key=?", (owner, now + lease_s, now, key))
+            return True
+
+    def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:
+        """Extend ``owner``'s lease and record progress; RuntimeError if the lease was lost."""
+        key, now = config_key(config), time.time()
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            cur = con.execute("UPDATE runs SET lease_until=?, step=?, updated=? WHERE key=? AND "
+                              "owner=? AND status='claimed'", (now + lease_s, step, now, key, owner))
+            if cur.rowcount != 1:
+                raise RuntimeError(f"run {key[:12]} is not held by {owner}")
+
+    def finish(self, config: Any, owner: str, result: dict) -> None:
+        """Store the result and mark the run finished (RuntimeError if ``owner`` lost the lease)."""
+        key, now = config_key(config), time.time()
+        text = json.dumps(result, sort_keys=True, allow_nan=True, default=_json_default)
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            cur = con.execute("UPDATE runs SET status='finished', result=?, lease_until=NULL, "
+                              "updated=? WHERE key=? AND owner=? AND status='claimed'",
+                              (text, now, key, owner))
+            if cur.rowcount != 1:
+                raise RuntimeError(f"run {key[:12]} is not held by {owner}; result not stored")
+
+    def fail(self, config: Any, owner: str, error: str) -> None:
+        """Mark a held run failed (it may be claimed again)."""
+        key, now = config_key(config), time.time()
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("UPDATE runs SET status='failed', error=?, lease_until=NULL, updated=? "
+                        "WHERE key=? AND owner=?", (error[-4000:], now, key, owner))
+
+    def release(self, config: Any, owner: str) -> None:
+        """Give a held run back (lease expires now; its checkpoint stays for the next claimant)."""
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            con.execute("UPDATE runs SET lease_until=0 WHERE key=? AND owner=? AND status='claimed'",
+                        (config_key(config), owner))
+
+    # ------------------------------------------------------------------ metrics and checkpoints
+    def log_metrics(self, config: Any, step: int, data: dict) -> None:
+        """Record one point of a run's curves (idempotent per step)."""
+        with self._connect() as con:
+            con.execute("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)",
+                        (config_key(config), int(step), json.dumps(data, default=_json_default)))
+
+    def metrics(self, config_or_key: Any) -> list[dict]:
+        """The curve points of a run, by step (each dict has ``step``)."""
+        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
+        with self._connect() as con:
+            return [dict(json.loads(d), step=s) for s, d in con.execute(
+                "SELECT step, data FROM metrics WHERE key=? ORDER BY step", (key,))]
+
+    def checkpoint_path(self, config_or_key: Any) -> Path:
+        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
+        return self.root / "checkpoints" / f"{key}.pt"
+
+    def save_checkpoint(self, config: Any, state: dict) -> Path:
+        """Write ``state`` (anything ``torch.save`` takes) atomically as the run's checkpoint."""
+        import torch
+
+        buf = io.BytesIO()
+        torch.save(state, buf)
+        return atomic_write_bytes(self.checkpoint_path(config), buf.getvalue())
+
+    def load_checkpoint(self, config: Any, map_location: str = "cpu") -> dict | None:
+        """The run's last checkpoint, or None."""
+        import torch
+
+        p = self.checkpoint_path(config)
+        if not p.is_file():
+            return None
+        return torch.load(p, map_location=map_location, weights_only=False)
+
+
+class _Tx:
+    """A connection wrapper whose context manager commits an open transaction on success, rolls
+    it back on error, and closes the connection."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self.con = con
+
+    def execute(self, *a):
+        return self.con.execute(*a)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        try:
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.con.close()
+        return False
+
+
+def _json_default(o):
+    try:
+        import numpy as np
+
+        if isinstance(o, np.ndarray):
+            return o.tolist()
+        if isinstance(o, np.generic):
+            return o.item()
+    except ImportError:  # pragma: no cover
+        pass
+    raise TypeError(f"{type(o).__name__} is not JSON serialisable")

@@ -1,0 +1,413 @@
+"""Tasks: group word problems and the continuous A5 rotation task of [DEPTH] (arXiv:2603.05573, §4).
+
+Word problems (SPEC §2)
+-----------------------
+A task is a finite group ``G`` (:class:`seqtheory.theory.groups.FiniteGroup`); tokens are element
+**indices** ``0 … |G|−1`` (``G.elements[i]``), and the label at position ``t`` is the index of the
+prefix product. Two conventions:
+
+* ``left`` (**the default of this module**, the state-tracking convention of SPEC §2):
+  ``g_t = x_t · g_{t−1}``, i.e. ``g_t = x_t ⋯ x_1``;
+* ``right`` (public word-problem datasets): ``g_t = g_{t−1} · x_t``, i.e. ``g_t = x_1 ⋯ x_t``.
+
+``right`` on a word equals ``left`` on the reversed word (the full products agree; pinned by
+tests). ``g_0`` is the identity. Every dataset states its convention in ``metadata``.
+
+**BOS policy**: ``bos=False`` (default): no start token; position ``t`` (0-based) carries token
+``x_{t+1}`` and label ``g_{t+1}``. ``bos=True``: a dedicated start token with id ``|G|`` (vocabulary
+``|G|+1``) is prepended, its label is the identity.
+
+**Splits**: training words of length ``T``, test words of length ``2T`` (default), all drawn
+uniformly at random without repetition from deterministic seeds (numpy ``SeedSequence``); a test
+word never has a training word as its length-``T`` prefix (so no test sequence, nor its prefix,
+is seen in training). ``ValueError`` when the requested number of distinct words does not exist.
+
+Rotation task
+-------------
+Tokens are the 60 elements of A5 acting on ``R^3`` through the faithful icosahedral representation
+``R`` (:func:`seqtheory.theory.representations.icosahedral_representation`, audited with
+:func:`audit_representation`); ``h_0`` is a unit start vector and the regression target is
+``h_t = M(x_t) h_{t−1}`` (left action) at every position, scored by per-position MSE.
+``eps=None``: ``M(a) = R(a)``. ``eps=ε > 0``: ``M(a) = exp(ε X_a)`` with ``X_a = log R(a)`` (principal
+rotation logarithm; for the rotations by π an axis is chosen deterministically) — the ε-scaled
+task of [DEPTH] Theorem 3.2 / Corollary 3.6. ``generator="so3"`` instead uses 3 tokens acting by
+``exp(ε L_i)``, ``L_i`` the standard basis of so(3).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from seqtheory.theory.groups import FiniteGroup
+
+__all__ = [
+    "TASK_GROUPS", "DEFAULT_CONVENTION", "prefix_products", "WordProblemSpec", "WordProblemData",
+    "make_word_problem", "RotationSpec", "RotationData", "make_rotation_task", "rotation_log",
+    "rotation_exp", "so3_basis", "audit_representation", "task_names",
+]
+
+TASK_GROUPS = ("C2", "C3", "D8", "H3", "S3", "S4", "A5")
+DEFAULT_CONVENTION = "left"
+CONVENTIONS = ("left", "right")
+
+
+def __getattr__(name: str):
+    # lazy re-export: seqtheory.models.tasks.audit_representation(group, mapping)
+    if name == "audit_representation":
+        return importlib.import_module("seqtheory.theory.representations").audit_representation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def task_names() -> tuple[str, ...]:
+    """Task names accepted by the training CLI: the group names of SPEC §2 plus the rotations."""
+    return TASK_GROUPS + ("rotation_a5", "rotation_eps")
+
+
+def _check_convention(convention: str) -> str:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be 'left' or 'right', got {convention!r}")
+    return convention
+
+
+def prefix_products(table: np.ndarray, words: np.ndarray, identity: int,
+                    convention: str = DEFAULT_CONVENTION) -> np.ndarray:
+    """Prefix products of integer words under a Cayley table.
+
+    ``table (n, n)`` int with ``table[i, j]`` = index of ``e_i · e_j``; ``words (N, T)`` ints in
+    ``[0, n)``; ``identity`` the identity index. Returns ``(N, T)`` int64: ``left``:
+    ``g_t = x_t · g_{t−1}``; ``right``: ``g_t = g_{t−1} · x_t`` (``g_0`` = identity).
+    """
+    _check_convention(convention)
+    table = np.asarray(table)
+    words = np.asarray(words)
+    n = table.shape[0]
+    if table.ndim != 2 or table.shape != (n, n):
+        raise ValueError(f"table must be square, got shape {table.shape}")
+    if words.ndim != 2:
+        raise ValueError(f"words must have shape (N, T), got {words.shape}")
+    if words.size and (words.min() < 0 or words.max() >= n):
+        raise ValueError(f"words must contain indices in [0, {n})")
+    out = np.empty(words.shape, dtype=np.int64)
+    g = np.full(words.shape[0], identity, dtype=np.int64)
+    for t in range(words.shape[1]):
+        g = table[words[:, t], g] if convention == "left" else table[g, words[:, t]]
+        out[:, t] = g
+    return out
+
+
+def _unique_words(rng: np.random.Generator, n_letters: int, length: int, count: int,
+                  forbidden: set[bytes] | None = None, forbid_prefix: int | None = None,
+                  what: str = "words") -> np.ndarray:
+    """``count`` distinct uniform random words (int64 ``(count, length)``); when ``forbidden`` is
+    given, no word's first ``forbid_prefix`` letters are in it."""
+    total = float(n_letters) ** length
+    budget = total - (len(forbidden) * float(n_letters) ** (length - forbid_prefix)
+                      if forbidden else 0.0)
+    if count > budget:
+        raise ValueError(f"cannot draw {count} distinct {what} of length {length} over "
+                         f"{n_letters} letters (at most {int(budget)} available)")
+    seen: set[bytes] = set()
+    rows: list[np.ndarray] = []
+    for _ in range(1000):
+        need = count - len(rows)
+        if need == 0:
+            break
+        cand = rng.integers(0, n_letters, size=(max(2 * need, 16), length), dtype=np.int64)
+        for w in cand:
+            key = w.tobytes()
+            if key in seen:
+                continue
+            if forbidden is not None and w[:forbid_prefix].tobytes() in forbidden:
+                continue
+            seen.add(key)
+            rows.append(w)
+            if len(rows) == count:
+                break
+    if len(rows) < count:
+        raise ValueError(f"could not draw {count} distinct {what}; reduce the count")
+    return np.stack(rows) if rows else np.zeros((0, length), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class WordProblemSpec:
+    """A word-problem dataset. ``group``: a SPEC §2 name (``"S3"``, ``"H3"``, ``"H3(2)"`` …);
+    ``test_length`` defaults to ``2 * train_length``."""
+
+    group: str
+    train_length: int = 16
+    n_train: int = 4096
+    n_test: int = 512
+    test_length: int | None = None
+    convention: str = DEFAULT_CONVENTION
+    bos: bool = False
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.group, str):
+            raise TypeError(f"group must be a group name (str), got {type(self.group).__name__}")
+        _check_convention(self.convention)
+        for f in ("train_length", "n_train", "n_test"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        if self.test_length is not None and self.test_length < self.train_length:
+            raise ValueError(f"test_length ({self.test_length}) must be >= train_length "
+                             f"({self.train_length})")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+
+    @property
+    def test_len(self) -> int:
+        return self.test_length if self.test_length is not None else 2 * self.train_length
+
+
+@dataclass
+class WordProblemData:
+    """Arrays of a word-problem dataset (int64): ``train_tokens/labels (n_train, T)``,
+    ``test_tokens/labels (n_test, 2T)`` (one more column each with BOS), plus ``metadata``."""
+
+    spec: WordProblemSpec
+    group: FiniteGroup
+    train_tokens: np.ndarray
+    train_labels: np.ndarray
+    test_tokens: np.ndarray
+    test_labels: np.ndarray
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def vocab_size(self) -> int:
+        return self.group.order + (1 if self.spec.bos else 0)
+
+    @property
+    def n_classes(self) -> int:
+        return self.group.order
+
+    def with_shuffled_labels(self, seed: int = 0) -> "WordProblemData":
+        """Negative-control copy: the training label sequences are permuted across sequences, so
+        labels are no longer a function of the tokens (test data unchanged)."""
+        perm = np.random.default_rng(seed).permutation(len(self.train_labels))
+        md = dict(self.metadata, labels="shuffled across training sequences (negative control)")
+        return replace(self, train_labels=self.train_labels[perm].copy(), metadata=md)
+
+
+def make_word_problem(spec: WordProblemSpec, group: FiniteGroup | None = None) -> WordProblemData:
+    """Build the dataset of ``spec`` (``group`` overrides ``FiniteGroup.named(spec.group)``)."""
+    G = group if group is not None else FiniteGroup.named(spec.group)
+    n, T, T2 = G.order, spec.train_length, spec.test_len
+    ss = np.random.SeedSequence([spec.seed, n, T, T2, spec.n_train, spec.n_test])
+    rng_train, rng_test = (np.random.default_rng(s) for s in ss.spawn(2))
+    train = _unique_words(rng_train, n, T, spec.n_train, what="training words")
+    forbidden = {w.tobytes() for w in train}
+    test = _unique_words(rng_test, n, T2, spec.n_test, forbidden=forbidden, forbid_prefix=T,
+                         what="test words")
+    table, e = G.cayley_table(), G.identity_index
+    ytr = prefix_products(table, train, e, spec.convention)
+    yte = prefix_products(table, test, e, spec.convention)
+    if spec.bos:
+        bos = n
+
+        def add(tok, lab):
+            return (np.concatenate([np.full((len(tok), 1), bos), tok], 1),
+                    np.concatenate([np.full((len(lab), 1), e), lab], 1))
+
+        train, ytr = add(train, ytr)
+        test, yte = add(test, yte)
+    md = {
+        "task": "word_problem", "group": spec.group, "group_order": n,
+        "convention": spec.convention,
+        "convention_rule": "g_t = x_t * g_{t-1}" if spec.convention == "left" else "g_t = g_{t-1} * x_t",
+        "bos": (f"token {n} prepended, label = identity" if spec.bos else
+                "none: position t carries x_{t+1} and label g_{t+1}; g_0 = identity"),
+        "train_length": T, "test_length": T2, "n_train": spec.n_train, "n_test": spec.n_test,
+        "seed": spec.seed, "held_out": "test words of length 2T whose length-T prefix is no training word",
+        "spec": asdict(spec),
+    }
+    return WordProblemData(spec, G, train, ytr, test, yte, md)
+
+
+# --------------------------------------------------------------------------- rotations
+def so3_basis() -> np.ndarray:
+    """The standard basis ``L_x, L_y, L_z`` of so(3) (``(L_i)_{jk} = −ε_{ijk}``), float64 ``(3, 3, 3)``."""
+    L = np.zeros((3, 3, 3))
+    L[0, 2, 1], L[0, 1, 2] = 1.0, -1.0
+    L[1, 0, 2], L[1, 2, 0] = 1.0, -1.0
+    L[2, 1, 0], L[2, 0, 1] = 1.0, -1.0
+    return L
+
+
+def rotation_log(R: np.ndarray) -> np.ndarray:
+    """Float64 principal logarithm (the exact sympy version is
+    :func:`seqtheory.theory.representations.rotation_log`) of a rotation matrix ``R (3, 3)`` (angle in [0, π]); for angle π the
+    axis is the unit eigenvector of eigenvalue 1 with its first non-zero entry positive.
+    ``ValueError`` when ``R`` is not a rotation (``RᵀR ≠ I`` or ``det ≠ 1`` beyond 1e-9)."""
+    R = np.asarray(R, dtype=float)
+    if R.shape != (3, 3) or not np.isfinite(R).all():
+        raise ValueError("R must be a finite 3x3 matrix")
+    if np.abs(R.T @ R - np.eye(3)).max() > 1e-9 or abs(np.linalg.det(R) - 1) > 1e-9:
+        raise ValueError("R must be a rotation matrix (orthogonal, det 1)")
+    c = np.clip((np.trace(R) - 1.0) / 2.0, -1.0, 1.0)
+    theta = float(np.arccos(c))
+    if theta < 1e-12:
+        return np.zeros((3, 3))
+    if np.pi - theta > 1e-6:
+        return theta / (2.0 * np.sin(theta)) * (R - R.T)
+    w, V = np.linalg.eigh((R + R.T) / 2.0)
+    axis = V[:, np.argmax(w)]
+    axis = axis * np.sign(axis[np.flatnonzero(np.abs(axis) > 1e-9)[0]])
+    return theta * np.tensordot(axis, so3_basis(), axes=1)
+
+
+def rotation_exp(X: np.ndarray) -> np.ndarray:
+    """``exp(X)`` of ``X ∈ so(3)`` by Rodrigues' formula (float64 ``(3, 3)``)."""
+    X = np.asarray(X, dtype=float)
+    th = np.sqrt(0.5 * np.sum(X * X))
+    if th < 1e-15:
+        return np.eye(3) + X
+    return np.eye(3) + np.sin(th) / th * X + (1 - np.cos(th)) / th ** 2 * (X @ X)
+
+
+@dataclass(frozen=True)
+class RotationSpec:
+    """The A5 rotation task. ``eps=None``: exact icosahedral rotations; ``eps > 0``: ``exp(ε X_a)``.
+    ``generator``: ``"log"`` (60 tokens, ``X_a = log R(a)``) or ``"so3"`` (3 tokens, ``X_i = L_i``;
+    needs ``eps``). ``start``: the start vector (normalised; ValueError if zero)."""
+
+    train_length: int = 16
+    n_train: int = 4096
+    n_test: int = 512
+    test_length: int | None = None
+    eps: float | None = None
+    generator: str = "log"
+    start: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    convention: str = DEFAULT_CONVENTION
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _check_convention(self.convention)
+        for f in ("train_length", "n_train", "n_test"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
+            raise ValueError(f"eps must be a positive finite number or None, got {self.eps!r}")
+        if self.generator not in ("log", "so3"):
+            raise ValueError(f"generator must be 'log' or 'so3', got {self.generator!r}")
+        if self.generator == "so3" and self.eps is None:
+            raise ValueError("generator 'so3' needs eps")
+        s = np.asarray(self.start, dtype=float)
+        if s.shape != (3,) or not np.isfinite(s).all() or np.linalg.norm(s) == 0:
+            raise ValueError(f"start must be a non-zero finite 3-vector, got {self.start!r}")
+
+    @property
+    def test_len(self) -> int:
+        return self.test_length if self.test_length is not None else 2 * self.train_length
+
+
+@dataclass
+class RotationData:
+    """Arrays of a rotation task: tokens int64 ``(N, T)``, targets float64 ``(N, T, 3)``;
+    ``matrices (n_tokens, 3, 3)`` the maps ``M(a)``; ``h0`` the unit start vector."""
+
+    spec: RotationSpec
+    matrices: np.ndarray
+    h0: np.ndarray
+    train_tokens: np.ndarray
+    train_targets: np.ndarray
+    test_tokens: np.ndarray
+    test_targets: np.ndarray
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.matrices)
+
+    def propagate(self, tokens: np.ndarray) -> np.ndarray:
+        """Targets of int tokens ``(N, T)``: ``left``: ``h_t = M(x_t) h_{t−1}``; ``right``:
+        ``h_t = M(x_1) ⋯ M(x_t) h_0``. Returns ``(N, T, 3)`` float64."""
+        return _propagate(self.matrices, self.h0, tokens, self.spec.convention)
+
+    def final_map(self, word: np.ndarray) -> np.ndarray:
+        """``Φ_x = M(x_T) ⋯ M(x_1)`` (left) of one word, ``(3, 3)``."""
+        P = np.eye(3)
+        for a in word:
+            P = self.matrices[a] @ P if self.spec.convention == "left" else P @ self.matrices[a]
+        return P
+
+
+def _propagate(M: np.ndarray, h0: np.ndarray, tokens: np.ndarray, convention: str) -> np.ndarray:
+    N, T = tokens.shape
+    out = np.empty((N, T, 3))
+    if convention == "left":
+        h = np.broadcast_to(h0, (N, 3)).copy()
+        for t in range(T):
+            h = np.einsum("nij,nj->ni", M[tokens[:, t]], h)
+            out[:, t] = h
+        return out
+    # right convention: h_t = (M(x_1) ⋯ M(x_t)) h0 — product accumulated on the right
+    P = np.broadcast_to(np.eye(3), (N, 3, 3)).copy()
+    for t in range(T):
+        P = P @ M[tokens[:, t]]
+        out[:, t] = P @ h0
+    return out
+
+
+def _icosahedral():
+    rep = importlib.import_module("seqtheory.theory.representations")
+    return rep
+
+
+def make_rotation_task(spec: RotationSpec) -> RotationData:
+    """Build the rotation task of ``spec`` (audits the icosahedral representation first and raises
+    ``RuntimeError`` if it is not a faithful homomorphism)."""
+    audit: dict[str, Any] = {}
+    if spec.generator == "log":
+        rep = _icosahedral()
+        ico = rep.icosahedral_representation()
+        G, R = _ico_group_and_matrices(ico)
+        audit = {"exact": _audit_dict(ico.audit),
+                 "float64": _audit_dict(rep.audit_representation(G, ico.float_mapping()))}
+        for a in audit.values():
+            if not a.get("is_homomorphism") or a.get("n_distinct") != G.order:
+                raise RuntimeError(f"icosahedral representation failed its audit: {audit}")
+        M = R if spec.eps is None else np.stack([rotation_exp(spec.eps * rotation_log(r)) for r in R])
+    else:
+        M = np.stack([rotation_exp(spec.eps * L) for L in so3_basis()])
+    h0 = np.asarray(spec.start, dtype=float)
+    h0 = h0 / np.linalg.norm(h0)
+    n, T, T2 = len(M), spec.train_length, spec.test_len
+    ss = np.random.SeedSequence([spec.seed, n, T, T2, spec.n_train, spec.n_test, 7])
+    rng_train, rng_test = (np.random.default_rng(s) for s in ss.spawn(2))
+    train = _unique_words(rng_train, n, T, spec.n_train, what="training words")
+    test = _unique_words(rng_test, n, T2, spec.n_test, forbidden={w.tobytes() for w in train},
+                         forbid_prefix=T, what="test words")
+    md = {"task": "rotation", "group": "A5" if spec.generator == "log" else "SO(3)",
+          "representation": "icosahedral (faithful)" if spec.generator == "log" else "so(3) basis",
+          "eps": spec.eps, "generator": spec.generator, "start": h0.tolist(),
+          "convention": spec.convention, "train_length": T, "test_length": T2,
+          "n_train": spec.n_train, "n_test": spec.n_test, "seed": spec.seed, "audit": audit,
+          "spec": asdict(spec)}
+    return RotationData(spec, M, h0, train, _propagate(M, h0, train, spec.convention), test,
+                        _propagate(M, h0, test, spec.convention), md)
+
+
+def _ico_group_and_matrices(ico) -> tuple[FiniteGroup, np.ndarray]:
+    """(A5 group, float64 matrices (60, 3, 3) in ``group.elements`` order) of the
+    :class:`~seqtheory.theory.representations.IcosahedralRepresentation`."""
+    return ico.group, np.asarray(ico.float_matrices, dtype=np.float64)
+
+
+def _audit_dict(res) -> dict[str, Any]:
+    if isinstance(res, dict):
+        d = res
+    elif hasattr(res, "as_dict"):
+        d = res.as_dict()
+    elif hasattr(res, "__dataclass_fields__"):
+        d = asdict(res)
+    else:
+        d = {k: getattr(res, k) for k in ("fraction_respected", "n_distinct", "is_homomorphism")
+             if hasattr(res, k)}
+    return {k: (float(v) if k == "fraction_respected" else v) for k, v in d.items()
+            if k in ("fraction_respected", "n_distinct", "is_homomorphism", "is_faithful")}

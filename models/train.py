@@ -1,0 +1,366 @@
+"""Training and evaluation of sequence models on the tasks of :mod:`seqtheory.models.tasks`.
+
+One run = one :class:`TrainConfig` (a frozen dataclass; its sha256 key is the run's identity in
+the :class:`~seqtheory.models.store.ResultsStore`). Optimiser: AdamW with linear warm-up then
+cosine decay to 0, gradient-norm clipping. Precision ``fp32`` | ``bf16`` (autocast; scans and
+cumulative products stay in float32) | ``fp64``. Device ``auto`` | ``cpu`` | ``cuda``. Seeds: python,
+numpy and torch are seeded from ``cfg.seed``; minibatch ``s`` is drawn by a numpy generator seeded
+by ``(seed, s)``, so a resumed run sees exactly the batches of an uninterrupted one (on CPU the
+resumed run is bit-identical; tests/test_train.py).
+
+Metrics (on the held-out test set, length ``2T`` by default):
+
+* classification: ``per_position_accuracy[t]``; ``seq_acc`` = fraction of test sequences with
+  every position correct (at the test length); ``seq_acc_train_length`` (first ``T`` positions);
+  ``max_len_90`` = the largest ``ℓ`` such that ≥ 90% of test sequences are correct on all of their
+  first ``ℓ`` positions (0 if none);
+* regression: ``per_position_mse[t]`` (mean over sequences and the 3 coordinates), ``mse``.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .model import MODEL_NAMES, ModelConfig, SequenceModel
+from .store import ResultsStore, config_key, default_owner
+from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
+                    make_word_problem)
+
+__all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
+           "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at"]
+
+PRECISIONS = ("fp32", "bf16", "fp64")
+#: Revision of the model/task code. It is part of every run configuration (hence of the store
+#: key): bump it whenever a change to layers, tasks or training alters what a configuration
+#: trains, so that stale stored results are not reused.
+CODE_REVISION = 1
+ProgressFn = Callable[[dict], None]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that defines a training run (hashed by the results store; device excluded).
+
+    ``task``: a group name of SPEC §2 (``"C2"``, ``"S3"``, ``"H3(2)"`` …), ``"rotation_a5"``
+    (exact icosahedral rotations) or ``"rotation_eps"`` (``exp(ε log R)``, ``eps`` required).
+    ``shuffle_labels``: negative control (training labels permuted across sequences).
+    """
+
+    task: str
+    model: str
+    depth: int = 1
+    width: int = 64
+    n_heads: int = 4
+    d_state: int = 16
+    n_householder: int = 2
+    positions: str = "rotary"
+    train_length: int = 16
+    test_length: int | None = None
+    n_train: int = 4096
+    n_test: int = 512
+    convention: str = "left"
+    eps: float | None = None
+    start: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    steps: int = 1000
+    batch_size: int = 64
+    lr: float = 3e-3
+    weight_decay: float = 0.01
+    warmup: int = 50
+    grad_clip: float = 1.0
+    precision: str = "fp32"
+    seed: int = 0
+    data_seed: int = 0
+    shuffle_labels: bool = False
+    checkpoint_every: int = 250
+    log_every: int = 25
+    code_revision: int = CODE_REVISION
+
+    def __post_init__(self) -> None:
+        if self.model not in MODEL_NAMES:
+            raise ValueError(f"model must be one of {MODEL_NAMES}, got {self.model!r}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
+        if self.task == "rotation_eps" and self.eps is None:
+            raise ValueError("task 'rotation_eps' needs eps > 0")
+        if self.task == "rotation_a5" and self.eps is not None:
+            raise ValueError("task 'rotation_a5' takes no eps (use 'rotation_eps')")
+        for f in ("steps", "batch_size", "checkpoint_every", "log_every"):
+            v = getattr(self, f)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        if not (self.lr > 0 and math.isfinite(self.lr)):
+            raise ValueError(f"lr must be positive, got {self.lr!r}")
+        if self.warmup < 0 or self.grad_clip <= 0 or self.weight_decay < 0:
+            raise ValueError("warmup and weight_decay must be >= 0 and grad_clip > 0")
+        if not self.is_rotation:
+            from seqtheory.theory.groups import FiniteGroup
+            try:
+                FiniteGroup.named(self.task)
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"task must be a group name, 'rotation_a5' or 'rotation_eps': {exc}") from None
+        if self.shuffle_labels and self.is_rotation:
+            raise ValueError("shuffle_labels applies to word problems only")
+
+    @property
+    def is_rotation(self) -> bool:
+        return self.task in ("rotation_a5", "rotation_eps")
+
+    @property
+    def key(self) -> str:
+        return config_key(self)
+
+
+def build_task(cfg: TrainConfig):
+    """The dataset of ``cfg`` (WordProblemData or RotationData)."""
+    if cfg.is_rotation:
+        return make_rotation_task(RotationSpec(
+            train_length=cfg.train_length, n_train=cfg.n_train, n_test=cfg.n_test,
+            test_length=cfg.test_length, eps=cfg.eps, start=tuple(cfg.start),
+            convention=cfg.convention, seed=cfg.data_seed))
+    data = make_word_problem(WordProblemSpec(
+        group=cfg.task, train_length=cfg.train_length, n_train=cfg.n_train, n_test=cfg.n_test,
+        test_length=cfg.test_length, convention=cfg.convention, seed=cfg.data_seed))
+    return data.with_shuffled_labels(cfg.data_seed) if cfg.shuffle_labels else data
+
+
+def build_model(cfg: TrainConfig, data) -> SequenceModel:
+    rot = cfg.is_rotation
+    mc = ModelConfig(name=cfg.model, vocab_size=data.vocab_size, n_out=3 if rot else data.n_classes,
+                     depth=cfg.depth, width=cfg.width, n_heads=cfg.n_heads, d_state=cfg.d_state,
+                     head="regression" if rot else "classification", positions=cfg.positions,
+                     n_householder=cfg.n_householder,
+                     max_len=max(4096, 2 * (cfg.test_length or 2 * cfg.train_length)))
+    return SequenceModel(mc)
+
+
+def resolve_device(device: str) -> torch.device:
+    """``auto`` → cuda when available else cpu; ValueError for unknown names or missing CUDA."""
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', got {device!r}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device 'cuda' requested but torch sees no CUDA GPU")
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(device)
+
+
+def _seed_all(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def _lr_lambda(cfg: TrainConfig):
+    def f(step: int) -> float:
+        if cfg.warmup and step < cfg.warmup:
+            return (step + 1) / cfg.warmup
+        prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+        return 0.5 * (1.0 + math.cos(math.pi * min(1.0, prog)))
+    return f
+
+
+def _arrays(data, cfg: TrainConfig):
+    if cfg.is_rotation:
+        return data.train_tokens, data.train_targets, data.test_tokens, data.test_targets
+    return data.train_tokens, data.train_labels, data.test_tokens, data.test_labels
+
+
+def _loss(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Tensor:
+    if regression:
+        return F.mse_loss(out.float(), y.float()) if out.dtype != torch.float64 else F.mse_loss(out, y)
+    return F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1))
+
+
+def max_len_at(correct: np.ndarray, threshold: float = 0.9) -> int:
+    """From a boolean ``(N, T)`` array of per-position correctness: the largest ``ℓ`` with
+    ``mean_n all(correct[n, :ℓ]) ≥ threshold`` (0 when even ``ℓ = 1`` fails)."""
+    correct = np.asarray(correct, dtype=bool)
+    prefix_ok = np.logical_and.accumulate(correct, axis=1).mean(axis=0)
+    ok = np.flatnonzero(prefix_ok >= threshold)
+    # prefix accuracy is non-increasing in ℓ, so the admissible ℓ form an initial segment
+    return int(ok[-1] + 1) if ok.size else 0
+
+
+@torch.no_grad()
+def evaluate(model: SequenceModel, tokens: np.ndarray, targets: np.ndarray, regression: bool,
+             device: torch.device, dtype: torch.dtype = torch.float32, batch: int = 256,
+             train_length: int | None = None) -> dict[str, Any]:
+    """Metrics of ``model`` on ``(tokens, targets)`` (see the module docstring)."""
+    model.eval()
+    outs = []
+    for i in range(0, len(tokens), batch):
+        x = torch.as_tensor(tokens[i:i + batch], device=device)
+        o = model(x)
+        outs.append(o.to(torch.float64).cpu().numpy() if regression else o.argmax(-1).cpu().numpy())
+    pred = np.concatenate(outs)
+    model.train()
+    if regression:
+        pp = ((pred - targets) ** 2).mean(axis=(0, 2))
+        return {"per_position_mse": pp.tolist(), "mse": float(pp.mean()),
+                "mse_train_length": float(pp[:train_length].mean()) if train_length else None}
+    correct = pred == targets
+    res = {"per_position_accuracy": correct.mean(axis=0).tolist(),
+           "seq_acc": float(correct.all(axis=1).mean()),
+           "max_len_90": max_len_at(correct, 0.9), "test_length": int(tokens.shape[1])}
+    if train_length:
+        res["seq_acc_train_length"] = float(correct[:, :train_length].all(axis=1).mean())
+    return res
+
+
+def _dtype(cfg: TrainConfig) -> torch.dtype:
+    return torch.float64 if cfg.precision == "fp64" else torch.float32
+
+
+def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "auto",
+          owner: str | None = None, on_progress: ProgressFn | None = None,
+          lease_s: float = 120.0, threads: int | None = None,
+          wait_s: float = 0.0) -> dict[str, Any]:
+    """Train ``cfg`` (or return its stored result when the store holds it finished).
+
+    With a ``store``: the run is claimed for ``owner`` (RuntimeError if another live worker holds
+    it), resumed from its last checkpoint if any, checkpointed every ``checkpoint_every`` steps and
+    at the end, and its result stored. ``on_progress(info)`` is called every ``log_every`` steps
+    with ``step, steps, loss, acc`` (training-batch accuracy or None), ``tokens_per_s``.
+    ``threads``: torch intra-op threads for this run (restored afterwards); 1 avoids
+    oversubscription on a shared CPU. ``wait_s``: when another live worker holds the run, poll
+    the store for up to this long (its result is returned when it finishes; the run is taken over
+    if its lease expires) instead of raising at once.
+    Returns the result dict (config, key, device, metrics, curves, timings).
+    """
+    if store is not None:
+        done = store.result(cfg)
+        if done is not None:
+            return dict(done, from_store=True)
+    dev = resolve_device(device)
+    owner = owner or default_owner()
+    deadline = time.time() + wait_s
+    while store is not None and not store.claim(cfg, owner, lease_s=lease_s):
+        done = store.result(cfg)
+        if done is not None:
+            return dict(done, from_store=True)
+        if time.time() >= deadline:
+            raise RuntimeError(f"run {cfg.key[:12]} is held by another worker")
+        time.sleep(min(2.0, max(0.0, deadline - time.time())))
+    old_threads = torch.get_num_threads()
+    try:
+        if threads:
+            torch.set_num_threads(threads)
+        result = _train(cfg, store, dev, owner, on_progress, lease_s)
+    except BaseException as exc:
+        if store is not None:
+            if isinstance(exc, Exception):
+                store.fail(cfg, owner, traceback.format_exc())
+            else:  # KeyboardInterrupt / SystemExit: give the lease back, keep the checkpoint
+                store.release(cfg, owner)
+        raise
+    finally:
+        torch.set_num_threads(old_threads)
+    if store is not None:
+        store.finish(cfg, owner, result)
+    return dict(result, from_store=False)
+
+
+def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
+    _seed_all(cfg.seed)
+    data = build_task(cfg)
+    xtr, ytr, xte, yte = _arrays(data, cfg)
+    model = build_model(cfg, data).to(device=dev, dtype=_dtype(cfg))
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, _lr_lambda(cfg))
+    start, curve, elapsed = 0, [], 0.0
+    if store is not None:
+        ck = store.load_checkpoint(cfg)
+        if ck is not None:
+            model.load_state_dict(ck["model"])
+            opt.load_state_dict(ck["opt"])
+            sched.load_state_dict(ck["sched"])
+            start, curve, elapsed = ck["step"], ck["curve"], ck.get("elapsed", 0.0)
+            torch.set_rng_state(ck["torch_rng"])
+    regression = cfg.is_rotation
+    ydtype = _dtype(cfg) if regression else torch.long
+    ytr_t = torch.as_tensor(ytr, dtype=ydtype)
+    xtr_t = torch.as_tensor(xtr)
+    amp = cfg.precision == "bf16"
+    t0, tokens_seen, last_hb = time.perf_counter(), 0, time.time()
+    model.train()
+    for step in range(start, cfg.steps):
+        idx = np.random.default_rng([cfg.seed, step]).integers(0, len(xtr), cfg.batch_size)
+        xb, yb = xtr_t[idx].to(dev), ytr_t[idx].to(dev)
+        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=amp):
+            out = model(xb)
+        loss = _loss(out, yb, regression)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
+        opt.step()
+        sched.step()
+        tokens_seen += xb.numel()
+        s = step + 1
+        if s % cfg.log_every == 0 or s == cfg.steps:
+            acc = None if regression else float((out.argmax(-1) == yb).float().mean())
+            dt = time.perf_counter() - t0
+            info = {"step": s, "steps": cfg.steps, "loss": float(loss.detach()), "acc": acc,
+                    "tokens_per_s": tokens_seen / dt if dt > 0 else float("nan"),
+                    "lr": sched.get_last_lr()[0]}
+            curve.append({k: info[k] for k in ("step", "loss", "acc")})
+            if store is not None:
+                store.log_metrics(cfg, s, info)
+                if time.time() - last_hb > lease_s / 4:
+                    store.heartbeat(cfg, owner, s, lease_s)
+                    last_hb = time.time()
+            if on_progress is not None:
+                on_progress(info)
+        if store is not None and (s % cfg.checkpoint_every == 0 or s == cfg.steps):
+            _save(store, cfg, model, opt, sched, s, curve, elapsed + time.perf_counter() - t0)
+            store.heartbeat(cfg, owner, s, lease_s)
+            last_hb = time.time()
+    train_time = elapsed + time.perf_counter() - t0
+    metrics = evaluate(model, xte, yte, regression, dev, _dtype(cfg), train_length=cfg.train_length)
+    train_metrics = evaluate(model, xtr[:512], ytr[:512], regression, dev, _dtype(cfg))
+    return {"config": asdict(cfg), "key": cfg.key, "device": dev.type, "precision": cfg.precision,
+            "torch": torch.__version__, "train_time_s": train_time,
+            "tokens_per_s": tokens_seen / max(1e-9, time.perf_counter() - t0),
+            "final_loss": curve[-1]["loss"] if curve else None, "curve": curve,
+            "test": metrics, "train": train_metrics, "data": _jsonable(data.metadata)}
+
+
+def _save(store, cfg, model, opt, sched, step, curve, elapsed) -> None:
+    store.save_checkpoint(cfg, {"model": model.state_dict(), "opt": opt.state_dict(),
+                                "sched": sched.state_dict(), "step": step, "curve": list(curve),
+                                "elapsed": elapsed, "torch_rng": torch.get_rng_state()})
+
+
+def _jsonable(md: dict) -> dict:
+    out = {}
+    for k, v in md.items():
+        if isinstance(v, dict):
+            out[k] = _jsonable(v)
+        elif isinstance(v, (np.generic,)):
+            out[k] = v.item()
+        elif isinstance(v, tuple):
+            out[k] = list(v)
+        else:
+            out[k] = v
+    return out
+
+
+def load_model(cfg: TrainConfig, store: ResultsStore, device: str = "cpu") -> SequenceModel:
+    """The trained model of a finished run, from its final checkpoint (ValueError if absent)."""
+    if store.result(cfg) is None:
+        raise ValueError(f"run {cfg.key[:12]} is not finished in the store {store.root}")
+    ck = store.load_checkpoint(cfg, map_location=device)
+    if ck is None:
+        raise ValueError(f"run {cfg.key[:12]} has no checkpoint in {store.root}")
+    data = build_task(cfg)
+    model = build_model(cfg, data).to(device=resolve_device(device), dtype=_dtype(cfg))
+    model.load_state_dict(ck["model"])
+    model.eval()
+    return model

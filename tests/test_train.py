@@ -1,0 +1,98 @@
+"""Training: smoke run, resume after a simulated kill, never trains twice, metrics."""
+import numpy as np
+import pytest
+
+from seqtheory.models.store import ResultsStore
+from seqtheory.models.train import TrainConfig, load_model, max_len_at, train
+
+TINY = dict(width=16, n_heads=2, d_state=4, train_length=6, n_train=128, n_test=32, steps=12,
+            batch_size=16, log_every=2, checkpoint_every=4, warmup=2)
+
+
+class Kill(Exception):
+    pass
+
+
+def test_max_len_at():
+    c = np.array([[1, 1, 1, 0], [1, 1, 0, 0], [1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 1, 1]], bool)
+    assert max_len_at(c, 0.8) == 2 and max_len_at(c, 0.6) == 3 and max_len_at(c, 1.0) == 1
+    assert max_len_at(np.zeros((3, 4), bool)) == 0
+
+
+def test_smoke_and_never_trains_twice(tmp_path):
+    st = ResultsStore(tmp_path)
+    cfg = TrainConfig(task="S3", model="deltaproduct", **TINY)
+    calls = []
+    r = train(cfg, store=st, device="cpu", on_progress=calls.append, threads=1)
+    assert not r["from_store"] and len(calls) == 6
+    assert len(r["test"]["per_position_accuracy"]) == 12 and r["test"]["test_length"] == 12
+    assert 0.0 <= r["test"]["seq_acc"] <= 1.0 and r["data"]["convention"] == "left"
+    calls.clear()
+    r2 = train(cfg, store=st, device="cpu", on_progress=calls.append)
+    assert r2["from_store"] and calls == [] and r2["test"] == r["test"]
+    m = load_model(cfg, st)
+    assert m.cfg.name == "deltaproduct"
+
+
+def test_resume_after_kill_is_identical(tmp_path):
+    cfg = TrainConfig(task="C3", model="signed_mamba", **TINY)
+    ref = train(cfg, store=ResultsStore(tmp_path / "a"), device="cpu", threads=1)
+    st = ResultsStore(tmp_path / "b")
+
+    def killer(info):
+        if info["step"] == 6:
+            raise Kill
+
+    with pytest.raises(Kill):
+        train(cfg, store=st, device="cpu", on_progress=killer, owner="w1", threads=1)
+    assert st.get(cfg).status == "failed" and st.load_checkpoint(cfg)["step"] == 4
+    seen = []
+    res = train(cfg, store=st, device="cpu", on_progress=seen.append, owner="w2", threads=1)
+    assert seen[0]["step"] == 6                      # resumed after the step-4 checkpoint
+    assert res["test"] == ref["test"] and res["final_loss"] == ref["final_loss"]
+
+
+def test_keyboard_interrupt_releases_the_lease(tmp_path):
+    st = ResultsStore(tmp_path)
+    cfg = TrainConfig(task="C3", model="mamba", **TINY)
+
+    def stop(info):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, store=st, device="cpu", on_progress=stop, owner="w1", threads=1)
+    assert st.claim(cfg, "w2")                       # lease given back
+
+
+def test_regression_task_and_fp64():
+    cfg = TrainConfig(task="rotation_eps", model="gla", eps=0.3, precision="fp64", **TINY)
+    r = train(cfg, device="cpu", threads=1)
+    assert len(r["test"]["per_position_mse"]) == 12 and r["test"]["mse"] >= 0
+
+
+def test_bad_configs():
+    with pytest.raises(ValueError, match="model"):
+        TrainConfig(task="S3", model="rnn")
+    with pytest.raises(ValueError, match="eps"):
+        TrainConfig(task="rotation_eps", model="gla")
+    with pytest.raises(ValueError, match="precision"):
+        TrainConfig(task="S3", model="gla", precision="fp8")
+    with pytest.raises(ValueError, match="device"):
+        train(TrainConfig(task="S3", model="gla", **TINY), device="tpu")
+
+
+def test_wait_for_another_worker(tmp_path):
+    st = ResultsStore(tmp_path)
+    cfg = TrainConfig(task="C3", model="gla", **TINY)
+    assert st.claim(cfg, "other", lease_s=5.0)        # held by a worker that then dies
+    with pytest.raises(RuntimeError, match="held by another worker"):
+        train(cfg, store=st, device="cpu", threads=1)
+    r = train(cfg, store=st, device="cpu", threads=1, wait_s=30.0)   # takes over after the lease
+    assert not r["from_store"] and st.get(cfg).status == "finished"
+
+
+@pytest.mark.parametrize("model", ["aussm", "signed_mamba", "gla", "deltaproduct", "transformer"])
+def test_bf16_autocast_smoke(model):
+    cfg = TrainConfig(task="S3", model=model, precision="bf16", **dict(TINY, steps=4))
+    r = train(cfg, device="cpu", threads=1)
+    assert np.isfinite(r["final_loss"]) and r["precision"] == "bf16"
