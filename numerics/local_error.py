@@ -253,18 +253,23 @@ class LocalErrorScan:
 
 
 def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = None,
-                     eps_grid=None) -> LocalErrorScan:
+                     eps_grid=None, series_word=None) -> LocalErrorScan:
     """Measure the local-error exponent of the degree-c truncation on ``(gens, word)``.
 
     Chooses the ε grid with :func:`default_eps_grid` (unless given) and the precision so that the
     smallest error is ≥ 10^(−dps+20) (``dps`` grows as needed), computes the errors with
     :func:`truncation_error` and fits the log-log slope with
     :func:`seqtheory.numerics.fits.fit_loglog_slope`.
+
+    ``series_word`` (default: ``word``) is the word whose truncated series is subtracted from
+    ``log Φ_word``: passing ``word[::-1]`` gives the *wrong product convention* (earlier factor
+    first; every even term flips sign), a negative control whose exponent must drop to 2.
     """
     from seqtheory.numerics.fits import fit_loglog_slope
 
     work = dps or 40
-    coeffs = log_series_coefficients(gens, word, c + 2, dps=work)
+    sw = word if series_word is None else series_word
+    coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)
     grid = np.asarray(eps_grid if eps_grid is not None else default_eps_grid(coeffs, c, n_points),
                       dtype=float)
     lead = float(_fro(coeffs[c]))
@@ -273,7 +278,7 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     need = int(math.ceil(-math.log10(smallest))) + 25 if smallest > 0 else 60
     if dps is None and need > work:
         work = need
-        coeffs = log_series_coefficients(gens, word, c + 2, dps=work)
+        coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)
     errs_mp = [truncation_error(gens, word, c, e, coeffs=coeffs, dps=work) for e in grid]
     errs = [float(e) for e in errs_mp]
     fit = fit_loglog_slope(list(grid), errs_mp)

@@ -75,3 +75,50 @@ def test_representation_confirmed_and_control(ctx):
     co = c.negative_control(ctx)
     assert co.rejected, co.reason
     assert 0 < co.evidence["fraction_respected"] < 1
+
+
+def _intercalate_swap(T: np.ndarray, identity: int) -> np.ndarray:
+    """Swap a 2x2 Latin subsquare (intercalate) away from the identity: the table stays a Latin
+    square with identity, so only the associativity test can catch it."""
+    import itertools
+
+    N = len(T)
+    for i, j in itertools.combinations(range(N), 2):
+        for k, l in itertools.combinations(range(N), 2):
+            if T[i, k] == T[j, l] and T[i, l] == T[j, k] and identity not in (i, j, k, l):
+                B = T.copy()
+                B[i, k], B[i, l], B[j, k], B[j, l] = T[i, l], T[i, k], T[j, l], T[j, k]
+                return B
+    raise AssertionError("no intercalate")  # pragma: no cover
+
+
+@pytest.mark.parametrize("name", ["D8", "S4"])
+def test_latin_but_not_associative_table_is_refused(name):
+    from seqtheory.proofs_checks.claims.audit_groups import evaluate_task_groups
+
+    G = FiniteGroup.named(name)
+    B = _intercalate_swap(np.array(G.cayley_table()), G.identity_index)
+    assert all(len(set(r)) == len(B) for r in B) and all(len(set(c)) == len(B) for c in B.T)
+    fails = evaluate_task_groups({name: B})["failures"]
+    assert fails and "associativity" in fails[0]
+
+
+def test_wrong_group_and_relabelled_group():
+    from seqtheory.proofs_checks.claims.audit_groups import evaluate_task_groups
+
+    T = np.array(FiniteGroup.named("S3").cayley_table())
+    p = np.random.default_rng(1).permutation(6)
+    inv = np.argsort(p)
+    assert evaluate_task_groups({"S3": p[T[inv][:, inv]]})["failures"] == []  # isomorphic copy
+    fails = evaluate_task_groups({"S3": np.array(FiniteGroup.cyclic(6).cayley_table())})["failures"]
+    assert any("not isomorphic" in f for f in fails)
+
+
+def test_transposed_rotation_images_are_not_a_representation():
+    """g -> M(g)ᵀ = M(g⁻¹) is an anti-homomorphism (A5 is not abelian): must be refused."""
+    from seqtheory.proofs_checks.claims.audit_groups import evaluate_representation
+    from seqtheory.theory.representations import icosahedral_representation
+
+    rep = icosahedral_representation()
+    ev = evaluate_representation(rep.group, {g: M.T for g, M in rep.matrices.items()})
+    assert not ev["ok"] and not ev["audit"].is_homomorphism

@@ -31,3 +31,17 @@ def test_claim_quick(cid, tmp_path):
     assert ctl.rejected, ctl.reason
     for f in out.figures:
         assert (tmp_path / f).exists()
+
+
+def test_magnus_rule_needs_the_residual_to_be_the_first_omitted_term():
+    from seqtheory.proofs_checks.claims.background import magnus_residuals_ok
+
+    base = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
+            "YA_tail": 5e-26, "discrete": 1e-36}
+    assert magnus_residuals_ok(base)[0]
+    # a residual 3x the omitted term (e.g. a wrong coefficient of that size) is rejected although
+    # it is far below any absolute tolerance like 1e-25
+    assert not magnus_residuals_ok({**base, "AY": 1.5e-25})[0]
+    # a series that does not converge further when Ω_{N+1} is added is rejected
+    assert not magnus_residuals_ok({**base, "YA_next": 4e-26})[0]
+    assert not magnus_residuals_ok({**base, "discrete": 1e-20})[0]

@@ -9,7 +9,7 @@ EXPECTED = {
     "depth.thm3.2": Verdict.REFINED,     # holds with ‖Ω2 h0‖, fails with ‖Ω2‖ (unobserved h0)
     "depth.thm3.4": Verdict.CONFIRMED,   # exact cascades, k = derived length
     "depth.cor3.6": Verdict.REFINED,     # stated exponents hold as bounds, tight one is c_k(n)+1
-    "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds, tight only at T = 1, 2
+    "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth is 2 (T ≥ 2)
     "depth.cor3.8": Verdict.REFINED,     # O(n^T/T) holds, needed state far smaller
 }
 
@@ -41,3 +41,59 @@ def test_prop37_table(tmp_path):
     n2 = {r["T"]: r for r in out.tables["least_depth"] if r["n"] == 2}
     assert [n2[T]["c*(T)"] for T in range(1, 9)] == [1, 2, 2, 3, 3, 3, 4, 4]
     assert out.evidence["bound_holds"]["ceil(log2 T)"] is False  # fails at T = 1, 2
+
+
+def test_two_layer_cascade_separates_and_one_layer_does_not():
+    from seqtheory.proofs_checks.claims.depth_core import two_layer_cascade_states
+
+    for n, T in ((2, 8), (3, 5)):
+        two = two_layer_cascade_states(n, T)
+        assert two["separates_all"] and two["distinct_states"] == sum(n ** t for t in range(1, T + 1))
+        assert two["ambient_derived_length"] == 2 and two["state_dim"] == n + 1
+        one = two_layer_cascade_states(n, T, layers=1)
+        assert not one["separates_all"]          # a single diagonal layer is order-free
+    with pytest.raises(ValueError, match="layers"):
+        two_layer_cascade_states(2, 3, layers=3)
+
+
+def test_prop37_decision_rejects_too_small_bounds(tmp_path):
+    from seqtheory.proofs_checks.claims.depth_core import prop37_decision
+
+    out = get_claim("depth.prop3.7").check(Context(seed=0, out_dir=tmp_path))
+    rows = out.tables["least_depth"]
+    assert all(r["least_depth"] == (1 if r["T"] == 1 else 2) for r in rows)
+    assert prop37_decision(rows, "ceil(log2 T)+1") is Verdict.REFINED
+    assert prop37_decision(rows, "ceil(log2 T)") is Verdict.REFUTED      # fails at T = 1, 2
+    wrong = [{**r, "zero": 1} for r in rows]                              # "one layer always"
+    assert prop37_decision(wrong, "zero") is Verdict.REFUTED
+
+
+def test_cor36_decision_on_wrong_variants(tmp_path):
+    from seqtheory.proofs_checks.claims.depth_core import _cor36_rows, cor36_decision
+
+    ctx = Context(seed=0, out_dir=tmp_path)
+    good = _cor36_rows(ctx, ks=(1, 2))
+    assert cor36_decision(good)[0] is Verdict.REFINED
+    # wrong convention, one class too few, one class too many: never supported / refined
+    assert cor36_decision(_cor36_rows(ctx, ks=(2,), wrong_convention=True))[0] is Verdict.REFUTED
+    assert cor36_decision(_cor36_rows(ctx, ks=(2,), class_shift=-1))[0] is Verdict.INCONCLUSIVE
+    assert cor36_decision(_cor36_rows(ctx, ks=(2,), class_shift=1))[0] is Verdict.INCONCLUSIVE
+    # a measured slope below the v1 exponent refutes it
+    fake = [{**good[-1], "measured_slope": 2.0, "ci": [1.99, 2.01]}]
+    assert cor36_decision(fake)[0] is Verdict.REFUTED
+
+
+def test_thm32_rule_rejects_wrong_exponent_and_unobserved_mass(tmp_path):
+    from seqtheory.proofs_checks.claims.depth_core import _reversal_asymptotics, _reversal_ok
+
+    res = _reversal_asymptotics(Context(seed=0, out_dir=tmp_path))
+    assert _reversal_ok(res)[0]
+    assert not _reversal_ok(res, exponent=3.0)[0]
+    assert not _reversal_ok(res, exponent=1.0)[0]
+    assert not _reversal_ok(res, mass="‖Ω2‖·‖h0‖")[0]
+
+
+def test_thm34_induction_certificate(tmp_path):
+    out = get_claim("depth.thm3.4").check(Context(seed=0, out_dir=tmp_path))
+    rows = out.tables["cascades"]
+    assert all(r["all_lengths_by_induction"] and r["state_tuples"] == r["order"] for r in rows)

@@ -77,3 +77,25 @@ def test_experiment_claim_quick_profile(tmp_path):
     assert out.verdict in set(Verdict)
     assert out.evidence["summary"]["ratio_diameter"] > 0
     assert c.negative_control(ctx).rejected
+
+
+def test_extra_wrong_variants_are_rejected_by_the_same_logic():
+    """Wrong variants beyond the registered controls, through the claims' own checking functions."""
+    import math
+
+    import numpy as np
+
+    from seqtheory.proofs_checks.claims import head as h
+    from seqtheory.theory.hilbert import row_diameter
+
+    ctx = Context(seed=0)
+    # Hilbert distance claimed as 2‖z − z′‖_var
+    assert h._hilbert_softmax_errors(lambda d: 2 * float(np.ptp(d)), 30, 1)["max_rel_err"] > 1e-12
+    # diameter identity: wrong scaling √d·H·D and ½H·D
+    for f in (lambda S, H: H * row_diameter(S)[0] * math.sqrt(S.shape[1]),
+              lambda S, H: 0.5 * H * row_diameter(S)[0]):
+        assert h._diameter_identity_check(f, ctx, 12)["sup_rel_err"] > 1e-9
+    # cross-entropy control with constant 0.9 < 1
+    assert h._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
+    # equidistance limit d+2
+    assert not h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])["ok"]

@@ -108,3 +108,14 @@ def test_bad_input():
         log_series_coefficients([np.eye(2)], [0], 0)
     with pytest.raises(ValueError):
         target_generators("su5")
+
+
+def test_wrong_product_convention_drops_the_exponent_to_two():
+    """Negative-control hook: subtracting the series of the reversed word (earlier factor first)
+    flips every even term, so the error is 2ε²‖Z_2‖ and the slope is 2 whatever c is."""
+    gens = target_generators("so3_a5")
+    word = [0, 1, 1, 0, 1, 0, 0]
+    right = local_error_scan(gens, word, 4, n_points=5)
+    wrong = local_error_scan(gens, word, 4, n_points=5, series_word=word[::-1])
+    assert abs(right.slope - 5) < 0.05
+    assert abs(wrong.slope - 2) < 0.05

@@ -50,18 +50,26 @@ def _reversal_asymptotics(ctx, sign: int = 1, scale=1) -> dict:
     pts = reversal_scan(gens, word, h0, grid, dps=40, omega2_sign=sign, omega2_scale=scale)
     b_fit = fit_loglog_slope(grid, [p.bound for p in pts])
     r_fit = fit_loglog_slope(grid, [p.residual for p in pts])
+    o2 = _opnorm(omega2(gens, word)) * float(np.linalg.norm(np.array(h0, dtype=float)))
     return {"grid": grid, "points": pts, "bound_fit": b_fit, "residual_fit": r_fit,
-            "ratio_at_min_eps": pts[0].ratio, "ratio_at_max_eps": pts[-1].ratio}
+            "ratio_at_min_eps": pts[0].ratio, "ratio_at_max_eps": pts[-1].ratio,
+            "ratio_opnorm_at_min_eps": pts[0].bound / (pts[0].eps ** 2 * o2)}
 
 
-def _reversal_ok(res: dict) -> tuple[bool, str]:
+def _reversal_ok(res: dict, exponent: float = 2.0, mass: str = "‖Ω2h0‖") -> tuple[bool, str]:
+    """Decision rule of ``depth.thm3.2`` (shared with its control): the bound's log-log slope
+    contains ``exponent`` (± SLOPE_RESOLUTION), the residual of the second-order prediction has
+    slope ≥ exponent + 1 − SLOPE_RESOLUTION, and B/(ε²·mass) is within 1e-2 of 1 at the smallest
+    ε (the O(ε) correction there is ~1e-4). ``mass`` names the predicted commutator term:
+    ``‖Ω2h0‖`` (correct) or ``‖Ω2‖·‖h0‖`` (the unobserved mass, a wrong variant)."""
     b, r = res["bound_fit"], res["residual_fit"]
-    ok_b = b.contains(2.0, SLOPE_RESOLUTION)
-    ok_r = r.slope >= 3.0 - SLOPE_RESOLUTION
-    ok_ratio = abs(res["ratio_at_min_eps"] - 1) < 1e-2
-    why = (f"bound slope {b.slope:.3f} [{b.ci_low:.3f}, {b.ci_high:.3f}] (expected 2); residual "
-           f"‖(Φx−Φx̄)h0 − 2ε²Ω2h0‖ slope {r.slope:.3f} (expected ≥ 3); ratio B/(ε²‖Ω2h0‖) at "
-           f"ε=1e-4: {res['ratio_at_min_eps']:.6f}")
+    ok_b = b.contains(exponent, SLOPE_RESOLUTION)
+    ok_r = r.slope >= exponent + 1 - SLOPE_RESOLUTION
+    ratio = res["ratio_at_min_eps"] if mass == "‖Ω2h0‖" else res["ratio_opnorm_at_min_eps"]
+    ok_ratio = abs(ratio - 1) < 1e-2
+    why = (f"bound slope {b.slope:.3f} [{b.ci_low:.3f}, {b.ci_high:.3f}] (expected {exponent:g}); "
+           f"residual ‖(Φx−Φx̄)h0 − prediction‖ slope {r.slope:.3f} (expected ≥ {exponent + 1:g}); "
+           f"ratio B/(ε²{mass}) at ε=1e-4: {ratio:.6f}")
     return ok_b and ok_r and ok_ratio, why
 
 
@@ -155,9 +163,11 @@ def thm32(ctx) -> Outcome:
                "cancels the ½), and ‖Ω2h0‖ grows linearly in T for repeated (ab) blocks. The bound "
                "is governed by ‖Ω2 h0‖, not ‖Ω2‖: with A=diag(1,0), B=E12, h0=e1 the commutator "
                "mass grows like T/2 while B(ε) ≡ 0 (and the diagonal model e^{ε#a} e1 is exact); "
-               "zero-area blocks have Ω2 = 0 identically and B = O(ε³). Refined: the statement "
+               "zero-area blocks have Ω2 = 0 identically and B = O(ε⁴) (even terms only; measured "
+               f"slopes {[round(f['bound_slope_in_eps'], 2) for f in fam if 'bound_slope_in_eps' in f]}). "
+               "Refined: the statement "
                "needs the observed commutator mass ‖Ω2 h0‖ (observability of h0). Trained 1-layer "
-               "diagonal models are checked in depth.exp.* (not here); here the commuting model "
+               "diagonal models are checked in depth.thm3.2.trained (not here); here the commuting model "
                "exp(εΩ1) and random diagonal models all lie above the bound. Scope: the bound is "
                "for linear (homogeneous) abelian layers; a 1-D affine diagonal layer "
                "h ← a(x)h + b(x) already gives different final states on (ab)^4 and its reversal "
@@ -197,11 +207,17 @@ def _thm32_control(ctx) -> ControlOutcome:
     ok_f, why_f = _reversal_ok(flipped)
     halved = _reversal_asymptotics(ctx, scale=0.5)
     ok_h, why_h = _reversal_ok(halved)
+    correct = _reversal_asymptotics(ctx)
+    ok_e, why_e = _reversal_ok(correct, exponent=3.0)
+    ok_m, why_m = _reversal_ok(correct, mass="‖Ω2‖·‖h0‖")
     return ControlOutcome(
-        rejected=(not ok_f) and (not ok_h),
-        variant="sign flip in Ω2 (Φx−Φx̄ ≈ −2ε²Ω2) and a wrong constant (Φx−Φx̄ ≈ ε²Ω2)",
-        reason=(f"sign flip (prediction −2ε²Ω2h0): {why_f}; wrong constant (prediction ε²Ω2h0): "
-                f"{why_h}"))
+        rejected=not (ok_f or ok_h or ok_e or ok_m),
+        variant=("sign flip in Ω2 (Φx−Φx̄ ≈ −2ε²Ω2); a wrong constant (Φx−Φx̄ ≈ ε²Ω2); a wrong "
+                 "exponent (B ∝ ε³); the unobserved mass ‖Ω2‖·‖h0‖ in place of ‖Ω2h0‖"),
+        reason=(f"sign flip: {why_f} | wrong constant: {why_h} | exponent 3: {why_e} | "
+                f"‖Ω2‖·‖h0‖: {why_m}"),
+        evidence={"accepted": {"sign": ok_f, "constant": ok_h, "exponent3": ok_e,
+                               "opnorm_mass": ok_m}})
 
 
 # ============================================================================ Theorem 3.4
@@ -233,11 +249,18 @@ def _thm34_rows(ctx) -> list[dict]:
         B, T = (10_000, 256) if not ctx.quick else (300, 64)
         R = np.random.default_rng(ctx.numpy_seed(f"thm34-{name}")).integers(0, G.order, (B, T))
         ok_rand, _ = _cascade_agrees(C, G.cayley_table(), R)
+        # induction certificate: the cascade is a deterministic automaton on state tuples; if the
+        # number of state tuples equals |G| and all words of length <= 2 decode correctly, the
+        # decoding is a bijection and every (state, token) transition is verified: all lengths.
+        n_states = int(np.prod([int(np.prod(L_.orders)) for L_ in C.layers]))
+        certificate = (n_states == G.order and L >= 2 and ok_all and
+                       all(int(np.prod(L_.orders)) == L_.quotient_order for L_ in C.layers))
         rows.append({"group": name, "order": G.order, "derived_series": list(
             G.derived_series().orders), "derived_length": G.derived_length, "layers": C.depth,
             "cyclic_counters": [L_.orders for L_ in C.layers], "state_dim": C.state_dim,
             "all_words_len": L, "n_all_words": int(W.shape[0]), "all_words_ok": ok_all,
-            "right_convention_ok": ok_right, "random_words": f"{B}x{T}", "random_ok": ok_rand})
+            "right_convention_ok": ok_right, "random_words": f"{B}x{T}", "random_ok": ok_rand,
+            "state_tuples": n_states, "all_lengths_by_induction": certificate})
     return rows
 
 
@@ -261,11 +284,13 @@ def thm34(ctx) -> Outcome:
     except ValueError as exc:
         a5_msg, a5_ok = str(exc), True
     ok = all(r["all_words_ok"] and r["random_ok"] and r["right_convention_ok"] and
-             r["layers"] == r["derived_length"] for r in rows) and a5_ok
+             r["all_lengths_by_induction"] and r["layers"] == r["derived_length"]
+             for r in rows) and a5_ok
     return Outcome(
         verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
         key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{len(rows)} groups "
-                    f"tracked exactly with k = derived length layers; A5: "
+                    f"tracked exactly with k = derived length layers (all lengths by induction: "
+                    f"{sum(r['all_lengths_by_induction'] for r in rows)}/{len(rows)}); A5: "
                     f"{'no cascade (perfect)' if a5_ok else 'unexpected'}"),
         evidence={"A5_derived_series": list(A5.derived_series().orders), "A5": a5_msg,
                   "convention": "left (g_t = x_t g_{t-1}); right checked too"},
@@ -273,9 +298,15 @@ def thm34(ctx) -> Outcome:
         notes=("Layer i counts the image of the prefix product in G^(i)/G^(i+1) (cyclic counters "
                "= unit-modulus complex-diagonal transitions, simulated both as exact integers mod "
                "m and as float phases with a cumulative product); its input is the token of the "
-               "layer below conjugated by the transversal: y' = s(q_t)^{-1} y s(q_{t-1}). With "
-               "depth.prop3.3 (k abelian layers have derived length ≤ k) k is also necessary. "
-               "A5 is perfect: no abelian cascade exists."))
+               "layer below conjugated by the transversal: y' = s(q_t)^{-1} y s(q_{t-1}). "
+               "Exhaustive proof for all lengths: the cascade is a deterministic automaton on "
+               "state tuples; there are exactly |G| tuples and every word of length ≤ 2 decodes "
+               "correctly, so decoding is a bijection and every (state, token) transition is "
+               "verified (induction on the length). Necessity of k holds for cascades of finite "
+               "abelian counters (their wreath product has derived length ≤ k); it does NOT hold "
+               "for bounded-length word problems with unbounded-precision real states (see "
+               "depth.prop3.7: two linear-coupled abelian layers separate all words of length T). "
+               "A5 is perfect: no cascade of finite abelian counters tracks it."))
 
 
 @thm34.control
@@ -329,18 +360,23 @@ def _cor36_cases(ctx) -> list[tuple[str, list, list[int], int]]:
     return cases
 
 
-def _cor36_rows(ctx, ks=(1, 2, 3, 4)) -> list[dict]:
+def _cor36_rows(ctx, ks=(1, 2, 3, 4), class_shift: int = 0, wrong_convention: bool = False
+                ) -> list[dict]:
+    """Measured exponents per (target, k). ``class_shift`` truncates at ``c_k(n) + class_shift``
+    while still calling it depth k (``-1``: one class too few, a negative control);
+    ``wrong_convention`` subtracts the series of the reversed word (earlier factor first)."""
     rows = []
     for label, gens, word, n in _cor36_cases(ctx):
         for k in ks:
             if n >= 3 and k == 4 and ctx.quick:
                 continue
-            c = max_class_for_depth(n, k)
-            scan = local_error_scan(gens, word, c, n_points=6 if ctx.quick else 9)
+            c = max_class_for_depth(n, k) + class_shift
+            scan = local_error_scan(gens, word, c, n_points=6 if ctx.quick else 9,
+                                    series_word=word[::-1] if wrong_convention else None)
             rows.append({"target": label, "n_letters": n, "k": k, "c_k(n)": c,
                          "measured_slope": scan.slope, "ci": list(scan.ci),
-                         "tight_c+1": c + 1, "stated_k+1": k + 1, "stated_v1_2^(k-1)+1":
-                         2 ** (k - 1) + 1, "candidate_2^k": 2 ** k,
+                         "tight_c+1": max_class_for_depth(n, k) + 1, "stated_k+1": k + 1,
+                         "stated_v1_2^(k-1)+1": 2 ** (k - 1) + 1, "candidate_2^k": 2 ** k,
                          "eps": scan.eps, "errors": scan.errors, "dps": scan.dps,
                          "norm_Z_c+1": scan.leading_norm})
     return rows
@@ -349,6 +385,35 @@ def _cor36_rows(ctx, ks=(1, 2, 3, 4)) -> list[dict]:
 def _assess(slope: float, ci, p: int) -> tuple[bool, bool]:
     lo, hi = min(ci[0], slope - SLOPE_RESOLUTION), max(ci[1], slope + SLOPE_RESOLUTION)
     return hi >= p, lo <= p <= hi  # (holds as a bound: measured ≥ p, tight: p in the CI)
+
+
+def cor36_decision(rows: list[dict]) -> tuple[Verdict, dict]:
+    """Decision rule of ``depth.cor3.6`` (shared with its control), on measured exponents.
+
+    * the v1 exponent 2^(k−1)+1 fails as an upper-bound exponent somewhere (measured slope below
+      it beyond the resolution) → ``refuted``;
+    * else, if the measured slope is not c_k(n)+1 everywhere, the mechanism (depth k realises
+      class c_k(n), error Θ(ε^(c_k+1))) is not borne out and no tight value can be named →
+      ``inconclusive``;
+    * else ``supported`` if 2^(k−1)+1 is tight everywhere, ``refined`` otherwise (tight value
+      c_k(n)+1 reported). The design card's k+1 is assessed and reported, not decisive."""
+    flags = {
+        "tight_exponent_is_c_k(n)+1": all(_assess(r["measured_slope"], r["ci"], r["tight_c+1"])[1]
+                                          for r in rows),
+        "v1_holds_as_bound": all(_assess(r["measured_slope"], r["ci"], r["stated_v1_2^(k-1)+1"])[0]
+                                 for r in rows),
+        "v1_tight_everywhere": all(_assess(r["measured_slope"], r["ci"],
+                                           r["stated_v1_2^(k-1)+1"])[1] for r in rows),
+        "design_card_holds_as_bound": all(_assess(r["measured_slope"], r["ci"], r["stated_k+1"])[0]
+                                          for r in rows),
+    }
+    if not flags["v1_holds_as_bound"]:
+        return Verdict.REFUTED, flags
+    if not flags["tight_exponent_is_c_k(n)+1"]:
+        return Verdict.INCONCLUSIVE, flags
+    if flags["v1_tight_everywhere"]:
+        return Verdict.SUPPORTED, flags
+    return Verdict.REFINED, flags
 
 
 _cor36_claim = claim(
@@ -367,39 +432,43 @@ def cor36(ctx) -> Outcome:
         for key in ("tight_c+1", "stated_k+1", "stated_v1_2^(k-1)+1", "candidate_2^k"):
             holds, tight = _assess(r["measured_slope"], r["ci"], r[key])
             r[f"{key}: bound/tight"] = f"{'holds' if holds else 'FAILS'}/{'tight' if tight else '-'}"
-    tight_ok = all(_assess(r["measured_slope"], r["ci"], r["tight_c+1"])[1] for r in rows)
-    v1_holds = all(_assess(r["measured_slope"], r["ci"], r["stated_v1_2^(k-1)+1"])[0] for r in rows)
-    v1_tight = all(_assess(r["measured_slope"], r["ci"], r["stated_v1_2^(k-1)+1"])[1] for r in rows)
-    card_holds = all(_assess(r["measured_slope"], r["ci"], r["stated_k+1"])[0] for r in rows)
-    if not (v1_holds and card_holds):
-        verdict = Verdict.REFUTED
-    elif v1_tight:
-        verdict = Verdict.SUPPORTED
-    else:
-        verdict = Verdict.REFINED
+    verdict, flags = cor36_decision(rows)
     figures = _cor36_figure(ctx, rows)
     table = [{k: v for k, v in r.items() if k not in ("eps", "errors")} for r in rows]
     summary = "; ".join(f"k={r['k']}: {r['measured_slope']:.2f} (c+1={r['tight_c+1']}, "
                         f"k+1={r['stated_k+1']}, 2^(k-1)+1={r['stated_v1_2^(k-1)+1']})"
                         for r in rows if r["target"].startswith("so(3)"))
+    ck = {n: [max_class_for_depth(n, k) for k in (1, 2, 3, 4)] for n in (2, 3)}
+    measured = {}
+    for r in rows:
+        measured.setdefault(f"{r['target']} (n={r['n_letters']})", []).append(
+            f"k={r['k']}: {r['measured_slope']:.2f}")
+    tight_v1 = [r["k"] for r in rows if _assess(r["measured_slope"], r["ci"],
+                                                r["stated_v1_2^(k-1)+1"])[1]]
+    tight_card = [r["k"] for r in rows if _assess(r["measured_slope"], r["ci"], r["stated_k+1"])[1]]
     return Outcome(
         verdict=verdict,
         key_figure=f"so(3)/A5, n=2: measured exponents {summary}",
-        evidence={"tight_exponent_is_c_k(n)+1": tight_ok, "v1_holds_as_bound": v1_holds,
-                  "v1_tight_everywhere": v1_tight, "design_card_holds_as_bound": card_holds,
-                  "c_k(n)": {f"n={n}": [max_class_for_depth(n, k) for k in (1, 2, 3)]
-                             for n in (2, 3)},
+        evidence={**flags, "c_k(n) for k=1..4": {f"n={n}": v for n, v in ck.items()},
                   "slope_resolution": SLOPE_RESOLUTION},
         tables={"exponents": table},
         figures=figures,
         notes=("Error = ‖log Φx(ε) − Σ_{m≤c} ε^m Z_m‖ with c = c_k(n), the largest class a depth-k "
-               "abelian model realises (N(n, c) of derived length ≤ k); Φx by mpmath expm products, "
-               "log by mp.logm, precision raised so the smallest error is 1e-25 above it. The "
-               "measured exponent is c_k(n)+1 (n=2: 2, 5, 10, 21; n=3: 2, 4, 8, 16), which is ≥ both "
-               "stated exponents (k+1 and 2^(k−1)+1): they hold as upper bounds on the error but are "
-               "tight only at k = 1 (and 2^(k−1)+1 = c+1 nowhere else); for n ≥ 3 the tight value is "
-               "2^k, for n = 2 it is larger (5, 10, 21), so the alphabet size matters. Trained "
-               "depth-k models on the continuous task are not part of this check."))
+               "abelian model realises (N(n, c) of derived length ≤ k; c_k(2) = "
+               f"{ck[2]}, c_k(3) = {ck[3]} for k = 1..4, exact); Φx by mpmath expm products, log by "
+               "mp.logm, precision raised so the smallest error is 1e-25 above it. Measured: "
+               + "; ".join(f"{t}: {', '.join(v)}" for t, v in measured.items())
+               + f". Tight exponent = c_k(n)+1 everywhere: {flags['tight_exponent_is_c_k(n)+1']}; "
+               f"v1 exponent 2^(k−1)+1 holds as a bound: {flags['v1_holds_as_bound']} (tight at "
+               f"k ∈ {sorted(set(tight_v1))}); design card k+1 holds as a bound: "
+               f"{flags['design_card_holds_as_bound']} (tight at k ∈ {sorted(set(tight_card))}). "
+               "Decision: refuted if 2^(k−1)+1 fails as a bound; inconclusive if the slope is not "
+               "c_k(n)+1; supported if 2^(k−1)+1 is tight everywhere; else refined. Scope: the "
+               "measured error is that of the degree-c truncation, i.e. an upper bound on the best "
+               "depth-k model's local error; that no depth-k model does better needs the component "
+               "of Z_{c+1} in the derived ideal L^(k) to be non-zero on the target (generic, not "
+               "checked separately). Trained depth-k models are in depth.cor3.6.trained."),
+    )
 
 
 def _cor36_figure(ctx, rows):
@@ -423,15 +492,31 @@ def _cor36_figure(ctx, rows):
 
 @cor36.control
 def _cor36_control(ctx) -> ControlOutcome:
+    """Three wrong variants through the same decision rule (:func:`cor36_decision`): (a) the
+    product convention reversed (the subtracted series is that of x̄: even terms flip), (b) a
+    depth-k model credited with one class too few (c_k(n) − 1), (c) the measured slopes judged
+    against off-by-one / v1 exponents claimed tight. Rejected iff none yields supported/refined
+    (a, b) and no wrong exponent is judged tight (c)."""
+    wrong_conv = _cor36_rows(ctx, ks=(2, 3), wrong_convention=True)
+    v_conv, _ = cor36_decision(wrong_conv)
+    short = _cor36_rows(ctx, ks=(2, 3), class_shift=-1)
+    v_short, _ = cor36_decision(short)
     rows = _cor36_rows(ctx, ks=(2, 3))
     wrong = [(r["k"], r["c_k(n)"], _assess(r["measured_slope"], r["ci"], r["c_k(n)"])[1],
               _assess(r["measured_slope"], r["ci"], r["stated_v1_2^(k-1)+1"])[1]) for r in rows]
-    rejected = all(not a and not b for _, _, a, b in wrong)
+    ok_c = all(not a and not b for _, _, a, b in wrong)
+    good = (Verdict.SUPPORTED, Verdict.REFINED)
+    rejected = v_conv not in good and v_short not in good and ok_c
     return ControlOutcome(
         rejected=rejected,
-        variant="wrong exponents claimed tight: c_k(n) (off by one) and 2^(k−1)+1 at k = 2, 3",
-        reason="; ".join(f"k={k}: measured {r['measured_slope']:.2f}, exponent {c} tight? {a}, "
-                         f"2^(k-1)+1 tight? {b}" for (k, c, a, b), r in zip(wrong, rows)))
+        variant=("(a) reversed product convention; (b) class c_k(n)−1 credited to depth k; "
+                 "(c) exponents c_k(n) (off by one) and 2^(k−1)+1 claimed tight at k = 2, 3"),
+        reason=(f"(a) slopes {[round(r['measured_slope'], 2) for r in wrong_conv]} → "
+                f"{v_conv.value}; (b) slopes {[round(r['measured_slope'], 2) for r in short]} → "
+                f"{v_short.value}; (c) " + "; ".join(
+                    f"k={k}: measured {r['measured_slope']:.2f}, exponent {c} tight? {a}, "
+                    f"2^(k-1)+1 tight? {b}" for (k, c, a, b), r in zip(wrong, rows))),
+        evidence={"wrong_convention_verdict": v_conv.value, "short_class_verdict": v_short.value})
 
 
 # ============================================================================ Proposition 3.7
@@ -448,7 +533,7 @@ def _prop37_rows(ctx) -> list[dict]:
             c = least_separating_class(n, T)
             k = least_depth_for_class(n, c)
             pair = colliding_pair(n, T, c - 1) if c >= 1 else None
-            row = {"n": n, "T": T, "c*(T)": c, "least_depth": k,
+            row = {"n": n, "T": T, "c*(T)": c, "nilpotent_construction_depth": k,
                    "witness_at_c*-1": "".join("abc"[i] for i in pair[0]) + " ~ " +
                    "".join("abc"[i] for i in pair[1]) if pair else ""}
             row.update(_candidates(T))
@@ -470,6 +555,56 @@ def _series_rows(ctx) -> list[dict]:
     return out
 
 
+def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
+    """Exhaustive, exact check that a 2-layer linear-coupled abelian cascade separates all words
+    of length 1..T over ``n`` letters (so it simulates every word problem of length ≤ T with a
+    lookup output map).
+
+    Layer 1 (1-D diagonal): ``h1 ← 2^(R^x) h1``, ``h1_0 = 1`` (R = T+1), so ``h1 = 2^code`` with
+    ``code = Σ_m count_m R^m`` (injective in the letter counts). Layer 2 (n-D, identity
+    transition, input linear in layer 1): ``h2 ← h2 + e_x h1`` (h1 before the update). The whole
+    system is ``M(x) = [[2^(R^x), 0], [e_x, I_n]]``: block lower-triangular with commuting
+    diagonal blocks, Lie algebra inside ``{[[α, 0], [v, 0]]}`` (derived length ≤ 2, computed
+    exactly below). ``h2_x`` is a sum of distinct powers of 2 (the codes of the occurrences of x
+    differ), so (h1, h2) determines the count vector before every occurrence, hence the word.
+    The enumeration checks distinctness exactly (Python integers) instead of relying on this
+    argument. ``layers=1`` drops layer 2 (a negative control: a single diagonal layer is
+    order-free and must collide for T ≥ 2). Returns counts, the number of distinct states, the
+    largest state size in bits and the derived length of the ambient algebra."""
+    if layers not in (1, 2):
+        raise ValueError(f"layers must be 1 or 2, got {layers!r}")
+    from seqtheory.theory.lie import LieAlgebra
+
+    R = T + 1
+    mult = [1 << (R ** m) for m in range(n)]          # 2^(R^m) as an exact integer
+    level = [(1, (0,) * (n if layers == 2 else 0))]
+    seen: set = set()
+    total, bits = 0, 0
+    for _ in range(T):
+        nxt = []
+        for h1, h2 in level:
+            for x in range(n):
+                st = (h1 * mult[x], h2[:x] + (h2[x] + h1,) + h2[x + 1:] if layers == 2 else ())
+                nxt.append(st)
+                seen.add(st)
+                bits = max(bits, st[0].bit_length())
+        total += len(nxt)
+        level = nxt
+    basis = []
+    for x in range(n + 1):
+        M = [[0] * (n + 1) for _ in range(n + 1)]
+        if x == 0:
+            M[0][0] = 1
+        else:
+            M[x][0] = 1
+        basis.append(M)
+    ambient = LieAlgebra.generated_by(basis)
+    return {"n": n, "T": T, "words": total, "distinct_states": len(seen),
+            "separates_all": len(seen) == total, "state_dim": 1 + (n if layers == 2 else 0),
+            "max_state_bits": bits,
+            "ambient_derived_length": ambient.derived_length}
+
+
 _prop37_claim = claim(
     id="depth.prop3.7",
     title="Word problems of length T need at most ⌈log2 T⌉+1 abelian layers",
@@ -479,47 +614,83 @@ _prop37_claim = claim(
 )
 
 
+def prop37_decision(rows: list[dict], key: str) -> Verdict:
+    """Decision rule of ``depth.prop3.7`` for the bound named ``key`` (shared with the control).
+
+    Per T, ``lower`` is the proven least depth lower bound (1; 2 for T ≥ 2, since one diagonal
+    layer is order-free) and ``upper`` the least depth of a verified construction. Refuted if
+    some lower > bound; inconclusive if some upper > bound (our constructions do not meet it, yet
+    it is not contradicted); confirmed if upper = lower = bound for every T; else refined."""
+    if any(r["lower_depth"] > r[key] for r in rows):
+        return Verdict.REFUTED
+    if any(r["least_depth"] > r[key] for r in rows):
+        return Verdict.INCONCLUSIVE
+    if all(r["least_depth"] == r["lower_depth"] == r[key] for r in rows):
+        return Verdict.CONFIRMED
+    return Verdict.REFINED
+
+
 @_prop37_claim
 def prop37(ctx) -> Outcome:
     series = _series_rows(ctx)
     series_ok = all(r["derived_length"] == r["from c_k(n)"] for r in series)
     rows = _prop37_rows(ctx)
-    holds = {k: all(r["least_depth"] <= r[k] for r in rows) for k in _candidates(2)}
-    tight = {k: [r["T"] for r in rows if r["least_depth"] == r[k] and r["n"] == 2]
-             for k in _candidates(2)}
-    violations = {k: [(r["n"], r["T"]) for r in rows if r["least_depth"] > r[k]]
-                  for k in _candidates(2)}
+    tmax = {n: max(r["T"] for r in rows if r["n"] == n) for n in (2, 3)}
+    casc = {n: two_layer_cascade_states(n, tmax[n]) for n in (2, 3)}
+    one = {n: two_layer_cascade_states(n, tmax[n], layers=1) for n in (2, 3)}
+    cascade_ok = all(casc[n]["separates_all"] and casc[n]["ambient_derived_length"] == 2
+                     and not one[n]["separates_all"] for n in (2, 3))
+    for r in rows:
+        r["lower_depth"] = 1 if r["T"] == 1 else 2
+        two = 2 if cascade_ok else r["nilpotent_construction_depth"]
+        r["least_depth"] = min(two, r["nilpotent_construction_depth"])
     main = "ceil(log2 T)+1"
-    if not series_ok:
-        verdict = Verdict.INCONCLUSIVE
-    elif not holds[main]:
-        verdict = Verdict.REFUTED
-    elif all(r["least_depth"] == r[main] for r in rows):
-        verdict = Verdict.CONFIRMED
-    else:
-        verdict = Verdict.REFINED
+    holds = {k: all(r["least_depth"] <= r[k] for r in rows) for k in _candidates(2)}
+    tight = {k: [r["T"] for r in rows if r["least_depth"] == r[k] == r["lower_depth"]
+                 and r["n"] == 2] for k in _candidates(2)}
+    violations = {k: [(r["n"], r["T"]) for r in rows if r["lower_depth"] > r[k]]
+                  for k in _candidates(2)}
+    verdict = prop37_decision(rows, main) if series_ok else Verdict.INCONCLUSIVE
     figures = _prop37_figure(ctx, rows)
     last = {n: max((r for r in rows if r["n"] == n), key=lambda r: r["T"]) for n in (2, 3)}
+    nil_holds = all(r["nilpotent_construction_depth"] <= r[main] for r in rows)
+    failing = [k for k in _candidates(2) if violations[k]]
     return Outcome(
         verdict=verdict,
-        key_figure=("least depth " + ", ".join(
-            f"n={n}: {last[n]['least_depth']} at T={last[n]['T']} (⌈log2 T⌉+1 = "
-            f"{last[n]['ceil(log2 T)+1']})" for n in (2, 3)) +
-            f"; bound holds: {holds[main]}, tight only at T ∈ {tight[main]} (n=2)"),
+        key_figure=("least depth = 2 for 2 ≤ T (exact: 2-layer cascade separates all words, "
+                    f"n=2 to T={tmax[2]}, n=3 to T={tmax[3]}; 1 layer is order-free) vs "
+                    + ", ".join(f"⌈log2 T⌉+1 = {last[n][main]} at n={n}, T={last[n]['T']}"
+                                for n in (2, 3))
+                    + f"; bound holds: {holds[main]}, tight only at T ∈ {tight[main]}; "
+                      "free-nilpotent construction depth "
+                    + ", ".join(f"{last[n]['nilpotent_construction_depth']} (n={n})" for n in (2, 3))),
         evidence={"bound_holds": holds, "tight_at_T_n2": tight, "violations": violations,
-                  "series_consistent_with_c_k": series_ok,
+                  "series_consistent_with_c_k": series_ok, "two_layer_cascade": casc,
+                  "one_layer_variant": one, "two_layer_cascade_verified": cascade_ok,
                   "c_k(n)": {f"n={n}": [max_class_for_depth(n, k) for k in (1, 2, 3)]
                              for n in (2, 3)}},
-        tables={"least_depth": rows, "free_nilpotent_derived_series": series},
+        tables={"least_depth": rows, "two_layer_cascade": [casc[2], casc[3], one[2], one[3]],
+                "free_nilpotent_derived_series": series},
         figures=figures,
-        notes=("c*(T) is the least class whose truncated log-signature separates all n^T words "
-               "(exhaustive, exact integers); a witness pair is shown at c*−1. The least depth is "
-               "the derived length of N(n, c*(T)) = least k with c_k(n) ≥ c*(T). ⌈log2 T⌉+1 is a "
-               "valid upper bound on all tabulated T but is tight only for the smallest T; the "
-               "true least depth grows far more slowly (c*(T) grows like log T, depth like "
-               "log log T). ⌈log2 T⌉ fails as a bound at T = 1, 2. Derived length of N(n, c) differs "
-               "from ⌈log2(c+1)⌉ for n = 2 (e.g. c = 4: 2, not 3). Trained models on A5 (part c) "
-               "are not part of this check."))
+        notes=("Two constructions, both exact. (1) Free-nilpotent truncation (SPEC §3.1 (b)): "
+               "c*(T) = least class whose truncated log-signature separates all n^T words "
+               "(exhaustive, exact integers; witness pair at c*−1); its depth is the derived "
+               "length of N(n, c*(T)) (column nilpotent_construction_depth), within ⌈log2 T⌉+1: "
+               f"{nil_holds}. (2) A 2-layer linear-coupled abelian cascade (1-D diagonal layer "
+               "h1 ← 2^(R^x) h1 feeding an identity-transition layer h2 ← h2 + e_x h1; Lie algebra "
+               f"of derived length {casc[2]['ambient_derived_length']}) gives distinct exact states "
+               f"to all {casc[2]['words']} (n=2) and {casc[3]['words']} (n=3) words of length "
+               "1..T, so with a lookup output map it simulates every word problem of length ≤ T "
+               f"with 2 layers, state dimension n+1 — at the price of states up to "
+               f"{casc[3]['max_state_bits']} bits (exponential precision in T). One diagonal layer "
+               "is order-free (ab ~ ba; the 1-layer variant collides: "
+               f"{not one[2]['separates_all']}), so the least depth is exactly 2 for T ≥ 2 (1 at "
+               "T = 1) under unbounded precision: ⌈log2 T⌉+1 holds but is tight only at "
+               f"T ∈ {tight[main]}. Candidate bounds violated somewhere: {failing}. Under bounded "
+               "precision the depth/width trade-off is open here; the nilpotent column is the "
+               "relevant one for constructions with bounded-magnitude states. Trained models on "
+               "A5 (part c) are in depth.prop3.7.trained."),
+    )
 
 
 def _prop37_figure(ctx, rows):
@@ -527,29 +698,45 @@ def _prop37_figure(ctx, rows):
     for n, mk in ((2, "o-"), (3, "s-")):
         rs = [r for r in rows if r["n"] == n]
         ax.plot([r["T"] for r in rs], [r["least_depth"] for r in rs], mk, label=f"least depth, n={n}")
+        ax.plot([r["T"] for r in rs], [r["nilpotent_construction_depth"] for r in rs], mk[0] + ":",
+                mfc="none", label=f"free-nilpotent construction, n={n}")
     Ts = sorted({r["T"] for r in rows})
     for key, st in (("ceil(log2 T)+1", "--"), ("ceil(log2 T)", ":"), ("floor(log2 T)+1", "-.")):
         ax.step(Ts, [_candidates(T)[key] for T in Ts], st, where="mid", label=key)
     ax.set_xlabel("T")
     ax.set_ylabel("layers")
     ax.legend(fontsize=7)
-    ax.set_title("prop3.7: least abelian depth separating all words of length T", fontsize=8)
+    ax.set_title("prop3.7: least abelian depth separating all words of length T\n"
+                 "(filled: exact 2-layer cascade; open: free-nilpotent truncation)", fontsize=8)
     return save_figure(fig, ctx, "prop37_least_depth")
 
 
 @prop37.control
 def _prop37_control(ctx) -> ControlOutcome:
+    """Wrong variants through the same logic: (a) class c*(T)−1 claimed separating → a collision
+    must be exhibited for every T; (b) the 2-layer cascade with its second layer dropped must
+    collide (T ≥ 2); (c) the decision rule applied to the too-small bounds ⌈log2 T⌉ − 1 and
+    ⌈log2 T⌉ must refute them (they undercut the proven lower bound)."""
     rows = _prop37_rows(ctx)
-    # variant 1: claim that class c*(T) − 1 already separates -> a collision must be exhibited
     collide = all(colliding_pair(r["n"], r["T"], r["c*(T)"] - 1) is not None for r in rows
                   if r["c*(T)"] >= 2)
-    # variant 2: a too-small bound ⌈log2 T⌉ − 1 must be violated somewhere
-    violated = [(r["n"], r["T"]) for r in rows if r["least_depth"] > r["ceil(log2 T)"] - 1]
+    tmax = max(r["T"] for r in rows if r["n"] == 2)
+    one = two_layer_cascade_states(2, tmax, layers=1)
+    for r in rows:
+        r["lower_depth"] = 1 if r["T"] == 1 else 2
+        r["least_depth"] = min(2, r["nilpotent_construction_depth"])
+        r["ceil(log2 T)-1"] = r["ceil(log2 T)"] - 1
+    v_minus = prop37_decision(rows, "ceil(log2 T)-1")
+    v_ceil = prop37_decision(rows, "ceil(log2 T)")
+    rejected = collide and not one["separates_all"] and v_minus is Verdict.REFUTED and \
+        v_ceil is Verdict.REFUTED
     return ControlOutcome(
-        rejected=collide and bool(violated),
-        variant="class c*(T)−1 claimed separating; bound ⌈log2 T⌉ − 1 claimed",
-        reason=f"collisions found at c*−1 for every T: {collide}; ⌈log2 T⌉−1 violated at "
-               f"{violated[:5]}")
+        rejected=rejected,
+        variant=("class c*(T)−1 claimed separating; the cascade with one layer; bounds "
+                 "⌈log2 T⌉ − 1 and ⌈log2 T⌉ claimed"),
+        reason=(f"collisions found at c*−1 for every T: {collide}; 1-layer variant: "
+                f"{one['distinct_states']} distinct states for {one['words']} words; decision on "
+                f"⌈log2 T⌉−1: {v_minus.value}, on ⌈log2 T⌉: {v_ceil.value}"))
 
 
 # ============================================================================ Corollary 3.8
@@ -618,21 +805,30 @@ def cor38(ctx) -> Outcome:
     ax.legend(fontsize=7)
     figures = save_figure(fig, ctx, "cor38_dimensions")
     b = big[-1] if big else state[-1]
+    casc = two_layer_cascade_states(2, b["T"])
     return Outcome(
         verdict=verdict,
         key_figure=(f"Witt = Lyndon counts: {witt_ok}; Σ_{{m≤20}} dim L_m(2) = {cum20}; n=2, "
                     f"T={b['T']}: state {b['tensor_rep_dim(c*)']} (class c*={b['c*(T)']}) vs "
                     f"n^T/T = {b['n^T/T']:.0f}, dim N(2,T) = {b['dim N(n,T)']}"),
         evidence={"witt_equals_lyndon": witt_ok, "cumulative_to_20_n2": cum20,
-                  "dim_N(n,T)/(n^T/T)_max": max(ratios_NT), "far_from_tight": far_from_tight},
+                  "dim_N(n,T)/(n^T/T)_max": max(ratios_NT), "far_from_tight": far_from_tight,
+                  "theta_check_ratio_within_25pct_of_n/(n-1)": bounded,
+                  "two_layer_cascade_n2": casc},
         tables={"witt_vs_lyndon": witt, "cumulative": cum, "state_size": state},
         figures=figures,
-        notes=("dim N(n, T) = Σ Witt = Θ(n^T/T) (ratio → n/(n−1)), so a construction at class T "
+        notes=(f"Lie-algebra dimension dim N(n, T) = Σ Witt: ratio to n^T/T at the largest T "
+               f"within 25 % of its limit n/(n−1): {bounded}, i.e. Θ(n^T/T), so a construction at class T "
                "meets O(n^T/T) as Lie-algebra dimension; a faithful matrix representation of the "
                "truncated signature (the one used here: left multiplication on the truncated tensor "
                "algebra, dimension Σ_{m≤c} n^m) is Θ(n^T) at class T, a factor ~T more. The class "
                "actually needed to separate words of length T is c*(T) ≪ T (depth.prop3.7), giving a "
-               "state of Σ_{m≤c*} n^m — far below n^T/T: the bound holds but is not tight."))
+               f"state of Σ_{{m≤c*}} n^m — below n^T/T for n = 2, T ≥ 10: {far_from_tight}: the "
+               "bound holds but is not tight. Dimension alone is not the right currency: the exact "
+               "2-layer cascade of depth.prop3.7 separates all words of length ≤ "
+               f"{casc['T']} (n = 2) with state dimension {casc['state_dim']} but states of "
+               f"{casc['max_state_bits']} bits; the O(n^T/T) statement is meaningful only with "
+               "bounded-precision (e.g. unit-modulus) states."))
 
 
 @cor38.control
