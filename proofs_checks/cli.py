@@ -54,6 +54,10 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def _print_summary(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -65,14 +69,16 @@ def _print_summary(report: dict) -> None:
                "inconclusive": "magenta"}
     for paper, cl in _group_by_paper(report["claims"]).items():
         t = Table(title=_PAPER_TITLES.get(paper, paper), title_justify="left")
-        for col in ("claim", "statement", "verdict", "key figure"):
-            t.add_column(col, overflow="fold")
+        t.add_column("claim", no_wrap=True)
+        t.add_column("statement", overflow="fold", ratio=2)
+        t.add_column("verdict", no_wrap=True)
+        t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
         for c in cl:
             v = c["verdict"] or "CRASHED"
             if c["control"] is not None and not c["control"]["rejected"]:
                 v += " (CONTROL NOT REJECTED)"
-            t.add_row(c["id"], c["statement"][:90] + ("…" if len(c["statement"]) > 90 else ""),
-                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", c["key_figure"])
+            t.add_row(c["id"], _clip(c["statement"], 70),
+                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
         console.print(t)
 
 
