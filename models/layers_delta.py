@@ -51,6 +51,7 @@ def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
     V = v.shape[-1]
     if T == 0:
         return v.new_zeros(Bsz, 0, H, V)
+    chunk = min(chunk, T)                  # no padding work when the sequence is shorter
     pad = (-T) % chunk
 
     def padt(t):

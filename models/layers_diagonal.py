@@ -76,13 +76,14 @@ def _pad_time(t: torch.Tensor, pad: int, value: float = 0.0) -> torch.Tensor:
     return torch.cat([t, t.new_full(shape, value)], dim=1)
 
 
-def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None):
+def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None, state0=None):
     """Step-by-step reference of ``S_t = a_t S_{t−1} + x_t b_tᵀ``, ``y_t = S_t c_t`` per head.
 
     Shapes: ``x (B, T, H, P)``, ``b, c (B, T, H, N)``, ``log_mag (B, T, H)`` (``log|a_t|``),
     ``parity (B, T, H)`` optional 0/1 float (1 where ``a_t < 0``), ``phase (B, T, H)`` optional
     (``a_t = |a_t| e^{i phase}``, complex state; ``c`` may then be complex). Returns ``y (B, T, H, P)``
-    (complex when ``phase`` is given). ``S_0 = 0``.
+    (complex when ``phase`` is given). ``S_0 = state0`` (``(H, P, N)`` or ``(B, H, P, N)``, real
+    or complex), ``0`` when ``state0`` is None.
     """
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
@@ -94,6 +95,8 @@ def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None):
         x, b = x.to(a.dtype), b.to(a.dtype)
         c = c.to(a.dtype)
     S = x.new_zeros(Bsz, H, P, N)
+    if state0 is not None:
+        S = S + state0
     ys = []
     for t in range(T):
         S = a[:, t, :, None, None] * S + x[:, t, :, :, None] * b[:, t, :, None, :]
@@ -101,12 +104,14 @@ def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None):
     return torch.stack(ys, dim=1) if ys else x.new_zeros(Bsz, 0, H, P)
 
 
-def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: int = 32):
+def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: int = 32,
+                              state0=None):
     """Chunked (SSD) form of :func:`scalar_decay_scan_reference`; same arguments and result.
 
     Within a chunk the decay ``∏_{s<r≤t} a_r`` is ``exp`` of a segment sum of ``log|a|`` (≤ 0, no
     overflow), times ``(−1)^(parity count)`` and ``e^{i Σ phase}``; chunk states are passed on by a
-    recurrence over ``⌈T/chunk⌉`` chunks. ``T`` need not be a multiple of ``chunk``.
+    recurrence over ``⌈T/chunk⌉`` chunks (the first starts from ``state0``). ``T`` need not be a
+    multiple of ``chunk``; a chunk longer than ``T`` is shortened to ``T`` (no padding work).
     """
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, got {chunk}")
@@ -114,6 +119,10 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     N = b.shape[-1]
     if T == 0:
         return x.new_zeros(Bsz, 0, H, P)
+    chunk = min(chunk, T)
+    S0 = None
+    if state0 is not None:                                    # (B, H, N, P): the chunk layout
+        S0 = state0.transpose(-1, -2).expand(Bsz, H, N, P)
     pad = (-T) % chunk
     x, b, c, log_mag = (_pad_time(t, pad) for t in (x, b, c, log_mag))
     if parity is not None:
@@ -139,7 +148,7 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     if phase is not None and not (x.is_complex() or b.is_complex()):
         ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
         return _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
-                                          Bsz, T, H, P, N, nc, L)
+                                          Bsz, T, H, P, N, nc, L, S0)
     if phase is not None:
         ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
         decay = decay * torch.exp(1j * (ph[..., :, None] - ph[..., None, :]))
@@ -148,9 +157,13 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
         chunk_total = chunk_total * torch.exp(1j * ph[..., -1])
         cdt = decay.dtype
         xr, br, cr = xr.to(cdt), br.to(cdt), cr.to(cdt)
+    if S0 is not None and (S0.is_complex() or xr.is_complex()):
+        cdt = torch.promote_types(S0.dtype, xr.dtype)
+        xr, br, cr, S0 = xr.to(cdt), br.to(cdt), cr.to(cdt), S0.to(cdt)
+        decay, to_end, from_start, chunk_total = (t.to(cdt) for t in (decay, to_end, from_start, chunk_total))
     y = ((cr @ br.transpose(-1, -2)) * decay) @ xr                      # intra-chunk, (B, H, nc, L, P)
     states = (br * to_end[..., None]).transpose(-1, -2) @ xr            # (B, H, nc, N, P) = Sᵀ per chunk
-    S = states.new_zeros(Bsz, H, N, P)
+    S = states.new_zeros(Bsz, H, N, P) if S0 is None else S0.to(states.dtype)
     starts = []
     for k in range(nc):
         starts.append(S)
@@ -160,7 +173,7 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
 
 
 def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
-                               Bsz, T, H, P, N, nc, L):
+                               Bsz, T, H, P, N, nc, L, S0=None):
     """The unit-phase part of :func:`scalar_decay_scan_chunked` for real ``x, b`` in real
     arithmetic (cos/sin pairs instead of complex tensors, which are slow on CPU)."""
     dph = ph[..., :, None] - ph[..., None, :]
@@ -178,6 +191,10 @@ def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_tota
     st_re = (br * te_c[..., None]).transpose(-1, -2) @ xr               # (B, H, nc, N, P)
     st_im = (br * te_s[..., None]).transpose(-1, -2) @ xr
     S_re, S_im = st_re.new_zeros(Bsz, H, N, P), st_re.new_zeros(Bsz, H, N, P)
+    if S0 is not None:                                                  # the initial state (B, H, N, P)
+        S_re = S_re + (S0.real if S0.is_complex() else S0)
+        if S0.is_complex():
+            S_im = S_im + S0.imag
     s_re, s_im = [], []
     for k in range(nc):
         s_re.append(S_re)
@@ -254,11 +271,18 @@ class AUSSMMixer(nn.Module):
     """Complex unit-modulus diagonal SSM (AUSSM-style): ``a_t = exp(i θ_t)``, ``θ_t`` a linear
     function of the input per head; complex state ``S_t = a_t S_{t−1} + x_t b_tᵀ``, output
     ``Re(S_t c_t)`` with complex ``c_t``, gated by ``silu(z_t)``. Shapes ``(B, T, width)``.
-    (A per-head RMS normalisation of the read-out was tried and slowed training on S3 markedly.)
-    Internally float inputs become complex (complex64 for float32/bfloat16, complex128 for float64).
+
+    ``learned_state0`` (default True): the start state ``S_0 ∈ C^{H×P×N}`` is a learned parameter
+    (else ``S_0 = 0``). With unit-modulus transitions and ``S_0 = 0`` the state is reachable only
+    through the input injection, and a phase counter (the cyclic factors of the cascade of [DEPTH]
+    Theorem 3.4, which act on a non-zero start state) must be assembled from it; a learned start
+    state gives the counter ``e^{iΣθ} S_0`` directly. (A per-head RMS normalisation of the read-out
+    was tried and slowed training on S3 markedly.) Internally float inputs become complex
+    (complex64 for float32/bfloat16, complex128 for float64).
     """
 
-    def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16):
+    def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16,
+                 learned_state0: bool = True):
         super().__init__()
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
@@ -266,6 +290,18 @@ class AUSSMMixer(nn.Module):
         self.head_dim = width // n_heads
         self.in_proj = nn.Linear(width, 2 * width + 3 * n_heads * d_state + n_heads)
         self.out_proj = nn.Linear(width, width)
+        if learned_state0:
+            shape = (n_heads, self.head_dim, d_state)
+            self.state0_re = nn.Parameter(torch.randn(shape) / math.sqrt(d_state))
+            self.state0_im = nn.Parameter(torch.randn(shape) / math.sqrt(d_state))
+        else:
+            self.state0_re = self.state0_im = None
+
+    def state0(self) -> torch.Tensor | None:
+        """The start state ``(H, P, N)`` (complex), or None when it is 0."""
+        if self.state0_re is None:
+            return None
+        return torch.complex(self.state0_re, self.state0_im)
 
     def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
         check_mode(mode)
@@ -282,11 +318,15 @@ class AUSSMMixer(nn.Module):
         bb = bb.reshape(Bsz, T, H, N)
         cc = torch.complex(c_re, c_im).reshape(Bsz, T, H, N) / math.sqrt(2.0)
         log_mag = torch.zeros_like(theta)
+        s0 = self.state0()
+        if s0 is not None:
+            s0 = s0.to(cc.dtype)
         with torch.autocast(x.device.type, enabled=False):
             if mode == "recurrent":
-                y = scalar_decay_scan_reference(xin, bb, cc, log_mag, phase=theta)
+                y = scalar_decay_scan_reference(xin, bb, cc, log_mag, phase=theta, state0=s0)
             else:
-                y = scalar_decay_scan_chunked(xin, bb, cc, log_mag, phase=theta, chunk=self.chunk)
+                y = scalar_decay_scan_chunked(xin, bb, cc, log_mag, phase=theta, chunk=self.chunk,
+                                              state0=s0)
         y = y.real.reshape(Bsz, T, self.width).to(dtype) * F.silu(z.to(dtype))
         return self.out_proj(y)
 
@@ -322,6 +362,7 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     V = v.shape[-1]
     if T == 0:
         return q.new_zeros(Bsz, 0, H, V)
+    chunk = min(chunk, T)
     pad = (-T) % chunk
     q, k, v, log_alpha = (_pad_time(t, pad) for t in (q, k, v, log_alpha))
     nc, L = (T + pad) // chunk, chunk

@@ -35,6 +35,7 @@ task of [DEPTH] Theorem 3.2 / Corollary 3.6. ``generator="so3"`` instead uses 3 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -359,20 +360,30 @@ def _icosahedral():
     return rep
 
 
+@functools.lru_cache(maxsize=1)
+def _audited_icosahedral() -> tuple[np.ndarray, dict[str, Any]]:
+    """(float64 matrices ``(60, 3, 3)``, audit) of the icosahedral representation, audited once
+    per process (exactly and in float64); ``RuntimeError`` if it is not a faithful homomorphism."""
+    rep = _icosahedral()
+    ico = rep.icosahedral_representation()
+    G, R = _ico_group_and_matrices(ico)
+    audit = {"exact": _audit_dict(ico.audit),
+             "float64": _audit_dict(rep.audit_representation(G, ico.float_mapping()))}
+    for a in audit.values():
+        if not a.get("is_homomorphism") or a.get("n_distinct") != G.order:
+            raise RuntimeError(f"icosahedral representation failed its audit: {audit}")
+    R.setflags(write=False)
+    return R, audit
+
+
 def make_rotation_task(spec: RotationSpec) -> RotationData:
-    """Build the rotation task of ``spec`` (audits the icosahedral representation first and raises
-    ``RuntimeError`` if it is not a faithful homomorphism)."""
+    """Build the rotation task of ``spec`` (audits the icosahedral representation first, once per
+    process, and raises ``RuntimeError`` if it is not a faithful homomorphism)."""
     audit: dict[str, Any] = {}
     if spec.generator == "log":
-        rep = _icosahedral()
-        ico = rep.icosahedral_representation()
-        G, R = _ico_group_and_matrices(ico)
-        audit = {"exact": _audit_dict(ico.audit),
-                 "float64": _audit_dict(rep.audit_representation(G, ico.float_mapping()))}
-        for a in audit.values():
-            if not a.get("is_homomorphism") or a.get("n_distinct") != G.order:
-                raise RuntimeError(f"icosahedral representation failed its audit: {audit}")
-        M = R if spec.eps is None else np.stack([rotation_exp(spec.eps * rotation_log(r)) for r in R])
+        R, audit = _audited_icosahedral()
+        audit = {k: dict(v) for k, v in audit.items()}
+        M = R.copy() if spec.eps is None else np.stack([rotation_exp(spec.eps * rotation_log(r)) for r in R])
     else:
         M = np.stack([rotation_exp(spec.eps * L) for L in so3_basis()])
     h0 = np.asarray(spec.start, dtype=float)

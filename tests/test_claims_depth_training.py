@@ -69,11 +69,13 @@ def test_validate_heldout_detects_wrong_length():
 
 TRAINED = ["depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems", "depth.exp.rotation",
            "depth.thm3.2.trained", "depth.cor3.6.trained", "depth.prop3.7.trained"]
+#: small CPU forms run in the default test run (each well under a minute with its control on 2 cores)
+FAST = {"depth.exp.parity", "depth.exp.s3_depth", "depth.thm3.2.trained"}
 
 
 # Quick-profile verdicts measured on CPU (seed 0). Parity converges in the quick budget; the other
-# quick runs are too short to converge, so the honest verdict there is inconclusive (a converged
-# run may turn it into supported); none of them may be refuted in the quick profile.
+# quick runs may or may not converge (S3 with 2 AUSSM layers converged for 1 of 3 seeds in 1000
+# steps), so inconclusive is allowed there; none of them may be refuted in the quick profile.
 _I, _S = Verdict.INCONCLUSIVE, Verdict.SUPPORTED
 EXPECTED = {
     "depth.exp.parity": {_S},
@@ -86,8 +88,8 @@ EXPECTED = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("cid", TRAINED)
+@pytest.mark.parametrize("cid", [pytest.param(c, marks=() if c in FAST else pytest.mark.slow)
+                                 for c in TRAINED])
 def test_trained_claims_quick(cid, tmp_path_factory):
     root = tmp_path_factory.getbasetemp() / "depth_training_store"
     ctx = Context(seed=0, out_dir=root, results_dir=root / "results")
@@ -98,8 +100,13 @@ def test_trained_claims_quick(cid, tmp_path_factory):
     assert out.figures
     ctl = c.negative_control(ctx)
     assert ctl.rejected, ctl.reason
-    # a second run reads the store instead of retraining
+    # a second run reads the store instead of retraining (no new run, no new training step)
     from seqtheory.models.store import ResultsStore
-    n_runs = len(ResultsStore(root / "results").runs())
+    st = ResultsStore(root / "results")
+    before = {r.key: r.updated for r in st.runs()}
     assert c.check(ctx).key_figure == out.key_figure
-    assert len(ResultsStore(root / "results").runs()) == n_runs
+    assert {r.key: r.updated for r in st.runs()} == before
+    if cid == "depth.exp.s3_depth":
+        acc = out.evidence["seq_acc_at_2T"]
+        assert acc["aussm L=1"] < dt.FAIL          # one abelian layer cannot track S3 (theory)
+        assert acc["deltaproduct L=1"] >= dt.SUCCESS

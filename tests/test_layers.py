@@ -34,6 +34,43 @@ def test_scalar_decay_scan_chunked_matches_reference(T, kind):
         assert (out - ref).abs().max().item() < TOL
 
 
+@pytest.mark.parametrize("kind", ["positive", "signed", "complex"])
+@pytest.mark.parametrize("batched", [False, True])
+def test_scan_with_start_state_matches_reference(kind, batched):
+    g = _gen(50)
+    B, T, H, P, N = 2, 21, 3, 4, 5
+    x, b, c = (torch.randn(B, T, H, d, generator=g, dtype=torch.float64) for d in (P, N, N))
+    log_mag = -torch.rand(B, T, H, generator=g, dtype=torch.float64)
+    parity = (torch.rand(B, T, H, generator=g) < 0.5).double() if kind == "signed" else None
+    phase = torch.randn(B, T, H, generator=g, dtype=torch.float64) * 3 if kind == "complex" else None
+    shape = (B, H, P, N) if batched else (H, P, N)
+    s0 = torch.randn(shape, generator=g, dtype=torch.float64)
+    if kind == "complex":
+        log_mag = torch.zeros_like(log_mag)
+        c = torch.complex(c, torch.randn_like(c))
+        s0 = torch.complex(s0, torch.randn_like(s0))
+    ref = scalar_decay_scan_reference(x, b, c, log_mag, parity, phase, state0=s0)
+    zero = scalar_decay_scan_reference(x, b, c, log_mag, parity, phase)
+    assert (ref - zero).abs().max().item() > 1e-3                 # the start state is visible
+    for chunk in (1, 8, 16, 64):
+        out = scalar_decay_scan_chunked(x, b, c, log_mag, parity, phase, chunk=chunk, state0=s0)
+        assert (out - ref).abs().max().item() < TOL
+
+
+def test_aussm_start_state_zero_equals_no_start_state():
+    from seqtheory.models.layers_diagonal import AUSSMMixer
+    torch.manual_seed(0)
+    m = AUSSMMixer(16, 2, 4).double()
+    x = torch.randn(2, 9, 16, dtype=torch.float64)
+    with torch.no_grad():
+        m.state0_re.zero_()
+        m.state0_im.zero_()
+    off = AUSSMMixer(16, 2, 4, learned_state0=False).double()
+    off.load_state_dict({k: v for k, v in m.state_dict().items() if "state0" not in k})
+    for mode in ("parallel", "recurrent"):
+        assert (m(x, mode=mode) - off(x, mode=mode)).abs().max().item() < TOL
+
+
 def test_signed_scan_really_flips_sign():
     # a = -1 at every step with x = b = c = 1: y alternates 1, 0, 1, 0 (guards the parity logic)
     T = 6
