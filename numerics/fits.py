@@ -23,6 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import numpy as np
+
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
 
 
@@ -67,14 +69,23 @@ def _log(v) -> float:
 
 
 def _positive(v) -> bool:
+    """Whether ``v`` is a positive finite real number (float, int, Fraction, numpy or mpmath
+    real); booleans, strings and complex numbers are not numbers here (False)."""
+    if isinstance(v, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
+        return False
     try:
         import mpmath
 
         if isinstance(v, mpmath.mpf):
             return v > 0 and mpmath.isfinite(v)
+        if isinstance(v, mpmath.mpc):
+            return False
     except ImportError:  # pragma: no cover
         pass
-    f = float(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return False
     return f > 0 and math.isfinite(f)
 
 
@@ -127,16 +138,37 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     Starts at ``eps_max`` and goes down by at most a factor ``span`` in total; the lower end is
     raised so that the *predicted* error ``err(eps_max) · (ε/eps_max)^expected_order`` stays above
     ``margin × floor``, then the whole grid is checked with ``err_fn`` and shortened if any point
-    falls below the threshold. Raises ``ValueError`` if fewer than 3 usable points remain (the
-    precision is too low for the order: raise the working precision or ``eps_max``)."""
+    falls below the threshold (an error that rounds to exactly 0 counts as below it). Raises
+    ``ValueError`` if fewer than 3 usable points remain (the precision is too low for the order:
+    raise the working precision or ``eps_max``), for non-positive / non-finite parameters, or
+    when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
+    ``TypeError`` for a non-int ``n``."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"n must be an int, got {type(n).__name__}")
     if n < 3:
         raise ValueError(f"n must be >= 3, got {n}")
-    if not (eps_max > 0 and span > 1 and expected_order > 0):
-        raise ValueError("need eps_max > 0, span > 1 and expected_order > 0")
+    for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
+                    ("margin", margin), ("min_eps", min_eps)):
+        if not _positive(v):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    if not (_positive(span) and span > 1):
+        raise ValueError(f"span must be a finite number > 1, got {span!r}")
     if floor is None:
         floor = 2.0 ** -52
+    if not _positive(floor):
+        raise ValueError(f"floor must be a positive finite number, got {floor!r}")
+
+    def err_at(e, zero_ok=False):
+        v = err_fn(e)
+        if zero_ok and not isinstance(v, (bool, np.bool_)) and v == 0:
+            return None  # rounded to exactly 0: below any precision floor
+        if not _positive(v):
+            raise ValueError(f"err_fn({e!r}) = {v!r}: errors must be positive finite numbers "
+                             f"(an exact 0 or NaN cannot be placed on a log-log grid)")
+        return v
+
     thresh = _log(floor) + math.log(margin)
-    top = _log(err_fn(eps_max))
+    top = _log(err_at(eps_max))
     if top <= thresh:
         raise ValueError(f"err_fn(eps_max) is already below margin * floor at eps_max={eps_max}")
     # predicted log err at eps: top + p (log eps - log eps_max) >= thresh
@@ -146,7 +178,8 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     grid = [math.exp(hi + (lo - hi) * i / (n - 1)) for i in range(n)]
     ok = []
     for e in grid:
-        if _log(err_fn(e)) > thresh:
+        v = err_at(e, zero_ok=True)
+        if v is not None and _log(v) > thresh:
             ok.append(e)
         else:
             break

@@ -43,21 +43,15 @@ __all__ = [
 
 
 def _check_table(table) -> np.ndarray:
+    """A validated group Cayley table as int64 (``TypeError`` for non-integer dtypes; the group
+    axioms are checked by :func:`seqtheory.theory.groups` in ``O(n^2)`` memory: closure,
+    identity, Latin square, associativity, inverses -- ``ValueError`` naming the failure)."""
+    from seqtheory.theory.groups import _validate_table
+
     T = np.asarray(table)
-    if T.ndim != 2 or T.shape[0] != T.shape[1] or T.shape[0] == 0:
-        raise ValueError(f"table must be a non-empty square 2-D array, got shape {T.shape}")
-    if not np.issubdtype(T.dtype, np.integer):
+    if T.dtype != object and T.ndim == 2 and T.size and not np.issubdtype(T.dtype, np.integer):
         raise TypeError(f"table must hold integer element indices, got dtype {T.dtype}")
-    N = T.shape[0]
-    if T.min() < 0 or T.max() >= N:
-        raise ValueError("table entries must be element indices in [0, N)")
-    rng = np.arange(N)
-    if not all(np.array_equal(np.sort(T[i]), rng) for i in range(N)) or \
-            not all(np.array_equal(np.sort(T[:, j]), rng) for j in range(N)):
-        raise ValueError("table is not a Latin square, so it is not a group table")
-    if not np.array_equal(T[T], T[:, T]):  # T[T][a,b,c] = (ab)c, T[:, T][a,b,c] = a(bc)
-        raise ValueError("table is not associative: (ab)c != a(bc) for some a, b, c")
-    return T.astype(np.int64)
+    return _validate_table(T).astype(np.int64)
 
 
 def _identity(T: np.ndarray) -> int:
@@ -218,10 +212,12 @@ def _check_words(words, N: int) -> np.ndarray:
 
 
 def prefix_products(table, words, convention: str = "left") -> np.ndarray:
-    """True prefix products of a batch of words (``(B, T)`` element indices).
+    """True prefix products of a batch of words (``(B, T)`` element indices; a 1-D word is one
+    batch row). Returns an int64 array of the same shape.
 
-    ``left``: ``g_t = x_t · g_{t-1}``; ``right``: ``g_t = g_{t-1} · x_t`` (SPEC §2)."""
-    T = np.asarray(table, dtype=np.int64)
+    ``left``: ``g_t = x_t · g_{t-1}``; ``right``: ``g_t = g_{t-1} · x_t`` (SPEC §2). ``table``
+    is validated as a group table (``ValueError``/``TypeError`` as :func:`build_cascade`)."""
+    T = _check_table(table)
     W = _check_words(words, T.shape[0])
     if convention not in ("left", "right"):
         raise ValueError(f"convention must be 'left' or 'right', got {convention!r}")
@@ -315,7 +311,14 @@ def build_cascade(table, series, convention: str = "left") -> GroupCascade:
         T = np.ascontiguousarray(T.T)
     e = _identity(T)
     N = T.shape[0]
-    Hs = [np.unique(np.asarray(list(H), dtype=np.int64)) for H in series]
+    Hs = []
+    for t, H in enumerate(series):
+        h = np.asarray(list(H))
+        if h.size and (h.dtype.kind not in "iu"):
+            raise TypeError(f"series[{t}] must hold integer element indices, got dtype {h.dtype}")
+        if h.size == 0 or h.min() < 0 or h.max() >= N:
+            raise ValueError(f"series[{t}] must be a non-empty set of element indices in [0, {N})")
+        Hs.append(np.unique(h.astype(np.int64)))
     if not Hs or len(Hs[0]) != N:
         raise ValueError("series must start with the whole group")
     if len(Hs[-1]) != 1 or Hs[-1][0] != e:
@@ -342,7 +345,16 @@ def _subgroup_indices(group, H) -> list[int]:
 
 
 def all_words(N: int, T: int) -> np.ndarray:
-    """All ``N**T`` words of length ``T`` over ``N`` tokens, as an int array ``(N**T, T)``."""
+    """All ``N**T`` words of length ``T`` over ``N`` tokens, as an int array ``(N**T, T)``
+    (lexicographic order, first letter most significant). ``ValueError`` for ``N < 1``,
+    ``T < 0`` or more than ``10**8`` entries; ``TypeError`` for non-ints."""
+    for name, v, lo in (("N", N, 1), ("T", T, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
+        if v < lo:
+            raise ValueError(f"{name} must be >= {lo}, got {v}")
+    if N ** T * max(T, 1) > 10 ** 8:
+        raise ValueError(f"N**T * T = {N}**{T} * {T} entries is too many to enumerate")
     if T == 0:
         return np.zeros((1, 0), dtype=np.int64)
     grids = np.indices((N,) * T).reshape(T, -1).T

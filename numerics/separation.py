@@ -109,6 +109,12 @@ def word_signature_levels(word, n: int, c: int) -> list[np.ndarray]:
     """
     n = _check_int("n", n, 1)
     c = _check_int("c", c, 0)
+    if isinstance(word, (str, bytes)) or not hasattr(word, "__iter__"):
+        raise TypeError(f"word must be a sequence of ints, got {type(word).__name__}")
+    word = list(word)
+    if not all(isinstance(x, (Integral, np.integer)) and not isinstance(x, (bool, np.bool_))
+               for x in word):  # no int() coercion: 1.5 must not become letter 1
+        raise TypeError(f"word must be a sequence of ints, got {word!r}")
     word = [int(x) for x in word]
     if any(x < 0 or x >= n for x in word):
         raise ValueError(f"word letters must lie in [0, {n}), got {word}")
@@ -195,10 +201,10 @@ def _max_class_cached(n: int, k: int) -> int:
     return derived_ideal_lowest_degree_fast(n, k) - 1
 
 
-@lru_cache(maxsize=None)
 def derived_ideal_lowest_degree_fast(n: int, k: int) -> int:
     """Lowest degree ``d_k`` of ``L^(k)``, the k-th derived ideal of the free Lie algebra ``L`` on
-    ``n >= 2`` letters (``d_0 = 1``).
+    ``n >= 2`` letters (``d_0 = 1``). Raises ``ValueError`` for ``n < 2`` (on one letter
+    ``L^(1) = 0`` has no lowest degree) or ``k < 0``, ``TypeError`` for non-ints.
 
     Recurrence: ``d_k = 2 d_{k-1}`` if ``dim L^(k-1)_{d_{k-1}} >= 2``, else ``2 d_{k-1} + 1``.
     Proof: ``L^(k)`` is graded and spanned in degree m by brackets of homogeneous elements of
@@ -212,9 +218,18 @@ def derived_ideal_lowest_degree_fast(n: int, k: int) -> int:
     cross-checked against :func:`~seqtheory.theory.free_lie.derived_ideal_lowest_degree` in the
     tests wherever the latter is affordable.
     """
+    n = _check_int("n", n, 1)
+    k = _check_int("k", k, 0)
+    if n < 2:
+        raise ValueError("n must be >= 2: on one letter the derived ideal L^(1) is 0")
+    return _lowest_degree_cached(n, k)
+
+
+@lru_cache(maxsize=None)
+def _lowest_degree_cached(n: int, k: int) -> int:
     if k == 0:
         return 1
-    d = derived_ideal_lowest_degree_fast(n, k - 1)
+    d = _lowest_degree_cached(n, k - 1)
     if k - 1 == 0:
         dim = n
     else:

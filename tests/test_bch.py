@@ -174,3 +174,80 @@ def test_degree_20_word_coefficients_match_goldberg():
         for _ in range(12):
             w = "".join(rnd.choice("xy") for _ in range(m))
             assert Z.word_coefficient(w) == goldberg_coefficient(w)
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def _rewrite_with_checksum(path, doc):
+    cache_mod = importlib.import_module("seqtheory.theory.series_cache")
+    doc["n_terms"] = len(doc["payload"])
+    doc["sha256"] = cache_mod._digest(doc["payload"])
+    path.write_text(json.dumps(doc))
+
+
+def test_cache_survives_malformed_but_checksummed_files(tmp_path):
+    """A cache file whose top level is a JSON list raised AttributeError from inside bch();
+    terms that are not words over the alphabet, zero or non-integer denominators or duplicate
+    words were loaded as coefficients as long as the checksum matched."""
+    cache_mod = importlib.import_module("seqtheory.theory.series_cache")
+    ref = bch(5)
+    path = cache_mod.cache_path("classical_deg5")
+    path.write_text("[1, 2, 3]")
+    assert bch(5) == ref and not bch(5, use_cache=False).from_cache
+    cache_mod.save_series("classical_deg5", ref.lyndon_coefficients(), "xy", 5)
+    good = json.loads(path.read_text())
+    assert cache_mod.load_series("classical_deg5", "xy", 5) == ref.lyndon_coefficients()
+    for corrupt in (lambda p: p.append(["xz", 1, 2]),           # letter outside the alphabet
+                    lambda p: p.append(["xxxyyy", 1, 2]),       # longer than the degree
+                    lambda p: p.append([p[0][0], 1, 2]),        # duplicate word
+                    lambda p: p.__setitem__(0, [p[0][0], 1, 0]),    # zero denominator
+                    lambda p: p.__setitem__(0, [p[0][0], 1.5, 2]),  # non-integer numerator
+                    lambda p: p.__setitem__(0, [p[0][0], 1, -2])):  # negative denominator
+        doc = json.loads(json.dumps(good))
+        corrupt(doc["payload"])
+        _rewrite_with_checksum(path, doc)
+        assert cache_mod.load_series("classical_deg5", "xy", 5) is None
+        z = bch(5)
+        assert not z.from_cache and z == ref
+
+
+def test_unwritable_cache_folder_does_not_lose_the_result(tmp_path, monkeypatch):
+    """SEQTHEORY_CACHE_DIR pointing at a file made bch() crash with an OSError."""
+    blocker = tmp_path / "not_a_folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("SEQTHEORY_CACHE_DIR", str(blocker))
+    with pytest.warns(RuntimeWarning, match="cache"):
+        z = bch(4)
+    assert z.lyndon_coefficients()["xxyy"] == Fraction(1, 24)
+
+
+def test_fast_engine_degree_cap():
+    """Above degree 23 the int32 pairings / int64 modular sums of the fast engine are no longer
+    provably overflow-free; it now refuses instead of risking it."""
+    with pytest.raises(ValueError, match="<= 23"):
+        bch(24, use_cache=False)
+
+
+def test_complex_matrices_keep_their_imaginary_part():
+    """Complex numpy matrices were cast to float64 (imaginary part dropped, a ComplexWarning)."""
+    rng = np.random.default_rng(3)
+    X = 0.05 * (rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))
+    Y = 0.05 * (rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))
+    Z = bch(8).evaluate({"x": X, "y": Y})
+    assert np.iscomplexobj(Z)
+    assert np.abs(Z - logm(expm(X) @ expm(Y))).max() < 1e-9
+    with pytest.raises(ValueError, match="0x0"):
+        bch(3).evaluate({"x": np.zeros((0, 0)), "y": np.zeros((0, 0))})
+    with pytest.raises(ValueError, match="NaN"):
+        bch(3).evaluate({"x": np.array([[float("nan")]], dtype=object),
+                         "y": np.array([[1]], dtype=object)})
+
+
+def test_log_product_factors_are_validated():
+    """Float scales were read as binary fractions and a factor 'xy' was taken as a letter."""
+    with pytest.raises(TypeError, match="scale"):
+        log_product_word_coefficient("xy", [("x", 0.1), ("y", 1)], "xy")
+    with pytest.raises(ValueError, match="single letter"):
+        log_product_word_coefficient("xy", [("xy", 1)], "xy")
+    assert log_product_word_coefficient("xy", [("x", 1), ("y", 1)], "xy") == Fraction(1, 2)

@@ -112,3 +112,18 @@ def test_bad_input():
         lyndon_coordinates({}, "xy", 0)
     with pytest.raises(ValueError):
         P + LiePolynomial({"xy": 1}, "xz")
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def test_word_coefficients_must_be_exact():
+    """Float word coefficients were converted with Fraction(0.1) = 3602879701896397/2^55."""
+    with pytest.raises(TypeError, match="word_coefficient\\('xy'\\)"):
+        lyndon_coordinates({"xy": 0.1, "yx": -0.1}, "xy", 2)
+    with pytest.raises(TypeError, match="float"):
+        lyndon_coordinates(lambda w: 0.5, "xy", 1)
+    with pytest.raises(ValueError, match="min_degree"):
+        lyndon_coordinates({"x": 1}, "xy", 2, min_degree=0)
+    exact = lyndon_coordinates({"x": 1, "xy": Fraction(1, 10), "yx": Fraction(-1, 10)}, "xy", 2)
+    assert exact == {"x": 1, "xy": Fraction(1, 10)}

@@ -381,3 +381,39 @@ def test_from_matrices_rational_and_modular():
     SL23 = F.from_matrices([[[1, 1], [0, 1]], [[0, -1], [1, 0]]], modulus=3)
     assert SL23.order == 24 and SL23.derived_series().orders == (24, 8, 2, 1)
     assert not SL23.is_isomorphic(F.named("S4"))
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+@pytest.mark.parametrize("gens", [[(1.5, 0.0)], [(1.0, 0.0)], [(True, False)], [(1, 0.7, 2)],
+                                  ["ab"], [5]])
+def test_permutations_must_be_ints(gens):
+    """int() coercion once turned (1.5, 0.0) into the transposition (1, 0)."""
+    with pytest.raises(TypeError, match="gens"):
+        FiniteGroup.from_permutations(gens)
+
+
+def test_sympy_integers_in_permutations_are_fine():
+    import sympy
+
+    g = FiniteGroup.from_permutations([(sympy.Integer(1), sympy.Integer(0))])
+    assert g.order == 2
+
+
+def test_element_index_is_checked():
+    """element(100) raised IndexError; element(-1) silently returned the last element."""
+    g = FiniteGroup.named("S3")
+    with pytest.raises(ValueError, match="0..5"):
+        g.element(6)
+    with pytest.raises(ValueError, match="i must be >= 0"):
+        g.element(-1)
+    with pytest.raises(TypeError, match="i must be an int"):
+        g.element(1.0)
+    assert g.element(g.identity_index) == g.identity
+
+
+def test_matrix_entries_must_not_be_strings():
+    """'1/2' strings were parsed by sympy.nsimplify and accepted as matrix entries."""
+    with pytest.raises(TypeError, match="not an integer or rational"):
+        FiniteGroup.from_matrices([[["1", "0"], ["0", "1"]]])

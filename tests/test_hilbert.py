@@ -230,3 +230,46 @@ def test_tv_ce_tiny_probabilities():
     assert tv <= bound and tv == pytest.approx(0.5)
     dev, H = ce_control(p, q)
     assert dev <= H and np.isfinite(H)
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+@pytest.mark.parametrize("s", [1e-300, 1e-170, 1e200, 1e300])
+def test_row_diameter_at_extreme_scales(s):
+    """Squared norms under/overflowed: D = 0 for entries 1e-170 and inf for entries 1e200,
+    although the true diameter 2s is representable."""
+    S = np.array([[s, 0.0], [-s, 0.0], [0.0, 0.5 * s]])
+    D, pair = row_diameter(S)
+    assert D == pytest.approx(2 * s, rel=1e-15, abs=0.0) and pair == (0, 1)
+    assert max_hilbert_change(S) == pytest.approx(2 * s, rel=1e-15, abs=0.0)
+
+
+def test_min_max_ratio_is_scale_invariant():
+    from seqtheory.theory.hilbert import min_max_distance_ratio
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    for s in (1e-300, 1.0, 1e300):
+        assert min_max_distance_ratio(s * X) == pytest.approx(1 / math.sqrt(2), rel=1e-15)
+
+
+def test_axis_and_bool_inputs_are_rejected():
+    """axis=3 raised an IndexError from inside; boolean arrays were read as 0/1."""
+    with pytest.raises(ValueError, match="axis"):
+        hilbert_distance([1.0, 2.0], [1.0, 2.0], axis=3)
+    with pytest.raises(ValueError, match="axis"):
+        variation_seminorm([1.0, 2.0], axis=True)
+    with pytest.raises(TypeError, match="bool"):
+        hilbert_distance([True, True], [1.0, 1.0])
+    with pytest.raises(ValueError, match="block_rows"):
+        row_diameter([[0.0, 0.0], [3.0, 4.0]], block_rows=True)
+
+
+@pytest.mark.parametrize("s", [1e-200, 1e200])
+def test_worst_case_hidden_at_extreme_scales(s):
+    """‖s_i − s_j‖ underflowed to 0 (h = inf) for rows of size 1e-200 (found by hypothesis once
+    the row diameter stopped returning 0 there)."""
+    S = np.array([[s, 0.0], [0.0, s]])
+    h = worst_case_hidden(S, 2.0)
+    assert np.all(np.isfinite(h)) and np.linalg.norm(h) == pytest.approx(2.0)
+    assert np.allclose(h, [math.sqrt(2), -math.sqrt(2)])

@@ -228,3 +228,71 @@ def test_float_spanned_by_rotated_abelian_has_rounding_noise_only():
 def test_equality_across_ambients_is_false():
     assert gl(2) != gl(3)
     assert sl(2) != LieAlgebra.from_structure_constants(_sl2_constants())
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def _conj_float(A, scales, seed):
+    """Float copies of the basis of the exact algebra ``A`` after a random integer change of
+    basis P X P^-1, each generator multiplied by its own scale."""
+    rng = np.random.default_rng(seed)
+    B = [np.array(m, dtype=float) for m in A.basis]
+    n = B[0].shape[0]
+    P = rng.integers(-3, 4, (n, n)).astype(float) + 9 * np.eye(n)  # diagonally dominant
+    Pi = np.linalg.inv(P)
+    return [s * (P @ m @ Pi) for m, s in zip(B, scales)]
+
+
+def _invariants(L):
+    return (L.dim, L.derived_series().dims, L.lower_central_series().dims,
+            L.upper_central_series().dims, L.is_semisimple, L.center().dim)
+
+
+@pytest.mark.parametrize("make", [lambda: heisenberg(1), lambda: diagonal(3), lambda: b(3),
+                                  lambda: sl(2), lambda: n_upper(4)])
+@pytest.mark.parametrize("scale", [1e-150, 1.0, 1e150])
+def test_float_path_agrees_with_exact_after_change_of_basis(make, scale):
+    """Once: the float upper central series of the Heisenberg algebra in a non-standard basis
+    looped forever (rounding-noise rows were normalised into constraints, Z oscillated 1,0,1,..),
+    its float Killing form was declared non-degenerate (semisimple!), an abelian algebra had
+    centre 0, and generators of size 1e-150 / 1e150 spanned a 0-dimensional algebra."""
+    A = make()
+    scales = [scale * 10.0 ** k for k in range(-3, 4)][:A.dim] * 3
+    F = LieAlgebra.generated_by(_conj_float(A, scales[:A.dim], seed=A.dim))
+    assert F.field == "RR"
+    assert _invariants(F) == _invariants(A)
+
+
+@pytest.mark.parametrize("s", [1e-300, 1e-200, 1e200, 1e300])
+def test_float_generators_of_extreme_size(s):
+    L = LieAlgebra.generated_by([np.array([[0, s], [0, 0]]), np.array([[0, 0], [s, 0]])])
+    assert L.dim == 3 and L.is_perfect and L.is_semisimple
+
+
+def test_exact_algebra_rejects_float_vectors():
+    """bracket / contains on an exact algebra once read 0.1 as a binary fraction."""
+    g = sl(2)
+    with pytest.raises(TypeError, match="u: .*float"):
+        g.contains([[0.1, 0], [0, -0.1]])
+    with pytest.raises(TypeError, match="float"):
+        g.bracket([[0.5, 0], [0, -0.5]], E(2, 0, 1))
+    with pytest.raises(TypeError, match="complex"):
+        LieAlgebra.generated_by([np.array([[1j, 0], [0, 0]])])
+    assert g.contains([[Fraction(1, 10), 0], [0, Fraction(-1, 10)]])
+
+
+def test_elementary_index_out_of_range():
+    """E(2, 5, 0) raised IndexError from numpy and E(2, -1, 0) silently meant E(2, 1, 0)."""
+    for i, j in [(5, 0), (-1, 0), (0, 2), (True, 0)]:
+        with pytest.raises(ValueError, match="must be an int in 0..1"):
+            E(2, i, j)
+
+
+def test_structure_constants_reject_bools():
+    with pytest.raises(TypeError, match="bool"):
+        LieAlgebra.from_structure_constants(np.zeros((2, 2, 2), dtype=bool))
+    with pytest.raises(ValueError, match="dim"):
+        LieAlgebra.from_structure_constants({}, dim=True)
+    with pytest.raises(ValueError, match="index True"):
+        LieAlgebra.from_structure_constants({(True, 0): {0: 1}}, dim=2)

@@ -61,3 +61,20 @@ def test_bad_input():
         random_cascade([1], 0)
     with pytest.raises(ValueError):
         random_cascade([1], 1, coupling="diagonal")
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+@pytest.mark.parametrize("kwargs", [dict(layer_dims=[1.5, 2]), dict(layer_dims=[True, 1]),
+                                    dict(layer_dims=[2], n_inputs=True),
+                                    dict(layer_dims=[2], entry_range=2.0), dict(layer_dims="12")])
+def test_random_cascade_rejects_non_ints(kwargs):
+    """int() coercion once built a cascade with layer sizes (1, 2) from [1.5, 2]."""
+    with pytest.raises(ValueError):
+        random_cascade(**kwargs)
+
+
+def test_structural_bound_rejects_bool():
+    with pytest.raises(ValueError, match="k must be"):
+        structural_bound(True)

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from seqtheory.theory.linalg import (FieldSubspace, FloatSubspace, RationalSubspace, detect_field,
                                      exact_matmul, float_rank, independent_rows, nullspace, rank,
-                                     solve, span)
+                                     solve, span, zero_subspace)
 
 
 def test_rank_and_rref_over_q():
@@ -134,3 +134,108 @@ def test_float_rank_agrees_with_exact_on_well_conditioned(seed):
     M = np.concatenate([A, B @ A])  # rank <= 4
     scales = 10.0 ** rng.uniform(-6, 6, M.shape[0])
     assert float_rank(M * scales[:, None], tol=1e-9).rank == span(M.tolist()).dim
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review (each input below once gave a wrong
+# answer or an unhelpful internal error).
+
+@pytest.mark.parametrize("s", [1e-300, 1e-200, 1e200, 1e300])
+def test_float_rank_of_extreme_scales(s):
+    """Row norms once under/overflowed (||(1e-300, 0)|| = 0, ||(1e300, 1e300)|| = inf), so
+    these full-rank matrices had rank 0."""
+    assert rank([[s, 0.0], [0.0, s]]) == 2
+    assert rank([[s, s], [s, -s]]) == 2
+    assert rank([[s, s], [2 * s, 2 * s]]) == 1
+    assert float_rank([[s, s], [s, -s]]).rank == 2
+
+
+def test_float_membership_at_huge_scale():
+    """The residual test once compared inf with inf and accepted any vector."""
+    S = span([[1e300, 0.0, 0.0]])
+    assert not S.contains([0.0, 1e300, 0.0])
+    with pytest.raises(ValueError, match="not in the subspace"):
+        S.coordinates([1e300, 1e300, 0.0])
+    assert S.contains([-1e300, 0.0, 0.0])
+
+
+def test_exact_paths_reject_floats():
+    """0.1 was silently read as 3602879701896397/36028797018963968, so (0.1, 0.3) was 'not in'
+    span{(1, 3)} over Q; exact routines now refuse floats instead of giving that answer."""
+    S = span([[1, 3]])
+    for bad in ([0.1, 0.3], [Fraction(1, 10), np.float64(0.3)], [sympy.Float(0.1), 3]):
+        with pytest.raises(TypeError, match="float"):
+            S.contains(bad)
+    with pytest.raises(TypeError, match="float"):
+        span([[0.1, 2]], field="QQ")
+    with pytest.raises(TypeError, match="A: .*float"):
+        nullspace([[0.5, 1]])
+    with pytest.raises(TypeError, match="float"):
+        solve([[2]], [0.5])
+    assert S.contains([Fraction(1, 10), Fraction(3, 10)])
+
+
+@pytest.mark.parametrize("A, exc, msg", [
+    ([[True, 1]], TypeError, "boolean"),
+    ([[float("nan"), 1]], ValueError, "NaN"),
+    ([[sympy.sqrt(5), 1]], TypeError, "not rational"),
+    ([["1", 1]], TypeError, "string"),
+    ([[1j, 1]], TypeError, "complex"),
+    ([[1, 2], [3]], ValueError, "ragged"),
+    ([], ValueError, "empty"),
+    (5, TypeError, "2-D"),
+    ([1, 2], TypeError, "2-D"),
+])
+def test_nullspace_bad_input_names_the_argument(A, exc, msg):
+    with pytest.raises(exc, match=msg):
+        nullspace(A)
+
+
+def test_solve_bad_vector():
+    with pytest.raises(TypeError, match="flat"):
+        solve([[1]], [[1]])
+    with pytest.raises(ValueError, match="NaN"):
+        solve([[1]], [float("nan")])
+    with pytest.raises(TypeError, match="b must be"):
+        solve([[1]], 1)
+
+
+@pytest.mark.parametrize("field", ["ZZ", "CC", 3, sympy.ZZ])
+def test_unknown_field_is_rejected(field):
+    with pytest.raises(ValueError, match="field"):
+        span([[1, 2]], field=field)
+    with pytest.raises(ValueError, match="field"):
+        zero_subspace(2, field=field)
+
+
+def test_complex_floats_and_bools_are_rejected_with_names():
+    with pytest.raises(TypeError, match="complex"):
+        span([[1j, 1.0]])
+    with pytest.raises(ValueError, match="ambient_dim"):
+        zero_subspace(True)
+    with pytest.raises(TypeError, match="vectors must be a 2-D"):
+        span(None)
+    # exact Gaussian rationals stay supported
+    assert rank([[sympy.I, 1], [-1, sympy.I]]) == 1
+
+
+def test_float_decisions_are_consistent():
+    """contains() used an absolute 10*tol residual test while extend() used the singular-value
+    rule, so (1, 1, 5e-9) was 'in' span{e1, e2} although adding it raised the dimension; the
+    intersection used cos > 1 - tol (angles up to ~sqrt(2 tol)), so two lines at angle 1e-6
+    had a 1-dimensional intersection and a 2-dimensional sum."""
+    S = span([[1.0, 0, 0], [0, 1.0, 0]])
+    for w in ([1, 1, 5e-9], [1, 1, 1e-12], [3, -2, 1e-3]):
+        assert S.contains(w) == (S.extend([w]).dim == S.dim)
+    A, B = span([[1.0, 0, 0]]), span([[1.0, 1e-6, 0]])
+    assert A.sum(B).dim == 2 and A.intersection(B).dim == 0
+    C, D = span([[1.0, 0, 0], [0, 1.0, 0]]), span([[0, 1.0, 0], [0, 0, 1.0]])
+    assert C.intersection(D).dim == 1 and C.intersection(D).contains([0, 2.0, 0])
+    assert C.dim + D.dim - C.intersection(D).dim == C.sum(D).dim
+
+
+def test_float_path_overflowing_int_is_a_clear_error():
+    """An int beyond float64 range mixed with floats raised OverflowError from float()."""
+    with pytest.raises(ValueError, match="too large"):
+        span([[10 ** 400, 1.0]])
+    assert rank([[10 ** 400, 1]]) == 1  # all exact: the exact path handles it

@@ -133,3 +133,28 @@ def test_bad_input():
         magnus_discrete([], 3)
     with pytest.raises(ValueError):
         magnus_discrete([np.eye(2), np.eye(3)], 3)
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def test_magnus_argument_types():
+    """t = '1' and t = True were accepted; nodes = 10.5 raised a numpy error from inside;
+    taylor_ode_solution ran with dps = 0."""
+    with pytest.raises(TypeError, match="t must be a real number"):
+        magnus([np.eye(2)], t="1")
+    with pytest.raises(TypeError, match="t must be a real number"):
+        magnus([np.eye(2)], t=True)
+    with pytest.raises(TypeError, match="nodes"):
+        magnus(lambda s: np.eye(2), nodes=10.5)
+    with pytest.raises(ValueError, match="dps"):
+        taylor_ode_solution([np.eye(2)], dps=0)
+
+
+def test_complex_coefficients_are_kept():
+    rng = np.random.default_rng(5)
+    P = 0.1 * (rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2)))
+    Q = 0.1 * (rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2)))
+    res = magnus([P, Q], order=2)
+    assert np.iscomplexobj(res.terms[1])
+    assert np.allclose(res.terms[1], (Q @ P - P @ Q) / 12)  # Ω2 = (t³/12)[Q, P] at t = 1

@@ -64,3 +64,32 @@ def test_bad_input():
         fit_loglog_slope([1, 1, 1], [1, 2, 3])
     with pytest.raises(ValueError):
         fit_loglog_slope([1, 2, math.nan], [1, 2, 3])
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def test_fit_rejects_non_numbers():
+    """Booleans and numeric strings were accepted as ε / error values."""
+    with pytest.raises(ValueError, match="eps"):
+        fit_loglog_slope([True, 0.5, 0.25], [1.0, 0.5, 0.25])
+    with pytest.raises(ValueError, match="err"):
+        fit_loglog_slope([1.0, 0.5, 0.25], ["1", 0.5, 0.25])
+    with pytest.raises(ValueError, match="eps"):
+        fit_loglog_slope([1j, 0.5, 0.25], [1.0, 0.5, 0.25])
+
+
+def test_eps_grid_validates_parameters_and_errors():
+    """A negative min_eps / margin raised 'math domain error'; an error function returning NaN
+    at eps_max produced a grid anyway; one returning 0 crashed in log."""
+    with pytest.raises(ValueError, match="min_eps"):
+        choose_eps_grid(lambda e: e ** 2, 2, min_eps=-1.0)
+    with pytest.raises(ValueError, match="margin"):
+        choose_eps_grid(lambda e: e ** 2, 2, margin=0)
+    with pytest.raises(TypeError, match="n must be an int"):
+        choose_eps_grid(lambda e: e ** 2, 2, n=8.5)
+    with pytest.raises(ValueError, match="err_fn"):
+        choose_eps_grid(lambda e: float("nan") if e == 0.1 else e ** 2, 2)
+    # an error that rounds to exactly 0 below some ε ends the grid there
+    grid = choose_eps_grid(lambda e: e ** 2 if e > 0.02 else 0.0, 2)
+    assert len(grid) >= 3 and min(grid) > 0.02

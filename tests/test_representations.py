@@ -263,3 +263,16 @@ def test_rotation_log_rejects_non_rotation():
         rotation_log(sympy.eye(2))
     theta, w, L = rotation_log(sympy.eye(3))
     assert theta == 0 and w is None and L == sympy.zeros(3, 3)
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def test_audit_rejects_bad_tol_and_bool_images():
+    """tol='x' raised a numpy ufunc error; boolean images [[True]] were audited as 1.0."""
+    C2 = FiniteGroup.cyclic(2)
+    with pytest.raises(TypeError, match="tol"):
+        audit_representation(C2, [np.eye(1), -np.eye(1)], tol="x")
+    with pytest.raises(TypeError, match="real numbers"):
+        audit_representation(C2, [[[True]], [[True]]])
+    assert audit_representation(C2, [np.eye(1), -np.eye(1)]).is_homomorphism

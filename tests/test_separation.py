@@ -156,3 +156,25 @@ def test_bad_input():
         word_signature_levels([0, 2], 2, 2)
     with pytest.raises(ValueError):
         all_word_signatures(2, 40, 13)  # T**c beyond the exact int64 range
+
+
+# ============================================================================ adversarial review
+# Regression tests for defects found by an adversarial review.
+
+def test_lowest_degree_fast_validates():
+    """n = 1 once returned 3 (but L^(1) = 0 on one letter) and k = -1 recursed until
+    RecursionError."""
+    with pytest.raises(ValueError, match="n must be >= 2"):
+        derived_ideal_lowest_degree_fast(1, 2)
+    with pytest.raises(ValueError, match="k must be >= 0"):
+        derived_ideal_lowest_degree_fast(2, -1)
+    with pytest.raises(TypeError, match="n must be an int"):
+        derived_ideal_lowest_degree_fast(2.0, 1)
+    assert [derived_ideal_lowest_degree_fast(2, k) for k in range(4)] == [1, 2, 5, 10]
+
+
+@pytest.mark.parametrize("word", [[1.5, 0], [True, 0], "01", 3])
+def test_word_letters_must_be_ints(word):
+    """int() coercion once read the letter 1.5 as 1."""
+    with pytest.raises(TypeError, match="word"):
+        word_signature_levels(word, 2, 2)

@@ -41,7 +41,7 @@ from typing import Sequence
 import numpy as np
 
 from .free_lie import _check_degree, _decode, _encode, _lyndon_internal, check_alphabet
-from .lie_poly import LiePolynomial, _coords_internal
+from .lie_poly import LiePolynomial, _as_fraction, _coords_internal
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
            "lyndon_coordinates_two_letters", "BCH_KINDS"]
@@ -148,10 +148,19 @@ def _log_product_internal(w: str, factors: tuple[tuple[str, Fraction], ...], mem
 
 def log_product_word_coefficient(word: str, factors: Sequence[tuple[str, object]], alphabet) -> Fraction:
     """Coefficient of ``word`` in ``log(exp(s_1 a_1) exp(s_2 a_2) ⋯)`` for ``factors =
-    [(a_1, s_1), (a_2, s_2), …]`` listed left to right (letters of ``alphabet``, rational
-    scales). Exact dynamic programme over splittings (see module docstring)."""
+    [(a_1, s_1), (a_2, s_2), …]`` listed left to right (letters of ``alphabet``, exact rational
+    scales: a float scale raises ``TypeError``; a malformed factor or a letter outside the
+    alphabet ``ValueError``). Exact dynamic programme over splittings (see module docstring)."""
     letters = check_alphabet(alphabet)
-    fs = tuple((_encode(a, letters), Fraction(s)) for a, s in factors)
+    fs = []
+    for t, f in enumerate(factors):
+        if not (isinstance(f, (tuple, list)) and len(f) == 2):
+            raise ValueError(f"factors[{t}] must be a pair (letter, scale), got {f!r}")
+        a, sc = f
+        if not isinstance(a, str) or len(a) != 1:
+            raise ValueError(f"factors[{t}]: {a!r} is not a single letter of {alphabet!r}")
+        fs.append((_encode(a, letters), _as_fraction(sc, f"factors[{t}] scale")))
+    fs = tuple(fs)
     w = _encode(word, letters)
     return _log_product_internal(w, fs, {}) if w else Fraction(0)
 
@@ -171,7 +180,12 @@ def _primes(count: int) -> list[int]:
 
 
 _PRIMES = None
-_I = np.int32  # engine integers: codes < 2^20, |<P_l, w>| < 2^19, indices < 2^31
+#: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
+#: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32,
+#: and the modular block update sums up to 384 products ``c * <P_l, w>`` with ``c < 2^31`` in
+#: int64: ``384 * 2^31 * 2^(degree-1) < 2^63`` holds up to degree 23.
+_FAST_MAX_DEGREE = 23
+_I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^31 (degree <= 23)
 
 
 class _TwoLetterEngine:
@@ -450,9 +464,16 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
     if len(letters) != 2:
         raise ValueError("lyndon_coordinates_two_letters needs a two-letter alphabet")
     _check_degree(max_degree, "max_degree")
+    if max_degree > _FAST_MAX_DEGREE:
+        raise ValueError(f"max_degree must be <= {_FAST_MAX_DEGREE} (integer bounds of the "
+                         f"vectorised engine), got {max_degree}")
     eng = _engine(max_degree)
-    res = eng.coordinates(lambda w: Fraction(word_coefficient(_decode(w, letters))),
-                          range(1, max_degree + 1))
+
+    def g(w: str) -> Fraction:
+        word = _decode(w, letters)
+        return _as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
+
+    res = eng.coordinates(g, range(1, max_degree + 1))
     return {_decode(eng.words[i], letters): v for i, v in sorted(res.items())}
 
 
@@ -504,12 +525,17 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     the exact dynamic programme for the symmetric one (O(N^3) per word, practical to degree ~14).
     ``bch(4).lyndon_coefficients() == {"x": 1, "y": 1, "xy": 1/2, "xxy": 1/12, "xyy": 1/12,
     "xxyy": 1/24}`` (``P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]``).
-    Raises ``ValueError`` for degree < 1 or an unknown kind/method."""
+    Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the engine) or an
+    unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
     _check_degree(degree, "degree")
     if kind not in BCH_KINDS:
         raise ValueError(f"kind must be one of {BCH_KINDS}, got {kind!r}")
     if method not in ("fast", "generic"):
         raise ValueError(f"method must be 'fast' or 'generic', got {method!r}")
+    if method == "fast" and degree > _FAST_MAX_DEGREE:
+        raise ValueError(f"degree must be <= {_FAST_MAX_DEGREE} for method='fast' (its int32 pairings "
+                         f"and int64 modular sums could overflow); "
+                         f"got {degree}")
     name = f"{kind}_deg{degree}"
     if use_cache:
         from .series_cache import load_series
@@ -529,9 +555,15 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
                   sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     elapsed = time.perf_counter() - t0
     if use_cache:
+        import warnings
+
         from .series_cache import save_series
 
-        save_series(name, coeffs, "xy", degree, {"kind": kind, "seconds": elapsed})
+        try:
+            save_series(name, coeffs, "xy", degree, {"kind": kind, "seconds": elapsed})
+        except OSError as exc:  # a read-only / missing cache folder must not lose the result
+            warnings.warn(f"could not write the BCH cache ({exc}); result not cached",
+                          RuntimeWarning, stacklevel=2)
     return _make_series(coeffs, "xy", kind, degree, elapsed, False)
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from numbers import Integral
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Callable, Hashable, Iterable, Sequence
@@ -200,6 +201,11 @@ class FiniteGroup:
             return False
 
     def element(self, i: int):
+        """The element object with index ``i`` (``0 <= i < order``; ``ValueError`` otherwise,
+        ``TypeError`` for a non-int)."""
+        i = _check_int(i, "i", 0)
+        if i >= self.order:
+            raise ValueError(f"i must be an element index in 0..{self.order - 1}, got {i}")
         return self._elements[i]
 
     def cayley_table(self) -> np.ndarray:
@@ -427,10 +433,12 @@ class FiniteGroup:
 
     @property
     def is_solvable(self) -> bool:
+        """The derived series reaches the trivial group."""
         return self._derived.reaches_trivial
 
     @property
     def is_nilpotent(self) -> bool:
+        """The lower central series reaches the trivial group."""
         return self._lower_central.reaches_trivial
 
     @property
@@ -590,11 +598,12 @@ class FiniteGroup:
         for g in gens:
             if hasattr(g, "array_form"):  # sympy Permutation: pad trailing fixed points
                 g = list(g.array_form) + list(range(g.size, pad))
-            try:
-                g = tuple(int(v) for v in g)
-            except (TypeError, ValueError):
-                raise TypeError(f"gens: each generator must be a sequence of ints, got {g!r}"
-                                ) from None
+            if isinstance(g, (str, bytes)) or not hasattr(g, "__iter__") or \
+                    not all(isinstance(v, (Integral, np.integer)) and not isinstance(v, (bool, np.bool_))
+                            for v in g):
+                # no int() coercion: 1.5 or True must not silently become 1
+                raise TypeError(f"gens: each generator must be a sequence of ints, got {g!r}")
+            g = tuple(int(v) for v in g)
             gl.append(g)
         if degree is None:
             if not gl:
@@ -757,9 +766,11 @@ def _exact_scalar(v, argname: str):
         return Fraction(int(v))
     if isinstance(v, Fraction):
         return v
-    if isinstance(v, (float, np.floating, complex)):
+    if isinstance(v, (float, np.floating, complex, np.complexfloating)):
         raise TypeError(f"{argname}: entries must be exact (int, Fraction, sympy Rational), "
                         f"got float {v!r}")
+    if isinstance(v, (str, bytes, np.bool_)):
+        raise TypeError(f"{argname}: entry {v!r} is not an integer or rational")
     try:
         import sympy
 

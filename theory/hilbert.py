@@ -50,7 +50,7 @@ def _as_array(x, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.nd
         a = np.asarray(x)
     except Exception as exc:  # pragma: no cover - exotic objects
         raise TypeError(f"{name} must be array-like of real numbers: {exc}") from None
-    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+    if a.dtype == object or not np.issubdtype(a.dtype, np.number):
         raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
     if np.iscomplexobj(a):
         raise TypeError(f"{name} must be real, got a complex array")
@@ -70,6 +70,13 @@ def _as_rows(S, name: str = "S", min_rows: int = 1) -> np.ndarray:
         raise ValueError(f"{name} must have at least {min_rows} row(s) and one column, "
                          f"got shape {a.shape}")
     return a
+
+
+def _pow2_scale(a: np.ndarray) -> float:
+    """A power of two within a factor 2 of ``max|a|`` (0.0 for an all-zero array): dividing by
+    it is exact and brings the entries to ``[-1, 1]``, so squares cannot overflow or underflow."""
+    m = float(np.abs(a).max()) if a.size else 0.0
+    return 0.0 if m == 0.0 else math.ldexp(1.0, math.frexp(m)[1])
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray, na: str, nb: str) -> None:
@@ -98,6 +105,9 @@ def variation_seminorm(x, axis: int = -1) -> np.ndarray | float:
     Raises ``ValueError`` for an empty axis or NaN/inf.
     """
     a = _as_array(x, "x", min_ndim=1)
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) \
+            or not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis must be an int in [-{a.ndim}, {a.ndim}), got {axis!r}")
     if a.shape[axis] == 0:
         raise ValueError("x must be non-empty along the reduction axis")
     v = a.max(axis=axis) - a.min(axis=axis)
@@ -142,12 +152,19 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
     """
     A = _as_rows(S, "S", min_rows=2)
     V, d = A.shape
-    C = A - A.mean(axis=0)                       # translation invariant; shrinks cancellation
-    n = np.einsum("ij,ij->i", C, C)
     if block_rows is None:
         block_rows = int(max(1, min(V, memory_bytes // (4 * 8 * V))))
-    if not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
+    if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) \
+            or block_rows < 1:
         raise ValueError(f"block_rows must be a positive int, got {block_rows!r}")
+    # D(cS) = c D(S): work on S / max|S| so that squares neither overflow (entries ~1e200)
+    # nor underflow (entries ~1e-200); rescale the result at the end
+    scale = _pow2_scale(A)
+    if scale == 0.0:
+        return 0.0, (0, 1)
+    A = A / scale                                # a power of two: exact
+    C = A - A.mean(axis=0)                       # translation invariant; shrinks cancellation
+    n = np.einsum("ij,ij->i", C, C)
     c_err = 2.0 * (d + 4) * _U * 2.0             # safety factor 2 on the Gram error bound
     best_lo, lo_pair = -np.inf, (0, 1)
     cand_i: list[np.ndarray] = []
@@ -183,7 +200,7 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
         k = int(np.argmax(dist))
         if dist[k] > best:
             best, pair = float(dist[k]), (int(ii[k]), int(jj[k]))
-    return best, pair
+    return best * scale, pair
 
 
 def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
@@ -201,6 +218,7 @@ def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
         h[0] = H
         return h
     diff = A[i] - A[j]
+    diff = diff / np.abs(diff).max()             # rescale first: ‖diff‖ may under/overflow
     return H * diff / np.linalg.norm(diff)
 
 
@@ -400,6 +418,10 @@ def min_max_distance_ratio(X) -> float:
     """``min_{i<j} ‖x_i − x_j‖ / max_{i<j} ‖x_i − x_j‖`` of the rows of ``X`` (``V ≥ 2``; 0 when all
     rows coincide). Raises ``ValueError`` for bad input."""
     A = _as_rows(X, "X", min_rows=2)
+    scale = _pow2_scale(A)
+    if scale == 0.0:
+        return 0.0
+    A = A / scale                                # the ratio is scale invariant; avoids under/overflow
     diff = A[:, None, :] - A[None, :, :]
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     iu = np.triu_indices(A.shape[0], 1)

@@ -35,7 +35,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .linalg import (_unique_rows, independent_rows, primitive_rows, FieldSubspace, FloatSubspace, RationalSubspace, Subspace, _check_number,
+from .linalg import (_normalise_rows, _row_norms, _unique_rows, independent_rows, primitive_rows, FieldSubspace, FloatSubspace, RationalSubspace, Subspace, _check_number,
                      as_int_rows, detect_field, exact_matmul, float_rank, to_field_rows,
                      zero_subspace)
 
@@ -338,9 +338,9 @@ class LieAlgebra:
         for x in a:
             _check_number(x, name)
         if self.field == "QQ":
-            ints, sc = to_field_rows([list(a)], "QQ")
+            ints, sc = to_field_rows([list(a)], "QQ", name)
             return ints, sc[0]
-        return _convert([list(a)], self.field), 1
+        return _convert([list(a)], self.field, name), 1
 
     def bracket(self, u: Any, v: Any) -> Any:
         """``[u, v]`` in the ambient (matrices: ``uv - vu`` as an ``n x n`` array; structure
@@ -363,6 +363,7 @@ class LieAlgebra:
         return self._space.contains_rows(a)
 
     def is_subalgebra_of(self, other: "LieAlgebra") -> bool:
+        """Whether ``self ⊆ other`` (same ambient and field, else ``ValueError``)."""
         self._same_ambient(other)
         return self._space.is_subspace_of(other._space)
 
@@ -463,7 +464,9 @@ class LieAlgebra:
             Z = _coord_zero(self.field, d, self.tol)
             terms = [self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))]
             while True:
-                nz = _centraliser_mod(C, Z, self.field, self.tol)
+                # Z_i ⊆ Z_{i+1} holds exactly; the sum enforces it on the float path too, so
+                # the dimension strictly grows until the series stops (termination)
+                nz = _centraliser_mod(C, Z, self.field, self.tol).sum(Z)
                 if nz.dim == Z.dim:
                     break
                 Z = nz
@@ -497,16 +500,21 @@ class LieAlgebra:
     # ------------------------------------------------------------------ invariants
     @property
     def derived_length(self) -> int | None:
+        """Least ``k`` with ``g^(k) = 0`` (SPEC §2): zero algebra -> 0, non-zero abelian -> 1,
+        not solvable -> ``None`` (never 0)."""
         ds = self.derived_series()
         return None if ds.stabilised else len(ds) - 1
 
     @property
     def nilpotency_class(self) -> int | None:
+        """Least ``c`` with ``γ_{c+1} = 0`` (SPEC §2): zero algebra -> 0, non-zero abelian -> 1,
+        not nilpotent -> ``None``."""
         lcs = self.lower_central_series()
         return None if lcs.stabilised else len(lcs) - 1
 
     @property
     def is_abelian(self) -> bool:
+        """``[g, g] = 0`` (the zero algebra is abelian)."""
         return self.derived_algebra().dim == 0
 
     @property
@@ -572,6 +580,9 @@ class LieAlgebra:
                 Ci = as_int_rows(num.astype(object) * mult)
             res = (Ci.reshape(d, d, d), D * self._ambient.scale)
         elif self.field == "RR":
+            # brackets of orthonormal basis vectors have norm <= 2; those of norm <= tol are
+            # zero (as in the closure, see _clean), so an abelian algebra gets exact zeros
+            allb = np.where((_row_norms(allb) > self.tol)[:, None], allb, 0.0)
             res = self._space.coordinates_rows(allb, check=False).reshape(d, d, d)
         else:
             res = np.array(self._space.coordinates_rows(allb, check=False), dtype=object).reshape(d, d, d)
@@ -613,7 +624,12 @@ class LieAlgebra:
             return M.rank() == d
         K = self.killing_form()
         if self.field == "RR":
-            return float_rank(K, self.tol).rank == d
+            # |K[a, b]| <= d^2 max|C|^2 in the orthonormal basis; rows below tol times the row
+            # bound are rounding noise (row normalisation alone would make them full rank)
+            cmax = float(np.abs(np.asarray(self._structure_coords())).max(initial=0.0))
+            K = np.asarray(K, dtype=float)
+            K = K[_row_norms(K) > self.tol * d ** 2.5 * max(1.0, cmax) ** 2]
+            return K.shape[0] == d and float_rank(K, self.tol).rank == d
         from sympy.polys.matrices import DomainMatrix
 
         Kd = [[self.field.from_sympy(x) for x in r] for r in K]
@@ -656,12 +672,12 @@ def _stack_int(parts):
     return as_int_rows(np.concatenate([p.astype(object) for p in parts]))
 
 
-def _convert(rows, field):
+def _convert(rows, field, name: str = "mats"):
     if field == "QQ":
-        return to_field_rows(rows, "QQ")[0]
+        return to_field_rows(rows, "QQ", name)[0]
     if field == "RR":
-        return to_field_rows(rows, "RR")
-    return np.array(to_field_rows(rows, field), dtype=object)
+        return to_field_rows(rows, "RR", name)
+    return np.array(to_field_rows(rows, field, name), dtype=object)
 
 
 def _export(r, field):
@@ -678,8 +694,7 @@ def _clean(chunk, field, S):
     from above, so this is a relative threshold); exact fields keep everything (zero rows are
     dropped exactly by the subspace)."""
     if field == "RR":
-        nrm = np.linalg.norm(chunk, axis=1)
-        return chunk[nrm > S.tol]
+        return chunk[_row_norms(np.asarray(chunk, dtype=float)) > S.tol]
     if field == "QQ":
         return chunk
     return [list(r) for r in chunk if any(x != field.zero for x in r)]
@@ -753,7 +768,14 @@ def _centraliser_mod(C, Z: Subspace, field, tol) -> Subspace:
     else:
         T = Ci.reshape(d * d, d) @ np.asarray(F).T
         M = T.reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
-    K = _kernel(M, field, tol)
+    zero_tol = 0.0
+    if field == "RR":
+        # float path: the basis and F are orthonormal, so a row of M (the functional
+        # x -> f([x, e_b])) has norm <= d^1.5 max|C| max|F|; rows below tol times that bound
+        # are rounding noise, not constraints (normalising them would invent constraints)
+        zero_tol = tol * d ** 1.5 * max(1.0, float(np.abs(Ci).max(initial=0.0))) \
+            * float(np.abs(np.asarray(F, dtype=float)).max(initial=0.0))
+    K = _kernel(M, field, tol, zero_tol)
     return _coord_zero(field, d, tol).extend_rows(K)[0] if _nrows(K) else _coord_zero(field, d, tol)
 
 
@@ -773,8 +795,9 @@ def _annihilator(Z: Subspace, field, tol):
     return _kernel(_rows(Z), field, tol)
 
 
-def _kernel(M, field, tol):
-    """Rows spanning the right kernel of ``M`` (rows x d)."""
+def _kernel(M, field, tol, zero_tol: float = 0.0):
+    """Rows spanning the right kernel of ``M`` (rows x d). Float path: rows of norm
+    ``<= zero_tol`` are treated as zero, the others are normalised before the rank decision."""
     d = M.shape[1]
     if field == "QQ":
         import flint
@@ -792,8 +815,8 @@ def _kernel(M, field, tol):
         return as_int_rows(out) if nul else np.zeros((0, d), np.int64)
     if field == "RR":
         M = np.asarray(M, dtype=float)
-        nrm = np.linalg.norm(M, axis=1)
-        M = M[nrm > 0] / nrm[nrm > 0, None] if M.size else M
+        if M.size:
+            M = _normalise_rows(M[_row_norms(M) > zero_tol])
         if M.shape[0] == 0:
             return np.eye(d)
         _, s, vt = np.linalg.svd(M)
@@ -832,7 +855,8 @@ def _parse_structure(c, dim):
     """-> (N, dict {(i,j,k): Fraction}) of non-zero entries."""
     entries: dict[tuple[int, int, int], Fraction] = {}
     if isinstance(c, dict):
-        if dim is None or not isinstance(dim, (int, np.integer)) or dim < 0:
+        if dim is None or isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) \
+                or dim < 0:
             raise ValueError("c is sparse (dict); pass dim = N (a non-negative int)")
         N = int(dim)
         given = {}
@@ -841,13 +865,13 @@ def _parse_structure(c, dim):
                 raise ValueError(f"c: key {key!r} must be a pair (i, j)")
             i, j = key
             for t in (i, j):
-                if not isinstance(t, (int, np.integer)) or not 0 <= t < N:
+                if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < N:
                     raise ValueError(f"c: index {t!r} in key {key!r} out of range 0..{N - 1}")
             if not isinstance(row, dict):
                 raise ValueError(f"c[{key!r}] must be a dict {{k: coeff}}")
             vec = {}
             for k, x in row.items():
-                if not isinstance(k, (int, np.integer)) or not 0 <= k < N:
+                if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N:
                     raise ValueError(f"c[{key!r}]: index {k!r} out of range 0..{N - 1}")
                 f = _to_fraction(x, f"c[{key!r}][{k}]")
                 if f:
@@ -868,8 +892,10 @@ def _parse_structure(c, dim):
     if arr.ndim != 3 or not (arr.shape[0] == arr.shape[1] == arr.shape[2]):
         raise ValueError(f"c must be an N x N x N nested sequence, got shape {arr.shape}")
     N = arr.shape[0]
-    if arr.dtype.kind == "f":
+    if arr.dtype.kind in "fc":
         raise TypeError("c: float array; structure constants must be exact rationals")
+    if arr.dtype.kind in "bUS":
+        raise TypeError(f"c: {arr.dtype} array; structure constants must be exact rationals")
     for i, j, k in np.argwhere(arr != 0):
         f = _to_fraction(arr[i, j, k], f"c[{i}][{j}][{k}]")
         if f:

@@ -25,7 +25,12 @@ def _check_n(n, name: str = "n", least: int = 1) -> int:
 
 
 def elementary(n: int, i: int, j: int) -> np.ndarray:
-    """The matrix unit ``E_ij`` (n x n, int64)."""
+    """The matrix unit ``E_ij`` (n x n, int64; 0-based ``i, j``). ``ValueError`` for ``n < 1``
+    or an index outside ``0..n-1``."""
+    n = _check_n(n)
+    for name, v in (("i", i), ("j", j)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < n:
+            raise ValueError(f"{name} must be an int in 0..{n - 1}, got {v!r}")
     m = np.zeros((n, n), dtype=np.int64)
     m[i, j] = 1
     return m

@@ -89,18 +89,28 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
 
     ``word_coefficient`` maps a word (string over ``alphabet``) to its coefficient (callable or a
     dict, missing words = 0); it must be the expansion of a Lie element (else the result is the
-    Lie element matching it on Lyndon words only). Returns ``{lyndon word: Fraction}`` (non-zero
-    entries) for degrees ``min_degree..max_degree``."""
+    Lie element matching it on Lyndon words only). Coefficients must be exact rationals (int,
+    Fraction, sympy/flint rationals; a float raises ``TypeError``). Returns
+    ``{lyndon word: Fraction}`` (non-zero entries) for degrees ``min_degree..max_degree``.
+    ``ValueError`` for degrees < 1 or a bad alphabet."""
     letters = check_alphabet(alphabet)
     if isinstance(max_degree, bool) or not isinstance(max_degree, int) or max_degree < 1:
         raise ValueError(f"max_degree must be an int >= 1, got {max_degree!r}")
+    if isinstance(min_degree, bool) or not isinstance(min_degree, int) or min_degree < 1:
+        raise ValueError(f"min_degree must be an int >= 1, got {min_degree!r}")
     if isinstance(word_coefficient, Mapping):
         table = dict(word_coefficient)
         fn = lambda w: table.get(w, 0)  # noqa: E731
-    else:
+    elif callable(word_coefficient):
         fn = word_coefficient
-    res = _coords_internal(len(letters), range(min_degree, max_degree + 1),
-                           lambda w: fn(_decode(w, letters)))
+    else:
+        raise TypeError("word_coefficient must be a callable word -> coefficient or a dict")
+
+    def g(w: str) -> Fraction:
+        word = _decode(w, letters)
+        return _as_fraction(fn(word), f"word_coefficient({word!r})")  # exact: no floats
+
+    res = _coords_internal(len(letters), range(min_degree, max_degree + 1), g)
     return {_decode(w, letters): v for w, v in res.items()}
 
 
@@ -157,7 +167,13 @@ def _matrix_kind(M):
     if isinstance(M, np.ndarray):
         if M.ndim != 2 or M.shape[0] != M.shape[1]:
             raise ValueError(f"matrices must be square 2-D arrays, got shape {M.shape}")
+        if M.shape[0] == 0:
+            raise ValueError("matrices must be at least 1x1, got a 0x0 array")
         if M.dtype == object:
+            from .linalg import _check_number
+
+            for x in M.flat:
+                _check_number(x, "matrices")
             return "object", M.shape[0]
         if not np.issubdtype(M.dtype, np.number):
             raise TypeError(f"matrix dtype {M.dtype} is not numeric")
@@ -168,7 +184,7 @@ def _matrix_kind(M):
         import mpmath
 
         if isinstance(M, mpmath.matrix):
-            if M.rows != M.cols:
+            if M.rows != M.cols or M.rows == 0:
                 raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
             return "mpmath", M.rows
     except ImportError:  # pragma: no cover
@@ -177,7 +193,7 @@ def _matrix_kind(M):
         import sympy
 
         if isinstance(M, sympy.MatrixBase):
-            if M.rows != M.cols:
+            if M.rows != M.cols or M.rows == 0:
                 raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
             return "sympy", M.rows
     except ImportError:  # pragma: no cover
@@ -214,6 +230,14 @@ def _check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
     return next(iter(kinds.values()))
 
 
+def _numpy_dtype(mats) -> type:
+    """complex128 when any numpy matrix is complex (so no imaginary part is dropped), else
+    float64."""
+    import numpy as np
+
+    return np.complex128 if any(np.iscomplexobj(M) for M in mats) else np.float64
+
+
 def _matmul(A, B, kind):
     return A @ B if kind in ("numpy", "object") else A * B
 
@@ -221,16 +245,19 @@ def _matmul(A, B, kind):
 def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Mapping[str, object]):
     """``Σ_w c_w P_w(X)`` for Lyndon coordinates ``coefficients`` and letter matrices ``matrices``
     (``P_w`` evaluated recursively with ``[A, B] = AB - BA``, memoised over sub-brackets).
-    Returns a matrix of the input type (float64 for numpy numeric input)."""
+    Returns a matrix of the input type (float64 for real numpy input, complex128 if a numpy
+    matrix is complex). Raises ``ValueError`` for a missing letter, non-square / 0x0 / mismatched
+    matrices or NaN/inf, ``TypeError`` for unsupported or mixed matrix types."""
     import numpy as np
 
     letters = check_alphabet(alphabet)
     kind, n = _check_matrices(matrices, letters)
     base = {}
+    dt = _numpy_dtype([matrices[a] for a in letters]) if kind == "numpy" else None
     for i, a in enumerate(letters):
         M = matrices[a]
         if kind == "numpy":
-            M = np.asarray(M, dtype=np.float64)
+            M = np.asarray(M, dtype=dt)
         base[chr(0x100 + i)] = M
     memo: dict[str, object] = dict(base)
 

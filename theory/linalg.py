@@ -22,8 +22,15 @@ Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in
 Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
 for the SVD rank), fraction-free elimination as implemented in FLINT.
 
-Errors: ``ValueError`` for ragged / wrongly shaped input, NaN or infinity, mismatched ambient
-dimensions or fields; ``TypeError`` for entries that are not numbers.
+Errors: ``ValueError`` for ragged / wrongly shaped input, NaN or infinity, an unknown field,
+mismatched ambient dimensions or fields, an int too large for float64 on the float path;
+``TypeError`` for entries that are not numbers (booleans, strings, complex floats) and for floats
+or irrational numbers handed to an exact computation over ``"QQ"`` (a float such as 0.1 is never
+silently read as the binary fraction 3602879701896397/2^55).
+
+Float path scaling: rows are divided by their largest absolute entry before any norm is taken,
+so entries anywhere in the float64 range (1e-300 .. 1e300) give the same decisions; membership
+(``contains``), coordinates and intersections use the same singular-value rule as ``extend``.
 """
 from __future__ import annotations
 
@@ -54,6 +61,8 @@ def as_int_rows(a: Any) -> np.ndarray:
     arr = np.asarray(a, dtype=object) if not isinstance(a, np.ndarray) else a
     if arr.dtype == np.int64:
         return arr
+    if arr.dtype.kind not in "iuO":
+        raise TypeError(f"as_int_rows needs integer entries, got dtype {arr.dtype}")
     if arr.dtype.kind in "iu":
         arr = arr.astype(object)
     if arr.size == 0:
@@ -153,10 +162,21 @@ def independent_rows(basis: np.ndarray, cand: np.ndarray) -> list[int]:
 def _check_number(x: Any, where: str) -> None:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers here")
+    if isinstance(x, (complex, np.complexfloating)):
+        raise TypeError(f"{where}: entry {x!r} is a complex float; the fields here are Q, real "
+                        f"number fields (exact, e.g. sympy.I for Q(i)) and RR (float64)")
     if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
         raise ValueError(f"{where}: entry {x!r} is NaN or infinite")
-    if isinstance(x, (complex, np.complexfloating)) and not np.isfinite(x):
-        raise ValueError(f"{where}: entry {x!r} is NaN or infinite")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{where}: entry {x!r} is a string, not a number")
+
+
+def _is_float(x: Any) -> bool:
+    if isinstance(x, (float, np.floating)):
+        return True
+    import sympy
+
+    return isinstance(x, sympy.Float)
 
 
 def _as_2d(vectors: Any, name: str) -> list[list[Any]]:
@@ -164,9 +184,17 @@ def _as_2d(vectors: Any, name: str) -> list[list[Any]]:
         if vectors.ndim != 2:
             raise ValueError(f"{name} must be 2-D (rows = vectors), got shape {vectors.shape}")
         return [list(r) for r in vectors]
-    rows = [list(r) if not isinstance(r, (str, bytes)) else None for r in vectors]
-    if any(r is None for r in rows):
-        raise TypeError(f"{name}: rows must be sequences of numbers")
+    if hasattr(vectors, "tolist") and hasattr(vectors, "shape"):  # sympy Matrix
+        vectors = vectors.tolist()
+    if isinstance(vectors, (str, bytes)) or not hasattr(vectors, "__iter__"):
+        raise TypeError(f"{name} must be a 2-D array-like (a sequence of rows), "
+                        f"got {type(vectors).__name__}")
+    rows = []
+    for r in vectors:
+        if isinstance(r, (str, bytes)) or not hasattr(r, "__iter__"):
+            raise TypeError(f"{name} must be a 2-D array-like: each row must be a sequence of "
+                            f"numbers, got {r!r}")
+        rows.append(list(r))
     if rows and len({len(r) for r in rows}) != 1:
         raise ValueError(f"{name}: ragged rows (lengths {sorted({len(r) for r in rows})})")
     return rows
@@ -212,18 +240,33 @@ def detect_field(entries: Iterable[Any]):
     return K
 
 
-def to_field_rows(rows: list[list[Any]], field) -> Any:
+def to_field_rows(rows: list[list[Any]], field, name: str = "entries") -> Any:
     """Convert rows of numbers to the internal representation of ``field``:
     ``"QQ"`` -> ``(int_rows, row_scales)`` with ``int_rows[i] = row_scales[i] * rows[i]``
     (positive integer scale clearing denominators); ``"RR"`` -> float64 array; a sympy domain ->
-    list of lists of domain elements."""
+    list of lists of domain elements. Raises ``TypeError`` (naming ``name``) for booleans,
+    strings, complex floats, floats in an exact field, irrational entries over ``"QQ"`` or
+    entries outside the number field, ``ValueError`` for NaN/inf."""
     import sympy
 
+    for r in rows:
+        for x in r:
+            _check_number(x, name)
+            if field != "RR" and _is_float(x):
+                raise TypeError(f"{name}: entry {x!r} is a float, but the computation is exact "
+                                f"over {field}; pass ints / Fractions / sympy numbers, or use the "
+                                f"float path (field='RR')")
     if field == "RR":
-        arr = np.array([[complex(x) if isinstance(x, (complex, np.complexfloating)) else float(x)
-                         for x in r] for r in rows], dtype=float) if rows else np.zeros((0, 0))
+        try:
+            arr = np.array([[float(x) for x in r] for r in rows], dtype=float) if rows \
+                else np.zeros((0, 0))
+        except OverflowError:
+            raise ValueError(f"{name}: an entry is too large for the float path (float64); "
+                             f"use exact entries only (ints / Fractions) for the exact path") from None
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name}: entries must be real numbers ({exc})") from None
         if not np.all(np.isfinite(arr)):
-            raise ValueError("entries: NaN or infinite value")
+            raise ValueError(f"{name}: NaN or infinite value")
         return arr
     if field == "QQ":
         out, scales = [], []
@@ -235,7 +278,14 @@ def to_field_rows(rows: list[list[Any]], field) -> Any:
                 elif isinstance(x, Rational):
                     fr.append(Fraction(x.numerator, x.denominator))
                 else:
-                    s = sympy.Rational(sympy.sympify(x))
+                    try:
+                        s = sympy.sympify(x)
+                    except (sympy.SympifyError, TypeError):
+                        raise TypeError(f"{name}: {x!r} is not a number") from None
+                    if not getattr(s, "is_Rational", False):
+                        raise TypeError(f"{name}: entry {x!r} is not rational; the computation "
+                                        f"is over QQ (use span/rank without field=, which "
+                                        f"detects the number field)")
                     fr.append(Fraction(int(s.p), int(s.q)))
             d = 1
             for f in fr:
@@ -244,7 +294,10 @@ def to_field_rows(rows: list[list[Any]], field) -> Any:
             scales.append(d)
         arr = as_int_rows(np.array(out, dtype=object)) if out else np.zeros((0, 0), dtype=np.int64)
         return arr, scales
-    return [[field.from_sympy(sympy.sympify(x)) for x in r] for r in rows]
+    try:
+        return [[field.from_sympy(sympy.sympify(x)) for x in r] for r in rows]
+    except (sympy.CoercionFailed, sympy.SympifyError, TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: an entry does not lie in the field {field} ({exc})") from None
 
 
 # ----------------------------------------------------------------------------- float rank
@@ -260,10 +313,26 @@ class FloatRank:
         return f"FloatRank(rank={self.rank}, tol={self.tol:g})"
 
 
+def _row_norms(a: np.ndarray) -> np.ndarray:
+    """Euclidean norms of the rows of a finite float array without overflow or underflow:
+    each row is first divided by its largest absolute entry (so entries of size 1e-300 or
+    1e300 give their true norms, not 0 or inf)."""
+    if a.shape[0] == 0:
+        return np.zeros(0)
+    m = np.abs(a).max(axis=1) if a.shape[1] else np.zeros(a.shape[0])
+    safe = np.where(m > 0, m, 1.0)
+    return m * np.linalg.norm(a / safe[:, None], axis=1)
+
+
 def _normalise_rows(a: np.ndarray) -> np.ndarray:
-    n = np.linalg.norm(a, axis=1)
-    keep = n > 0
-    return a[keep] / n[keep, None]
+    """The non-zero rows of ``a`` scaled to unit Euclidean norm (overflow/underflow-free: every
+    row is divided by its largest absolute entry first)."""
+    if a.shape[0] == 0:
+        return a
+    m = np.abs(a).max(axis=1) if a.shape[1] else np.zeros(a.shape[0])
+    keep = m > 0
+    b = a[keep] / m[keep, None]
+    return b / np.linalg.norm(b, axis=1)[:, None]
 
 
 def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
@@ -344,14 +413,12 @@ class Subspace:
         rows = _as_2d(vectors, "vectors")
         if rows and len(rows[0]) != self.ambient_dim:
             raise ValueError(f"vectors have length {len(rows[0])}, ambient dimension is {self.ambient_dim}")
-        for r in rows:
-            for x in r:
-                _check_number(x, "vectors")
         if self.field == "QQ":
-            return to_field_rows(rows, "QQ")[0] if rows else np.zeros((0, self.ambient_dim), np.int64)
+            return to_field_rows(rows, "QQ", "vectors")[0] if rows \
+                else np.zeros((0, self.ambient_dim), np.int64)
         if self.field == "RR":
-            return to_field_rows(rows, "RR") if rows else np.zeros((0, self.ambient_dim))
-        return to_field_rows(rows, self.field)
+            return to_field_rows(rows, "RR", "vectors") if rows else np.zeros((0, self.ambient_dim))
+        return to_field_rows(rows, self.field, "vectors")
 
 
 class RationalSubspace(Subspace):
@@ -451,7 +518,7 @@ class RationalSubspace(Subspace):
 
     def coordinates(self, v: Sequence[Any]) -> list[Fraction]:
         """Coordinates of ``v`` in ``basis``; ``ValueError`` if ``v`` is not in the subspace."""
-        rows, scales = to_field_rows(self._check_vec(v), "QQ")
+        rows, scales = to_field_rows(self._check_vec(v), "QQ", "v")
         c = self.coordinates_rows(rows)[0]
         return [x / scales[0] for x in c]
 
@@ -606,45 +673,66 @@ class FloatSubspace(Subspace):
         return out, newr
 
     def contains_rows(self, cand: np.ndarray) -> bool:
-        cand = _normalise_rows(np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim))
+        """Whether every row of ``cand`` lies in the subspace: by the same rank decision as
+        :meth:`extend_rows` (so ``contains(v)`` is True exactly when ``extend([v])`` keeps the
+        dimension)."""
+        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
         if cand.shape[0] == 0:
             return True
-        resid = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand
-        return bool(np.all(np.linalg.norm(resid, axis=1) <= self.tol * 10))
+        return self.extend_rows(cand)[0].dim == self.dim
 
     def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
-        cand = np.asarray(cand, dtype=float)
-        c = cand @ self.rows.T
-        if check:
-            resid = cand - c @ self.rows
-            scale = np.maximum(np.linalg.norm(cand, axis=1), 1e-300)
-            if np.any(np.linalg.norm(resid, axis=1) > 10 * self.tol * scale):
-                raise ValueError(f"vector is not in the subspace (relative tol {self.tol})")
-        return c
+        """Coordinates (float64, ``(k, dim)``) of the rows ``cand`` in the orthonormal basis.
+        With ``check`` a ``ValueError`` is raised unless :meth:`contains_rows` accepts them."""
+        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        if check and not self.contains_rows(cand):
+            raise ValueError(f"vector is not in the subspace (relative tol {self.tol})")
+        return cand @ self.rows.T
 
     def coordinates(self, v: Sequence[Any]) -> np.ndarray:
+        """Coordinates of ``v`` in ``basis`` (float64); ``ValueError`` if ``v`` is not in it."""
         return self.coordinates_rows(self._convert([v]))[0]
 
     def intersection(self, other: "FloatSubspace") -> "FloatSubspace":
+        """``self ∩ other``: the directions of ``other`` whose principal angle with ``self`` has
+        sine ``<= tol`` (the sines are the singular values of the component of ``other``'s
+        orthonormal basis orthogonal to ``self``; computed directly, not as ``1 - cos``, so the
+        decision matches the rank decisions of :meth:`sum`)."""
         self._check_compatible(other)
         if self.dim == 0 or other.dim == 0:
             return FloatSubspace(self.ambient_dim, self.tol)
-        # principal angles: cosines ~ 1 give the common directions
-        u, s, vt = np.linalg.svd(self.rows @ other.rows.T)
-        k = int(np.sum(s > 1 - self.tol))
-        return FloatSubspace(self.ambient_dim, self.tol).extend_rows(u[:, :k].T @ self.rows)[0]
+        B = other.rows
+        R = B - (B @ self.rows.T) @ self.rows        # (k, N), k <= N
+        u, sines, _ = np.linalg.svd(R, full_matrices=True)
+        sines = np.concatenate([sines, np.zeros(B.shape[0] - sines.size)])
+        common = u[:, sines <= self.tol].T @ B
+        return FloatSubspace(self.ambient_dim, self.tol).extend_rows(common)[0]
 
 
 # ----------------------------------------------------------------------------- functional API
 def zero_subspace(ambient_dim: int, field="QQ", tol: float = 1e-9) -> Subspace:
     """The zero subspace of ``field^ambient_dim`` (``"QQ"``, ``"RR"`` or a sympy field)."""
-    if not isinstance(ambient_dim, (int, np.integer)) or ambient_dim < 0:
+    if isinstance(ambient_dim, bool) or not isinstance(ambient_dim, (int, np.integer)) \
+            or ambient_dim < 0:
         raise ValueError(f"ambient_dim must be a non-negative int, got {ambient_dim!r}")
+    _check_field(field)
     if field == "QQ":
         return RationalSubspace(ambient_dim)
     if field == "RR":
         return FloatSubspace(ambient_dim, tol)
     return FieldSubspace(field, ambient_dim)
+
+
+def _check_field(field) -> None:
+    """``field`` must be ``"QQ"``, ``"RR"`` or a sympy field domain (``ValueError`` otherwise)."""
+    if isinstance(field, str):
+        if field not in ("QQ", "RR"):
+            raise ValueError(f"field must be 'QQ', 'RR' or a sympy field domain, got {field!r}")
+        return
+    from sympy.polys.domains.domain import Domain
+
+    if not (isinstance(field, Domain) and field.is_Field):
+        raise ValueError(f"field must be 'QQ', 'RR' or a sympy field domain, got {field!r}")
 
 
 def span(vectors: Any, *, field=None, tol: float = 1e-9, ambient_dim: int | None = None) -> Subspace:
@@ -663,6 +751,8 @@ def span(vectors: Any, *, field=None, tol: float = 1e-9, ambient_dim: int | None
         raise ValueError(f"vectors have length {N}, ambient_dim is {ambient_dim}")
     if field is None:
         field = detect_field(x for r in rows for x in r)
+    else:
+        _check_field(field)
     S = zero_subspace(N, field, tol)
     return S.extend(rows)
 
@@ -672,37 +762,35 @@ def rank(vectors: Any, *, field=None, tol: float = 1e-9) -> int:
     return span(vectors, field=field, tol=tol).dim
 
 
-def _qq_matrix(A: Any, name: str):
-    import flint
-
+def _rational_matrix(A: Any, name: str) -> tuple[list[list[Any]], np.ndarray]:
+    """Validated rows of a non-empty rational matrix and their integer form (rows scaled by
+    positive integers, which changes neither kernels nor row spaces)."""
     rows = _as_2d(A, name)
     if not rows:
-        raise ValueError(f"{name} is empty")
-    fl = [[x for x in r] for r in rows]
-    for r in fl:
-        for x in r:
-            _check_number(x, name)
-    conv = to_field_rows(fl, "QQ")
-    ints, scales = conv
-    M = flint.fmpq_mat(len(rows), len(rows[0]),
-                       [flint.fmpq(int(x), s) for r, s in zip(ints, scales) for x in r])
-    return M
+        raise ValueError(f"{name} is empty (it has no rows)")
+    ints, _scales = to_field_rows(rows, "QQ", name)
+    return rows, np.asarray(ints, dtype=object).reshape(len(rows), len(rows[0]))
 
 
 def nullspace(A: Any) -> list[list[Fraction]]:
-    """Exact basis of the right kernel ``{x : A x = 0}`` of a rational matrix ``A`` (list of
-    rows), as lists of Fractions (the RREF-normal kernel basis)."""
+    """Exact basis of the right kernel ``{x : A x = 0}`` of a rational matrix ``A``.
+
+    ``A``: non-empty 2-D array-like (``m x n``) of ints / Fractions / sympy Rationals. Returns
+    ``n - rank A`` vectors (lists of ``n`` Fractions), each a primitive integer vector (FLINT's
+    kernel basis scaled by the gcd of its entries). Raises ``ValueError`` for an empty or ragged
+    ``A``, NaN/inf; ``TypeError`` for floats, booleans, strings or irrational entries (use
+    :func:`span` on a number field instead). Source: FLINT ``fmpz_mat_nullspace``."""
     import flint
 
-    rows = _as_2d(A, "A")
-    if not rows:
-        raise ValueError("A is empty")
-    ints, scales = to_field_rows(rows, "QQ")
-    M = flint.fmpz_mat(len(rows), len(rows[0]), [int(x) for x in np.asarray(ints).ravel().tolist()])
+    rows, ints = _rational_matrix(A, "A")
+    m, n = ints.shape
+    if n == 0:
+        return []
+    M = flint.fmpz_mat(m, n, [int(x) for x in ints.ravel().tolist()])
     X, nul = M.nullspace()
     out = []
     for j in range(nul):
-        col = [int(X[i, j]) for i in range(M.ncols())]
+        col = [int(X[i, j]) for i in range(n)]
         g = 0
         for x in col:
             g = math.gcd(g, x)
@@ -713,14 +801,22 @@ def nullspace(A: Any) -> list[list[Fraction]]:
 def solve(A: Any, b: Any) -> list[Fraction]:
     """Exact solution ``x`` of ``A x = b`` for a rational matrix ``A`` (``m x n``) and vector
     ``b`` (length ``m``); when the solution is not unique, the one with free variables 0.
-    Raises ``ValueError`` when the system is inconsistent or the shapes disagree."""
+    Returns a list of ``n`` Fractions. Raises ``ValueError`` when the system is inconsistent,
+    ``A`` is empty or ragged, or the shapes disagree; ``TypeError`` for non-rational entries
+    (floats, booleans, strings, irrationals) or a ``b`` that is not a flat sequence."""
     rows = _as_2d(A, "A")
-    bl = list(b)
-    if not rows or len(bl) != len(rows):
+    if not rows:
+        raise ValueError("A is empty (it has no rows)")
+    if isinstance(b, (str, bytes)) or not hasattr(b, "__iter__"):
+        raise TypeError(f"b must be a sequence of numbers, got {type(b).__name__}")
+    bl = list(np.asarray(b, dtype=object).ravel()) if isinstance(b, np.ndarray) else list(b)
+    if any(hasattr(y, "__iter__") and not isinstance(y, (str, bytes)) for y in bl):
+        raise TypeError("b must be a flat sequence of numbers (a vector), not a matrix")
+    if len(bl) != len(rows):
         raise ValueError(f"A has {len(rows)} rows but b has length {len(bl)}")
     n = len(rows[0])
     aug = [list(r) + [y] for r, y in zip(rows, bl)]
-    ints, _ = to_field_rows(aug, "QQ")
+    ints, _ = to_field_rows(aug, "QQ", "[A | b]")
     S = RationalSubspace(n + 1).extend_rows(ints)[0]
     if n in S.pivots:
         raise ValueError("the system A x = b is inconsistent")

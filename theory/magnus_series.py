@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .free_lie import _check_degree, _decode
-from .lie_poly import LiePolynomial, _check_matrices, _coords_internal
+from .lie_poly import LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -152,6 +152,8 @@ def _to_float(M) -> np.ndarray:
 
 
 def _check_t(t) -> None:
+    if isinstance(t, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"t must be a real number, got {type(t).__name__}")
     try:
         bad = float(t) < 0 or not np.isfinite(float(t))
     except (TypeError, ValueError):
@@ -190,8 +192,9 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
         import sympy
 
         tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
+    dt = _numpy_dtype(coeffs) if kind == "numpy" else None
     scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
-              np.asarray(coeffs[k], float) * float(t) ** (k + 1) for k, a in enumerate(letters)}
+              np.asarray(coeffs[k], dt) * float(t) ** (k + 1) for k, a in enumerate(letters)}
     terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
              for P in magnus_lie_terms(len(coeffs), order, convention)]
     return MagnusResult(terms, convention, t, "exact", {"matrix_kind": kind, "size": n})
@@ -207,7 +210,7 @@ def _mp(t):
 
 def _zero_like(M, kind):
     if kind == "numpy":
-        return np.zeros_like(np.asarray(M, float))
+        return np.zeros_like(np.asarray(M, _numpy_dtype([M])))
     return M * 0
 
 
@@ -230,11 +233,17 @@ def _gl_integration(nodes: int):
 
 
 def _magnus_quadrature(A, order, t, convention, nodes):
+    if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)):
+        raise TypeError(f"nodes must be an int, got {type(nodes).__name__}")
     if nodes < order + 2:
         raise ValueError(f"nodes must be >= order + 2, got {nodes}")
     x, S = _gl_integration(nodes)
     pts = x * t
-    mats = [np.asarray(A(float(s)), dtype=float) for s in pts]
+    mats = [np.asarray(A(float(s))) for s in pts]
+    if any(m.dtype == object or not np.issubdtype(m.dtype, np.number) or np.iscomplexobj(m)
+           for m in mats):
+        raise TypeError("A(t) must return real numeric arrays (the quadrature path is float64)")
+    mats = [m.astype(float) for m in mats]
     shp = mats[0].shape
     if len(shp) != 2 or shp[0] != shp[1]:
         raise ValueError(f"A(t) must return square matrices, got shape {shp}")
@@ -309,11 +318,17 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
     ``Y(0) = I``, for polynomial ``A(t) = Σ_k t^k A_k``, by its Taylor series
     ``Y = Σ_j Y_j t^j``, ``(j+1) Y_{j+1} = Σ_k A_k Y_{j-k}`` (``Y_{j-k} A_k`` for ``"YA"``), summed
     in mpmath at ``dps`` digits until the terms fall below ``10^-(dps+5)`` relative (the series is
-    entire). Independent of the Magnus machinery; returns an mpmath matrix."""
+    entire). Independent of the Magnus machinery; returns an mpmath matrix. Raises ``ValueError``
+    for ``dps < 1``, ``max_terms < 1``, a bad ``t``/convention or non-square / mismatched
+    matrices, ``ArithmeticError`` if ``max_terms`` terms do not converge."""
     import mpmath
 
     _check_convention(convention)
     _check_t(t)
+    _check_degree(dps, "dps")
+    _check_degree(max_terms, "max_terms")
+    if callable(A) or isinstance(A, (str, bytes)):
+        raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     with mpmath.workdps(dps + 10):
         As = [mpmath.matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, mpmath.matrix)
               else mpmath.matrix(M) for M in A]
@@ -339,6 +354,6 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
             small = small + 1 if mpmath.mnorm(term, "f") < tol * mpmath.mnorm(total, "f") else 0
             if small >= len(As) + 1:
                 break
-        else:  # pragma: no cover
+        else:
             raise ArithmeticError("Taylor series did not converge within max_terms")
         return total

@@ -117,8 +117,12 @@ def audit_representation(group: FiniteGroup, mapping, tol: float | None = None
     """
     if not isinstance(group, FiniteGroup):
         raise TypeError(f"group must be a FiniteGroup, got {type(group).__name__}")
-    if tol is not None and not (np.isfinite(tol) and tol >= 0):
-        raise ValueError(f"tol must be a finite non-negative number, got {tol!r}")
+    if tol is not None:
+        if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer,
+                                                                     np.floating)):
+            raise TypeError(f"tol must be a real number, got {type(tol).__name__}")
+        if not (np.isfinite(tol) and tol >= 0):
+            raise ValueError(f"tol must be a finite non-negative number, got {tol!r}")
     imgs = _images(group, mapping)
     exact = all(_is_exact_matrix(M) for M in imgs)
     if exact:
@@ -213,6 +217,12 @@ def _lcm(vals) -> int:
 
 
 def _audit_float(group: FiniteGroup, imgs: list, tol: float | None) -> RepresentationAudit:
+    for M in imgs:
+        a = np.asarray(M) if not isinstance(M, np.ndarray) else M
+        if a.dtype.kind in "bcUS" or (a.dtype == object and any(
+                isinstance(v, (bool, np.bool_, complex, str)) for v in a.ravel())):
+            raise TypeError(f"mapping: matrix entries must be real numbers, got dtype {a.dtype} "
+                            "(booleans, complex numbers and strings are not accepted)")
     try:
         A = np.stack([np.asarray(M, dtype=np.float64) for M in imgs])
     except (ValueError, TypeError) as exc:
