@@ -1,0 +1,857 @@
+"""Build and execute the claim-family notebooks of ``notebooks/`` (a development tool).
+
+Each notebook is a declarative list of markdown and code cells (``NOTEBOOKS`` below). Code cells
+only call library code: :func:`seqtheory.proofs_checks.notebook.show_claim` runs a registered
+claim (quick profile, seed 0) with its negative control and displays its statement, verdict,
+tables and figures; a few short calls into ``seqtheory.theory`` / ``seqtheory.numerics`` show
+the objects a claim is about. Nothing here computes a result.
+
+Usage (from the repository root, with the project installed)::
+
+    python notebooks/make_notebooks.py              # build and execute every notebook
+    python notebooks/make_notebooks.py 01 03        # only the notebooks whose names start so
+    python notebooks/make_notebooks.py --no-execute # write them without outputs
+
+Execution uses nbclient with the ``python3`` kernel (jupyter_client starts it with the
+interpreter running this script), working directory ``notebooks/``, no timing metadata, and
+deterministic cell ids, so that regenerating an unchanged notebook reproduces the same file
+wherever the library is deterministic (every claim runs with seed 0).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+KERNEL_NAME = "python3"
+CELL_TIMEOUT_S = 300
+
+__all__ = ["NOTEBOOKS", "KERNEL_NAME", "CELL_TIMEOUT_S", "build", "execute", "main"]
+
+
+def md(text: str) -> tuple[str, str]:
+    """A markdown cell."""
+    return ("markdown", textwrap.dedent(text).strip())
+
+
+def code(src: str) -> tuple[str, str]:
+    """A code cell (library calls only)."""
+    return ("code", textwrap.dedent(src).strip())
+
+
+VERDICTS = md("""
+    **Reading a verdict.** `confirmed`: exact computation or exhaustive enumeration on the stated
+    instances; `supported`: numerical evidence within the stated tolerances; `refuted`: a
+    counterexample or a contradicting measurement; `refined`: the statement holds but is not tight,
+    or needs a named extra hypothesis (the tight value is given); `inconclusive`: the evidence
+    cannot decide (the reason is given). Every check is paired with a **negative control** — the
+    same checking logic on a deliberately wrong variant — which it must reject; the last line of
+    each claim block reports it.
+
+    Each claim below is run by `show_claim(id)` (quick profile, seed 0) from
+    `seqtheory.proofs_checks.notebook`; `seqtheory verify --only ID --profile full` runs the full
+    tables, `seqtheory cite ID` prints a citation line.
+""")
+
+SETUP = code("""
+    from seqtheory.proofs_checks.notebook import show_claim
+""")
+
+# ------------------------------------------------------------------------------------------------
+NB01 = [
+    md("""
+        # 1 · Lie structure and task groups
+
+        Claims: `audit.task_groups`, `audit.task_identity`, `audit.representation`,
+        `depth.lemma3.1`, `depth.prop3.3`.
+
+        Source: **[DEPTH]** G. Heo, T. Ngotiaoco, K. Irie, S. J. Gershman, B. L. Sabatini, *Why Depth
+        Matters in Parallelizable Sequence Models: A Lie Algebraic View*, arXiv:2603.05573 (v1),
+        Lemma 3.1, Proposition 3.3 and the task groups of Table 1.
+
+        The paper measures the difficulty of a sequence task by the **derived length** of the Lie
+        algebra (or finite group) that its state transitions generate, and the power of a stack of
+        *abelian* layers (diagonal SSMs) by the derived length they can reach. This notebook first
+        audits the objects everything else rests on — the seven task groups and the A5 rotation
+        representation — and then checks the two structural statements: an abelian system cannot
+        simulate a non-abelian one (Lemma 3.1), and k abelian layers reach derived length at most k
+        (Proposition 3.3).
+
+        Conventions (the project's, stated once for all checks): bracket `[A, B] = AB − BA`; derived series `g⁽⁰⁾ = g`,
+        `g⁽ⁱ⁺¹⁾ = [g⁽ⁱ⁾, g⁽ⁱ⁾]`, derived length = least k with `g⁽ᵏ⁾ = 0` (`None` when the series
+        stabilises at a non-zero term: not solvable); `D8` is the dihedral group of order 8,
+        `H3(p)` the Heisenberg group over `Z/p`.
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        from seqtheory.theory import FiniteGroup, LieAlgebra, icosahedral_representation
+        from seqtheory.theory.lie_named import b, gl, heisenberg, sl, so, strictly_upper
+        from seqtheory.theory.lie_cascades import affine_counterexample, structural_bound
+    """),
+    md("""
+        ## 1.1 The task groups (dataset audit)
+
+        The word-problem tasks of [DEPTH] Table 1 use C2, C3 (abelian), D8, H3 (nilpotent), S3, S4
+        (solvable) and A5 (non-solvable). Their derived series (group orders) are the numbers the
+        whole depth story is calibrated on, e.g. S4 ⊃ A4 ⊃ V4 ⊃ 1, while A5 is perfect:
+    """),
+    code("""
+        FiniteGroup.named("S4").derived_series(), FiniteGroup.named("A5").derived_series()
+    """),
+    md("""
+        A "Heisenberg" task built over `Z/2` instead of `Z/3` would silently be the dihedral group
+        again — the audit must detect that by an isomorphism test, not by a name:
+    """),
+    code("""
+        FiniteGroup.heisenberg(2).is_isomorphic(FiniteGroup.named("D8")), FiniteGroup.named("H3").invariants()
+    """),
+    md("""
+        The check validates each Cayley table as a group, identifies it with an independent
+        reference construction by an explicit isomorphism verified on the full table, and compares
+        derived series, derived length and nilpotency class with the known reference values (oracles). The control
+        feeds it a D8 table with two entries swapped and Q8 labelled as D8 (Q8 has the *same*
+        derived series and class as D8, so only the isomorphism test can catch it).
+    """),
+    code("""
+        task_groups = show_claim("audit.task_groups")
+    """),
+    md("""
+        ## 1.2 The groups inside the datasets
+
+        The previous audit looks at the groups the library builds; this one looks at the data the
+        models are trained on: the multiplication table is *recovered from the word-problem
+        training data* (left convention, `g_t = x_t · g_{t−1}`), validated as a group and tested for
+        isomorphism with the claimed group. The control builds the 'H3' task over `Z/2`.
+    """),
+    code("""
+        task_identity = show_claim("audit.task_identity")
+    """),
+    md("""
+        ## 1.3 The A5 rotation representation (dataset audit)
+
+        The continuous rotation task of [DEPTH] §4 maps the 60 elements of A5 to 3×3 rotations.
+        It is only an A5 task if the map is a **faithful homomorphism**. The generators are exact
+        matrices over Q(√5): `a` (order 5) a rotation by 2π/5 about an icosahedron vertex, `b` a
+        half-turn.
+    """),
+    code("""
+        icosahedral_representation().generator_matrices
+    """),
+    md("""
+        The audit checks all 3600 products exactly, the number of distinct images (60), and
+        orthogonality with determinant 1; the control swaps the images of two elements.
+    """),
+    code("""
+        representation = show_claim("audit.representation")
+    """),
+    md("""
+        ## 1.4 Lemma 3.1 — an abelian system cannot simulate a non-abelian one
+
+        An abelian model's state after a word depends only on the letter counts, so it cannot tell
+        `xy` from `yx`; a non-abelian system can — *if the difference is visible from the initial
+        state*. The known gap: `A = diag(1, 0)`, `B = E12` do not commute, but `[A, B] e1 = 0`.
+    """),
+    code("""
+        gap = LieAlgebra.generated_by([[[1, 0], [0, 0]], [[0, 1], [0, 0]]])
+        gap.dim, gap.is_abelian, gap.derived_series().dims
+    """),
+    md("""
+        The check searches exactly (symbolic exponentials) for pairs of words with equal letter
+        counts but different states, from several initial states, and compares the search with an
+        all-orders criterion: the Lie algebra restricted to the module `U(g)h0` generated by `h0`
+        must be non-abelian. The control applies the same search to commuting targets, where no
+        separating pair may be found.
+    """),
+    code("""
+        lemma31 = show_claim("depth.lemma3.1")
+    """),
+    md("""
+        ## 1.5 Proposition 3.3 — derived length of k stacked abelian layers
+
+        Reference values of the exact Lie-algebra machinery: strictly upper triangular
+        `n(4)` has derived length ⌈log2 4⌉ = 2, upper triangular `b(4)` has ⌈log2 4⌉ + 1 = 3,
+        `gl(2)` stabilises at `sl(2)`, `sl(2)` and `so(3)` are perfect, the Heisenberg algebra has
+        class 2 (derived series dimensions shown; a final 0 means the series reaches zero):
+    """),
+    code("""
+        {"n(4)": strictly_upper(4).derived_series().dims, "b(4)": b(4).derived_series().dims,
+         "gl(2)": gl(2).derived_series().dims, "sl(2)": sl(2).derived_series().dims,
+         "so(3)": so(3).derived_series().dims,
+         "heisenberg lower central": heisenberg(1).lower_central_series().dims}
+    """),
+    md("""
+        A k-layer cascade of diagonal layers with linear coupling generates block lower-triangular
+        matrices; block-triangularity alone gives the structural bound `1 + ⌈log2 k⌉` (≤ k), and
+        `1 + ⌈log2(k+1)⌉` for affine layers (≤ 2k):
+    """),
+    code("""
+        structural_bound(1), structural_bound(2), structural_bound(4), structural_bound(8), structural_bound(4, affine=True)
+    """),
+    md("""
+        Affine layers are genuinely different: `h ↦ h` and `h ↦ 2h + 1` have commuting linear parts
+        but their vector fields do not commute — one affine layer already has derived length 2:
+    """),
+    code("""
+        affine_gens, affine_algebra = affine_counterexample()
+        affine_algebra.derived_series().dims, affine_algebra.derived_length
+    """),
+    md("""
+        The check computes exactly the Lie algebra generated by random k-layer cascades (linear and
+        affine) and compares the largest derived length reached per k with the stated bounds k and
+        2k and with the structural bound. The control (a) lets the layers' own generators fail to
+        commute and (b) claims the wrong bound k − 1: both must produce violations.
+    """),
+    code("""
+        prop33 = show_claim("depth.prop3.3")
+    """),
+    md("""
+        ## Summary
+
+        The task groups and the A5 representation are what they claim to be (exact audits), and a
+        'Heisenberg' task over `Z/2` would be caught as D8. Lemma 3.1 holds only with a
+        non-degeneracy (observability) hypothesis on the initial state, which the check names;
+        Proposition 3.3's bounds hold on every instance, and the verdict block above states
+        whether they are attained or whether the block-triangular bound `1 + ⌈log2 k⌉` is the
+        tight one for linear coupling.
+    """),
+]
+
+# ------------------------------------------------------------------------------------------------
+NB02 = [
+    md("""
+        # 2 · BCH, Magnus and the free Lie algebra
+
+        Claims: `free_lie.witt_dimensions`, `free_lie.free_nilpotent_series`,
+        `bch.lyndon_coefficients`, `bch.truncation_order`, `magnus.terms`,
+        `magnus.truncation_order`.
+
+        These are textbook facts (Reutenauer, *Free Lie Algebras*, 1993; Goldberg 1956; Casas &
+        Murua, arXiv:0810.2656; Blanes, Casas, Oteo & Ros, *The Magnus expansion and some of its
+        applications*, arXiv:0810.5488). They guard the machinery that the depth claims of
+        **[DEPTH]** (arXiv:2603.05573) rest on: the logarithm of a product of exponentials
+        `log(e^{εX_T} ⋯ e^{εX_1})` is a Lie series whose degree-m part lives in the free Lie
+        algebra; what a depth-k abelian model cannot represent is the part above some degree c, and
+        its local error is then `Θ(ε^{c+1})`. So the suite must get the series *exactly* right and
+        must measure truncation orders reliably.
+
+        Conventions: `Z(X, Y) = log(e^X e^Y) = X + Y + ½[X,Y] + (1/12)([X,[X,Y]] +
+        [Y,[Y,X]]) − (1/24)[Y,[X,[X,Y]]] + …`; Magnus for `Y′ = A(t)Y`, `Y = exp Ω`,
+        `Ω1 = ∫A`, `Ω2 = ½∫∫[A(t1), A(t2)]` (t1 ≥ t2); for `Y′ = Y A(t)` every even term changes
+        sign.
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        from seqtheory.theory import bch, free_nilpotent, lyndon_words, magnus_lie_terms
+        from seqtheory.theory.free_lie import bracket_string, standard_bracketing, witt_dimensions
+    """),
+    md("""
+        ## 2.1 Witt's formula and the Lyndon basis
+
+        A basis of the degree-m part `L_m(n)` of the free Lie algebra on n letters is given by the
+        Lyndon words of length m (each bracketed by its standard factorisation); their number is
+        Witt's formula `(1/m) Σ_{d|m} μ(d) n^{m/d}`. For two letters:
+    """),
+    code("""
+        witt_dimensions(2, 10), lyndon_words("xy", 5)
+    """),
+    code("""
+        bracket_string(standard_bracketing("xxyxy", "xy"))
+    """),
+    md("""
+        The check compares Witt's formula with the number of Lyndon words (and of Hall-basis
+        elements) for n = 2, 3, 4; the control drops the Möbius function from the formula.
+    """),
+    code("""
+        witt = show_claim("free_lie.witt_dimensions")
+    """),
+    md("""
+        ## 2.2 Free nilpotent Lie algebras
+
+        `N(n, c)` — the free Lie algebra on n letters modulo brackets of degree > c — is the largest
+        Lie algebra a class-c truncation can see. Its derived series decides how many abelian layers
+        are needed to realise it (notebooks 3 and 4). For instance `N(2, 4)` (dimension 2+1+2+3 = 8)
+        has derived length 2:
+    """),
+    code("""
+        N24 = free_nilpotent(2, 4)
+        N24.dim, N24.derived_series().dims, N24.nilpotency_class
+    """),
+    md("""
+        The check computes the derived series twice, independently: from the Lyndon-basis structure
+        constants with the generic `LieAlgebra` machinery, and from the homogeneous components of
+        the derived ideals of the free Lie algebra. The control drops brackets from the
+        structure constants (those into degree 5 of `N(2, 5)`): the two computations must then
+        disagree.
+    """),
+    code("""
+        free_nilpotent_series = show_claim("free_lie.free_nilpotent_series")
+    """),
+    md("""
+        ## 2.3 The BCH series in the Lyndon basis
+
+        `Z(X, Y) = log(e^X e^Y)` with exact rational coefficients on the Lyndon basis; a Lyndon word
+        stands for its standard bracketing (`xy` = `[x,y]`, `xyy` = `[[x,y],y]` = `[y,[y,x]]`,
+        `xxyy` = `[x,[[x,y],y]]`). To degree 4:
+    """),
+    code("""
+        bch(4), bracket_string(standard_bracketing("xxyy", "xy"))
+    """),
+    md("""
+        The common denominators of the coefficients of each degree:
+    """),
+    code("""
+        bch(8).common_denominators()
+    """),
+    md("""
+        The check compares the series with the degree-4 oracle, the common denominators per
+        degree (1, 2, 12, 24, 720, 1440, 30240, 120960, …) and `logm(expm X expm Y)` at 50 digits on
+        random matrices. The control flips the sign of the degree-2 term.
+    """),
+    code("""
+        bch_coefficients = show_claim("bch.lyndon_coefficients")
+    """),
+    md("""
+        ## 2.4 BCH truncation order
+
+        Truncating `log(e^{εX} e^{εY})` after degree c leaves an error `Θ(ε^{c+1})`: the check fits
+        the log-log slope (with a 95% confidence interval) of the error against ε, in
+        arbitrary-precision arithmetic so that errors far below 1e-16 are measured, for c = 1…6.
+        The control uses a series with a wrong sign and claims a wrong exponent.
+    """),
+    code("""
+        bch_order = show_claim("bch.truncation_order")
+    """),
+    md("""
+        ## 2.5 Magnus terms (both conventions)
+
+        For `A(t) = P + tQ` the oracle is `Ω1 = tP + t²Q/2`, `Ω2 = (t³/12)[Q, P]`,
+        `Ω3 = (t⁵/240)[Q,[Q,P]]`. The exact terms at t = 1 as Lie polynomials in `A = P`, `B = Q`
+        (so `−(1/12)·AB = (1/12)[Q, P]`), for `Y′ = AY` and for `Y′ = YA` (even terms flip sign):
+    """),
+    code("""
+        magnus_lie_terms(2, 3, convention="AY"), magnus_lie_terms(2, 3, convention="YA")
+    """),
+    md("""
+        The check compares the exact Magnus terms with this oracle in both
+        conventions (`Y′ = AY`, `Y′ = YA`), with a 50-digit ODE solution, and the discrete Magnus
+        expansion with the multi-factor BCH series. The control swaps the conventions and reverses
+        the product order.
+    """),
+    code("""
+        magnus_terms = show_claim("magnus.terms")
+    """),
+    md("""
+        ## 2.6 Magnus truncation order
+
+        For `Y′ = εA(t)Y` (and `Y′ = Y εA(t)`), truncating Ω after degree c leaves `Θ(ε^{c+1})`;
+        measured slopes with confidence intervals, against a 50-digit reference. The control flips
+        the sign of Ω2, swaps the conventions and claims a wrong exponent.
+    """),
+    code("""
+        magnus_order = show_claim("magnus.truncation_order")
+    """),
+    md("""
+        ## Summary
+
+        The combinatorics (Witt / Lyndon / Hall), the exact BCH and Magnus coefficients and the
+        truncation orders agree with the textbook statements; each control (a sign flip, a
+        convention swap, a wrong exponent, a broken bracket) is rejected by the same logic. These
+        are the tools notebook 3 uses to measure the local-error exponents of depth-k abelian
+        models.
+    """),
+]
+
+# ------------------------------------------------------------------------------------------------
+NB03 = [
+    md("""
+        # 3 · Depth and error exponents
+
+        Claims: `depth.thm3.2` (Theorem 3.2) and `depth.cor3.6` (Corollary 3.6) of **[DEPTH]**
+        G. Heo et al., arXiv:2603.05573 (v1; v2 "corrected an indexing error affecting Corollary 3.6",
+        and its text is not available, so the check measures the true exponent and compares it with
+        every candidate form).
+
+        Setting: a word `x = (x_1, …, x_T)` acts by `Φ_x(ε) = e^{εA_{x_T}} ⋯ e^{εA_{x_1}}` (left
+        action, the later factor first); `log Φ_x(ε) = εΩ1 + ε²Ω2 + …` with
+        `Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`, the **commutator mass** being `‖Ω2‖`. Target: the so(3)
+        generators of the icosahedral A5 rotations (non-solvable).
+
+        * **Theorem 3.2**: a constant-depth abelian model has an error bounded below by a term
+          scaling with the commutator mass; the error can accumulate with T.
+        * **Corollary 3.6**: a k-layer abelian model has local error `O(ε^(2^(k−1)+1))` (v1); the
+          project's design card states `O(ε^(k+1))`.
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        from seqtheory.numerics import omega2, reversal_bound, target_generators
+        from seqtheory.numerics.separation import max_class_for_depth
+    """),
+    md("""
+        ## 3.1 Theorem 3.2 — the time-reversal bound
+
+        An abelian model's state depends only on the letter counts, so it returns the same output on
+        a word `x` and on its reversal `x̄`. Reversal keeps Ω1 and flips the sign of Ω2, hence any
+        abelian model has error at least `B(ε) = ½‖(Φ_x − Φ_x̄)h0‖ = ε²‖Ω2 h0‖(1 + O(ε))` on one of
+        the two. On the A5 generators, Ω2 of the word `ab`:
+    """),
+    code("""
+        so3 = target_generators("so3_a5")
+        omega2(so3, [0, 1])
+    """),
+    code("""
+        reversal_bound(so3, [0, 1, 0, 1, 1], [1, 2, 2], 0.01)
+    """),
+    md("""
+        The check measures `B(ε)` against `ε²‖Ω2 h0‖` as ε → 0 (log-log slope 2, ratio → 1), the
+        growth of `‖Ω2 h0‖` with T for repeated blocks `(ab)^r`, families where the bound does *not*
+        grow (a commutator acting in an unobserved direction; zero-area blocks with Ω2 = 0), and
+        that the commuting model `exp(εΩ1)` and random diagonal models all lie above the bound. The
+        control replaces the prediction by a wrong sign, a wrong constant, a wrong exponent, and the
+        unobserved mass `‖Ω2‖·‖h0‖` in place of `‖Ω2 h0‖`.
+    """),
+    code("""
+        thm32 = show_claim("depth.thm3.2")
+    """),
+    md("""
+        ## 3.2 Corollary 3.6 — local-error exponents of depth-k abelian models
+
+        Mechanism (nilpotentization): a depth-k abelian model can realise the free nilpotent Lie
+        algebra `N(n, c)` when its derived length is ≤ k; what it misses is the part of the
+        logarithm above degree `c = c_k(n)`, so its local error is `Θ(ε^{c_k(n)+1})`. The largest
+        class `c_k(n)` is computed exactly (from the lowest degree of the k-th derived ideal of the
+        free Lie algebra) — it depends on the alphabet size n:
+    """),
+    code("""
+        {"n=2": [max_class_for_depth(2, 1), max_class_for_depth(2, 2), max_class_for_depth(2, 3), max_class_for_depth(2, 4)],
+         "n=3": [max_class_for_depth(3, 1), max_class_for_depth(3, 2), max_class_for_depth(3, 3), max_class_for_depth(3, 4)]}
+    """),
+    md("""
+        The check truncates the logarithm at degree `c_k(n)` for k = 1…4 on the A5 so(3) target,
+        measures the error's log-log slope with a confidence interval in arbitrary precision
+        (errors down to 1e-25 and below), and says which stated exponent (`k+1`, `2^(k−1)+1`) holds
+        as a bound and which is tight. The control reverses the product convention, credits depth k
+        with the class `c_k(n) − 1`, and claims wrong exponents tight (`c_k(n)`, `2^(k−1)+1`).
+    """),
+    code("""
+        cor36 = show_claim("depth.cor3.6")
+    """),
+    md("""
+        ## Summary
+
+        Theorem 3.2: the reversal bound behaves exactly as `ε²‖Ω2 h0‖` and accumulates linearly in
+        T for repeated blocks, but it is governed by the *observed* commutator mass `‖Ω2 h0‖`, not
+        by `‖Ω2‖` — with an unobserved commutator the bound is identically zero although `‖Ω2‖`
+        grows. Corollary 3.6: both stated exponents hold as (upper) bounds on the error, but the
+        measured exponent is `c_k(n) + 1`, which for k ≥ 2 is larger than either; the verdict
+        blocks give the tight values. The trained halves of both statements are in notebook 5.
+    """),
+]
+
+# ------------------------------------------------------------------------------------------------
+NB04 = [
+    md("""
+        # 4 · Log-depth constructions and word problems
+
+        Claims: `depth.thm3.4` (Theorem 3.4), `depth.prop3.7` (Proposition 3.7) and `depth.cor3.8`
+        (Corollary 3.8) of **[DEPTH]** G. Heo et al., arXiv:2603.05573 (v1; v2 corrected an index
+        affecting Proposition 3.7 — the check compares every candidate form).
+
+        * **Theorem 3.4**: a system of derived length k is simulated by k abelian layers —
+          constructively, the word problem of a solvable group of derived length k is tracked by a
+          k-layer cascade of cyclic counters (unit-modulus complex-diagonal transitions).
+        * **Proposition 3.7**: a word problem of length ≤ T is simulated by an abelian deep model
+          with ≤ `⌈log2 T⌉ + 1` layers.
+        * **Corollary 3.8**: the total state dimension of that construction is `O(n^T / T)`.
+
+        Convention: label at position t is the prefix product, left action
+        `g_t = x_t · g_{t−1}` (the `right` convention is checked too).
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        from seqtheory.theory import FiniteGroup, witt_dimension
+        from seqtheory.numerics import cascade_for_group, colliding_pair, least_separating_class, prefix_products
+        from seqtheory.numerics.group_cascades import all_words
+    """),
+    md("""
+        ## 4.1 Theorem 3.4 — k abelian layers for derived length k
+
+        Layer i of the cascade counts the image of the prefix product in the abelian quotient
+        `G⁽ⁱ⁾/G⁽ⁱ⁺¹⁾` (a product of cyclic counters); its input is the token of the layer below,
+        conjugated by a transversal. For S4 (derived series 24, 12, 4, 1) this gives 3 layers:
+    """),
+    code("""
+        S4 = FiniteGroup.named("S4")
+        cascade = cascade_for_group(S4)
+        cascade.depth, cascade.state_dim, cascade.series_orders
+    """),
+    md("""
+        The cascade's output agrees with the true prefix products on every word of length 3
+        (24³ = 13824 words), as floating-point unit-modulus phases as well as exact counters:
+    """),
+    code("""
+        words = all_words(S4.order, 3)
+        bool((cascade.run(words, mode="float") == prefix_products(cascade.table, words)).all())
+    """),
+    md("""
+        The check does this for C2, C3, D8, H3, S3, A4, S4, Q8 and F21 — all words up to a length,
+        random long words, both conventions, and an induction certificate covering every length —
+        and records that A5, being perfect, has no cascade of finite abelian counters at all. The
+        control drops a layer, perturbs a table and runs a wrong group's cascade.
+    """),
+    code("""
+        thm34 = show_claim("depth.thm3.4")
+    """),
+    md("""
+        ## 4.2 Proposition 3.7 — how many layers a word problem of length T needs
+
+        Words of length T over n letters are told apart by a depth-k abelian model exactly when
+        their truncated log-signatures `log(e^{X_{x_T}} ⋯ e^{X_{x_1}})` up to a class the model can
+        realise differ. The least separating class `c*(T)` is found by exhaustive enumeration (exact
+        integers); below it a colliding pair exists. For n = 2, T = 8:
+    """),
+    code("""
+        least_separating_class(2, 8), colliding_pair(2, 8, least_separating_class(2, 8) - 1)
+    """),
+    md("""
+        The free-nilpotent construction then needs the derived length of `N(n, c*(T))` layers. The
+        check tabulates it, and a second exact construction — a 2-layer linear-coupled abelian
+        cascade whose exact (but exponentially precise) states separate all words of length ≤ T —
+        against the candidate bounds `⌈log2 T⌉ + 1`, `⌈log2 T⌉`, `⌊log2 T⌋ + 1`, with the derived
+        series of `N(n, c)` against `⌈log2(c+1)⌉`. The control claims class `c*(T) − 1` separating,
+        runs the cascade with one layer, and claims the bounds `⌈log2 T⌉ − 1` and `⌈log2 T⌉`.
+        (Trained models on A5 are in notebook 5.)
+    """),
+    code("""
+        prop37 = show_claim("depth.prop3.7")
+    """),
+    md("""
+        ## 4.3 Corollary 3.8 — state size `O(n^T / T)`
+
+        Witt's formula gives `dim L_m(n)`; `dim N(n, c) = Σ_{m≤c} dim L_m(n) = Θ(n^c / c)`. For
+        example `dim L_10(2)`:
+    """),
+    code("""
+        witt_dimension(2, 10)
+    """),
+    md("""
+        The check compares Witt's formula with Lyndon counts, the cumulative dimensions with
+        `n^c/c`, and the state size of the faithful matrix representation used by the construction
+        at the class actually needed, `c*(T)`. The control flips the Möbius sign.
+    """),
+    code("""
+        cor38 = show_claim("depth.cor3.8")
+    """),
+    md("""
+        ## Summary
+
+        Theorem 3.4 is confirmed constructively: k cyclic-counter layers track every solvable task
+        group of derived length k exactly, at every length (and for cascades of finite abelian
+        counters k is also necessary). For Proposition 3.7 and Corollary 3.8 the stated bounds hold
+        on every tabulated length but are far from tight: the class needed to separate words grows
+        slowly with T, and with unbounded-precision states two abelian layers already suffice — so
+        the meaningful form of these statements involves the precision of the states, not only the
+        depth or the dimension. The verdict blocks give the tight values.
+    """),
+]
+
+# ------------------------------------------------------------------------------------------------
+NB05 = [
+    md("""
+        # 5 · Trained depth vs theory
+
+        Claims: `depth.exp.parity`, `depth.exp.s3_depth`, `depth.exp.word_problems`,
+        `depth.exp.rotation`, `depth.thm3.2.trained`, `depth.cor3.6.trained`,
+        `depth.prop3.7.trained` — the experiments of **[DEPTH]** G. Heo et al., arXiv:2603.05573,
+        §4 and Table 1, and the trained halves of Theorem 3.2, Corollary 3.6 and Proposition 3.7.
+
+        Here the models are trained (PyTorch, CPU): diagonal SSMs with positive transitions
+        (Mamba/GLA-like), signed transitions, complex unit-modulus transitions (AUSSM-style),
+        DeltaProduct and attention, at several depths, on the group word problems (trained on length
+        T, tested on held-out words of length 2T) and on the continuous A5 rotation task.
+
+        **Budget.** The quick profile used here trains tiny models for a few hundred steps on 2
+        CPU cores, so a claim whose evidence cannot decide says `inconclusive` and gives the
+        reason (e.g. training did not converge); the full profile (`seqtheory verify --profile full`)
+        and the sweeps (`seqtheory sweep sweeps/cpu_small.toml`, `sweeps/paper_full.toml`) provide
+        the paper-scale runs. A verdict is only as strong as the training behind it — read the
+        accuracies in each table, not just the verdict.
+    """),
+    VERDICTS,
+    SETUP,
+    md("""
+        ## 5.1 Parity (C2) with one diagonal layer
+
+        A 1-layer diagonal SSM whose transitions can be negative (in (−1, 1)) can count parity
+        (transition −1 on a 1-token); with transitions in (0, 1) it cannot, and must stay near
+        chance at twice the training length.
+    """),
+    code("""
+        parity = show_claim("depth.exp.parity")
+    """),
+    md("""
+        ## 5.2 S3: one complex-diagonal layer fails, two succeed
+
+        S3 has derived length 2, so by Theorem 3.4 / Proposition 3.3 one abelian layer cannot track
+        it and two can; DeltaProduct (non-diagonal, `n_h = 2` Householder steps) can in one layer.
+    """),
+    code("""
+        s3_depth = show_claim("depth.exp.s3_depth")
+    """),
+    md("""
+        ## 5.3 Table 1 — word problems across groups, models and depths
+
+        The pattern claimed: 1-layer models fail on non-abelian groups, 2 layers suffice for the
+        nilpotent ones, S4 and A5 need more, and accuracy on A5 grows with depth. Every run is
+        listed (not only the best), with mean ± SE over seeds.
+    """),
+    code("""
+        word_problems = show_claim("depth.exp.word_problems")
+    """),
+    md("""
+        ## 5.4 The continuous A5 rotation task
+
+        Tokens are the 60 rotations of the (audited, notebook 1) faithful icosahedral
+        representation; the target is the rotated unit vector. The MSE should decrease with depth.
+    """),
+    code("""
+        rotation = show_claim("depth.exp.rotation")
+    """),
+    md("""
+        ## 5.5 Theorem 3.2, trained half — above the reversal bound
+
+        On the ε-scaled rotation task, a trained 1-layer diagonal model answers a word and its
+        reversal identically, so its error must be at least the path-vs-reversal bound
+        `½‖(Φ_x − Φ_x̄)h0‖` of notebook 3.
+    """),
+    code("""
+        thm32_trained = show_claim("depth.thm3.2.trained")
+    """),
+    md("""
+        ## 5.6 Corollary 3.6, trained half — error exponents vs depth
+
+        Trained depth-k abelian models on the ε-scaled rotation task: the measured log-log slope of
+        the error against ε is compared with both stated exponents (`2^(k−1)+1`, `k+1`) and with
+        the exact `c_k(n)+1` of notebook 3.
+    """),
+    code("""
+        cor36_trained = show_claim("depth.cor3.6.trained")
+    """),
+    md("""
+        ## 5.7 Proposition 3.7, trained half — length reached vs depth on A5
+
+        The largest length at which a trained depth-L model reaches ≥ 90% sequence accuracy on
+        **held-out** words, against the bound's `2^(L−1)`.
+    """),
+    code("""
+        prop37_trained = show_claim("depth.prop3.7.trained")
+    """),
+    md("""
+        ## Summary
+
+        The exact statements behind these experiments are settled in notebooks 1, 3 and 4; the
+        trained checks test whether gradient descent finds the constructions. At the quick
+        profile's budget several of them cannot decide (each says why in its verdict block); the
+        full profile and the sweeps are the way to a decisive verdict.
+    """),
+]
+
+# ------------------------------------------------------------------------------------------------
+NB06 = [
+    md("""
+        # 6 · Head geometry
+
+        Claims `head.*` of **[HEAD]** A. Somasundaram et al., *Toward a First-Principles Update
+        Geometry for the Language-Model Head*, arXiv:2608.22253 (v1 Aug 2026: max-min row
+        separation under a diameter bound; v2 Sep 2026: projected RowNorm).
+
+        Setting: head `U ∈ R^{V×d}`, `p_U(h) = softmax(U h)`, update `S` with rows `s_i`, hidden
+        states in the ball `‖h‖₂ ≤ H`. Hilbert projective distance on the open simplex
+        `𝓗(p, q) = max_i log(p_i/q_i) − min_i log(p_i/q_i)`; row diameter
+        `D(S) = max_{i<j} ‖s_i − s_j‖₂`; `‖x‖_var = max_i x_i − min_i x_i`; `P = I − 11ᵀ/V`.
+
+        The paper's argument: the change of the head's output distribution under an update is
+        measured by 𝓗, which is controlled by the row diameter of the update; so the right
+        steepest-descent geometry for the head bounds `D(S)`, and projected RowNorm solves (a
+        relaxation of) that problem in closed form.
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        import numpy as np
+        from seqtheory.theory.hilbert import hilbert_distance, max_hilbert_change, row_diameter, variation_seminorm
+        from seqtheory.numerics.head_oracles import regular_simplex_gradient, rownorm_ratio, rownorm_ratio_bound
+    """),
+    md("""
+        ## 6.1 Softmax is an isometry for the variation seminorm
+
+        `𝓗(softmax z, softmax z′) = ‖z − z′‖_var` — the normalisers cancel in the log-ratios. With
+        logits given directly (`space="log"`) the distance is computed in log space, so logits of
+        size 1e3 are fine:
+    """),
+    code("""
+        z, z2 = np.array([1000.0, 0.0, -1000.0]), np.array([999.0, 2.0, -1000.5])
+        hilbert_distance(z, z2, space="log"), variation_seminorm(z - z2)
+    """),
+    code("""
+        hilbert_softmax = show_claim("head.hilbert_softmax")
+    """),
+    md("""
+        ## 6.2 The diameter identity
+
+        For a fixed hidden state, `𝓗(p_{U+S}(h), p_U(h)) = max_{i<j} |(s_i − s_j)ᵀh|`, whatever U is;
+        over the ball `‖h‖₂ ≤ H` its supremum is `H·D(S)`, attained along a diameter pair. Other
+        balls give the dual norms (ℓ∞ ball: largest ℓ1 row difference). The check also recomputes
+        the identity on the actual head updates of a small trained language model.
+    """),
+    code("""
+        S = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
+        row_diameter(S), max_hilbert_change(S, ball="l2", radius=2.0)
+    """),
+    code("""
+        diameter_identity = show_claim("head.diameter_identity")
+    """),
+    md("""
+        ## 6.3 What 𝓗 controls: cross-entropy, backward pass, total variation
+
+        Three consequences used by the paper: the change of every class's log-probability is at most
+        𝓗 (so cross-entropy moves by at most 𝓗); the backward signal through the head satisfies
+        `‖Sᵀr‖₂ ≤ ½ D(S) ‖r‖₁` for centred residuals; and `TV(p, q) ≤ tanh(𝓗(p, q)/4)`. Each is
+        checked on random and adversarial instances, including the equality cases.
+    """),
+    code("""
+        ce_control = show_claim("head.ce_control")
+    """),
+    code("""
+        backward_bound = show_claim("head.backward_bound")
+    """),
+    code("""
+        tv_bound = show_claim("head.tv_bound")
+    """),
+    md("""
+        ## 6.4 Steepest descent under a diameter bound, and projected RowNorm
+
+        The exact steepest-descent step `min_{D(S)≤η, 1ᵀS=0} ⟨G, S⟩` has a min-tension-flow dual;
+        projected RowNorm `S_RN = −(η/2)·P·RN(PG)` solves the covering-radius relaxation in closed
+        form and is within `√((k+1)/(2k))` (k = rank G) of the exact step — tight for a
+        regular-simplex gradient. Both convex programs are solved with Clarabel through cvxpy. The
+        ratio and the bound for a rank-3 simplex gradient:
+    """),
+    code("""
+        rownorm_ratio(regular_simplex_gradient(3)), rownorm_ratio_bound(3)
+    """),
+    code("""
+        min_tension = show_claim("head.min_tension_duality")
+    """),
+    code("""
+        rownorm_oracle = show_claim("head.rownorm_oracle")
+    """),
+    code("""
+        rownorm_ratio_claim = show_claim("head.rownorm_ratio")
+    """),
+    md("""
+        ## 6.5 Equidistance (v1)
+
+        v1 asked for the max–min row separation under a diameter bound; an exactly equidistant
+        configuration of V rows exists only when `V ≤ d + 1` (Gram-matrix rank argument, exact). For
+        `V > d + 1` the best min/max distance ratio found by optimisation is compared with the
+        simplex and Rankin bounds.
+    """),
+    code("""
+        equidistance = show_claim("head.equidistance_limit")
+    """),
+    md("""
+        ## 6.6 RowNorm vs AdamW on a small language model
+
+        The paper reports that RowNorm on the head (Muon on the backbone) shrinks the per-step row
+        diameter 45–60× and the Hilbert RMS 12–15× against AdamW, at +0.006–0.015 validation loss,
+        on 190M–640M models. Here a small decoder LM is trained on real text with the same seeds,
+        both ways, and the ratios are reported at the scale run — a CPU-scale model cannot settle a
+        claim about 190M–640M models, and the verdict block says what the evidence allows.
+    """),
+    code("""
+        rownorm_vs_adamw = show_claim("head.exp.rownorm_vs_adamw")
+    """),
+    md("""
+        ## Summary
+
+        The geometric identities and bounds of [HEAD] hold on every instance tried, with
+        their equality cases attained, and each control (a wrong norm, a wrong constant, a missing
+        centring) is rejected. The exact equidistance limit of v1 is confirmed. The optimizer
+        experiment is reported at CPU scale.
+    """),
+]
+
+NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
+    "01_lie_structure_and_task_groups.ipynb": NB01,
+    "02_bch_and_magnus.ipynb": NB02,
+    "03_depth_and_error_exponents.ipynb": NB03,
+    "04_log_depth_and_word_problems.ipynb": NB04,
+    "05_training_depth_vs_theory.ipynb": NB05,
+    "06_head_geometry.ipynb": NB06,
+}
+
+
+# ------------------------------------------------------------------------------------------------
+def build(name: str, cells: list[tuple[str, str]]):
+    """The notebook (nbformat v4, no outputs) for a list of ``(kind, source)`` cells; cell ids
+    are ``nb<number>-<index>`` so that rebuilding gives identical files."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    stem = name.split("_")[0]
+    make = {"markdown": new_markdown_cell, "code": new_code_cell}
+    nb = new_notebook(cells=[make[kind](src, id=f"nb{stem}-{i:02d}") for i, (kind, src) in enumerate(cells)])
+    nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "Python 3 (ipykernel)",
+                                 "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def execute(nb, cwd: Path = HERE, timeout: int = CELL_TIMEOUT_S) -> float:
+    """Execute ``nb`` in place with nbclient (kernel ``python3``, working directory ``cwd``,
+    no per-cell timing metadata); returns the wall time in seconds. The kernel's ``TMPDIR`` is a
+    temporary folder removed afterwards (``show_claim`` writes each claim's figures and trained
+    models under a fresh temporary folder). Raises ``nbclient.exceptions.CellExecutionError``
+    when a cell fails."""
+    from nbclient import NotebookClient
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="seqtheory-notebooks-") as tmp:
+        NotebookClient(nb, timeout=timeout, kernel_name=KERNEL_NAME, record_timing=False,
+                       resources={"metadata": {"path": str(cwd)}}
+                       ).execute(env={**os.environ, "TMPDIR": tmp})
+    nb.metadata.pop("widgets", None)
+    nb.metadata.get("language_info", {}).pop("version", None)  # the interpreter's, not the notebook's
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import nbformat
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("only", nargs="*", help="notebook name prefixes (default: all)")
+    ap.add_argument("--no-execute", action="store_true", help="write the notebooks without outputs")
+    args = ap.parse_args(argv)
+    names = [n for n in NOTEBOOKS if not args.only or n.startswith(tuple(args.only))]
+    if not names:
+        ap.error(f"no notebook matches {args.only}")
+    for name in names:
+        nb = build(name, NOTEBOOKS[name])
+        took = None if args.no_execute else execute(nb)
+        nbformat.validate(nb)
+        nbformat.write(nb, HERE / name)
+        print(f"{name}: {'written' if took is None else f'executed in {took:.1f} s'}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
