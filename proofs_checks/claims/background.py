@@ -297,7 +297,7 @@ def magnus_residuals_ok(num: dict) -> tuple[bool, str]:
         r, r1, tail = num[conv], num[f"{conv}_next"], num[f"{conv}_tail"]
         good = tail > 0 and abs(r / tail - 1) <= TAIL_REL and r1 <= r / 10
         ok &= good
-        why.append(f"{conv}: residual {r:.2e} = {r / tail if tail else float('inf'):.4f} × "
+        why.append(f"{conv}: residual {r:.2e} = {r / tail if tail else float('inf'):.4g} × "
                    f"‖Ω_N+1‖, next {r1:.1e}")
     ok &= num["discrete"] < float(TOL_HIGH)
     why.append(f"discrete {num['discrete']:.1e}")

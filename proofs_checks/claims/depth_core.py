@@ -599,7 +599,7 @@ def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
             M[x][0] = 1
         basis.append(M)
     ambient = LieAlgebra.generated_by(basis)
-    return {"n": n, "T": T, "words": total, "distinct_states": len(seen),
+    return {"layers": layers, "n": n, "T": T, "words": total, "distinct_states": len(seen),
             "separates_all": len(seen) == total, "state_dim": 1 + (n if layers == 2 else 0),
             "max_state_bits": bits,
             "ambient_derived_length": ambient.derived_length}
