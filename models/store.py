@@ -40,13 +40,16 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from seqtheory.theory._io import atomic_write_bytes
+from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "default_owner",
            "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
+_COLUMNS = {"runs": {"key", "config", "status", "owner", "lease_until", "step", "result", "error",
+                     "created", "updated"},
+            "metrics": {"key", "step", "data"}}
 
 
 def canonical_json(obj: Any) -> str:
@@ -101,19 +104,36 @@ class ResultsStore:
     """Results store rooted at ``root`` (created). See the module docstring for the protocol."""
 
     def __init__(self, root: str | os.PathLike, busy_timeout_s: float = 60.0):
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "checkpoints").mkdir(exist_ok=True)
+        """Open (creating if needed) the store under ``root``.
+
+        Raises ``ValueError`` when ``root`` is not a writable folder, when
+        ``root/results.sqlite`` is not a readable SQLite database, or when it holds tables
+        ``runs`` / ``metrics`` without the columns of this store (not a seqtheory store).
+        """
+        self.root = ensure_dir(root, "results folder")
+        ensure_dir(self.root / "checkpoints", "checkpoint folder")
         self.path = self.root / DB_NAME
         self._busy = busy_timeout_s
-        with self._connect() as con:
-            con.execute("""CREATE TABLE IF NOT EXISTS runs (
-                key TEXT PRIMARY KEY, config TEXT NOT NULL, status TEXT NOT NULL,
-                owner TEXT, lease_until REAL, step INTEGER NOT NULL DEFAULT 0, result TEXT,
-                error TEXT, created REAL NOT NULL, updated REAL NOT NULL)""")
-            con.execute("""CREATE TABLE IF NOT EXISTS metrics (
-                key TEXT NOT NULL, step INTEGER NOT NULL, data TEXT NOT NULL,
-                PRIMARY KEY (key, step))""")
+        if self.path.exists() and not self.path.is_file():
+            raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
+        try:
+            with self._connect() as con:
+                con.execute("""CREATE TABLE IF NOT EXISTS runs (
+                    key TEXT PRIMARY KEY, config TEXT NOT NULL, status TEXT NOT NULL,
+                    owner TEXT, lease_until REAL, step INTEGER NOT NULL DEFAULT 0, result TEXT,
+                    error TEXT, created REAL NOT NULL, updated REAL NOT NULL)""")
+                con.execute("""CREATE TABLE IF NOT EXISTS metrics (
+                    key TEXT NOT NULL, step INTEGER NOT NULL, data TEXT NOT NULL,
+                    PRIMARY KEY (key, step))""")
+                for table, cols in _COLUMNS.items():
+                    have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+                    if not cols <= have:
+                        raise ValueError(
+                            f"results store {str(self.path)!r}: table {table!r} lacks the columns "
+                            f"{sorted(cols - have)} (not a seqtheory results store)")
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"results store {str(self.path)!r} cannot be opened as an SQLite "
+                             f"database ({exc}); move it aside to start a new store") from None
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
@@ -233,21 +253,37 @@ class ResultsStore:
         return self.root / "checkpoints" / f"{key}.pt"
 
     def save_checkpoint(self, config: Any, state: dict) -> Path:
-        """Write ``state`` (anything ``torch.save`` takes) atomically as the run's checkpoint."""
+        """Write ``state`` (a dict of anything ``torch.save`` takes) atomically as the run's
+        checkpoint (``TypeError`` for a non-dict)."""
         import torch
 
+        if not isinstance(state, dict):
+            raise TypeError(f"state must be a dict, got {type(state).__name__}")
         buf = io.BytesIO()
         torch.save(state, buf)
         return atomic_write_bytes(self.checkpoint_path(config), buf.getvalue())
 
     def load_checkpoint(self, config: Any, map_location: str = "cpu") -> dict | None:
-        """The run's last checkpoint, or None."""
+        """The run's last checkpoint (the dict given to :meth:`save_checkpoint`), or None.
+
+        Raises ``ValueError`` naming the file when the checkpoint cannot be read or is not a
+        checkpoint (checkpoints are written atomically, so this means outside damage: delete the
+        file to restart the run from step 0).
+        """
         import torch
 
         p = self.checkpoint_path(config)
         if not p.is_file():
             return None
-        return torch.load(p, map_location=map_location, weights_only=False)
+        try:
+            ck = torch.load(p, map_location=map_location, weights_only=False)
+        except Exception as exc:
+            raise ValueError(f"checkpoint {str(p)!r} cannot be read ({type(exc).__name__}: "
+                             f"{exc}); delete it to restart this run from step 0") from None
+        if not isinstance(ck, dict):
+            raise ValueError(f"checkpoint {str(p)!r} holds a {type(ck).__name__}, not a "
+                             f"checkpoint dict; delete it to restart this run from step 0")
+        return ck
 
 
 class _Tx:

@@ -249,13 +249,22 @@ def parse_sweep(data: dict, source: str = "<dict>") -> SweepSpec:
 
 def load_sweep(path: str | os.PathLike) -> SweepSpec:
     """Read and validate the sweep file ``path`` (``ValueError`` for invalid TOML or content,
-    ``FileNotFoundError`` when missing)."""
+    a folder or an unreadable file; ``FileNotFoundError`` when missing)."""
     p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{p}: is a folder, not a sweep file")
     try:
         with p.open("rb") as fh:
             data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"sweep file {str(p)!r} does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{p}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{p}: not valid TOML: not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start})") from None
+    except OSError as exc:
+        raise ValueError(f"{p}: cannot be read: {exc.strerror or exc}") from None
     return parse_sweep(data, source=str(p))
 
 
@@ -548,6 +557,9 @@ def _run_ray(configs, results_dir, workers, device, address, lease_s, poll_s, st
         ray.init(**kw)
     errors: list[str] = []
     try:
+        if device == "cuda" and ray.cluster_resources().get("GPU", 0) < 1:
+            # a task asking for a GPU that no node has would wait forever
+            raise ValueError("device 'cuda' requested but the Ray cluster has no GPU")
         remote = ray.remote(_ray_worker).options(
             num_cpus=threads, num_gpus=1 if device == "cuda" else 0, max_retries=3,
             retry_exceptions=False)
@@ -604,10 +616,10 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
         configs, lease = list(spec), DEFAULT_LEASE_S if lease_s is None else lease_s
     if not (lease > 0 and math.isfinite(lease)):
         raise ValueError(f"lease_s must be a positive number, got {lease!r}")
-    if backend == "local" and device != "auto":
+    if device != "auto" and (backend == "local" or address is None):
         from .train import resolve_device
 
-        resolve_device(device)  # fail early: e.g. cuda requested but absent
+        resolve_device(device)  # this machine runs the workers: fail early if cuda is absent
     say = say or (lambda s: print(s, flush=True))
     workers = max(1, min(workers, len(configs)))  # an idle extra worker would only poll
     results_dir = Path(results_dir).resolve()

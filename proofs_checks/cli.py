@@ -11,6 +11,8 @@ import pkgutil
 import sys
 from pathlib import Path
 
+from seqtheory.theory._io import ensure_dir
+
 from .registry import Claim, Context, all_claims, get_claim, load_all
 
 __all__ = ["main", "build_parser", "select_claims"]
@@ -82,6 +84,19 @@ def _print_summary(report: dict) -> None:
         console.print(t)
 
 
+def _check_results_dir(path: Path | None, needed: bool) -> None:
+    """``--results`` must not be a file; when a selected claim trains models, the store there
+    must open (``ValueError`` otherwise, e.g. a corrupt ``results.sqlite``)."""
+    if path is None:
+        return
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--results {str(path)!r} exists and is not a folder")
+    if needed:
+        from seqtheory.models.store import ResultsStore
+
+        ResultsStore(path)
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -92,8 +107,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         claims = select_claims(args.only)
         device = resolve_device(args.device)
         ctx = Context(seed=args.seed, profile=args.profile, device=device,
-                      out_dir=Path(args.out).resolve(),
+                      out_dir=ensure_dir(Path(args.out).resolve(), "--out"),
                       results_dir=Path(args.results).resolve() if args.results else None)
+        _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
         return 2
@@ -113,7 +129,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         progress.update(task, description="done")
     report = build_report(results, seed=args.seed, profile=args.profile, device=device,
                           controls=args.controls)
-    jpath, mpath = write_report(report, ctx.out_dir)
+    try:
+        jpath, mpath = write_report(report, ctx.out_dir)
+    except (OSError, ValueError) as exc:
+        print(f"seqtheory verify: error: cannot write the report into {ctx.out_dir}: {exc}",
+              file=sys.stderr)
+        return 1
     _print_summary(report)
     print(f"report: {mpath}\n        {jpath}")
     crashed = [r.claim.id for r in results if r.crashed]
@@ -125,31 +146,88 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 1 if (crashed or broken) else 0
 
 
+def _short_commit(commit: str) -> str:
+    """The first 12 hex digits of a commit, keeping a ``-dirty`` mark (``"unknown"`` as is)."""
+    sha, sep, rest = commit.partition("-")
+    return sha[:12] + sep + rest
+
+
+def _load_report(path: Path) -> dict:
+    """A report.json (``path`` or ``path/report.json``), validated; ``ValueError`` naming the
+    file and the problem when it cannot be read, is not JSON or is not a seqtheory report."""
+    from .report import validate_report
+
+    if path.is_dir():
+        path = path / "report.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"--report {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"--report {str(path)!r} cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--report {str(path)!r} is not valid JSON ({exc}); "
+                         f"re-run `seqtheory verify`") from None
+    try:
+        validate_report(doc)
+    except ValueError as exc:
+        raise ValueError(f"--report {str(path)!r} is not a seqtheory report: {exc}") from None
+    return doc
+
+
 def _cmd_cite(args: argparse.Namespace) -> int:
     from .environment import git_commit, package_version
     from .runner import run_claim
 
+    def fail(msg: str) -> int:
+        print(f"seqtheory cite: error: {msg}", file=sys.stderr)
+        return 2
+
     try:
         c = get_claim(args.id)
     except KeyError as exc:
-        print(f"seqtheory cite: error: {exc.args[0]}", file=sys.stderr)
-        return 2
-    verdict, origin = None, ""
-    rpath = Path(args.report)
-    if rpath.is_file():
-        rep = json.loads(rpath.read_text())
-        for rec in rep.get("claims", []):
-            if rec["id"] == c.id and rec.get("verdict"):
-                verdict = rec["verdict"]
-                origin = f"report {rpath}, seed {rep['seed']}, profile {rep['profile']}"
-    if verdict is None:
-        r = run_claim(c, Context(seed=args.seed, profile="quick"))
+        return fail(exc.args[0])
+    if args.seed is not None and args.seed < 0:
+        return fail(f"--seed must be a non-negative integer, got {args.seed}")
+    rpath = Path(args.report if args.report is not None else f"{DEFAULT_OUT}/report.json")
+    rep = None
+    if args.report is not None or rpath.is_file():
+        try:
+            rep = _load_report(rpath)
+        except ValueError as exc:
+            return fail(str(exc))
+    rec = None
+    if rep is not None:
+        rec = next((r for r in rep["claims"] if r["id"] == c.id), None)
+        skip = None
+        if rec is None:
+            skip = "does not hold this claim"
+        elif rec["verdict"] is None:
+            skip = "holds a crashed check of this claim"
+        elif rec["claim_version"] != c.claim_version:
+            skip = (f"holds version {rec['claim_version']} of this claim, not the current "
+                    f"{c.claim_version}")
+        elif args.seed is not None and rep["seed"] != args.seed:
+            skip = f"was made with seed {rep['seed']}, not {args.seed}"
+        if skip:
+            print(f"seqtheory cite: note: report {rpath} {skip}; running the check now",
+                  file=sys.stderr)
+            rec = None
+    if rec is not None:
+        verdict, version, commit = rec["verdict"], rep["seqtheory_version"], rep["git_commit"]
+        origin = f"report {rpath}, seed {rep['seed']}, profile {rep['profile']}"
+        if rec["control"] is not None and not rec["control"]["rejected"]:
+            origin += "; its negative control was NOT rejected: the check is broken"
+    else:
+        seed = 0 if args.seed is None else args.seed
+        r = run_claim(c, Context(seed=seed, profile="quick"))
         if r.outcome is None:
             print(f"seqtheory cite: the check of {c.id} crashed:\n{r.error}", file=sys.stderr)
             return 1
-        verdict, origin = r.outcome.verdict.value, f"run now, seed {args.seed}, profile quick"
+        verdict, version, commit = r.outcome.verdict.value, package_version(), git_commit()
+        origin = f"run now, seed {seed}, profile quick"
     print(f"claim `{c.id}` (v{c.claim_version}; {c.source.cite()}), seqtheory "
-          f"{package_version()} (commit {git_commit()[:12]}), verdict: {verdict} [{origin}]")
+          f"{version} (commit {_short_commit(commit)}), verdict: {verdict} [{origin}]")
     return 0
 
 
@@ -158,12 +236,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("claims", help="list the registered claims").set_defaults(fn=_cmd_claims)
 
-    v = sub.add_parser("verify", help="run the claim checks and write report.json / report.md")
-    v.add_argument("--profile", choices=("quick", "full"), default="quick")
+    v = sub.add_parser("verify", help="run the claim checks and write report.json / report.md",
+                       description="Run the claim checks and write report.json / report.md. "
+                                   "Exit status: 0 when every check ran (whatever the verdicts), "
+                                   "1 when a check or a control crashed or a negative control was "
+                                   "not rejected, 2 for bad arguments.")
+    v.add_argument("--profile", choices=("quick", "full"), default="quick",
+                   help="quick: seconds per claim (default); full: complete tables")
     v.add_argument("--only", nargs="+", metavar="ID", help="claim ids, aliases or patterns (depth.*)")
     v.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default ./{DEFAULT_OUT})")
-    v.add_argument("--seed", type=int, default=0)
-    v.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu")
+    v.add_argument("--seed", type=int, default=0,
+                   help="non-negative seed of every random choice (default 0)")
+    v.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                   help="where trained-model claims train (default cpu)")
     v.add_argument("--results", default="results", help="trained-model results store (default ./results)")
     v.add_argument("--controls", action="store_true", help="also run every negative control")
     v.add_argument("--no-progress", action="store_true", help="no live progress display")
@@ -171,9 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("cite", help="print a citation line for a claim")
     c.add_argument("id")
-    c.add_argument("--report", default=f"{DEFAULT_OUT}/report.json",
-                   help="take the verdict from this report when it holds the claim")
-    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--report", default=None,
+                   help="take the verdict from this report (file or folder) when it holds the "
+                        f"claim (default ./{DEFAULT_OUT}/report.json when present)")
+    c.add_argument("--seed", type=int, default=None,
+                   help="seed of the verdict; a report made with another seed is not used "
+                        "(default: the report's seed, else 0)")
     c.set_defaults(fn=_cmd_cite)
 
     from . import __path__ as pkg_path
@@ -184,10 +272,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (130 after Ctrl-C: files written so far
+    are complete, training runs keep their last checkpoint)."""
     args = build_parser().parse_args(argv)
-    if args.command in ("verify", "claims", "cite"):
-        load_all()
-    return args.fn(args)
+    try:
+        if args.command in ("verify", "claims", "cite"):
+            load_all()
+        return args.fn(args)
+    except KeyboardInterrupt:
+        print(f"seqtheory {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from seqtheory.theory._io import ensure_dir
+
 __all__ = ["register"]
 
 
@@ -29,9 +31,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             print(f"  fixed {k:<14} {v!r}")
         print(f"  lease {args.lease_s if args.lease_s is not None else spec.lease_s:g} s")
         db = Path(args.results) / "results.sqlite"
-        if db.is_file():
-            print(f"  status in {args.results}: "
-                  f"{sweep_status(ResultsStore(args.results), spec.configs()).line()}")
+        if db.exists():
+            try:
+                store = ResultsStore(args.results)
+            except ValueError as exc:
+                print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
+                return 2
+            print(f"  status in {args.results}: {sweep_status(store, spec.configs()).line()}")
         else:
             print(f"  status: no results store at {args.results} yet (all runs new)")
         return 0
@@ -62,7 +68,12 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
         except (ValueError, FileNotFoundError) as exc:
             print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
             return 2
-    paths = write_word_problem_report(args.results, args.out, configs=configs)
+    try:
+        ensure_dir(args.out, "--out")
+        paths = write_word_problem_report(args.results, args.out, configs=configs)
+    except ValueError as exc:
+        print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
+        return 2
     for p in paths:
         print(p)
     return 0

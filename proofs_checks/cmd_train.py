@@ -7,9 +7,30 @@ stored summary is printed); an interrupted run resumes from its last checkpoint.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 __all__ = ["register", "run"]
+
+
+def _positive_int(s: str) -> int:
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
+    return v
+
+
+def _finite_float(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {s!r}") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {s}")
+    return v
 
 
 def register(subparsers) -> None:
@@ -32,17 +53,17 @@ def register(subparsers) -> None:
     p.add_argument("--n-train", type=int, default=4096)
     p.add_argument("--n-test", type=int, default=512)
     p.add_argument("--convention", choices=("left", "right"), default="left")
-    p.add_argument("--eps", type=float, default=None, help="generator scale (rotation_eps)")
+    p.add_argument("--eps", type=_finite_float, default=None, help="generator scale (rotation_eps)")
     p.add_argument("--steps", type=int, default=1000)
     p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--weight-decay", type=float, default=0.01)
+    p.add_argument("--lr", type=_finite_float, default=3e-3)
+    p.add_argument("--weight-decay", type=_finite_float, default=0.01)
     p.add_argument("--warmup", type=int, default=50)
-    p.add_argument("--grad-clip", type=float, default=1.0)
+    p.add_argument("--grad-clip", type=_finite_float, default=1.0)
     p.add_argument("--precision", choices=("fp32", "bf16", "fp64"), default="fp32")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument("--threads", type=_positive_int, default=None, help="torch CPU threads")
     p.add_argument("--results", default="results", help="results store folder (default ./results)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(fn=run)
@@ -55,10 +76,13 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
+    import sqlite3
+
     from seqtheory.models.store import ResultsStore
-    from seqtheory.models.train import TrainConfig, train
+    from seqtheory.models.train import TrainConfig, resolve_device, train
 
     try:
+        resolve_device(args.device)  # fail before touching the store: e.g. cuda without a GPU
         cfg = TrainConfig(task=args.task, model=args.model, depth=args.depth, width=args.width,
                           n_heads=args.heads, n_householder=args.n_householder,
                           positions=args.positions, train_length=args.train_length,
@@ -67,12 +91,13 @@ def run(args: argparse.Namespace) -> int:
                           batch_size=args.batch_size, lr=args.lr, weight_decay=args.weight_decay,
                           warmup=args.warmup, grad_clip=args.grad_clip, precision=args.precision,
                           seed=args.seed)
+        key = cfg.key
         store = ResultsStore(Path(args.results))
     except (ValueError, TypeError) as exc:
         print(f"seqtheory train: error: {exc}", file=sys.stderr)
         return 2
     console = Console()
-    console.print(f"run {cfg.key[:12]}  task {cfg.task}  model {cfg.model}  depth {cfg.depth}  "
+    console.print(f"run {key[:12]}  task {cfg.task}  model {cfg.model}  depth {cfg.depth}  "
                   f"store {store.path}")
     with Progress(TextColumn("[bold]train"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
@@ -87,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             res = train(cfg, store=store, device=args.device, on_progress=on_progress,
                         threads=args.threads)
-        except (ValueError, RuntimeError) as exc:
+        except (ValueError, RuntimeError, sqlite3.DatabaseError) as exc:
             print(f"seqtheory train: error: {exc}", file=sys.stderr)
             return 1
     t = Table(title=f"run {res['key'][:12]}" + (" (from the store, not retrained)"

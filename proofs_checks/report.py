@@ -6,7 +6,8 @@ report.json schema (``schema_version`` 1)::
       "schema_version": 1,
       "seqtheory_version": str, "git_commit": str, "created_utc": str (ISO 8601),
       "seed": int, "profile": "quick" | "full", "device": "cpu" | "cuda", "controls": bool,
-      "environment": {"versions": {package: version}, "platform": str, "machine": str, ...},
+      "environment": {"versions": {package: str | null}, "platform": str, "machine": str,
+                      "device": str, "git_commit": str, ...},
       "claims": [
         {
           "id": str, "aliases": [str], "claim_version": int, "title": str,
@@ -25,9 +26,12 @@ report.json schema (``schema_version`` 1)::
       ]
     }
 
-Exact rationals are written as strings ``"p/q"``; NaN and infinities as the strings ``"nan"``,
-``"inf"``, ``"-inf"``. Everything except ``created_utc``, ``seconds`` and ``control_seconds`` is a
-deterministic function of the command line and the source tree.
+No other keys appear at the top level, in a claim record, in ``source`` or in ``control``
+(``environment`` may hold more); :func:`validate_report` checks a document against this schema.
+Exact rationals (``Fraction``, sympy and python-flint rationals) are written as strings ``"p/q"``,
+exact integers as JSON integers; NaN and infinities as the strings ``"nan"``, ``"inf"``,
+``"-inf"`` (the file is strict JSON). Everything except ``created_utc``, ``seconds`` and
+``control_seconds`` is a deterministic function of the command line and the source tree.
 """
 from __future__ import annotations
 
@@ -46,23 +50,63 @@ from .environment import environment_info, package_version
 from .runner import ClaimResult
 
 __all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
-           "reproduce_command"]
+           "reproduce_command", "validate_report"]
 
 SCHEMA_VERSION = 1
 
 
+def _exact_number(x: Any) -> Any:
+    """Exact integers → ``int``, exact rationals → ``"p/q"`` for python-flint (``fmpz``,
+    ``fmpq``) and sympy numbers; sympy floats → ``float``; sympy infinities → ``"inf"``/
+    ``"-inf"``, sympy NaN → ``"nan"``. Returns ``NotImplemented`` for anything else."""
+    mod = type(x).__module__ or ""
+    if mod.startswith("flint"):
+        name = type(x).__name__
+        if name == "fmpz":
+            return int(x)
+        if name == "fmpq":
+            q = Fraction(int(x.p), int(x.q))
+            return q.numerator if q.denominator == 1 else str(q)
+        return NotImplemented
+    if mod.startswith("sympy") and getattr(x, "is_Number", False):
+        if x.is_Integer:
+            return int(x)
+        if x.is_Rational:
+            return f"{int(x.p)}/{int(x.q)}"
+        if x.is_Float:
+            return to_jsonable(float(x))
+        import sympy
+
+        if x == sympy.oo:
+            return "inf"
+        if x == -sympy.oo:
+            return "-inf"
+        if x is sympy.nan:
+            return "nan"
+        return str(x)  # zoo (complex infinity)
+    return NotImplemented
+
+
 def to_jsonable(x: Any) -> Any:
-    """Convert evidence to JSON-safe values (Fractions → "p/q", numpy → Python, NaN → "nan")."""
-    if isinstance(x, bool) or x is None or isinstance(x, str):
+    """Convert evidence to JSON-safe values: ``Fraction`` and exact rationals → ``"p/q"``, exact
+    integers (python-flint, sympy) → ``int``, numpy / torch → Python, NaN/±inf → ``"nan"``,
+    ``"inf"``, ``"-inf"``, sets sorted, other objects (sympy expressions, complex) → ``str``."""
+    if isinstance(x, bool) or x is None:
         return x
+    if isinstance(x, str):
+        return str(x)  # numpy.str_ → str
     if isinstance(x, enum.Enum):
         return to_jsonable(x.value)
     if isinstance(x, int):
-        return x
+        return int(x)
     if isinstance(x, float):
+        x = float(x)
         return x if math.isfinite(x) else ("nan" if math.isnan(x) else ("inf" if x > 0 else "-inf"))
     if isinstance(x, Fraction):
         return str(x)
+    exact = _exact_number(x)
+    if exact is not NotImplemented:
+        return exact
     if isinstance(x, Path):
         return str(x)
     if isinstance(x, dict):
@@ -216,8 +260,112 @@ def render_markdown(report: dict) -> str:
 
 
 def write_report(report: dict, out_dir: str | Path) -> tuple[Path, Path]:
-    """Write report.json and report.md into ``out_dir`` atomically; returns both paths."""
+    """Write report.json (strict JSON) and report.md into ``out_dir``, each atomically (an
+    interrupted write leaves the previous file); returns both paths. ``ValueError`` when
+    ``report`` does not follow the schema (:func:`validate_report`)."""
+    validate_report(report)
     out = Path(out_dir)
-    j = atomic_write_text(out / "report.json", json.dumps(report, indent=2) + "\n")
-    m = atomic_write_text(out / "report.md", render_markdown(report))
+    text = json.dumps(report, indent=2, allow_nan=False) + "\n"
+    md = render_markdown(report)
+    j = atomic_write_text(out / "report.json", text)
+    m = atomic_write_text(out / "report.md", md)
     return j, m
+
+
+# --------------------------------------------------------------------------- schema check
+_VERDICTS = ("confirmed", "supported", "refuted", "refined", "inconclusive")
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is(*types: type) -> Any:
+    return lambda v: isinstance(v, types) and not (isinstance(v, bool) and bool not in types)
+
+
+def _one_of(*values: Any) -> Any:
+    return lambda v: v in values and not isinstance(v, bool)
+
+
+def _or_null(pred: Any) -> Any:
+    return lambda v: v is None or pred(v)
+
+
+def _list_of(pred: Any) -> Any:
+    return lambda v: isinstance(v, list) and all(pred(x) for x in v)
+
+
+_TOP = {"schema_version": _one_of(SCHEMA_VERSION), "seqtheory_version": _is(str),
+        "git_commit": _is(str), "created_utc": _is(str), "seed": _is(int),
+        "profile": _one_of("quick", "full"), "device": _one_of("cpu", "cuda"),
+        "controls": _is(bool), "environment": _is(dict), "claims": _is(list)}
+_CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(int),
+          "title": _is(str), "source": _is(dict), "statement": _is(str),
+          "status": _one_of("ok", "crashed"), "verdict": _or_null(_one_of(*_VERDICTS)),
+          "key_figure": _is(str), "notes": _is(str), "evidence": _is(dict),
+          "tables": lambda v: isinstance(v, dict) and all(
+              _list_of(_is(dict))(rows) for rows in v.values()),
+          "figures": _list_of(_is(str)), "error": _or_null(_is(str)),
+          "control": _or_null(_is(dict)), "control_error": _or_null(_is(str)),
+          "seconds": _is_num, "control_seconds": _or_null(_is_num), "reproduce": _is(str)}
+_SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "reference")}
+_CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
+            "evidence": _is(dict)}
+_ENV = {"versions": lambda v: isinstance(v, dict) and all(
+            x is None or isinstance(x, str) for x in v.values()),
+        "platform": _is(str), "machine": _is(str), "device": _is(str), "git_commit": _is(str)}
+
+
+def _check_keys(d: Any, spec: dict, where: str, extra_ok: bool = False) -> None:
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected an object, got {type(d).__name__}")
+    missing = [k for k in spec if k not in d]
+    if missing:
+        raise ValueError(f"{where}: missing key(s) {missing}")
+    extra = [k for k in d if k not in spec]
+    if extra and not extra_ok:
+        raise ValueError(f"{where}: unexpected key(s) {extra}")
+    for k, ok in spec.items():
+        if not ok(d[k]):
+            raise ValueError(f"{where}.{k}: unexpected value {d[k]!r:.80}")
+
+
+def _check_json_leaves(v: Any, where: str) -> None:
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if not isinstance(k, str):
+                raise ValueError(f"{where}: key {k!r} is not a string")
+            _check_json_leaves(x, f"{where}.{k}")
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            _check_json_leaves(x, f"{where}[{i}]")
+    elif isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"{where}: non-finite number {v!r} (must be written as a string)")
+    elif not (v is None or isinstance(v, (bool, int, str))):
+        raise ValueError(f"{where}: {type(v).__name__} is not a JSON value")
+
+
+def validate_report(doc: Any) -> None:
+    """Check a report.json document against the schema of this module's docstring: every key
+    present with its type, no unexpected key, verdicts and statuses from their sets, a crashed
+    claim without verdict and with its error, strict-JSON leaves (no NaN, only str keys).
+    Raises ``ValueError`` naming the first offending key (``claims[3].verdict``)."""
+    _check_keys(doc, _TOP, "report")
+    try:
+        _dt.datetime.fromisoformat(doc["created_utc"])
+    except ValueError:
+        raise ValueError(f"report.created_utc: not ISO 8601: {doc['created_utc']!r}") from None
+    _check_keys(doc["environment"], _ENV, "report.environment", extra_ok=True)
+    for i, c in enumerate(doc["claims"]):
+        where = f"claims[{i}]"
+        _check_keys(c, _CLAIM, where)
+        _check_keys(c["source"], _SOURCE, f"{where}.source")
+        if c["control"] is not None:
+            _check_keys(c["control"], _CONTROL, f"{where}.control")
+        crashed = c["status"] == "crashed"
+        if crashed != (c["verdict"] is None) or crashed != (c["error"] is not None):
+            raise ValueError(f"{where}: status {c['status']!r}, verdict {c['verdict']!r} and "
+                             f"error {'set' if c['error'] else 'null'} disagree")
+    _check_json_leaves(doc, "report")

@@ -63,20 +63,57 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, str | None, float]:
     return value, err, time.perf_counter() - t0
 
 
+def _is_bool(v: Any) -> bool:
+    import numpy as np
+
+    return isinstance(v, (bool, np.bool_))
+
+
+def _field_problems(obj: Any) -> list[str]:
+    """Fields of an Outcome / ControlOutcome whose type the report cannot record."""
+    str_fields = ("key_figure", "notes") if isinstance(obj, Outcome) else ("variant", "reason")
+    bad = [f"{f} is {type(getattr(obj, f)).__name__}, not str" for f in str_fields
+           if not isinstance(getattr(obj, f), str)]
+    if not isinstance(obj.evidence, dict):
+        bad.append(f"evidence is {type(obj.evidence).__name__}, not dict")
+    if isinstance(obj, Outcome):
+        if not (isinstance(obj.tables, dict) and all(
+                isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
+                for rows in obj.tables.values())):
+            bad.append("tables is not a dict of lists of row dicts")
+        if not (isinstance(obj.figures, list) and all(isinstance(f, str) for f in obj.figures)):
+            bad.append("figures is not a list of str")
+    elif not _is_bool(obj.rejected):
+        bad.append(f"rejected is {type(obj.rejected).__name__}, not bool")
+    return bad
+
+
+def _checked(value: Any, err: str | None, kind: type, what: str) -> tuple[Any, str | None]:
+    if value is None:
+        return None, err
+    if not isinstance(value, kind):
+        return None, f"{what} returned {type(value).__name__}, not {kind.__name__}"
+    problems = _field_problems(value)
+    if problems:
+        return None, f"{what} returned a malformed {kind.__name__}: {'; '.join(problems)}"
+    return value, err
+
+
 def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult:
     """Run ``claim.check(ctx)`` (and its negative control when ``controls``); never raises for a
-    crashing check: the traceback is stored in ``error``."""
+    crashing check: the traceback is stored in ``error`` (also for a return value that is not
+    a well-formed :class:`Outcome` / :class:`ControlOutcome`, e.g. a non-str key figure)."""
     outcome, err, secs = _timed(lambda: claim.check(ctx))
-    if outcome is not None and not isinstance(outcome, Outcome):
-        outcome, err = None, f"check returned {type(outcome).__name__}, not Outcome"
+    outcome, err = _checked(outcome, err, Outcome, "check")
     res = ClaimResult(claim, outcome, err, secs)
     if controls:
         if claim.negative_control is None:
             res.control_error = "claim has no negative control"
         else:
             ctl, cerr, csecs = _timed(lambda: claim.negative_control(ctx))
-            if ctl is not None and not isinstance(ctl, ControlOutcome):
-                ctl, cerr = None, f"control returned {type(ctl).__name__}, not ControlOutcome"
+            ctl, cerr = _checked(ctl, cerr, ControlOutcome, "control")
+            if ctl is not None:
+                ctl.rejected = bool(ctl.rejected)
             res.control, res.control_error, res.control_seconds = ctl, cerr, csecs
     return res
 

@@ -50,3 +50,16 @@ def test_atomic_write_uses_umask_permissions(tmp_path):
     finally:
         os.umask(old)
     assert (p.stat().st_mode & 0o777) == 0o644
+
+
+def test_ensure_dir_creates_and_refuses_files(tmp_path):
+    from seqtheory.theory._io import ensure_dir
+
+    assert ensure_dir(tmp_path / "a" / "b", "--out").is_dir()
+    f = tmp_path / "f"
+    f.write_text("x")
+    with pytest.raises(ValueError, match=r"--out '.*f' exists and is not a folder"):
+        ensure_dir(f, "--out")
+    with pytest.raises(ValueError, match="cannot be created"):
+        ensure_dir(f / "sub", "--out")
+    assert f.read_text() == "x"

@@ -100,3 +100,115 @@ def test_resolve_device():
     assert resolve_device("auto") in ("cpu", "cuda")
     with pytest.raises(ValueError, match="device"):
         resolve_device("tpu")
+
+
+# --------------------------------------------------------------------------- report schema
+def _real_report(tmp_path):
+    """A report of a real claim (with its control), an odd-evidence claim and a crashed one."""
+    import flint
+    import sympy
+    import torch
+
+    from seqtheory.proofs_checks.registry import get_claim
+
+    ctx = Context(seed=1, out_dir=tmp_path)
+    odd = Outcome(Verdict.REFINED, "k", evidence={
+        "nested": {"a": [np.float32(2.5), (np.int64(3), Fraction(1, 3))], 7: np.array([[np.nan]])},
+        "sympy": [sympy.Rational(2, 6), sympy.Integer(5), sympy.sqrt(2), sympy.oo, sympy.nan],
+        "flint": [flint.fmpq(1, 3), flint.fmpz(7), flint.fmpq_mat(1, 2, [1, flint.fmpq(1, 2)])],
+        "torch": torch.tensor([1.0, float("inf")]), "set": {3, 1}, "complex": 1 + 2j})
+    results = [run_claim(get_claim("audit.task_groups"), ctx, controls=True),
+               run_claim(_claim(lambda c: odd, id="test.odd"), ctx),
+               run_claim(_claim(lambda c: 1 / 0, id="test.crash"), ctx, controls=True)]
+    return build_report(results, seed=1, profile="quick", device="cpu", controls=True)
+
+
+@pytest.fixture(scope="module")
+def real_report(tmp_path_factory):
+    return _real_report(tmp_path_factory.mktemp("rep"))
+
+
+def test_written_report_follows_the_documented_schema(tmp_path, real_report):
+    import re
+
+    from seqtheory.proofs_checks import report as rp
+
+    jpath, _ = write_report(real_report, tmp_path)
+    doc = json.loads(jpath.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    rp.validate_report(doc)
+    # the documented keys are exactly those the validator checks (and the writer writes)
+    documented = set(re.findall(r'"(\w+)":', rp.__doc__))
+    checked = set(rp._TOP) | set(rp._CLAIM) | set(rp._SOURCE) | set(rp._ENV)
+    assert documented == checked
+    assert set(doc) == set(rp._TOP) and all(set(c) == set(rp._CLAIM) for c in doc["claims"])
+    by_id = {c["id"]: c for c in doc["claims"]}
+    assert by_id["audit.task_groups"]["control"]["rejected"] is True
+    assert by_id["test.crash"]["control_error"] and by_id["test.crash"]["verdict"] is None
+    ev = by_id["test.odd"]["evidence"]
+    assert ev["nested"] == {"a": [2.5, [3, "1/3"]], "7": [["nan"]]}
+    assert ev["sympy"] == ["1/3", 5, "sqrt(2)", "inf", "nan"]
+    assert ev["flint"] == ["1/3", 7, [[1, "1/2"]]]  # exact: no float conversion
+    assert ev["torch"] == [1.0, "inf"] and ev["set"] == [1, 3] and ev["complex"] == "(1+2j)"
+
+
+@pytest.mark.parametrize("mutate, where", [
+    (lambda d: d.pop("seed"), "missing key(s) ['seed']"),
+    (lambda d: d.update(extra=1), "unexpected key(s) ['extra']"),
+    (lambda d: d.update(seed="0"), "report.seed"),
+    (lambda d: d.update(profile="fast"), "report.profile"),
+    (lambda d: d.update(created_utc="yesterday"), "created_utc"),
+    (lambda d: d["claims"][0].update(verdict="proven"), "claims[0].verdict"),
+    (lambda d: d["claims"][0].update(verdict=None), "disagree"),
+    (lambda d: d["claims"][0]["source"].pop("arxiv"), "claims[0].source"),
+    (lambda d: d["claims"][0]["control"].update(rejected="yes"), "claims[0].control.rejected"),
+    (lambda d: d["claims"][0]["evidence"].update(x=float("nan")), "non-finite"),
+    (lambda d: d["claims"][1]["tables"].update(t=[1]), "claims[1].tables"),
+])
+def test_validate_report_names_the_offending_key(real_report, mutate, where):
+    from seqtheory.proofs_checks.report import validate_report
+
+    doc = json.loads(json.dumps(real_report))
+    validate_report(doc)
+    mutate(doc)
+    with pytest.raises(ValueError) as ei:
+        validate_report(doc)
+    assert where in str(ei.value)
+
+
+def test_interrupted_report_write_keeps_the_previous_report(tmp_path, monkeypatch, real_report):
+    import os
+
+    rep = real_report
+    jpath, mpath = write_report(rep, tmp_path)
+    before = jpath.read_bytes(), mpath.read_bytes()
+    rep2 = dict(rep, seed=2)
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        write_report(rep2, tmp_path)
+    assert (jpath.read_bytes(), mpath.read_bytes()) == before
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_malformed_outcomes_are_crashes_not_a_lost_report(tmp_path):
+    ok = lambda ctx: Outcome(Verdict.CONFIRMED, "fine")  # noqa: E731
+    cases = [(lambda ctx: Outcome(Verdict.CONFIRMED, 3.0), None, "key_figure is float"),
+             (lambda ctx: Outcome(Verdict.CONFIRMED, "k", evidence=[1]), None, "evidence is list"),
+             (lambda ctx: Outcome(Verdict.CONFIRMED, "k", tables={"t": [1]}), None, "tables"),
+             (lambda ctx: Outcome(Verdict.CONFIRMED, "k", figures="a.png"), None, "figures"),
+             (ok, lambda ctx: ControlOutcome(None, "v", "r"), "rejected is NoneType"),
+             (ok, lambda ctx: ControlOutcome(True, None, "r"), "variant is NoneType")]
+    results = []
+    for i, (check, control, word) in enumerate(cases):
+        r = run_claim(_claim(check, control, id=f"test.bad{i}"), Context(), controls=True)
+        assert r.crashed and word in (r.error or r.control_error), (i, r.error, r.control_error)
+        results.append(r)
+    r = run_claim(_claim(ok, lambda ctx: ControlOutcome(np.bool_(True), "v", "r")), Context(),
+                  controls=True)
+    assert not r.crashed and r.control.rejected is True
+    rep = build_report(results + [r], seed=0, profile="quick", device="cpu", controls=True)
+    write_report(rep, tmp_path)  # every result is recorded
+    assert len(json.loads((tmp_path / "report.json").read_text())["claims"]) == len(cases) + 1

@@ -99,3 +99,48 @@ def test_concurrent_claims_are_exclusive(tmp_path):
         results = pool.map(_worker, [(str(tmp_path), f"w{j}") for j in range(3)])
     allwon = sorted(i for r in results for i in r)
     assert allwon == list(range(20))                # each run trained exactly once
+
+
+def test_unusable_store_locations_raise_value_errors(tmp_path):
+    f = tmp_path / "afile"
+    f.write_text("x")
+    with pytest.raises(ValueError, match="exists and is not a folder"):
+        ResultsStore(f)
+    for name, data in (("garbage", b"\x00not sqlite" * 300), ("truncated", None)):
+        d = tmp_path / name
+        d.mkdir()
+        if data is None:  # a real store cut short
+            ResultsStore(d).claim(Cfg(), "w")
+            raw = (d / "results.sqlite").read_bytes()
+            for p in d.glob("results.sqlite-*"):
+                p.unlink()
+            data = raw[:1000]
+        (d / "results.sqlite").write_bytes(data)
+        with pytest.raises(ValueError, match="cannot be opened as an SQLite database"):
+            ResultsStore(d)
+    other = tmp_path / "other"
+    other.mkdir()
+    con = sqlite3.connect(other / "results.sqlite")
+    con.execute("CREATE TABLE runs (a INTEGER)")
+    con.commit()
+    con.close()
+    with pytest.raises(ValueError, match="not a seqtheory results store"):
+        ResultsStore(other)
+    (tmp_path / "dirdb" / "results.sqlite").mkdir(parents=True)
+    with pytest.raises(ValueError, match="is not a file"):
+        ResultsStore(tmp_path / "dirdb")
+
+
+def test_damaged_checkpoint_is_a_clear_error(tmp_path):
+    import torch
+
+    st = ResultsStore(tmp_path)
+    for data in (b"garbage\n", b"\x00" * 100):
+        st.checkpoint_path(Cfg()).write_bytes(data)
+        with pytest.raises(ValueError, match="cannot be read .*delete it"):
+            st.load_checkpoint(Cfg())
+    torch.save([1, 2], st.checkpoint_path(Cfg()))
+    with pytest.raises(ValueError, match="not a checkpoint dict"):
+        st.load_checkpoint(Cfg())
+    with pytest.raises(TypeError, match="state must be a dict"):
+        st.save_checkpoint(Cfg(), [1, 2])

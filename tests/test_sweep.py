@@ -102,8 +102,38 @@ def test_invalid_toml_file(tmp_path):
     p.write_text("[grid\ntask = ['C3']\n")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_sweep(p)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
         load_sweep(tmp_path / "missing.toml")
+    with pytest.raises(ValueError, match="is a folder, not a sweep file"):
+        load_sweep(tmp_path)
+    (tmp_path / "bin.toml").write_bytes(b"\xff\xfe[grid]")
+    with pytest.raises(ValueError, match="bin.toml: not valid TOML: not UTF-8"):
+        load_sweep(tmp_path / "bin.toml")
+
+
+def test_cli_sweep_bad_files_and_stores_are_one_line_errors(tmp_path, capsys):
+    from seqtheory.proofs_checks.cli import main
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "results.sqlite").write_bytes(b"\x00" * 4096)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    good = tmp_path / "good"
+    ResultsStore(good)
+    for argv, word in (
+            (["sweep", str(tmp_path)], "is a folder"),
+            (["sweep", str(tmp_path / "missing.toml")], "does not exist"),
+            (["sweep", str(TINY), "--results", str(bad), "--dry-run"], "cannot be opened"),
+            (["sweep", str(TINY), "--results", str(bad)], "cannot be opened"),
+            (["sweep", str(TINY), "--results", str(afile)], "is not a folder"),
+            (["sweep-report", "--results", str(bad)], "cannot be opened"),
+            (["sweep-report", "--results", str(good), "--out", str(afile)], "is not a folder")):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"seqtheory {argv[0]}: error:") and word in err, (argv, err)
+        assert "Traceback" not in err
+    assert afile.read_text() == "x"
 
 
 def test_run_sweep_argument_errors(tmp_path):
@@ -267,6 +297,11 @@ def test_sigkill_mid_sweep_then_resume_loses_and_repeats_nothing(tmp_path):
     # a checkpoint at step ≥ 5
     ck_runs = {k for k in interrupted if recs[k].step >= 10}
     assert ck_runs and all(store.checkpoint_path(k).is_file() for k in ck_runs)
+    # the metric rows up to each checkpoint (they hold a wall-clock throughput): a resumed run
+    # never rewrites them, a run retrained from step 0 would (identical losses, new timings)
+    ck_step = {k: store.load_checkpoint(k)["step"] for k in ck_runs}
+    rows_before = {k: [m for m in store.metrics(k) if m["step"] <= ck_step[k]] for k in ck_runs}
+    assert all(len(rows_before[k]) == ck_step[k] // 5 for k in ck_runs)
 
     out = subprocess.run(_sweep_cmd(cfg, res), capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -285,7 +320,9 @@ def test_sigkill_mid_sweep_then_resume_loses_and_repeats_nothing(tmp_path):
     assert len(fin_keys) == len(set(fin_keys))
     # runs cut short resumed from their checkpoint, not from step 0
     resumed = {e["key"]: e["resume_step"] for e in restarted if e["key"] in interrupted}
-    assert all(resumed[k] >= 5 for k in ck_runs)
+    assert all(resumed[k] >= ck_step[k] for k in ck_runs)
+    for k in ck_runs:  # training restarted after the checkpoint: earlier rows untouched
+        assert [m for m in store.metrics(k) if m["step"] <= ck_step[k]] == rows_before[k], k
     for k in keys:  # the stored curve has one point per logged step: no step trained twice
         steps = [p["step"] for p in recs2[k].result["curve"]]
         assert steps == list(range(5, 41, 5)), (k, steps)

@@ -37,3 +37,28 @@ def test_ray_backend_local_instance(tmp_path):
     # trained in a Ray worker process, not in this one (owner = host:pid:random)
     assert all(int(e["owner"].split(":")[1]) != os.getpid() for e in starts)
     assert all(r.result["test"]["test_length"] == 8 for r in store.runs("finished"))
+
+
+def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path, monkeypatch):
+    """A task asking for a GPU that no Ray node has would wait forever: refused up front, both
+    for a local instance (this machine) and for a cluster (its resources)."""
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    configs = load_sweep(TINY).configs()[:1]
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        run_sweep(configs, tmp_path / "a", backend="ray", workers=1, device="cuda")
+    assert not ray.is_initialized()
+    # a "cluster" without GPUs: connecting to it starts a local CPU-only instance instead
+    ray_init = ray.init
+    monkeypatch.setattr(ray, "init", lambda **kw: ray_init(num_cpus=1, include_dashboard=False))
+    try:
+        with pytest.raises(ValueError, match="Ray cluster has no GPU"):
+            run_sweep(configs, tmp_path / "b", backend="ray", workers=1, device="cuda",
+                      address="auto", progress_every_s=1.0)
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+    assert not ResultsStore(tmp_path / "b").runs()  # nothing claimed
+

@@ -96,3 +96,50 @@ def test_bf16_autocast_smoke(model):
     cfg = TrainConfig(task="S3", model=model, precision="bf16", **dict(TINY, steps=4))
     r = train(cfg, device="cpu", threads=1)
     assert np.isfinite(r["final_loss"]) and r["precision"] == "bf16"
+
+
+# --------------------------------------------------------------------------- `seqtheory train`
+_CLI_TINY = ["--task", "C3", "--model", "gla", "--steps", "2", "--width", "8", "--heads", "2",
+             "--train-length", "4", "--n-train", "16", "--n-test", "16", "--batch-size", "4",
+             "--threads", "1", "--no-progress"]
+
+
+def test_cli_train_twice_does_not_retrain(tmp_path, capsys):
+    from seqtheory.proofs_checks.cli import main
+
+    argv = ["train", *_CLI_TINY, "--device", "cpu", "--results", str(tmp_path)]
+    assert main(argv) == 0
+    (rec,) = ResultsStore(tmp_path).runs()
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert "from the store, not retrained" in capsys.readouterr().out
+    (rec2,) = ResultsStore(tmp_path).runs()
+    assert rec2.updated == rec.updated and rec2.status == "finished"
+
+
+def test_cli_train_bad_store_or_device_is_a_one_line_error(tmp_path, capsys):
+    import torch
+
+    from seqtheory.proofs_checks.cli import main
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "results.sqlite").write_bytes(b"\x00" * 4096)
+    cases = [(afile, "cpu", "exists and is not a folder"),
+             (bad, "cpu", "cannot be opened as an SQLite database")]
+    if not torch.cuda.is_available():
+        cases.append((tmp_path / "fresh", "cuda", "no CUDA GPU"))
+    for results, device, word in cases:
+        assert main(["train", *_CLI_TINY, "--device", device, "--results", str(results)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("seqtheory train: error:") and word in err and "Traceback" not in err
+    assert not (tmp_path / "fresh").exists()  # nothing written for a run that cannot start
+    for opt, value in (("--threads", "0"), ("--threads", "-1"), ("--threads", "x"),
+                       ("--lr", "nan"), ("--grad-clip", "nan"), ("--weight-decay", "inf"),
+                       ("--eps", "nan")):
+        with pytest.raises(SystemExit) as ei:
+            main(["train", *_CLI_TINY, opt, value, "--results", str(tmp_path / "t")])
+        assert ei.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err

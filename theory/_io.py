@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "cache_dir"]
+__all__ = ["atomic_write_bytes", "atomic_write_text", "cache_dir", "ensure_dir"]
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
@@ -48,6 +48,25 @@ def atomic_write_text(path: str | os.PathLike, text: str, encoding: str = "utf-8
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")
     return atomic_write_bytes(path, text.encode(encoding))
+
+
+def ensure_dir(path: str | os.PathLike, what: str = "folder") -> Path:
+    """Create the folder ``path`` (and its parents) if needed and check that it is writable.
+
+    ``what`` names the folder in the error (``"--out"``, ``"results folder"``). Raises
+    ``ValueError`` when ``path`` exists but is not a folder, cannot be created, or is not
+    writable. Returns ``Path(path)``.
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ValueError(f"{what} {str(p)!r} exists and is not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{what} {str(p)!r} cannot be created: {exc.strerror or exc}") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {str(p)!r} is not writable")
+    return p
 
 
 def cache_dir(*parts: str) -> Path:
