@@ -45,6 +45,11 @@ CODE_REVISION = 2   # 2: AUSSM learned start state; chunk = min(chunk, T)
 ProgressFn = Callable[[dict], None]
 
 
+def _check_int(name: str, v, least: int) -> None:
+    if not isinstance(v, int) or isinstance(v, bool) or v < least:
+        raise ValueError(f"{name} must be an int >= {least}, got {v!r}")
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything that defines a training run (hashed by the results store; device excluded).
@@ -92,14 +97,25 @@ class TrainConfig:
             raise ValueError("task 'rotation_eps' needs eps > 0")
         if self.task == "rotation_a5" and self.eps is not None:
             raise ValueError("task 'rotation_a5' takes no eps (use 'rotation_eps')")
-        for f in ("steps", "batch_size", "checkpoint_every", "log_every"):
+        for f in ("depth", "width", "n_heads", "d_state", "n_householder", "train_length",
+                  "n_train", "n_test", "steps", "batch_size", "checkpoint_every", "log_every"):
+            _check_int(f, getattr(self, f), 1)
+        for f in ("seed", "data_seed", "warmup"):
+            _check_int(f, getattr(self, f), 0)
+        if self.test_length is not None:
+            _check_int("test_length", self.test_length, self.train_length)
+        if self.convention not in ("left", "right"):
+            raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
+        for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):
             v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive int, got {v!r}")
-        if not (self.lr > 0 and math.isfinite(self.lr)):
-            raise ValueError(f"lr must be positive, got {self.lr!r}")
-        if self.warmup < 0 or self.grad_clip <= 0 or self.weight_decay < 0:
-            raise ValueError("warmup and weight_decay must be >= 0 and grad_clip > 0")
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
+                    or v < 0 or (positive and v == 0):
+                raise ValueError(f"{f} must be a finite {'positive' if positive else 'non-negative'} "
+                                 f"number, got {v!r}")
+        if self.eps is not None and (self.task != "rotation_eps" or not math.isfinite(self.eps)
+                                     or self.eps <= 0):
+            raise ValueError(f"eps must be a finite positive number and only for task "
+                             f"'rotation_eps', got eps={self.eps!r} for task {self.task!r}")
         if not self.is_rotation:
             from seqtheory.theory.groups import FiniteGroup
             try:

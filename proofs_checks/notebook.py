@@ -46,11 +46,11 @@ def show_claim(claim_id: str, seed: int = 0, profile: str = "quick") -> ClaimRes
     """Run a claim and display its markdown and PNG figures in the notebook; returns the result."""
     from IPython.display import Image, Markdown, display
 
-    out = Path(tempfile.mkdtemp(prefix="seqtheory-nb-"))
-    res = check_claim(claim_id, seed=seed, profile=profile, out_dir=out)
-    display(Markdown(claim_markdown(res, seed, profile)))
-    if res.outcome is not None:
-        for fig in res.outcome.figures:
-            if fig.endswith(".png"):
-                display(Image(filename=str(out / fig)))
+    with tempfile.TemporaryDirectory(prefix="seqtheory-nb-") as tmp:
+        res = check_claim(claim_id, seed=seed, profile=profile, out_dir=tmp)
+        display(Markdown(claim_markdown(res, seed, profile)))
+        if res.outcome is not None:
+            for fig in res.outcome.figures:
+                if fig.endswith(".png"):  # Image reads (embeds) the file now, before tmp goes
+                    display(Image(filename=str(Path(tmp) / fig)))
     return res

@@ -143,3 +143,21 @@ def test_cli_train_bad_store_or_device_is_a_one_line_error(tmp_path, capsys):
             main(["train", *_CLI_TINY, opt, value, "--results", str(tmp_path / "t")])
         assert ei.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field,value", [("depth", 0), ("width", -4), ("seed", -1), ("n_train", 0),
+                                         ("train_length", 0), ("grad_clip", float("nan")),
+                                         ("weight_decay", float("inf")), ("convention", "middle"),
+                                         ("test_length", 3)])
+def test_train_config_rejects_bad_fields(field, value):
+    from seqtheory.models.train import TrainConfig
+    kwargs = {"task": "C2", "model": "mamba", "train_length": 8, field: value}
+    with pytest.raises(ValueError, match=field):
+        TrainConfig(**kwargs)
+
+
+def test_train_config_eps_only_for_rotation_eps():
+    from seqtheory.models.train import TrainConfig
+    with pytest.raises(ValueError, match="eps"):
+        TrainConfig(task="C2", model="mamba", eps=0.1)
+    assert TrainConfig(task="rotation_eps", model="mamba", eps=0.1).eps == 0.1

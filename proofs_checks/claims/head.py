@@ -766,8 +766,8 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
     figs += save_figure(fig, ctx, "head_rownorm_vs_adamw")
     table = [{"head": arm, "seed": r["seed"], "lr": r["head_lr"], "val_loss": r["val_loss"],
               "mean_D": float(np.mean(r["diameter"])), "mean_hilbert_rms":
-              float(np.mean(r["hilbert_rms"])), "identity_err_max": r["identity_err_max"],
-              "seconds": r["seconds"]} for arm in ("adamw", "rownorm") for r in res["runs"][arm]]
+              float(np.mean(r["hilbert_rms"])), "identity_err_max": r["identity_err_max"]}
+             for arm in ("adamw", "rownorm") for r in res["runs"][arm]]
     return Outcome(
         verdict,
         f"at {n_params:,} params: D ratio {s['ratio_diameter']:.1f}× (paper 45–60×), Hilbert RMS "
