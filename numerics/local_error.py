@@ -76,8 +76,14 @@ def _to_mpf(v):
     return mpmath.mpf(v)
 
 
-def _check_word(word, n: int) -> list[int]:
-    w = [int(x) for x in word]
+def check_word(word, n: int) -> list[int]:
+    """``word`` (letters 0..n-1) as a non-empty list of ints; ``TypeError`` for a non-integer
+    letter (floats and bools are refused, not rounded), ``ValueError`` for an empty word or a
+    letter out of range."""
+    w = list(word)
+    if any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in w):
+        raise TypeError(f"word letters must be ints, got {w!r}")
+    w = [int(x) for x in w]
     if not w:
         raise ValueError("word must be non-empty")
     if any(x < 0 or x >= n for x in w):
@@ -125,7 +131,7 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
         raise ValueError(f"degree must be an int >= 1, got {degree!r}")
     with mpmath.workdps(dps):
         X = as_mp_matrices(gens)
-        w = _check_word(word, len(X))
+        w = check_word(word, len(X))
         d = X[0].shape[0]
         D = degree
         exp_series = []
@@ -160,7 +166,7 @@ def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
         if e < 0:
             raise ValueError(f"eps must be >= 0, got {eps}")
         X = as_mp_matrices(gens)
-        w = _check_word(word, len(X))
+        w = check_word(word, len(X))
         d = X[0].shape[0]
         cache = {}
         P = _eye(d)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from .local_error import _to_mpf, _zeros, as_mp_matrices, path_product
+from .local_error import _to_mpf, _zeros, as_mp_matrices, check_word, path_product
 
 __all__ = [
     "omega1",
@@ -43,20 +43,11 @@ __all__ = [
 ]
 
 
-def _word(word, n: int) -> list[int]:
-    w = [int(x) for x in word]
-    if not w:
-        raise ValueError("word must be non-empty")
-    if any(x < 0 or x >= n for x in w):
-        raise ValueError(f"word letters must lie in [0, {n}), got {w}")
-    return w
-
-
 def omega1(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω1 = Σ_i A_{x_i}`` (mpf object array)."""
     with mpmath.workdps(dps):
         A = as_mp_matrices(gens)
-        w = _word(word, len(A))
+        w = check_word(word, len(A))
         out = _zeros(A[0].shape[0])
         for a in w:
             out = out + A[a]
@@ -68,7 +59,7 @@ def omega2(gens, word, dps: int = 50) -> np.ndarray:
     first; SPEC §2). O(T·n) commutators via the running prefix sum."""
     with mpmath.workdps(dps):
         A = as_mp_matrices(gens)
-        w = _word(word, len(A))
+        w = check_word(word, len(A))
         d = A[0].shape[0]
         out = _zeros(d)
         prefix = _zeros(d)
@@ -99,7 +90,7 @@ def reversal_bound(gens, word, h0, eps, dps: int = 50):
     abelian model over the pair {x, x̄}."""
     with mpmath.workdps(dps):
         A = as_mp_matrices(gens)
-        w = _word(word, len(A))
+        w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
         D = path_product(A, w, eps, dps) - path_product(A, w[::-1], eps, dps)
         return _norm(D.dot(h)) / 2
@@ -127,7 +118,7 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
     out = []
     with mpmath.workdps(dps):
         A = as_mp_matrices(gens)
-        w = _word(word, len(A))
+        w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
         O2h = omega2(A, w, dps).dot(h)
         nO2h = _norm(O2h)
@@ -154,7 +145,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
     """
     with mpmath.workdps(dps):
         A = as_mp_matrices(gens)
-        w = _word(word, len(A))
+        w = check_word(word, len(A))
         d = A[0].shape[0]
         h = _vec(h0, d)
         e = _to_mpf(eps)
@@ -213,7 +204,7 @@ def affine_diagonal_final_state(decay, inject, word) -> np.ndarray:
     if a.ndim != 2 or a.shape != b.shape:
         raise ValueError(f"decay and inject must be (n, d) arrays of equal shape, got {a.shape}, "
                          f"{b.shape}")
-    w = _word(word, a.shape[0])
+    w = check_word(word, a.shape[0])
     h = np.zeros(a.shape[1], dtype=complex)
     for x in w:
         h = a[x] * h + b[x]

@@ -119,3 +119,14 @@ def test_wrong_product_convention_drops_the_exponent_to_two():
     wrong = local_error_scan(gens, word, 4, n_points=5, series_word=word[::-1])
     assert abs(right.slope - 5) < 0.05
     assert abs(wrong.slope - 2) < 0.05
+
+
+def test_check_word_refuses_non_integer_letters():
+    from seqtheory.numerics.local_error import check_word
+    with pytest.raises(TypeError, match="ints"):
+        check_word([0, 1.5], 2)
+    with pytest.raises(TypeError, match="ints"):
+        check_word([True, 0], 2)
+    with pytest.raises(ValueError, match="non-empty"):
+        check_word([], 2)
+    assert check_word((0, 1, 1), 2) == [0, 1, 1]
