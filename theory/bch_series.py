@@ -41,7 +41,7 @@ from typing import Sequence
 import numpy as np
 
 from .free_lie import _check_degree, _decode, _encode, _lyndon_internal, check_alphabet
-from .lie_poly import LiePolynomial, _as_fraction, _coords_internal
+from .lie_poly import LiePolynomial, _as_fraction, _coords_internal, log_word_coefficient
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
            "lyndon_coordinates_two_letters", "BCH_KINDS"]
@@ -116,34 +116,7 @@ def _product_coefficient(u: str, factors: tuple[tuple[str, Fraction], ...]) -> F
 
 
 def _log_product_internal(w: str, factors: tuple[tuple[str, Fraction], ...], memo: dict) -> Fraction:
-    n = len(w)
-
-    def H(i: int, j: int) -> Fraction:
-        key = w[i:j]
-        r = memo.get(key)
-        if r is None:
-            r = _product_coefficient(key, factors)
-            memo[key] = r
-        return r
-
-    # F[k][j] = <(G-1)^k, w[:j]>
-    total = Fraction(0)
-    prev = [Fraction(0)] * (n + 1)
-    prev[0] = Fraction(1)
-    for k in range(1, n + 1):
-        cur = [Fraction(0)] * (n + 1)
-        for j in range(k, n + 1):
-            acc = Fraction(0)
-            for i in range(k - 1, j):
-                if prev[i]:
-                    h = H(i, j)
-                    if h:
-                        acc += prev[i] * h
-            cur[j] = acc
-        if cur[n]:
-            total += Fraction((-1) ** (k + 1), k) * cur[n]
-        prev = cur
-    return total
+    return log_word_coefficient(w, lambda u: _product_coefficient(u, factors), memo)
 
 
 def log_product_word_coefficient(word: str, factors: Sequence[tuple[str, object]], alphabet) -> Fraction:

@@ -497,3 +497,34 @@ def _expand_internal(l: str) -> dict[str, int]:
             out[a + b] = out.get(a + b, 0) + x * y
             out[b + a] = out.get(b + a, 0) - x * y
     return {w: c for w, c in out.items() if c}
+
+
+def log_word_coefficient(w: str, coefficient: Callable[[str], Fraction], memo: dict) -> Fraction:
+    """Coefficient of the (encoded, non-empty) word ``w`` in ``log G`` for a group-like series
+    ``G = 1 + Σ_u ⟨G, u⟩ u`` of the free associative algebra, exactly.
+
+    ``coefficient(u)`` returns ``⟨G, u⟩`` for a non-empty word ``u``; values are memoised in
+    ``memo`` (keyed by the subword, so one memo may serve many words of the same series). Uses
+    ``log G = Σ_k (−1)^{k+1}/k (G − 1)^k`` with ``⟨(G − 1)^k, w[:j]⟩`` accumulated over the
+    splittings of ``w`` (dynamic programme, O(|w|³) coefficient look-ups)."""
+    n = len(w)
+    total = Fraction(0)
+    prev = [Fraction(0)] * (n + 1)
+    prev[0] = Fraction(1)
+    for k in range(1, n + 1):
+        cur = [Fraction(0)] * (n + 1)
+        for j in range(k, n + 1):
+            acc = Fraction(0)
+            for i in range(k - 1, j):
+                if prev[i]:
+                    key = w[i:j]
+                    h = memo.get(key)
+                    if h is None:
+                        h = memo[key] = coefficient(key)
+                    if h:
+                        acc += prev[i] * h
+            cur[j] = acc
+        if cur[n]:
+            total += Fraction((-1) ** (k + 1), k) * cur[n]
+        prev = cur
+    return total

@@ -28,7 +28,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .free_lie import _check_degree, _decode
-from .lie_poly import LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype
+from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
+                       log_word_coefficient)
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -58,26 +59,7 @@ def _J_coefficient(w: str, convention: str) -> Fraction:
 
 
 def _log_J_coefficient(w: str, convention: str, memo: dict) -> Fraction:
-    n = len(w)
-    total = Fraction(0)
-    prev = [Fraction(0)] * (n + 1)
-    prev[0] = Fraction(1)
-    for k in range(1, n + 1):
-        cur = [Fraction(0)] * (n + 1)
-        for j in range(k, n + 1):
-            acc = Fraction(0)
-            for i in range(k - 1, j):
-                if prev[i]:
-                    key = w[i:j]
-                    h = memo.get(key)
-                    if h is None:
-                        h = memo[key] = _J_coefficient(key, convention)
-                    acc += prev[i] * h
-            cur[j] = acc
-        if cur[n]:
-            total += Fraction((-1) ** (k + 1), k) * cur[n]
-        prev = cur
-    return total
+    return log_word_coefficient(w, lambda u: _J_coefficient(u, convention), memo)
 
 
 @lru_cache(maxsize=64)
