@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from ._checks import check_int
 from .layers_attention import CausalSelfAttention
 from .layers_delta import DeltaProductMixer
 from .layers_diagonal import AUSSMMixer, GLAMixer, MambaMixer, check_mode
@@ -58,9 +59,7 @@ class ModelConfig:
             raise ValueError(f"model name must be one of {MODEL_NAMES}, got {self.name!r}")
         for f in ("vocab_size", "n_out", "depth", "width", "n_heads", "d_state", "n_householder",
                   "max_len", "mlp_ratio"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive int, got {v!r}")
+            check_int(f, getattr(self, f))
         if self.width % self.n_heads:
             raise ValueError(f"width ({self.width}) must be divisible by n_heads ({self.n_heads})")
         if self.head not in ("classification", "regression"):

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.theory.groups import FiniteGroup
+from ._checks import check_int, check_int_fields
 
 __all__ = [
     "TASK_GROUPS", "DEFAULT_CONVENTION", "prefix_products", "WordProblemSpec", "WordProblemData",
@@ -150,15 +151,11 @@ class WordProblemSpec:
         if not isinstance(self.group, str):
             raise TypeError(f"group must be a group name (str), got {type(self.group).__name__}")
         _check_convention(self.convention)
-        for f in ("train_length", "n_train", "n_test"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        check_int_fields(self, ("train_length", "n_train", "n_test"))
         if self.test_length is not None and self.test_length < self.train_length:
             raise ValueError(f"test_length ({self.test_length}) must be >= train_length "
                              f"({self.train_length})")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+        check_int("seed", self.seed, 0)
 
     @property
     def test_len(self) -> int:
@@ -288,10 +285,7 @@ class RotationSpec:
 
     def __post_init__(self) -> None:
         _check_convention(self.convention)
-        for f in ("train_length", "n_train", "n_test"):
-            v = getattr(self, f)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{f} must be a positive int, got {v!r}")
+        check_int_fields(self, ("train_length", "n_train", "n_test"))
         if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
             raise ValueError(f"eps must be a positive finite number or None, got {self.eps!r}")
         if self.generator not in ("log", "so3"):

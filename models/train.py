@@ -29,6 +29,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ._checks import check_int, check_int_fields
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .store import ResultsStore, config_key, default_owner
 from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
@@ -43,11 +44,6 @@ PRECISIONS = ("fp32", "bf16", "fp64")
 #: trains, so that stale stored results are not reused.
 CODE_REVISION = 2   # 2: AUSSM learned start state; chunk = min(chunk, T)
 ProgressFn = Callable[[dict], None]
-
-
-def _check_int(name: str, v, least: int) -> None:
-    if not isinstance(v, int) or isinstance(v, bool) or v < least:
-        raise ValueError(f"{name} must be an int >= {least}, got {v!r}")
 
 
 @dataclass(frozen=True)
@@ -97,13 +93,12 @@ class TrainConfig:
             raise ValueError("task 'rotation_eps' needs eps > 0")
         if self.task == "rotation_a5" and self.eps is not None:
             raise ValueError("task 'rotation_a5' takes no eps (use 'rotation_eps')")
-        for f in ("depth", "width", "n_heads", "d_state", "n_householder", "train_length",
-                  "n_train", "n_test", "steps", "batch_size", "checkpoint_every", "log_every"):
-            _check_int(f, getattr(self, f), 1)
-        for f in ("seed", "data_seed", "warmup"):
-            _check_int(f, getattr(self, f), 0)
+        check_int_fields(self, ("depth", "width", "n_heads", "d_state", "n_householder",
+                                "train_length", "n_train", "n_test", "steps", "batch_size",
+                                "checkpoint_every", "log_every"))
+        check_int_fields(self, ("seed", "data_seed", "warmup"), 0)
         if self.test_length is not None:
-            _check_int("test_length", self.test_length, self.train_length)
+            check_int("test_length", self.test_length, self.train_length)
         if self.convention not in ("left", "right"):
             raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
         for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):

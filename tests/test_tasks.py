@@ -116,3 +116,9 @@ def test_audit_representation_reexport():
     from seqtheory.models import tasks
     from seqtheory.theory import representations
     assert tasks.audit_representation is representations.audit_representation
+
+
+def test_specs_refuse_bool_seed():
+    from seqtheory.models.tasks import WordProblemSpec
+    with pytest.raises(ValueError, match="seed must be a non-negative int"):
+        WordProblemSpec(group="C2", train_length=4, seed=True)
