@@ -180,24 +180,14 @@ def _matrix_kind(M):
         if not np.all(np.isfinite(M)):
             raise ValueError("matrices must be finite (NaN/inf found)")
         return "numpy", M.shape[0]
-    try:
-        import mpmath
+    import mpmath
+    import sympy
 
-        if isinstance(M, mpmath.matrix):
+    for kind, cls in (("mpmath", mpmath.matrix), ("sympy", sympy.MatrixBase)):
+        if isinstance(M, cls):
             if M.rows != M.cols or M.rows == 0:
                 raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
-            return "mpmath", M.rows
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        import sympy
-
-        if isinstance(M, sympy.MatrixBase):
-            if M.rows != M.cols or M.rows == 0:
-                raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
-            return "sympy", M.rows
-    except ImportError:  # pragma: no cover
-        pass
+            return kind, M.rows
     raise TypeError(f"unsupported matrix type {type(M).__name__} (numpy array, sympy or mpmath matrix)")
 
 
