@@ -12,7 +12,10 @@ Claims register themselves at import time through the :func:`claim` decorator; t
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import enum
+import functools
 import importlib
 import pkgutil
 import random
@@ -22,6 +25,7 @@ from typing import Any, Callable
 
 __all__ = [
     "Verdict", "Source", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
+    "recording_decisions",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
@@ -175,6 +179,24 @@ class ControlOutcome:
 
 CheckFn = Callable[[Context], Outcome]
 ControlFn = Callable[[Context], ControlOutcome]
+DecisionFn = Callable[..., Any]
+
+# Ids of the claims whose decision rule ran, while a ``recording_decisions()`` block is open.
+_DECISIONS_RUN: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "seqtheory_decisions_run", default=None)
+
+
+@contextlib.contextmanager
+def recording_decisions():
+    """Context manager yielding the list of claim ids whose registered decision rule was called
+    inside the block (in call order, with repeats). The runner uses it to check that a negative
+    control went through its claim's own rule (SPEC §3, fidelity rules)."""
+    log: list[str] = []
+    token = _DECISIONS_RUN.set(log)
+    try:
+        yield log
+    finally:
+        _DECISIONS_RUN.reset(token)
 
 
 @dataclass
@@ -191,6 +213,7 @@ class Claim:
     aliases: tuple[str, ...] = ()
     claim_version: int = 1
     uses_training: bool = False
+    decision: DecisionFn | None = None
 
     @property
     def family(self) -> str:
@@ -200,6 +223,25 @@ class Claim:
         """Decorator registering the negative control of this claim."""
         self.negative_control = fn
         return fn
+
+    def decision_rule(self, fn: DecisionFn) -> DecisionFn:
+        """Decorator registering the claim's decision rule: a *pure* function of the evidence
+        (numbers, tables; no context, no randomness, no I/O) returning the verdict and why,
+        typically ``(Verdict, str)``. The check and its negative control must both call the
+        returned function; each call is recorded (:func:`recording_decisions`), so the runner can
+        tell a control that bypasses the rule. Unit-test the rule with synthetic evidence that
+        must pass and evidence that must fail (STYLE: "a claim reads like its statement")."""
+        claim_id = self.id
+
+        @functools.wraps(fn)
+        def rule(*args: Any, **kwargs: Any) -> Any:
+            log = _DECISIONS_RUN.get()
+            if log is not None:
+                log.append(claim_id)
+            return fn(*args, **kwargs)
+
+        self.decision = rule
+        return rule
 
 
 REGISTRY: dict[str, Claim] = {}

@@ -6,7 +6,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from .registry import Claim, Context, ControlOutcome, Outcome
+from .registry import Claim, Context, ControlOutcome, Outcome, recording_decisions
 
 __all__ = ["ClaimResult", "run_claim", "run_claims", "resolve_device"]
 
@@ -102,18 +102,28 @@ def _checked(value: Any, err: str | None, kind: type, what: str) -> tuple[Any, s
 def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult:
     """Run ``claim.check(ctx)`` (and its negative control when ``controls``); never raises for a
     crashing check: the traceback is stored in ``error`` (also for a return value that is not
-    a well-formed :class:`Outcome` / :class:`ControlOutcome`, e.g. a non-str key figure)."""
+    a well-formed :class:`Outcome` / :class:`ControlOutcome`, e.g. a non-str key figure).
+
+    A control counts only when it went through the claim's registered decision rule
+    (:meth:`Claim.decision_rule`); a control that bypasses it, or a claim without a rule, is
+    recorded as a control error."""
     outcome, err, secs = _timed(lambda: claim.check(ctx))
     outcome, err = _checked(outcome, err, Outcome, "check")
     res = ClaimResult(claim, outcome, err, secs)
     if controls:
         if claim.negative_control is None:
             res.control_error = "claim has no negative control"
+        elif claim.decision is None:
+            res.control_error = "claim has no registered decision rule (Claim.decision_rule)"
         else:
-            ctl, cerr, csecs = _timed(lambda: claim.negative_control(ctx))
+            with recording_decisions() as decided:
+                ctl, cerr, csecs = _timed(lambda: claim.negative_control(ctx))
             ctl, cerr = _checked(ctl, cerr, ControlOutcome, "control")
             if ctl is not None:
                 ctl.rejected = bool(ctl.rejected)
+                if claim.id not in decided:
+                    ctl, cerr = None, (f"the control of {claim.id} did not go through the claim's "
+                                       "decision rule (SPEC §3: the check and its control both call it)")
             res.control, res.control_error, res.control_seconds = ctl, cerr, csecs
     return res
 

@@ -9,6 +9,8 @@ from seqtheory.proofs_checks.claims import audit_groups as ag
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 from seqtheory.theory.groups import FiniteGroup
 
+from controls import control_through_rule
+
 
 @pytest.fixture
 def ctx(tmp_path):
@@ -33,11 +35,17 @@ def test_task_groups_confirmed(ctx, tmp_path):
 
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_task_groups_control_rejected(tmp_path, seed):
-    co = get_claim("audit.task_groups").negative_control(Context(seed=seed, out_dir=tmp_path))
+    co = control_through_rule(get_claim("audit.task_groups"), Context(seed=seed, out_dir=tmp_path))
     assert co.rejected, co.reason
     assert co.evidence["caught_swap"] and co.evidence["caught_q8"]
     # Q8 fools the series/class comparison alone: only the identification catches it
     assert co.evidence["q8_matches_d8_oracle_invariants"]
+
+
+def test_task_groups_decision_rule_on_synthetic_evidence():
+    assert ag.task_groups_decide([])[0] is Verdict.CONFIRMED
+    verdict, why = ag.task_groups_decide(["D8: derived_length = 3, oracle 2"])
+    assert verdict is Verdict.REFUTED and "D8" in why
 
 
 def test_evaluation_flags_wrong_oracle(monkeypatch):

@@ -86,9 +86,11 @@ def test_cite_prints_version_commit_and_verdict(tmp_path, capsys):
 
 # --------------------------------------------------------------------------- bad input, exit codes
 def _register(cid, check, control=None, **kw):
+    """Register a throw-away claim; its control (when given) goes through the claim's rule."""
     c = reg.claim(cid, title="t", source=TEXTBOOK("x"), statement="s", **kw)(check)
+    rule = c.decision_rule(lambda evidence: (Verdict.CONFIRMED, "synthetic"))
     if control is not None:
-        c.control(control)
+        c.control(lambda ctx: (rule({}), control(ctx))[1])
     return c
 
 

@@ -14,9 +14,14 @@ from seqtheory.proofs_checks.report import build_report, render_markdown, to_jso
 from seqtheory.proofs_checks.runner import resolve_device, run_claim
 
 
-def _claim(check, control=None, id="test.dummy"):
-    return Claim(id=id, title="dummy", source=TEXTBOOK("none"), statement="1 + 1 = 2",
-                 check=check, negative_control=control)
+def _claim(check, control=None, id="test.dummy", through_rule=True):
+    """A throw-away claim whose control (when given) first calls the claim's decision rule,
+    unless ``through_rule`` is False (a control that bypasses the rule)."""
+    c = Claim(id=id, title="dummy", source=TEXTBOOK("none"), statement="1 + 1 = 2", check=check)
+    rule = c.decision_rule(lambda evidence: (Verdict.CONFIRMED, "synthetic"))
+    if control is not None:
+        c.control(lambda ctx: (rule({}) if through_rule else None, control(ctx))[1])
+    return c
 
 
 def test_context_validates_arguments():
@@ -64,6 +69,29 @@ def test_runner_reports_unrejected_controls():
     assert r.control_failed and not r.crashed
     r = run_claim(_claim(ok), Context(), controls=True)
     assert r.crashed and "no negative control" in r.control_error
+
+
+def test_a_control_must_go_through_its_claims_decision_rule():
+    ok = lambda ctx: Outcome(Verdict.CONFIRMED, "fine")  # noqa: E731
+    rejecting = lambda ctx: ControlOutcome(True, "wrong sign", "rejected")  # noqa: E731
+    r = run_claim(_claim(ok, rejecting), Context(), controls=True)
+    assert not r.crashed and r.control.rejected
+    r = run_claim(_claim(ok, rejecting, through_rule=False), Context(), controls=True)
+    assert r.crashed and r.control is None and "decision rule" in r.control_error
+    bare = Claim(id="test.norule", title="t", source=TEXTBOOK("none"), statement="s", check=ok,
+                 negative_control=rejecting)
+    r = run_claim(bare, Context(), controls=True)
+    assert r.crashed and "no registered decision rule" in r.control_error
+
+
+def test_recording_decisions_sees_only_calls_inside_the_block():
+    c = _claim(lambda ctx: Outcome(Verdict.CONFIRMED, "fine"), id="test.rec")
+    c.decision({})
+    with reg.recording_decisions() as log:
+        assert c.decision({}) == (Verdict.CONFIRMED, "synthetic")
+        c.decision({})
+    c.decision({})
+    assert log == ["test.rec", "test.rec"]
 
 
 def test_to_jsonable_handles_exact_and_numpy_values():

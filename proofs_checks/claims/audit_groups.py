@@ -171,7 +171,7 @@ def task_groups(ctx) -> Outcome:
     ax.legend(fontsize=7, ncol=4)
     figures += save_figure(fig, ctx, "audit_task_groups_derived")
     lengths = [r.get("derived_length") for r in res["rows"]]
-    verdict = Verdict.CONFIRMED if not failures else Verdict.REFUTED
+    verdict, _ = task_groups_decide(failures)
     return Outcome(
         verdict=verdict,
         key_figure=(f"derived lengths {lengths} (oracle 1,1,2,2,2,3,None); "
@@ -188,6 +188,15 @@ def task_groups(ctx) -> Outcome:
     )
 
 
+@task_groups.decision_rule
+def task_groups_decide(failures: list[str]) -> tuple[Verdict, str]:
+    """Decision rule of ``audit.task_groups``: confirmed iff no table failed validation,
+    identification or an oracle comparison; refuted otherwise (the failures are the reason)."""
+    if not failures:
+        return Verdict.CONFIRMED, "every table is a group, identified, and matches SPEC §4"
+    return Verdict.REFUTED, "; ".join(failures)
+
+
 @task_groups.control
 def _task_groups_control(ctx) -> ControlOutcome:
     """Two wrong variants through the same logic: (1) the D8 table with two entries of one row
@@ -201,9 +210,11 @@ def _task_groups_control(ctx) -> ControlOutcome:
     j, k = rng.sample(range(8), 2)
     T[i, j], T[i, k] = T[i, k], T[i, j]
     swapped = evaluate_task_groups({"D8": T})
-    caught_swap = any("not a group" in f for f in swapped["failures"])
+    caught_swap = (task_groups_decide(swapped["failures"])[0] is Verdict.REFUTED
+                   and any("not a group" in f for f in swapped["failures"]))
     q8 = evaluate_task_groups({"D8": np.array(FiniteGroup.named("Q8").cayley_table())})
-    caught_q8 = any("not isomorphic" in f for f in q8["failures"])
+    caught_q8 = (task_groups_decide(q8["failures"])[0] is Verdict.REFUTED
+                 and any("not isomorphic" in f for f in q8["failures"]))
     q8_oracle_only = q8["rows"][0]["matches_oracle"]
     return ControlOutcome(
         rejected=caught_swap and caught_q8,
