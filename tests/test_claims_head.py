@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from controls import control_through_rule
+
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 EXPECTED = {
@@ -24,7 +26,7 @@ def test_claim_verdict_and_control(cid, tmp_path):
     ctx = Context(seed=0, out_dir=tmp_path)
     out = c.check(ctx)
     assert out.verdict is EXPECTED[cid], out.key_figure
-    ctl = c.negative_control(ctx)
+    ctl = control_through_rule(c, ctx)
     assert ctl.rejected, ctl.reason
     for f in out.figures:
         assert (tmp_path / f).exists()
@@ -98,4 +100,5 @@ def test_extra_wrong_variants_are_rejected_by_the_same_logic():
     # cross-entropy control with constant 0.9 < 1
     assert h._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
     # equidistance limit d+2
-    assert not h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])["ok"]
+    r = h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
+    assert h.equidistance_decide(r["exact"], r["optimisation"])[0] is Verdict.REFUTED
