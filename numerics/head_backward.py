@@ -30,7 +30,8 @@ def _real_array(x, name: str, ndim: int) -> np.ndarray:
     try:
         a = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers, got {type(x).__name__}") from None
+        raise TypeError(f"{name} must be an array of real numbers, "
+                        f"got {type(x).__name__}") from None
     if a.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
     if not np.all(np.isfinite(a)):

@@ -112,7 +112,8 @@ def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, toleranc
     """Confirmed iff the symbolic identity holds and the formula matches the 60-digit Hilbert
     distance within ``tolerance`` (relative) on every pair; refuted otherwise."""
     if symbolic_identity and max_rel_err <= tolerance:
-        return Verdict.CONFIRMED, f"formula within {tolerance:g} of the 60-digit value on every pair"
+        return Verdict.CONFIRMED, (f"formula within {tolerance:g} of the 60-digit value on "
+                                   "every pair")
     if not symbolic_identity:
         return Verdict.REFUTED, "the symbolic log-ratio identity fails"
     return Verdict.REFUTED, f"formula off by {max_rel_err:.3g} (relative) > {tolerance:g}"
@@ -121,7 +122,8 @@ def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, toleranc
 @hilbert_softmax.control
 def _(ctx: Context) -> ControlOutcome:
     num = _hilbert_softmax_errors(lambda d: float(np.abs(d).max()), 200, ctx.numpy_seed("hs"))
-    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(3), num["max_rel_err"], _TOL_ID)
+    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(3), num["max_rel_err"],
+                                          _TOL_ID)
     return ControlOutcome(verdict is Verdict.REFUTED, "‖z − z′‖_∞ instead of ‖z − z′‖_var",
                           f"{verdict.value}: {why}", num)
 
@@ -200,7 +202,8 @@ def _trained_spot_check(ctx: Context) -> dict:
 
 
 _TOL_DI = 1e-9
-_DI_KEYS = ("per_h_identity_max_err", "sup_rel_err", "max_rel_excess_random_h", "linf_ball_dual_err")
+_DI_KEYS = ("per_h_identity_max_err", "sup_rel_err", "max_rel_excess_random_h",
+            "linf_ball_dual_err")
 
 
 @claim("head.diameter_identity", title="Diameter identity of the head update",
@@ -235,7 +238,8 @@ def diameter_identity_decide(errors: dict, trained: dict, tolerance: float
     refuted otherwise, naming the failing quantities."""
     bad = [f"{k} = {errors[k]:.3g}" for k in _DI_KEYS if not errors[k] <= tolerance]
     bad += [f"trained {k}: identity err {v['identity_err_max']:.3g}, bound held {v['bound_ok']}"
-            for k, v in trained.items() if not (v["identity_err_max"] <= tolerance and v["bound_ok"])]
+            for k, v in trained.items()
+            if not (v["identity_err_max"] <= tolerance and v["bound_ok"])]
     if bad:
         return Verdict.REFUTED, "exceeds tolerance " + f"{tolerance:g}: " + "; ".join(bad)
     return Verdict.SUPPORTED, f"all errors ≤ {tolerance:g}"

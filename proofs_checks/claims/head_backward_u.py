@@ -40,7 +40,8 @@ _CANDIDATES = (("D(S)", lambda s, H: s), ("‖h‖₂·D(S)", lambda s, H: H * s
 @functools.lru_cache(maxsize=None)
 def _symbolic_family(frozen: bool):
     """``(Δg(s, λ), growth(s), closed_form_ok)`` for the family of the module docstring, computed
-    from the definition ``(U+S)ᵀ(p′ − e_y) − Uᵀ(p − e_y)`` with exact softmax (``frozen``: ``p′ = p``).
+    from the definition ``(U+S)ᵀ(p′ − e_y) − Uᵀ(p − e_y)`` with exact softmax
+    (``frozen``: ``p′ = p``).
     ``growth = lim_{λ→∞} ‖Δg‖₂/λ``; ``closed_form_ok``: Δg equals the docstring's closed form."""
     import sympy as sp
 
@@ -80,7 +81,7 @@ def family_evidence(frozen: bool = False) -> dict:
     cands = []
     for name, F in _CANDIDATES:
         bound = F(_S_VALUE, 1.0)
-        lam_star = sp.Rational(2) * sp.nsimplify(bound) / g if g.is_positive else sp.Integer(10) ** 9
+        lam_star = (2 * sp.nsimplify(bound) / g) if g.is_positive else sp.Integer(10) ** 9
         cands.append({"candidate": name, "bound": bound, "lambda": float(lam_star),
                       "change": norm_change(lam_star)})
     ratios = []
@@ -129,15 +130,19 @@ def backward_bound_u_dependence(ctx: Context) -> Outcome:
         verdict,
         f"‖Δg‖₂/λ → {fam['growth_exact']} = {fam['growth']:.6f} > 0 for fixed D(S) = 1, ‖h‖₂ = 1 "
         f"(exact); every U-free candidate exceeded; ‖Δg‖₂ / [D(S)(1−p′_y) + D(U)tanh(‖h‖D(S)/4)] "
-        f"≤ {worst:.6f}",
+        f"≤ {worst:.15g} (equality at U = 0; the family's limit is "
+        f"{fam['family_bound'][-1]['ratio']:.4f})",
         evidence={"growth_exact": fam["growth_exact"], "growth": fam["growth"],
                   "closed_form_ok": fam["closed_form_ok"], "u_dependent_max_ratio": worst,
-                  "tolerance": _TOL, **{k: v for k, v in rnd.items() if k != "u_dependent_max_ratio"}},
+                  "tolerance": _TOL,
+                  **{k: v for k, v in rnd.items() if k != "u_dependent_max_ratio"}},
         tables={"u_free_candidates": fam["candidates"], "family_vs_u_dependent_bound":
                 fam["family_bound"], "small_s_limit": _small_s_limits()},
-        notes="Reading: the backward change is the change of ∇_h(−log p_y) caused by the head step, "
+        notes="Reading: the backward change is the change of ∇_h(−log p_y) caused by the head "
+              "step, "
               "including the change of the probabilities; the term Sᵀ(p′ − e_y) alone is bounded "
-              "without U (head.backward_bound), the term Uᵀ(p′ − p) is not. Exact family: U_λ h = 0 "
+              "without U (head.backward_bound), the term Uᵀ(p′ − p) is not. Exact family: "
+              "U_λ h = 0 "
               "keeps p and p′ fixed while U_λ grows; Δg = (−sσ(−s), λ tanh(s/2)) is verified "
               "symbolically from the definition. Random heads with rows orthogonal to h show the "
               "same linear growth in λ. The U-dependent bound holds on random instances and along "
@@ -146,7 +151,8 @@ def backward_bound_u_dependence(ctx: Context) -> Outcome:
 
 def _small_s_limits() -> list[dict]:
     """``lim_{λ→∞}`` of the family's ratio to the U-dependent bound, ``1/(1 + tanh²(s/4))``."""
-    return [{"D(S)": s, "limit_ratio": 1 / (1 + math.tanh(s / 4) ** 2)} for s in (2.0, 1.0, 0.1, 0.01)]
+    return [{"D(S)": s, "limit_ratio": 1 / (1 + math.tanh(s / 4) ** 2)}
+            for s in (2.0, 1.0, 0.1, 0.01)]
 
 
 @backward_bound_u_dependence.decision_rule
@@ -177,6 +183,6 @@ def _(ctx: Context) -> ControlOutcome:
                                      fam["candidates"],
                                      max(r["ratio"] for r in fam["family_bound"]), _TOL)
     return ControlOutcome(verdict is not Verdict.CONFIRMED,
-                          "probabilities frozen at p_U(h): Δg = Sᵀ(p − e_y) (the change of the head's "
-                          "Jacobian alone, which needs no U)",
+                          "probabilities frozen at p_U(h): Δg = Sᵀ(p − e_y) (the change of the "
+                          "head's Jacobian alone, which needs no U)",
                           f"{verdict.value}: {why}", fam)
