@@ -102,3 +102,17 @@ def test_extra_wrong_variants_are_rejected_by_the_same_logic():
     # equidistance limit d+2
     r = h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
     assert h.equidistance_decide(r["exact"], r["optimisation"])[0] is Verdict.REFUTED
+
+
+def test_min_tension_control_is_a_feasible_wrong_statement():
+    """The control's variant (dual constant ½) is rejected on the numbers: both programs are
+    solved on every instance and the rule sees a relative gap, not an infeasible flow problem."""
+    import math
+
+    from controls import control_through_rule
+
+    out = control_through_rule(get_claim("head.min_tension_duality"), Context(seed=0))
+    assert out.rejected and out.reason.startswith("refuted") and "gap" in out.reason
+    assert all(math.isfinite(r["primal"]) and math.isfinite(r["tension"])
+               for r in out.evidence["rows"])
+    assert out.evidence["max_rel_gap"] == pytest.approx(0.5, abs=1e-6)

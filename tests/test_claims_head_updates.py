@@ -26,6 +26,11 @@ EXPECTED = {
     "head.ema_rownorm_bound": Verdict.SUPPORTED,
     "head.backward_bound_u_dependence": Verdict.CONFIRMED,
 }
+REJECTED_FOR = {
+    "head.spectral_norm_mismatch": "output changes",
+    "head.ema_rownorm_bound": "D(S_t)/γ_t reaches",
+    "head.backward_bound_u_dependence": "no counterexample",
+}
 RULES = {
     "head.spectral_norm_mismatch": sp_.spectral_mismatch_decide,
     "head.ema_rownorm_bound": er.ema_rownorm_decide,
@@ -43,6 +48,7 @@ def test_claim_verdict_and_control(cid):
     assert out.verdict is EXPECTED[cid], out.key_figure
     ctl = control_through_rule(c, ctx)
     assert ctl.rejected, ctl.reason
+    assert REJECTED_FOR[cid] in ctl.reason, ctl.reason          # rejected for the right reason
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,7 +79,8 @@ def test_spectral_exact_instance_oracle():
 
 @settings(max_examples=40, deadline=None)
 @example(V=2, a=[5.738627219253637e-200], seed=0)
-@given(V=st.integers(2, 40), a=st.lists(st.floats(-1e3, 1e3, allow_subnormal=False), min_size=1, max_size=6),
+@given(V=st.integers(2, 40),
+       a=st.lists(st.floats(-1e3, 1e3, allow_subnormal=False), min_size=1, max_size=6),
        seed=st.integers(0, 2**32 - 1))
 def test_constant_row_update_changes_no_output(V, a, seed):
     a = np.array(a)
