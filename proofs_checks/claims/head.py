@@ -103,7 +103,8 @@ def hilbert_softmax(ctx: Context) -> Outcome:
         f"(logits up to 1e3, probabilities down to 1e{num['log10_smallest_probability']:.0f})",
         evidence={"symbolic_identity": exact, **num, "tolerance": _TOL_ID},
         notes="The log-ratio differences are identical symbolically (the normalisers cancel); the "
-              "numerical check computes 𝓗 from the probabilities in 60-digit arithmetic. " + why)
+              "numerical check computes 𝓗 from the probabilities in 60-digit arithmetic. "
+              "Decision rule: " + why)
 
 
 @hilbert_softmax.decision_rule
@@ -225,7 +226,8 @@ def diameter_identity(ctx: Context) -> Outcome:
               "or subgradient-ascent hidden states; the ℓ∞ ball gives the max ℓ1 row difference "
               "(checked by vertex enumeration); the RMS ball of radius 1 is the ℓ2 ball of radius √d, so it "
               "gives √d·D by the same identity (not a separate computation). The "
-              "trained-LM spot check recomputes 𝓗 from float64 log-softmax on every step. " + why)
+              "trained-LM spot check recomputes 𝓗 from float64 log-softmax on every step. "
+              "Decision rule: " + why)
 
 
 @diameter_identity.decision_rule
@@ -297,7 +299,8 @@ def ce_control_claim(ctx: Context) -> Outcome:
         f"{max(r['tight_family_ratios']):.12f} (sharp: {sharp})",
         evidence={**r, "sharp": sharp},
         notes="Proof sketch: both distributions sum to 1, so the log-ratios straddle 0 and each "
-              "lies in [min, max]. Sharp: moving one rare class by t gives ratio → 1. " + why)
+              "lies in [min, max]. Sharp: moving one rare class by t gives ratio → 1. "
+              "Decision rule: " + why)
 
 
 @ce_control_claim.decision_rule
@@ -354,7 +357,8 @@ def backward_bound_claim(ctx: Context) -> Outcome:
                    f"max ‖Sᵀr‖/(½D‖r‖₁) = {r['max_ratio']:.6f}; at a diameter pair "
                    f"{r['ratio_at_diameter_pair']:.15f}", evidence=r,
                    notes="1ᵀr = 0 splits r into two parts of mass ‖r‖₁/2 each, so Sᵀr is "
-                         "‖r‖₁/2 times a difference of two convex combinations of rows. " + why)
+                         "‖r‖₁/2 times a difference of two convex combinations of rows. "
+                         "Decision rule: " + why)
 
 
 @backward_bound_claim.decision_rule
@@ -429,7 +433,8 @@ def tv_bound_claim(ctx: Context) -> Outcome:
                    f"gives {r['two_point_ratios'][0]:.15f} (equality)", evidence={**r, "sharp": sharp},
                    notes="Numerical maximisation (Nelder–Mead, random starts, V = 2, 3, 5 (quick) "
                          "or 2, 3, 5, 8 (full)); the "
-                         "equality case p = (σ(t/2), σ(−t/2)), q = reversed is exact. " + why)
+                         "equality case p = (σ(t/2), σ(−t/2)), q = reversed is exact. "
+                         "Decision rule: " + why)
 
 
 @tv_bound_claim.decision_rule
@@ -513,7 +518,7 @@ def min_tension_duality(ctx: Context) -> Outcome:
                    notes="Instances are softmax cross-entropy head gradients, which satisfy 1ᵀG = 0. "
                          "For a general G the flow constraint Σ_j y_ij = g_i is infeasible unless "
                          "1ᵀG = 0 (flows carry no net mass), while the primal only sees PG: the "
-                         "identity then holds with 𝒯(PG). " + why)
+                         "identity then holds with 𝒯(PG). Decision rule: " + why)
 
 
 def _rel_gap(row: dict) -> float:
@@ -606,7 +611,8 @@ def rownorm_oracle(ctx: Context) -> Outcome:
                    tables={"rownorm_oracle": r["rows"]},
                    notes="G is deliberately uncentred: the covering-radius program carries "
                          "1ᵀS = 0 (without it the objective is unbounded below for 1ᵀG ≠ 0); the "
-                         "outer P places the optimal ball's centre so that 1ᵀS_RN = 0. " + why)
+                         "outer P places the optimal ball's centre so that 1ᵀS_RN = 0. "
+                         "Decision rule: " + why)
 
 
 @rownorm_oracle.decision_rule
@@ -714,7 +720,7 @@ def rownorm_ratio_claim(ctx: Context) -> Outcome:
                    notes="Δ* from the diameter SOCP (Clarabel). Lower end: Jung's theorem in the "
                          "k-dimensional row space of G; k is the numerical rank of PG (relative "
                          "tolerance 1e-9). rank PG ≤ rank G and the bound decreases in k, so the "
-                         "statement with k = rank G follows. " + why)
+                         "statement with k = rank G follows. Decision rule: " + why)
 
 
 @rownorm_ratio_claim.decision_rule
@@ -809,7 +815,7 @@ def equidistance_limit(ctx: Context) -> Outcome:
                          "(Rankin with Jung's radius) — close to 1 in high dimension, so 'only "
                          "approximately equidistant' is quantitatively mild when d is large. "
                          "Multi-start SLSQP reproduces the known planar optima (V=4: 1/√2, V=5: "
-                         "1/φ, V=7: 1/2). " + why)
+                         "1/φ, V=7: 1/2). Decision rule: " + why)
 
 
 @equidistance_limit.decision_rule

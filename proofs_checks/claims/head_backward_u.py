@@ -146,7 +146,8 @@ def backward_bound_u_dependence(ctx: Context) -> Outcome:
               "keeps p and p′ fixed while U_λ grows; Δg = (−sσ(−s), λ tanh(s/2)) is verified "
               "symbolically from the definition. Random heads with rows orthogonal to h show the "
               "same linear growth in λ. The U-dependent bound holds on random instances and along "
-              "the family, with limiting ratio 1/(1 + tanh²(s/4)) (table small_s_limit). " + why)
+              "the family, with limiting ratio 1/(1 + tanh²(s/4)) (table small_s_limit). "
+              "Decision rule: " + why)
 
 
 def _small_s_limits() -> list[dict]:

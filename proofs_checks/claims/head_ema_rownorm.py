@@ -162,7 +162,7 @@ def ema_rownorm_bound(ctx: Context) -> Outcome:
               "the constant 2 is approached (ratio 2‖v‖/(‖v‖+ε)). Parameters are float64 so the "
               "applied update is measured to ~1e-11 relative; weight decay is off, as in the "
               "released RowNorm recipe (a decoupled decay term −γλU is not a RowNorm step and can "
-              "exceed the bound). " + why)
+              "exceed the bound). Decision rule: " + why)
 
 
 @ema_rownorm_bound.decision_rule

@@ -112,7 +112,8 @@ def spectral_norm_mismatch(ctx: Context) -> Outcome:
               "without bound while D(S) and the largest Hilbert change over unit hidden states "
               "(which equals D(S) up to sampling) stay fixed: the spectral norm does not measure "
               "what the output feels. The converse inequality D(S) ≤ √2·‖S‖₂ does hold, so a "
-              "spectral budget bounds the Hilbert change but spends it on dead directions. " + why)
+              "spectral budget bounds the Hilbert change but spends it on dead directions. "
+              "Decision rule: " + why)
 
 
 @spectral_norm_mismatch.decision_rule
