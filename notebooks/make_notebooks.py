@@ -720,6 +720,19 @@ NB06 = [
         diameter_identity = show_claim("head.diameter_identity")
     """),
     md("""
+        Why the row diameter and not the spectral norm: the update `S = 1aᵀ` adds the same number
+        `aᵀh` to every logit, so softmax does not move for any head or hidden state, and `D(S) = 0`;
+        yet `‖S‖₂ = √V‖a‖₂`. A spectral-norm budget can be spent on a direction the output never
+        feels. Exact check (symbolic h, integer a), plus the family `S₀ + λ·1aᵀ`:
+    """),
+    code("""
+        S1 = np.outer(np.ones(5), [3.0, -4.0])
+        row_diameter(S1)[0], np.linalg.norm(S1, 2), np.sqrt(5) * 5.0
+    """),
+    code("""
+        spectral_mismatch = show_claim("head.spectral_norm_mismatch")
+    """),
+    md("""
         ## 6.3 What 𝓗 controls: cross-entropy, backward pass, total variation
 
         Three consequences used by the paper: the change of every class's log-probability is at most
@@ -732,6 +745,21 @@ NB06 = [
     """),
     code("""
         backward_bound = show_claim("head.backward_bound")
+    """),
+    md("""
+        The bound above covers `Sᵀr` alone. The full change of the gradient sent back to the hidden
+        state, `Δg = (U+S)ᵀ(p_{U+S}(h) − e_y) − Uᵀ(p_U(h) − e_y)`, also contains `Uᵀ(p_{U+S}(h) − p_U(h))`,
+        and no bound free of `U` can hold: with `U_λ h = 0` the probabilities stay fixed while
+        `‖Δg‖₂ ≥ λ·tanh(D(S)/2)` grows without bound (exact family). What suffices is
+        `D(S)(1 − p′_y) + D(U)·tanh(‖h‖₂D(S)/4)`:
+    """),
+    code("""
+        from seqtheory.numerics.head_backward import backward_change, u_dependent_backward_bound
+        S2, U1, h1 = 0.5 * np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([[0.0, 1.0], [0.0, -1.0]]), np.array([1.0, 0.0])
+        np.linalg.norm(backward_change(10 * U1, S2, h1, 0)), np.linalg.norm(backward_change(100 * U1, S2, h1, 0)), u_dependent_backward_bound(100 * U1, S2, h1, 0)
+    """),
+    code("""
+        backward_u = show_claim("head.backward_bound_u_dependence")
     """),
     code("""
         tv_bound = show_claim("head.tv_bound")
@@ -756,6 +784,17 @@ NB06 = [
     """),
     code("""
         rownorm_ratio_claim = show_claim("head.rownorm_ratio")
+    """),
+    md("""
+        In practice RowNorm normalises the rows of an EMA of the gradients with `ε` in the
+        denominator (`models.optim.RowNorm`, learning rate `γ_t = η/2`). Every row of the
+        normalised matrix has norm below 1 and the centring shifts all rows alike, so each applied
+        step keeps `D(S_t) ≤ 2γ_t`; antipodal gradient rows approach the constant 2. The check runs
+        the package's optimizer on seeded gradient streams, `β`, `ε` and learning-rate schedules;
+        its control is the same EMA step without normalisation.
+    """),
+    code("""
+        ema_rownorm = show_claim("head.ema_rownorm_bound")
     """),
     md("""
         ## 6.5 Equidistance (v1)
@@ -785,7 +824,10 @@ NB06 = [
 
         The geometric identities and bounds of [HEAD] hold on every instance tried, with
         their equality cases attained, and each control (a wrong norm, a wrong constant, a missing
-        centring) is rejected. The exact equidistance limit of v1 is confirmed. The optimizer
+        centring, a missing normalisation, a frozen-probability reading) is rejected by its claim's
+        own decision rule. The spectral norm is confirmed to be the wrong update geometry, the
+        practical EMA RowNorm keeps `D(S_t) ≤ 2γ_t`, and a bound on the backward change is
+        confirmed to need `U`. The exact equidistance limit of v1 is confirmed. The optimizer
         experiment is reported at CPU scale.
     """),
 ]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from controls import control_through_rule
+
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 EXPECTED = {
@@ -24,7 +26,7 @@ def test_claim_verdict_and_control(cid, tmp_path):
     ctx = Context(seed=0, out_dir=tmp_path)
     out = c.check(ctx)
     assert out.verdict is EXPECTED[cid], out.key_figure
-    ctl = c.negative_control(ctx)
+    ctl = control_through_rule(c, ctx)
     assert ctl.rejected, ctl.reason
     for f in out.figures:
         assert (tmp_path / f).exists()
@@ -98,4 +100,19 @@ def test_extra_wrong_variants_are_rejected_by_the_same_logic():
     # cross-entropy control with constant 0.9 < 1
     assert h._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
     # equidistance limit d+2
-    assert not h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])["ok"]
+    r = h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
+    assert h.equidistance_decide(r["exact"], r["optimisation"])[0] is Verdict.REFUTED
+
+
+def test_min_tension_control_is_a_feasible_wrong_statement():
+    """The control's variant (dual constant ½) is rejected on the numbers: both programs are
+    solved on every instance and the rule sees a relative gap, not an infeasible flow problem."""
+    import math
+
+    from controls import control_through_rule
+
+    out = control_through_rule(get_claim("head.min_tension_duality"), Context(seed=0))
+    assert out.rejected and out.reason.startswith("refuted") and "gap" in out.reason
+    assert all(math.isfinite(r["primal"]) and math.isfinite(r["tension"])
+               for r in out.evidence["rows"])
+    assert out.evidence["max_rel_gap"] == pytest.approx(0.5, abs=1e-6)

@@ -1,0 +1,105 @@
+"""The change of the backward signal that a head update sends to the hidden state.
+
+Source: A. Somasundaram et al., *Toward a First-Principles Update Geometry for the Language-Model
+Head*, arXiv:2608.22253v2 ([HEAD]), backward bound through the head (section number unknown);
+SPEC §3.2, claims ``head.backward_bound`` and ``head.backward_bound_u_dependence``.
+
+For a head ``U ∈ R^{V×d}``, hidden state ``h ∈ R^d`` and target class ``y``, the cross-entropy loss
+``ℓ = −log p_U(h)_y`` with ``p_U(h) = softmax(U h)`` sends back ``∇_h ℓ = Uᵀ(p_U(h) − e_y)``. After
+the head update ``U → U + S`` it sends ``(U + S)ᵀ(p_{U+S}(h) − e_y)``. Their difference splits as
+
+    Δg = Sᵀ(p_{U+S}(h) − e_y)  +  Uᵀ(p_{U+S}(h) − p_U(h)).
+
+Both residuals sum to zero, so the backward bound ``‖Aᵀr‖₂ ≤ ½D(A)‖r‖₁`` (``1ᵀr = 0``) applies
+to each term: ``‖Δg‖₂ ≤ D(S)(1 − p_{U+S}(h)_y) + D(U)·TV(p_{U+S}(h), p_U(h))``, and
+``TV ≤ tanh(𝓗/4)`` with ``𝓗 ≤ ‖h‖₂ D(S)`` gives a bound in ``D(S)``, ``‖h‖₂`` and ``D(U)``. The
+second term is why a bound on ``Δg`` must depend on ``U``. numpy only.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from seqtheory.theory.hilbert import row_diameter
+
+__all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound"]
+
+
+def _real_array(x, name: str, ndim: int) -> np.ndarray:
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of real numbers, "
+                        f"got {type(x).__name__}") from None
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return a
+
+
+def _inputs(U, S, h, y) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, int]:
+    """Validated ``(U, S, h, y)``; ``S = None`` is passed through (no update)."""
+    U, h = _real_array(U, "U", 2), _real_array(h, "h", 1)
+    V, d = U.shape
+    if V < 2 or d < 1:
+        raise ValueError(f"U must have at least 2 rows and 1 column, got shape {U.shape}")
+    if S is not None:
+        S = _real_array(S, "S", 2)
+        if S.shape != U.shape:
+            raise ValueError(f"S must have the shape of U {U.shape}, got {S.shape}")
+    if h.shape != (d,):
+        raise ValueError(f"h must have shape ({d},), got {h.shape}")
+    if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
+        raise TypeError(f"y must be an int class index, got {y!r}")
+    if not 0 <= y < V:
+        raise ValueError(f"y must be in [0, {V}), got {y}")
+    return U, S, h, int(y)
+
+
+def _required(S):
+    if S is None:
+        raise TypeError("S must be an array of real numbers, got None")
+    return S
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def backward_signal(U, h, y) -> np.ndarray:
+    """``∇_h(−log softmax(Uh)_y) = Uᵀ(p_U(h) − e_y)``, shape ``(d,)``, float64.
+
+    ``U``: ``(V, d)``, ``V ≥ 2``; ``h``: ``(d,)``; ``y``: int in ``[0, V)``. Raises ``ValueError``
+    for shapes, NaN/inf or ``y`` out of range; ``TypeError`` for a non-int ``y``."""
+    U, _, h, y = _inputs(U, None, h, y)
+    r = _softmax(U @ h)
+    r[y] -= 1.0
+    return U.T @ r
+
+
+def backward_change(U, S, h, y, *, frozen_probabilities: bool = False) -> np.ndarray:
+    """The backward change ``Δg = (U+S)ᵀ(p_{U+S}(h) − e_y) − Uᵀ(p_U(h) − e_y)``, shape ``(d,)``.
+
+    Computed from its split ``Sᵀ(p′ − e_y) + Uᵀ(p′ − p)`` (no cancellation between two large
+    gradients). ``frozen_probabilities=True`` keeps ``p′ = p_U(h)`` (the change of the head's
+    Jacobian alone, ``Sᵀ(p − e_y)``): a wrong reading used as a negative control.
+    Arguments as in :func:`backward_signal`, with ``S`` of the shape of ``U``."""
+    U, S, h, y = _inputs(U, _required(S), h, y)
+    p = _softmax(U @ h)
+    q = p if frozen_probabilities else _softmax((U + S) @ h)
+    r = q.copy()
+    r[y] -= 1.0
+    return S.T @ r + U.T @ (q - p)
+
+
+def u_dependent_backward_bound(U, S, h, y) -> float:
+    """``D(S)(1 − p_{U+S}(h)_y) + D(U)·tanh(‖h‖₂ D(S)/4)``, an upper bound on
+    ``‖backward_change(U, S, h, y)‖₂`` (module docstring). Arguments as in
+    :func:`backward_change`."""
+    U, S, h, y = _inputs(U, _required(S), h, y)
+    DS, DU = row_diameter(S)[0], row_diameter(U)[0]
+    q = _softmax((U + S) @ h)
+    return DS * (1.0 - q[y]) + DU * math.tanh(float(np.linalg.norm(h)) * DS / 4.0)

@@ -1,0 +1,113 @@
+"""The decision rules of the [HEAD] claims, on synthetic evidence: evidence that must pass and
+evidence that must fail (SPEC §3 fidelity rules; STYLE "a claim reads like its statement")."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from seqtheory.proofs_checks.claims import head as h
+from seqtheory.proofs_checks.registry import Verdict, get_claim
+
+HEAD_RULES = {
+    "head.hilbert_softmax": h.hilbert_softmax_decide,
+    "head.diameter_identity": h.diameter_identity_decide,
+    "head.ce_control": h.ce_control_decide,
+    "head.backward_bound": h.backward_bound_decide,
+    "head.tv_bound": h.tv_bound_decide,
+    "head.min_tension_duality": h.min_tension_decide,
+    "head.rownorm_oracle": h.rownorm_oracle_decide,
+    "head.rownorm_ratio": h.rownorm_ratio_decide,
+    "head.equidistance_limit": h.equidistance_decide,
+}
+
+
+@pytest.mark.parametrize("cid", sorted(HEAD_RULES))
+def test_rule_is_registered(cid):
+    assert get_claim(cid).decision is HEAD_RULES[cid]
+
+
+def test_hilbert_softmax_rule():
+    assert h.hilbert_softmax_decide(True, 3e-16, 1e-12)[0] is Verdict.CONFIRMED
+    assert h.hilbert_softmax_decide(True, 2e-12, 1e-12)[0] is Verdict.REFUTED
+    assert h.hilbert_softmax_decide(False, 0.0, 1e-12)[0] is Verdict.REFUTED
+
+
+def _di_errors(**kw):
+    e = dict.fromkeys(h._DI_KEYS, 1e-13)
+    e.update(kw)
+    return e
+
+
+def test_diameter_identity_rule():
+    good_trained = {"adamw": {"identity_err_max": 1e-14, "bound_ok": True}}
+    assert h.diameter_identity_decide(_di_errors(), good_trained, 1e-9)[0] is Verdict.SUPPORTED
+    assert h.diameter_identity_decide(_di_errors(), {}, 1e-9)[0] is Verdict.SUPPORTED
+    for k in h._DI_KEYS:
+        v, why = h.diameter_identity_decide(_di_errors(**{k: 0.3}), good_trained, 1e-9)
+        assert v is Verdict.REFUTED and k in why
+    assert h.diameter_identity_decide(_di_errors(sup_rel_err=math.nan), {}, 1e-9)[0] \
+        is Verdict.REFUTED                          # NaN never passes
+    bad = {"rownorm": {"identity_err_max": 1e-14, "bound_ok": False}}
+    assert h.diameter_identity_decide(_di_errors(), bad, 1e-9)[0] is Verdict.REFUTED
+
+
+def test_ce_control_rule():
+    assert h.ce_control_decide(0.99, [0.999999, 1.0])[0] is Verdict.SUPPORTED
+    assert h.ce_control_decide(1.0 + 1e-9, [0.5])[0] is Verdict.REFUTED
+    assert h.ce_control_decide(0.5, [1.0 + 1e-6])[0] is Verdict.REFUTED
+
+
+def test_backward_bound_rule():
+    assert h.backward_bound_decide(0.97, 1.0)[0] is Verdict.SUPPORTED
+    assert h.backward_bound_decide(1.01, 1.0)[0] is Verdict.REFUTED
+    assert h.backward_bound_decide(0.97, 0.9)[0] is Verdict.REFINED
+
+
+def test_tv_bound_rule():
+    assert h.tv_bound_decide(0.999999, [1.0, 1.0])[0] is Verdict.SUPPORTED
+    assert h.tv_bound_decide(1.2, [1.0])[0] is Verdict.REFUTED
+    assert h.tv_bound_decide(0.9, [0.9])[0] is Verdict.REFINED
+
+
+def _row(primal, claimed):
+    return {"primal": primal, "claimed_dual": claimed}
+
+
+def test_min_tension_rule():
+    assert h.min_tension_decide([_row(-2.0, -2.0 + 1e-8), _row(-0.3, -0.3)], 1e-6)[0] \
+        is Verdict.SUPPORTED
+    assert h.min_tension_decide([_row(-2.0, -1.0)], 1e-6)[0] is Verdict.REFUTED
+    # an unsolved (infeasible) program is not a refutation: the evidence cannot decide
+    assert h.min_tension_decide([_row(-2.0, -math.inf)], 1e-6)[0] is Verdict.INCONCLUSIVE
+
+
+def test_rownorm_oracle_rule():
+    good = {k: 0.0 for k in h._RN_KEYS}
+    assert h.rownorm_oracle_decide(good, h._RN_KEYS)[0] is Verdict.SUPPORTED
+    for k in h._RN_KEYS:
+        v, why = h.rownorm_oracle_decide({**good, k: 1e-3}, h._RN_KEYS)
+        assert v is Verdict.REFUTED and k in why
+
+
+def _stats(below=0.0, above=0.0, tight=1e-9):
+    return {"max_violation_below": below, "max_violation_above": above,
+            "simplex_tightness_err": tight}
+
+
+def test_rownorm_ratio_rule():
+    assert h.rownorm_ratio_decide(_stats(), 1e-6)[0] is Verdict.SUPPORTED
+    assert h.rownorm_ratio_decide(_stats(below=0.01), 1e-6)[0] is Verdict.REFUTED
+    assert h.rownorm_ratio_decide(_stats(above=0.01), 1e-6)[0] is Verdict.REFUTED
+    assert h.rownorm_ratio_decide(_stats(tight=0.2), 1e-6)[0] is Verdict.REFINED
+
+
+def test_equidistance_rule():
+    exact = [{"d": 2, "max_equidistant_points": 3, "claimed": 3, "simplex_exact": True}]
+    opt = [{"V": 4, "d": 2, "best_ratio": 0.7071, "bound": 0.7071, "equidistant": False,
+            "claimed_equidistant": False}]
+    assert h.equidistance_decide(exact, opt)[0] is Verdict.CONFIRMED
+    assert h.equidistance_decide([{**exact[0], "claimed": 2}], opt)[0] is Verdict.REFUTED
+    assert h.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}])[0] is Verdict.REFUTED
+    assert h.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}])[0] \
+        is Verdict.REFUTED
