@@ -111,7 +111,7 @@ def test_report_roundtrip_and_markdown(tmp_path):
     rep = build_report(results, seed=7, profile="quick", device="cpu", controls=True)
     jpath, mpath = write_report(rep, tmp_path)
     back = json.loads(jpath.read_text())
-    assert back["schema_version"] == 1 and back["seed"] == 7
+    assert back["schema_version"] == 2 and back["seed"] == 7 and back["interrupted"] is False
     ids = {c["id"]: c for c in back["claims"]}
     assert ids["test.dummy"]["verdict"] == "supported"
     assert ids["test.dummy"]["control"]["rejected"] is True
