@@ -193,3 +193,41 @@ def test_help_is_complete_plain_text(capsys):
         main(["verify", "--help"])
     out = capsys.readouterr().out
     assert "merges" in out and "--replace" in out and "(default quick)" in out
+
+
+def test_train_help_documents_every_option_and_default(capsys):
+    import re
+
+    from seqtheory.proofs_checks.cli import build_parser
+
+    parser = build_parser()
+    train = next(a for a in parser._subparsers._group_actions[0].choices.items()
+                 if a[0] == "train")[1]
+    for act in train._actions:
+        if act.dest == "help":
+            continue
+        assert act.help, act.dest
+        if not act.required and act.nargs != 0:
+            shown = "none" if act.default is None else str(act.default)
+            assert act.help.endswith(f"(default {shown})"), act.dest
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    out = capsys.readouterr().out
+    assert "S5" in out and "`" not in out
+    # the example of the help runs as written, and differs from the defaults only where it says
+    example = re.search(r"Example: (seqtheory train [^\n]+)", out).group(1).split()[2:]
+    args = parser.parse_args(["train", *example])
+    defaults = parser.parse_args(["train", "--task", "S3", "--model", "deltaproduct"])
+    changed = {k for k, v in vars(args).items() if vars(defaults)[k] != v}
+    assert changed == {"depth", "steps"}
+
+
+def test_train_accepts_every_task_its_help_names():
+    from seqtheory.models.train import TrainConfig
+
+    for task in ("C2", "C3", "D8", "H3", "H3(2)", "S3", "S4", "A5", "S5", "Q8", "F21", "V4",
+                 "rotation_a5"):
+        TrainConfig(task=task, model="gla")
+    TrainConfig(task="rotation_eps", model="gla", eps=0.2)
+    with pytest.raises(ValueError, match="task"):
+        TrainConfig(task="S 5x", model="gla")
