@@ -11,20 +11,22 @@ milliseconds; orders are capped at :data:`MAX_ORDER`).
 Conventions (SPEC §2)
 ---------------------
 * **Names**: ``C_n`` cyclic of order n; ``D_{2n}`` dihedral of **order** 2n (``D8`` has order 8;
-  sympy's ``DihedralGroup(4)`` is our ``D8``); ``H3(p)`` the Heisenberg group of 3x3 unipotent
+  sympy's ``DihedralGroup(4)`` is seqtheory's ``D8``); ``H3(p)`` the Heisenberg group of 3x3 unipotent
   matrices over ``Z/p`` (order p^3; ``"H3"`` means ``H3(3)``); ``S_n``, ``A_n``; ``Q8``;
   ``F21`` = ``C7:C3`` the non-abelian group of order 21 (``x -> x+1``, ``x -> 2x`` on ``Z/7``).
 * **Permutations** are tuples of images of ``0..n-1``. ``multiply(p, q) = p ∘ q``: **apply q
   first**, ``(p ∘ q)(i) = p[q[i]]``. This is function composition, so permutation matrices satisfy
   ``P(p ∘ q) = P(p) @ P(q)`` (left action, as in the state update of SPEC §2). Note that sympy's
-  ``p*q`` applies ``p`` first, i.e. sympy's ``p*q`` is our ``multiply(q, p)``.
+  ``p*q`` applies ``p`` first, i.e. sympy's ``p*q`` is ``multiply(q, p)`` here.
 * **Matrices**: ``multiply(A, B) = A @ B`` (matrix product, entries exact: ``int`` modulo p, or
   ``fractions.Fraction``).
-* **Series** (SPEC §2; upper central series ``1 = Z_0 < Z_1 = Z(G) < ...`` as for Lie algebras): derived series ``G^(0) = G``, ``G^(i+1) = [G^(i), G^(i)]``; derived length
+* **Series** (SPEC §2): derived series ``G^(0) = G``, ``G^(i+1) = [G^(i), G^(i)]``; derived length
   = least k with ``G^(k) = 1`` (trivial group -> 0, non-solvable -> ``None``). Lower central series
   ``γ_1 = G``, ``γ_{i+1} = [G, γ_i]``; nilpotency class = least c with ``γ_{c+1} = 1`` (trivial ->
   0, non-nilpotent -> ``None``). A series that stabilises at a non-trivial term ends there and
-  says so (:attr:`GroupSeries.stabilised`). Commutator ``[a, b] = a^-1 b^-1 a b``.
+  says so (:attr:`GroupSeries.stabilised`). Upper central series ``1 = Z_0 < Z_1 = Z(G) < ...``,
+  ``Z_{i+1} = {x : [x, g] in Z_i for all g}``, as for Lie algebras. Commutator
+  ``[a, b] = a^-1 b^-1 a b``.
 
 Sources: D. S. Dummit, R. M. Foote, *Abstract Algebra*, 3rd ed., §3-6 (series, solvable and
 nilpotent groups); F. W. Light's associativity test (see A. H. Clifford, G. B. Preston,
