@@ -82,9 +82,10 @@ def register(subparsers) -> None:
     _add(p, "--warmup", "linear warm-up steps", type=int, default=50)
     _add(p, "--grad-clip", "gradient-norm clip", type=_finite_float, default=1.0)
     _add(p, "--precision", "training precision", choices=PRECISIONS, default="fp32")
-    _add(p, "--seed", "training seed: initialisation and minibatch order (the data set has its own fixed seed)", type=int, default=0)
-    _add(p, "--device", "auto: cuda when torch sees a GPU, else cpu", choices=("auto", "cpu", "cuda"),
-         default="auto")
+    _add(p, "--seed", "training seed: initialisation and minibatch order (the data set has its "
+         "own fixed seed)", type=int, default=0)
+    _add(p, "--device", "auto: cuda when torch sees a GPU, else cpu",
+         choices=("auto", "cpu", "cuda"), default="auto")
     _add(p, "--threads", "torch CPU threads; none leaves torch's choice", type=_positive_int,
          default=None)
     _add(p, "--results", "results store folder", default="results")

@@ -9,7 +9,7 @@ report.json schema (``schema_version`` 2)::
       "controls": bool,                            # every claim's negative control ran
       "interrupted": bool,                         # the last run was stopped (Ctrl-C) part-way
       "runs": [{"created_utc": str, "git_commit": str, "claims": [str]}],
-                                                   # every verify run that wrote records, oldest first
+                                          # every verify run that wrote records, oldest first
       "environment": {"versions": {package: str | null}, "platform": str, "machine": str,
                       "device": str, "git_commit": str, ...},
       "claims": [
@@ -25,7 +25,7 @@ report.json schema (``schema_version`` 2)::
           "control": {"variant", "rejected", "reason", "evidence"} | null,
           "control_error": str | null,
           "seconds": float, "control_seconds": float | null,
-          "rerun": bool,                           # run by the last run, merged into earlier records
+          "rerun": bool,                           # run by the last of several runs
           "reproduce": str                         # the command that re-runs this claim
         }
       ]
@@ -64,7 +64,8 @@ from .runner import ClaimResult
 
 __all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
            "reproduce_command", "validate_report", "merge_problem", "merge_reports",
-           "stale_figures", "tally", "tally_line", "format_number"]
+           "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
+           "PAPER_TITLES", "group_by_paper"]
 
 SCHEMA_VERSION = 2
 
@@ -144,7 +145,8 @@ def reproduce_command(claim_id: str, seed: int, profile: str) -> str:
     return cmd + (" --profile full" if profile == "full" else "")
 
 
-def _claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
+def claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
+    """The report.json record of one result (see the module docstring for its keys)."""
     c, o = r.claim, r.outcome
     rec = {
         "id": c.id, "aliases": list(c.aliases), "claim_version": c.claim_version, "title": c.title,
@@ -174,7 +176,7 @@ def build_report(results: list[ClaimResult], *, seed: int, profile: str, device:
     finished."""
     env = environment_info(device)
     created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    claims = [_claim_record(r, seed, profile) for r in results]
+    claims = [claim_record(r, seed, profile) for r in results]
     return {
         "schema_version": SCHEMA_VERSION,
         "seqtheory_version": package_version(),
@@ -257,7 +259,8 @@ def tally_line(claims: list[dict]) -> str:
     ctl = ", ".join(f"{v} {k.removeprefix('control ')}" for k, v in counts.items()
                     if k.startswith("control"))
     n = len(claims)
-    return f"{n} claim{'s' if n != 1 else ''}: {verdicts or 'none'}" + (f"; controls: {ctl}" if ctl else "")
+    head = f"{n} claim{'s' if n != 1 else ''}: {verdicts or 'none'}"
+    return head + (f"; controls: {ctl}" if ctl else "")
 
 
 def format_number(v: Any, digits: int = 4) -> str:
@@ -288,7 +291,9 @@ def _md_escape(s: Any) -> str:
     return format_number(s).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(rows: list[dict]) -> str:
+def md_table(rows: list[dict]) -> str:
+    """A markdown table of row dicts (columns in first-seen order; cells via
+    :func:`format_number`)."""
     if not rows:
         return "_(empty)_\n"
     cols: list[str] = []
@@ -345,7 +350,7 @@ def _claim_markdown(c: dict) -> list[str]:
     if c["error"]:
         L += ["```", c["error"].rstrip(), "```", ""]
     for name, rows in c["tables"].items():
-        L += [f"**{name}**", "", _md_table(rows)]
+        L += [f"**{name}**", "", md_table(rows)]
     if c["evidence"]:
         L += ["Evidence:", ""] + _evidence_lines(c["evidence"]) + [""]
     for fig in c["figures"]:
@@ -386,7 +391,7 @@ def render_markdown(report: dict) -> str:
     groups = group_by_paper(report["claims"])
     for paper, cl in groups.items():
         L += [f"### {PAPER_TITLES.get(paper, paper)}", ""]
-        L.append(_md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
+        L.append(md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
                              "verdict": c["verdict"] or "CRASHED", "key figure": c["key_figure"]}
                             for c in cl]))
     for paper, cl in groups.items():
@@ -395,7 +400,7 @@ def render_markdown(report: dict) -> str:
             L += _claim_markdown(c)
     env = report["environment"]
     L += ["## Environment", "",
-          _md_table([{"package": k, "version": "not installed" if v is None else v}
+          md_table([{"package": k, "version": "not installed" if v is None else v}
                      for k, v in env["versions"].items()]),
           f"Platform: {env['platform']}", ""]
     return "\n".join(L)

@@ -77,3 +77,16 @@ def test_readme_python_examples_run():
     assert blocks, "no Python example in the README"
     for name, block in blocks:
         exec(compile(block, f"{name} example", "exec"), {})
+
+
+def test_one_version_in_pyproject_citation_and_package():
+    import re
+    import tomllib
+    from pathlib import Path
+
+    import seqtheory
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
+    cff = re.search(r"^version:\s*(\S+)", (root / "CITATION.cff").read_text(), re.M).group(1)
+    assert project == cff == seqtheory.__version__
