@@ -158,6 +158,10 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path
     if why:
         print(f"seqtheory verify: note: replacing the report in {out} ({why})", file=sys.stderr)
         return old, None
+    if old is not None and partial and not args.replace:
+        kept = len({c["id"] for c in old["claims"]} - {c.id for c in claims})
+        print(f"seqtheory verify: note: merging into the report in {out} (its other {kept} "
+              f"claim(s) are kept; --replace writes a fresh report)", file=sys.stderr)
     return old, (None if args.replace else old)
 
 
