@@ -131,7 +131,7 @@ def _existing_report(out: Path) -> tuple[dict | None, str | None]:
     if not (out / "report.json").exists():
         return None, None
     try:
-        return _load_report(out), None
+        return _load_report(out, "report"), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -298,9 +298,10 @@ def _short_commit(commit: str) -> str:
     return sha[:12] + sep + rest
 
 
-def _load_report(path: Path) -> dict:
+def _load_report(path: Path, what: str = "--report") -> dict:
     """A report.json (``path`` or ``path/report.json``), validated; ``ValueError`` naming the
-    file and the problem when it cannot be read, is not JSON or is not a seqtheory report."""
+    file (as ``what``) and the problem when it cannot be read, is not JSON or is not a seqtheory
+    report."""
     from .report import validate_report
 
     if path.is_dir():
@@ -308,16 +309,16 @@ def _load_report(path: Path) -> dict:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"--report {str(path)!r} does not exist") from None
+        raise ValueError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"--report {str(path)!r} cannot be read: {exc}") from None
+        raise ValueError(f"{what} {str(path)!r} cannot be read: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--report {str(path)!r} is not valid JSON ({exc}); "
+        raise ValueError(f"{what} {str(path)!r} is not valid JSON ({exc}); "
                          f"re-run `seqtheory verify`") from None
     try:
         validate_report(doc)
     except ValueError as exc:
-        raise ValueError(f"--report {str(path)!r} is not a seqtheory report: {exc}") from None
+        raise ValueError(f"{what} {str(path)!r} is not a seqtheory report: {exc}") from None
     return doc
 
 

@@ -233,3 +233,17 @@ def test_train_accepts_every_task_its_help_names():
     TrainConfig(task="rotation_eps", model="gla", eps=0.2)
     with pytest.raises(ValueError, match="task"):
         TrainConfig(task="S 5x", model="gla")
+
+
+def test_only_never_overwrites_an_unreadable_or_older_report(tmp_path, capsys, temp_claims):
+    temp_claims("test.u_a", lambda ctx: Outcome(Verdict.CONFIRMED, "a"))
+    (tmp_path / "report.json").write_text("{\"claims\": [")
+    assert _verify(tmp_path, "test.u_a") == 2
+    err = capsys.readouterr().err
+    assert "report" in err and "not valid JSON" in err and "--replace" in err
+    assert (tmp_path / "report.json").read_text() == "{\"claims\": ["
+    (tmp_path / "report.json").write_text(json.dumps({"schema_version": 1, "claims": []}))
+    assert _verify(tmp_path, "test.u_a") == 2
+    assert "written by another version" in capsys.readouterr().err
+    assert _verify(tmp_path, "test.u_a", extra=["--replace"]) == 0
+    assert [c["id"] for c in _doc(tmp_path)["claims"]] == ["test.u_a"]
