@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-__all__ = ["estimate_remaining", "format_duration", "progress_text"]
+__all__ = ["estimate_remaining", "format_duration"]
 
 
 def estimate_remaining(remaining: Iterable[str], recorded: Mapping[str, float],
@@ -31,8 +31,3 @@ def format_duration(seconds: float | None) -> str:
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
-
-def progress_text(done: int, total: int, elapsed: float, left: float | None) -> str:
-    """``"12/33  elapsed 1:23  about 4:10 left"``."""
-    return (f"{done}/{total}  elapsed {format_duration(elapsed)}  "
-            f"about {format_duration(left)} left")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from seqtheory.proofs_checks.cli import main
-from seqtheory.proofs_checks.progress import estimate_remaining, format_duration, progress_text
+from seqtheory.proofs_checks.progress import estimate_remaining, format_duration
 from seqtheory.proofs_checks.registry import ControlOutcome, Outcome, Verdict
 
 from test_cli import temp_claims  # noqa: F401  (fixture)
@@ -44,7 +44,6 @@ def test_estimate_of_the_time_left():
     assert estimate_remaining([], {}, []) == 0.0
     assert format_duration(None) == "?" and format_duration(7) == "0:07"
     assert format_duration(250) == "4:10" and format_duration(3909) == "1:05:09"
-    assert progress_text(12, 33, 83, 250) == "12/33  elapsed 1:23  about 4:10 left"
 
 
 # --------------------------------------------------------------------------- partial runs
