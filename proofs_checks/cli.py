@@ -415,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(fn=_cmd_verify)
 
     c = sub.add_parser("cite", help="print a citation line for a claim")
-    c.add_argument("id")
+    c.add_argument("id", help="claim id or alias (see: seqtheory claims)")
     c.add_argument("--report", default=None,
                    help="take the verdict from this report (file or folder) when it holds the "
                         f"claim (default ./{DEFAULT_OUT}/report.json when present)")

@@ -107,16 +107,19 @@ def register(subparsers) -> None:
                     "in the results store. Killed at any moment, it resumes on restart: finished "
                     "runs are skipped, interrupted ones continue from their checkpoint once their "
                     "lease has expired.")
-    s.add_argument("config", metavar="CONFIG.toml")
+    s.add_argument("config", metavar="CONFIG.toml",
+                   help="sweep file: [sweep] name and lease, [grid] lists, [fixed] values")
     s.add_argument("--results", default="results", help="results store folder (default ./results)")
-    s.add_argument("--backend", choices=("local", "ray"), default="local")
+    s.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local process pool or Ray (needs the sweeps extra; default local)")
     s.add_argument("--address", default=None,
                    help="Ray cluster address (backend ray; default: start a local Ray instance)")
     s.add_argument("--workers", type=_positive_int, default=1,
                    help="parallel workers (local processes or Ray tasks; default 1)")
     s.add_argument("--threads", type=_positive_int, default=1,
                    help="torch threads per worker (default 1)")
-    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu",
+                   help="where the runs train (default cpu)")
     s.add_argument("--lease-s", type=_positive_float, default=None,
                    help="lease of a claimed run in seconds (default: the sweep file's, else 600)")
     s.add_argument("--poll-s", type=_positive_float, default=5.0,

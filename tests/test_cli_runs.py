@@ -246,3 +246,12 @@ def test_only_never_overwrites_an_unreadable_or_older_report(tmp_path, capsys, t
     assert "written by another version" in capsys.readouterr().err
     assert _verify(tmp_path, "test.u_a", extra=["--replace"]) == 0
     assert [c["id"] for c in _doc(tmp_path)["claims"]] == ["test.u_a"]
+
+
+def test_every_option_of_every_command_has_help_text():
+    from seqtheory.proofs_checks.cli import build_parser
+
+    parser = build_parser()
+    missing = [(name, a.dest) for name, sub in parser._subparsers._group_actions[0].choices.items()
+               for a in sub._actions if a.dest != "help" and not a.help]
+    assert missing == []
