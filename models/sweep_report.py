@@ -39,7 +39,7 @@ from .store import ResultsStore, canonical_json, config_key
 from .tasks import TASK_GROUPS
 
 __all__ = ["collect_runs", "summarize", "render_markdown", "accuracy_vs_depth_figure",
-           "write_word_problem_report", "REPORT_NAME", "METRIC"]
+           "write_word_problem_report", "summary_lines", "REPORT_NAME", "METRIC"]
 
 REPORT_NAME = "word_problems"
 METRIC = "sequence accuracy at the test length (all positions of a held-out test word correct)"
@@ -331,3 +331,29 @@ def write_word_problem_report(results_dir: str | os.PathLike, out_dir: str | os.
                                      json.dumps(doc, indent=1, sort_keys=True, allow_nan=False)))
     written.append(atomic_write_text(out_dir / f"{REPORT_NAME}.md", md))
     return written
+
+
+def summary_lines(doc: dict) -> list[str]:
+    """A few lines saying what a ``word_problems.json`` document found: runs by status, the
+    runs left out, and per experiment the cells with a finished run and the best one."""
+    runs = doc["runs"]
+    by_status: dict[str, int] = {}
+    for r in runs:
+        by_status[r["status"]] = by_status.get(r["status"], 0) + 1
+    status = ", ".join(f"{n} {k}" for k, n in sorted(by_status.items()))
+    lines = [f"{len(runs)} word-problem run(s)" + (f" ({status})" if status else "")]
+    left = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in doc["skipped"].items() if n)
+    if left:
+        lines.append(f"left out: {left}")
+    for e in doc["experiments"]:
+        cells = [c for c in e["cells"] if c["best_mean"] is not None]
+        line = (f"train length {e['train_length']}, test length {e['test_length']}: "
+                f"{len(cells)}/{len(e['cells'])} task x model x depth cell(s) with a finished run")
+        if cells:
+            b = max(cells, key=lambda c: c["best_mean"])
+            line += (f"; best {b['task']} {b['model']} depth {b['depth']}: sequence accuracy "
+                     f"{b['best_mean']:.3f}")
+        lines.append(line)
+    if not runs:
+        lines.append("no word-problem run in this store: run `seqtheory sweep` first")
+    return lines

@@ -1,9 +1,27 @@
-"""The ``seqtheory`` command line: ``claims``, ``verify``, ``cite`` and the commands that other
-modules of this package add (every ``proofs_checks/cmd_*.py`` module with a
-``register(subparsers)`` function, e.g. ``train`` and ``sweep``)."""
+"""seqtheory: verify the claims of two papers on parallelizable sequence models.
+
+Papers: [DEPTH] Heo et al., Why Depth Matters in Parallelizable Sequence Models: A Lie
+Algebraic View, arXiv:2603.05573; [HEAD] Somasundaram et al., Toward a First-Principles Update
+Geometry for the Language-Model Head, arXiv:2608.22253.
+
+Each claim of a paper is a registered check with a stable id and a verdict (confirmed,
+supported, refuted, refined, inconclusive), paired with a negative control that the same
+decision rule must reject.
+
+Typical use:
+  seqtheory claims                           list the claims and their ids
+  seqtheory verify                           run every check; write seqtheory-report/report.md
+  seqtheory verify --controls                also run every negative control
+  seqtheory verify --only depth.cor3.6       re-run one claim, merged into the existing report
+  seqtheory cite depth.cor3.6                print a citation line with the verdict
+  seqtheory train --task S3 --model gla      train one model into the results store
+
+Run "seqtheory COMMAND --help" for the options of a command.
+"""
 from __future__ import annotations
 
 import argparse
+import difflib
 import fnmatch
 import importlib
 import json
@@ -13,9 +31,10 @@ from pathlib import Path
 
 from seqtheory.theory._io import ensure_dir
 
+from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
 
-__all__ = ["main", "build_parser", "select_claims"]
+__all__ = ["main", "build_parser", "select_claims", "unknown_claim_message"]
 
 DEFAULT_OUT = "seqtheory-report"
 
@@ -23,7 +42,7 @@ DEFAULT_OUT = "seqtheory-report"
 def select_claims(patterns: list[str] | None) -> list[Claim]:
     """Claims matching ids, aliases or shell patterns (``depth.*``); all when ``patterns`` is empty.
 
-    Raises ``ValueError`` naming any pattern that matches nothing.
+    Raises ``ValueError`` naming any pattern that matches nothing, with the nearest ids.
     """
     claims = all_claims()
     if not patterns:
@@ -35,10 +54,19 @@ def select_claims(patterns: list[str] | None) -> list[Claim]:
             try:
                 hits = [get_claim(pat)]
             except KeyError:
-                raise ValueError(f"--only {pat!r} matches no claim; see `seqtheory claims`") from None
+                raise ValueError(f"--only {unknown_claim_message(pat)}") from None
         for c in hits:
             chosen[c.id] = c
     return [c for c in claims if c.id in chosen]
+
+
+def unknown_claim_message(name: str) -> str:
+    """``'depth.cor36' matches no claim; did you mean depth.cor3.6?`` (the nearest ids and
+    aliases by :func:`difflib.get_close_matches`), or a pointer to ``seqtheory claims``."""
+    names = [c.id for c in all_claims()] + [a for c in all_claims() for a in c.aliases]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    hint = f"did you mean {', '.join(close)}?" if close else "see \"seqtheory claims\" for the ids"
+    return f"{name!r} matches no claim; {hint}"
 
 
 def _cmd_claims(args: argparse.Namespace) -> int:
@@ -64,13 +92,13 @@ def _print_summary(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .report import _group_by_paper, _PAPER_TITLES
+    from .report import PAPER_TITLES, group_by_paper
 
     console = Console()
     colours = {"confirmed": "green", "supported": "cyan", "refuted": "red", "refined": "yellow",
                "inconclusive": "magenta"}
-    for paper, cl in _group_by_paper(report["claims"]).items():
-        t = Table(title=_PAPER_TITLES.get(paper, paper), title_justify="left")
+    for paper, cl in group_by_paper(report["claims"]).items():
+        t = Table(title=PAPER_TITLES.get(paper, paper), title_justify="left")
         t.add_column("claim", no_wrap=True)
         t.add_column("statement", overflow="fold", ratio=2)
         t.add_column("verdict", no_wrap=True)
@@ -97,45 +125,163 @@ def _check_results_dir(path: Path | None, needed: bool) -> None:
         ResultsStore(path)
 
 
-def _cmd_verify(args: argparse.Namespace) -> int:
+def _existing_report(out: Path) -> tuple[dict | None, str | None]:
+    """The report already in the folder ``out`` (``None`` when there is none) and, when one is
+    there but cannot be read as a report of this seqtheory, why."""
+    if not (out / "report.json").exists():
+        return None, None
+    try:
+        return _load_report(out, "report"), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
+def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path
+                ) -> tuple[dict | None, dict | None]:
+    """``(old, base)``: the report already in ``out`` (for its figures and recorded times) and
+    the report a partial or interrupted run merges into (``None``: write a fresh report).
+
+    Raises ``ValueError`` when a partial run (``--only``) would have to replace a report it
+    cannot merge into and ``--replace`` was not given."""
+    from .environment import package_version
+    from .report import merge_problem
+
+    old, unreadable = _existing_report(out)
+    partial = {c.id for c in claims} != {c.id for c in all_claims()}
+    probe = {"seed": args.seed, "profile": args.profile, "device": args.device_resolved,
+             "seqtheory_version": package_version(), "claims": [{"id": c.id} for c in claims]}
+    why = unreadable or (old and merge_problem(
+        old, probe, {c.id: c.claim_version for c in all_claims()}))
+    if why and partial and not args.replace:
+        raise ValueError(f"--out {str(out)!r} holds a report this partial run cannot merge into "
+                         f"({why}); pass --replace to overwrite it, or --out to write elsewhere")
+    if why:
+        print(f"seqtheory verify: note: replacing the report in {out} ({why})", file=sys.stderr)
+        return old, None
+    if old is not None and partial and not args.replace:
+        kept = len({c["id"] for c in old["claims"]} - {c.id for c in claims})
+        print(f"seqtheory verify: note: merging into the report in {out} (its other {kept} "
+              f"claim(s) are kept; --replace writes a fresh report)", file=sys.stderr)
+    return old, (None if args.replace else old)
+
+
+def _remove_stale_figures(old: dict | None, report: dict, out: Path) -> list[str]:
+    """Delete the figure files ``old`` lists and ``report`` no longer does (only paths inside
+    ``out/figures``); returns the paths removed."""
+    from .report import stale_figures
+
+    removed = []
+    figures = (out / "figures").resolve()
+    for rel in stale_figures(old, report):
+        path = (out / rel).resolve()
+        if path.parent == figures and path.is_file():
+            path.unlink()
+            removed.append(rel)
+    return removed
+
+
+def _recorded_seconds(old: dict | None, profile: str, controls: bool) -> dict[str, float]:
+    """Per-claim times recorded by an earlier report of the same profile (for the estimate)."""
+    if old is None or old["profile"] != profile:
+        return {}
+    return {c["id"]: c["seconds"] + ((c["control_seconds"] or 0) if controls else 0)
+            for c in old["claims"] if c["verdict"] is not None}
+
+
+def _control_word(r) -> str:
+    if r.control_error:
+        return "control CRASHED"
+    if r.control is None:
+        return ""
+    return "control rejected" if r.control.rejected else "control NOT REJECTED"
+
+
+def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespace,
+                       recorded: dict[str, float]) -> tuple[list, bool]:
+    """Run the claims with a live counter (``12/33``), elapsed time and an estimate of the time
+    left; one line per finished claim. Returns the finished results and whether Ctrl-C
+    stopped the run."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from .report import build_report, write_report
-    from .runner import resolve_device, run_claims
+    from .progress import estimate_remaining, format_duration
+    from .runner import run_claims
+
+    n, results = len(claims), []
+    with Progress(SpinnerColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TextColumn("{task.description}"), TimeElapsedColumn(),
+                  TextColumn("{task.fields[left]}"), transient=False,
+                  disable=args.no_progress) as progress:
+        task = progress.add_task("starting", total=n, left="")
+
+        def start(c: Claim) -> None:
+            left = estimate_remaining([x.id for x in claims[len(results):]], recorded,
+                                      [r.seconds + (r.control_seconds or 0) for r in results])
+            progress.update(task, description=f"checking [bold]{c.id}[/]",
+                            left=f"about {format_duration(left)} left")
+
+        def done(r) -> None:
+            results.append(r)
+            v = r.outcome.verdict.value if r.outcome else "CRASHED"
+            progress.console.print(f"  {len(results):>{len(str(n))}}/{n} {r.claim.id:<32} {v:<13}"
+                                   f"{r.seconds:7.1f} s  {_control_word(r)}".rstrip(),
+                                   highlight=False)
+            progress.advance(task)
+
+        try:
+            run_claims(claims, ctx, controls=args.controls, on_start=start, on_done=done)
+        except KeyboardInterrupt:
+            return results, True
+        progress.update(task, description="done", left="")
+    return results, False
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .report import build_report, merge_reports, tally_line, write_report
+    from .runner import resolve_device
 
     try:
         claims = select_claims(args.only)
-        device = resolve_device(args.device)
-        ctx = Context(seed=args.seed, profile=args.profile, device=device,
-                      out_dir=ensure_dir(Path(args.out).resolve(), "--out"),
-                      results_dir=Path(args.results).resolve() if args.results else None)
+        args.device_resolved = resolve_device(args.device)
+        out = ensure_dir(Path(args.out).resolve(), "--out")
+        ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
+                      out_dir=out, results_dir=Path(args.results).resolve() if args.results else None)
         _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
+        old, base = _merge_base(args, claims, out)
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
         return 2
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  transient=False, disable=args.no_progress) as progress:
-        task = progress.add_task("starting", total=len(claims))
-
-        def start(c: Claim) -> None:
-            progress.update(task, description=f"checking [bold]{c.id}[/]")
-
-        def done(r) -> None:
-            v = r.outcome.verdict.value if r.outcome else "CRASHED"
-            progress.console.print(f"  {r.claim.id:<32} {v:<13} {r.seconds:7.1f} s")
-            progress.advance(task)
-
-        results = run_claims(claims, ctx, controls=args.controls, on_start=start, on_done=done)
-        progress.update(task, description="done")
-    report = build_report(results, seed=args.seed, profile=args.profile, device=device,
-                          controls=args.controls)
+    results, interrupted = _run_with_progress(
+        claims, ctx, args, _recorded_seconds(old, args.profile, args.controls))
+    if interrupted and not results:
+        print("seqtheory verify: interrupted before a claim finished; no report written",
+              file=sys.stderr)
+        return 130
+    report = build_report(results, seed=args.seed, profile=args.profile,
+                          device=args.device_resolved, controls=args.controls,
+                          interrupted=interrupted)
+    partial = interrupted or len(claims) < len(all_claims())
+    if base is not None and partial:
+        report = merge_reports(base, report, [c.id for c in all_claims()])
     try:
-        jpath, mpath = write_report(report, ctx.out_dir)
+        jpath, mpath = write_report(report, out)
     except (OSError, ValueError) as exc:
-        print(f"seqtheory verify: error: cannot write the report into {ctx.out_dir}: {exc}",
+        print(f"seqtheory verify: error: cannot write the report into {out}: {exc}",
               file=sys.stderr)
         return 1
+    removed = _remove_stale_figures(old, report, out)
+    if interrupted:
+        print(f"seqtheory verify: interrupted after {len(results)}/{len(claims)} claims; "
+              f"partial report (marked interrupted): {jpath}", file=sys.stderr)
+        return 130
     _print_summary(report)
+    run_records = report["claims"] if len(report["runs"]) == 1 else \
+        [c for c in report["claims"] if c["rerun"]]
+    print(f"this run: {tally_line(run_records)}")
+    if len(report["runs"]) > 1:
+        print(f"the report (merged with {len(report['runs']) - 1} earlier run(s)): "
+              f"{tally_line(report['claims'])}")
+    if removed:
+        print(f"removed {len(removed)} stale figure file(s) from {out / 'figures'}")
     print(f"report: {mpath}\n        {jpath}")
     crashed = [r.claim.id for r in results if r.crashed]
     broken = [r.claim.id for r in results if r.control_failed]
@@ -152,9 +298,10 @@ def _short_commit(commit: str) -> str:
     return sha[:12] + sep + rest
 
 
-def _load_report(path: Path) -> dict:
+def _load_report(path: Path, what: str = "--report") -> dict:
     """A report.json (``path`` or ``path/report.json``), validated; ``ValueError`` naming the
-    file and the problem when it cannot be read, is not JSON or is not a seqtheory report."""
+    file (as ``what``) and the problem when it cannot be read, is not JSON or is not a seqtheory
+    report."""
     from .report import validate_report
 
     if path.is_dir():
@@ -162,16 +309,16 @@ def _load_report(path: Path) -> dict:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"--report {str(path)!r} does not exist") from None
+        raise ValueError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"--report {str(path)!r} cannot be read: {exc}") from None
+        raise ValueError(f"{what} {str(path)!r} cannot be read: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--report {str(path)!r} is not valid JSON ({exc}); "
+        raise ValueError(f"{what} {str(path)!r} is not valid JSON ({exc}); "
                          f"re-run `seqtheory verify`") from None
     try:
         validate_report(doc)
     except ValueError as exc:
-        raise ValueError(f"--report {str(path)!r} is not a seqtheory report: {exc}") from None
+        raise ValueError(f"{what} {str(path)!r} is not a seqtheory report: {exc}") from None
     return doc
 
 
@@ -185,8 +332,8 @@ def _cmd_cite(args: argparse.Namespace) -> int:
 
     try:
         c = get_claim(args.id)
-    except KeyError as exc:
-        return fail(exc.args[0])
+    except KeyError:
+        return fail(unknown_claim_message(args.id))
     if args.seed is not None and args.seed < 0:
         return fail(f"--seed must be a non-negative integer, got {args.seed}")
     rpath = Path(args.report if args.report is not None else f"{DEFAULT_OUT}/report.json")
@@ -232,17 +379,27 @@ def _cmd_cite(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="seqtheory", description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="command", required=True)
+    from seqtheory import __version__
+
+    p = argparse.ArgumentParser(prog="seqtheory", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"seqtheory {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("claims", help="list the registered claims").set_defaults(fn=_cmd_claims)
 
     v = sub.add_parser("verify", help="run the claim checks and write report.json / report.md",
                        description="Run the claim checks and write report.json / report.md. "
+                                   "A run of some claims (--only) merges them into the report "
+                                   "already in --out (they are marked re-run); it refuses a "
+                                   "report made with another seed, profile, device or seqtheory "
+                                   "version unless --replace is given. Ctrl-C writes the claims "
+                                   "finished so far as a report marked interrupted. "
                                    "Exit status: 0 when every check ran (whatever the verdicts), "
                                    "1 when a check or a control crashed or a negative control was "
-                                   "not rejected, 2 for bad arguments.")
-    v.add_argument("--profile", choices=("quick", "full"), default="quick",
-                   help="quick: seconds per claim (default); full: complete tables")
+                                   "not rejected, 2 for bad arguments, 130 after Ctrl-C.")
+    v.add_argument("--profile", choices=PROFILES, default=PROFILES[0],
+                   help="; ".join(f"{k}: {h}" for k, h in PROFILE_HELP.items())
+                   + f" (default {PROFILES[0]})")
     v.add_argument("--only", nargs="+", metavar="ID", help="claim ids, aliases or patterns (depth.*)")
     v.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default ./{DEFAULT_OUT})")
     v.add_argument("--seed", type=int, default=0,
@@ -250,12 +407,15 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                    help="where trained-model claims train (default cpu)")
     v.add_argument("--results", default="results", help="trained-model results store (default ./results)")
-    v.add_argument("--controls", action="store_true", help="also run every negative control")
+    v.add_argument("--replace", action="store_true",
+                   help="write a fresh report instead of merging into the one in --out")
+    v.add_argument("--controls", action="store_true",
+                   help="also run every negative control and show each outcome")
     v.add_argument("--no-progress", action="store_true", help="no live progress display")
     v.set_defaults(fn=_cmd_verify)
 
     c = sub.add_parser("cite", help="print a citation line for a claim")
-    c.add_argument("id")
+    c.add_argument("id", help="claim id or alias (see: seqtheory claims)")
     c.add_argument("--report", default=None,
                    help="take the verdict from this report (file or folder) when it holds the "
                         f"claim (default ./{DEFAULT_OUT}/report.json when present)")

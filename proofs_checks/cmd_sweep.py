@@ -4,10 +4,9 @@ figures of ``depth.exp.word_problems``."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
-
-from seqtheory.theory._io import ensure_dir
 
 __all__ = ["register"]
 
@@ -55,7 +54,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _cmd_sweep_report(args: argparse.Namespace) -> int:
     from seqtheory.models.sweep import load_sweep
-    from seqtheory.models.sweep_report import write_word_problem_report
+    from seqtheory.models.sweep_report import summary_lines, write_word_problem_report
 
     if not (Path(args.results) / "results.sqlite").is_file():
         print(f"seqtheory sweep-report: error: no results store at {args.results}",
@@ -68,14 +67,21 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
         except (ValueError, FileNotFoundError) as exc:
             print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
             return 2
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():  # checked before anything is written or created
+        print(f"seqtheory sweep-report: error: --out {str(out)!r} exists and is not a folder",
+              file=sys.stderr)
+        return 2
     try:
-        ensure_dir(args.out, "--out")
-        paths = write_word_problem_report(args.results, args.out, configs=configs)
-    except ValueError as exc:
+        paths = write_word_problem_report(args.results, out, configs=configs)
+    except (ValueError, OSError) as exc:
         print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
         return 2
-    for p in paths:
-        print(p)
+    doc = json.loads(next(p for p in paths if p.suffix == ".json").read_text(encoding="utf-8"))
+    for line in summary_lines(doc):
+        print(line)
+    print(f"wrote {len(paths)} file(s) into {out}: "
+          + ", ".join(str(p.relative_to(out)) for p in paths))
     return 0
 
 
@@ -101,16 +107,19 @@ def register(subparsers) -> None:
                     "in the results store. Killed at any moment, it resumes on restart: finished "
                     "runs are skipped, interrupted ones continue from their checkpoint once their "
                     "lease has expired.")
-    s.add_argument("config", metavar="CONFIG.toml")
+    s.add_argument("config", metavar="CONFIG.toml",
+                   help="sweep file: [sweep] name and lease, [grid] lists, [fixed] values")
     s.add_argument("--results", default="results", help="results store folder (default ./results)")
-    s.add_argument("--backend", choices=("local", "ray"), default="local")
+    s.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local process pool or Ray (needs the sweeps extra; default local)")
     s.add_argument("--address", default=None,
                    help="Ray cluster address (backend ray; default: start a local Ray instance)")
     s.add_argument("--workers", type=_positive_int, default=1,
                    help="parallel workers (local processes or Ray tasks; default 1)")
     s.add_argument("--threads", type=_positive_int, default=1,
                    help="torch threads per worker (default 1)")
-    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu",
+                   help="where the runs train (default cpu)")
     s.add_argument("--lease-s", type=_positive_float, default=None,
                    help="lease of a claimed run in seconds (default: the sweep file's, else 600)")
     s.add_argument("--poll-s", type=_positive_float, default=5.0,

@@ -1,7 +1,7 @@
-"""``seqtheory train``: train one sequence model on one task, with the results store.
+"""seqtheory train: train one sequence model on one task, with the results store.
 
-Example: ``seqtheory train --task S3 --model deltaproduct --depth 2 --width 64 --steps 2000
---device auto --results results``. A run already finished in the store is not retrained (its
+Example: seqtheory train --task S3 --model deltaproduct --depth 2 --steps 2000
+(every other option at its default). A run already finished in the store is not retrained (its
 stored summary is printed); an interrupted run resumes from its last checkpoint.
 """
 from __future__ import annotations
@@ -33,39 +33,63 @@ def _finite_float(s: str) -> float:
     return v
 
 
+TASK_HELP = ("a word problem over a group named as FiniteGroup.named accepts it: C<n> (cyclic), "
+             "D<2n> (dihedral of order 2n: D8 has order 8), S<n>, A<n>, Q8, H3 (= H3(3)), "
+             "H3(<p>), F21, V4, trivial; the paper's task groups are C2, C3, D8, H3, S3, S4, A5, "
+             "and e.g. S5 is accepted too; or rotation_a5 (faithful icosahedral rotations of A5), "
+             "or rotation_eps (tokens act by exp(eps log R); needs --eps)")
+
+
+def _add(p: argparse.ArgumentParser, flag: str, help: str, **kw) -> None:
+    """An option whose help ends with its default (none for a required option or a flag)."""
+    default = kw.get("default")
+    if not kw.get("required") and kw.get("action") != "store_true":
+        help += f" (default {default if default is not None else 'none'})"
+    p.add_argument(flag, help=help, **kw)
+
+
 def register(subparsers) -> None:
     """Add the ``train`` subcommand to the CLI's subparsers."""
     from seqtheory.models.model import MODEL_NAMES
-    from seqtheory.models.tasks import task_names
+    from seqtheory.models.train import PRECISIONS
 
     p = subparsers.add_parser("train", help="train a sequence model on a task (results store)",
-                              description=__doc__.splitlines()[0])
-    p.add_argument("--task", required=True,
-                   help=f"group name of SPEC §2 ({', '.join(task_names())}, or e.g. H3(2))")
-    p.add_argument("--model", required=True, choices=MODEL_NAMES)
-    p.add_argument("--depth", type=int, default=1)
-    p.add_argument("--width", type=int, default=64)
-    p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--n-householder", type=int, default=2, help="DeltaProduct steps per token")
-    p.add_argument("--positions", choices=("rotary", "learned"), default="rotary")
-    p.add_argument("--train-length", type=int, default=16)
-    p.add_argument("--test-length", type=int, default=None, help="default: twice the train length")
-    p.add_argument("--n-train", type=int, default=4096)
-    p.add_argument("--n-test", type=int, default=512)
-    p.add_argument("--convention", choices=("left", "right"), default="left")
-    p.add_argument("--eps", type=_finite_float, default=None, help="generator scale (rotation_eps)")
-    p.add_argument("--steps", type=int, default=1000)
-    p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--lr", type=_finite_float, default=3e-3)
-    p.add_argument("--weight-decay", type=_finite_float, default=0.01)
-    p.add_argument("--warmup", type=int, default=50)
-    p.add_argument("--grad-clip", type=_finite_float, default=1.0)
-    p.add_argument("--precision", choices=("fp32", "bf16", "fp64"), default="fp32")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    p.add_argument("--threads", type=_positive_int, default=None, help="torch CPU threads")
-    p.add_argument("--results", default="results", help="results store folder (default ./results)")
-    p.add_argument("--no-progress", action="store_true")
+                              description=__doc__,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add(p, "--task", TASK_HELP, required=True)
+    _add(p, "--model", "the sequence model", required=True, choices=MODEL_NAMES)
+    _add(p, "--depth", "number of layers", type=_positive_int, default=1)
+    _add(p, "--width", "model width (hidden size)", type=_positive_int, default=64)
+    _add(p, "--heads", "attention / state heads per layer", type=_positive_int, default=4)
+    _add(p, "--n-householder", "DeltaProduct Householder steps per token", type=_positive_int,
+         default=2)
+    _add(p, "--positions", "position encoding of the transformer", choices=("rotary", "learned"),
+         default="rotary")
+    _add(p, "--train-length", "sequence length T of the training words", type=_positive_int,
+         default=16)
+    _add(p, "--test-length", "length of the held-out test words; none means twice the train "
+         "length", type=_positive_int, default=None)
+    _add(p, "--n-train", "number of training sequences", type=_positive_int, default=4096)
+    _add(p, "--n-test", "number of held-out test sequences", type=_positive_int, default=512)
+    _add(p, "--convention", "prefix products: left g_t = x_t g_(t-1), right g_t = g_(t-1) x_t",
+         choices=("left", "right"), default="left")
+    _add(p, "--eps", "generator scale of rotation_eps (required there, unused otherwise)",
+         type=_finite_float, default=None)
+    _add(p, "--steps", "optimiser steps", type=_positive_int, default=1000)
+    _add(p, "--batch-size", "sequences per step", type=_positive_int, default=64)
+    _add(p, "--lr", "peak learning rate (AdamW)", type=_finite_float, default=3e-3)
+    _add(p, "--weight-decay", "AdamW weight decay", type=_finite_float, default=0.01)
+    _add(p, "--warmup", "linear warm-up steps", type=int, default=50)
+    _add(p, "--grad-clip", "gradient-norm clip", type=_finite_float, default=1.0)
+    _add(p, "--precision", "training precision", choices=PRECISIONS, default="fp32")
+    _add(p, "--seed", "training seed: initialisation and minibatch order (the data set has its "
+         "own fixed seed)", type=int, default=0)
+    _add(p, "--device", "auto: cuda when torch sees a GPU, else cpu",
+         choices=("auto", "cpu", "cuda"), default="auto")
+    _add(p, "--threads", "torch CPU threads; none leaves torch's choice", type=_positive_int,
+         default=None)
+    _add(p, "--results", "results store folder", default="results")
+    _add(p, "--no-progress", "no live progress bar", action="store_true")
     p.set_defaults(fn=run)
 
 

@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from .registry import Context, get_claim
-from .report import _claim_record, _md_table
+from .report import claim_record, md_table
 from .runner import ClaimResult, run_claim
 
 __all__ = ["check_claim", "claim_markdown", "show_claim"]
@@ -23,7 +23,7 @@ def check_claim(claim_id: str, seed: int = 0, profile: str = "quick", controls: 
 
 def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -> str:
     """Markdown for one result: statement, source, verdict, key figure, notes, tables, control."""
-    rec = _claim_record(result, seed, profile)
+    rec = claim_record(result, seed, profile)
     s = rec["source"]
     lines = [f"### `{rec['id']}` — {rec['title']}",
              f"*{s['reference'] or s['paper']}*" + (f", arXiv:{s['arxiv']} {s['version']}" if s["arxiv"] else "")
@@ -34,7 +34,7 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
     if rec["error"]:
         lines += ["```", rec["error"], "```"]
     for name, rows in rec["tables"].items():
-        lines += [f"**{name}**", "", _md_table(rows)]
+        lines += [f"**{name}**", "", md_table(rows)]
     if rec["control"] is not None:
         c = rec["control"]
         lines += [f"Negative control ({c['variant']}): "

@@ -1,11 +1,15 @@
 """``report.json`` and ``report.md``: the written record of a verification run.
 
-report.json schema (``schema_version`` 1)::
+report.json schema (``schema_version`` 2)::
 
     {
-      "schema_version": 1,
+      "schema_version": 2,
       "seqtheory_version": str, "git_commit": str, "created_utc": str (ISO 8601),
-      "seed": int, "profile": "quick" | "full", "device": "cpu" | "cuda", "controls": bool,
+      "seed": int, "profile": "quick" | "full", "device": "cpu" | "cuda",
+      "controls": bool,                            # every claim's negative control ran
+      "interrupted": bool,                         # the last run was stopped (Ctrl-C) part-way
+      "runs": [{"created_utc": str, "git_commit": str, "claims": [str]}],
+                                          # every verify run that wrote records, oldest first
       "environment": {"versions": {package: str | null}, "platform": str, "machine": str,
                       "device": str, "git_commit": str, ...},
       "claims": [
@@ -21,6 +25,7 @@ report.json schema (``schema_version`` 1)::
           "control": {"variant", "rejected", "reason", "evidence"} | null,
           "control_error": str | null,
           "seconds": float, "control_seconds": float | null,
+          "rerun": bool,                           # run by the last of several runs
           "reproduce": str                         # the command that re-runs this claim
         }
       ]
@@ -32,6 +37,13 @@ Exact rationals (``Fraction``, sympy and python-flint rationals) are written as 
 exact integers as JSON integers; NaN and infinities as the strings ``"nan"``, ``"inf"``,
 ``"-inf"`` (the file is strict JSON). Everything except ``created_utc``, ``seconds`` and
 ``control_seconds`` is a deterministic function of the command line and the source tree.
+
+Partial runs. ``seqtheory verify --only ID`` (and a run stopped by Ctrl-C) *merges* its records
+into the report already in the folder (:func:`merge_reports`): the claims it ran replace their
+records and are marked ``rerun``, every other record is kept, and ``runs`` lists both runs. A merge
+is refused (:func:`merge_problem`) across seeds, profiles, devices, seqtheory versions or claim
+versions; the figures of a replaced record that the new record no longer lists are stale and are
+removed (:func:`stale_figures`).
 """
 from __future__ import annotations
 
@@ -47,12 +59,15 @@ from typing import Any
 from seqtheory.theory._io import atomic_write_text
 
 from .environment import environment_info, package_version
+from .profiles import PROFILES
 from .runner import ClaimResult
 
 __all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
-           "reproduce_command", "validate_report"]
+           "reproduce_command", "validate_report", "merge_problem", "merge_reports",
+           "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
+           "PAPER_TITLES", "group_by_paper"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _exact_number(x: Any) -> Any:
@@ -130,7 +145,8 @@ def reproduce_command(claim_id: str, seed: int, profile: str) -> str:
     return cmd + (" --profile full" if profile == "full" else "")
 
 
-def _claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
+def claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
+    """The report.json record of one result (see the module docstring for its keys)."""
     c, o = r.claim, r.outcome
     rec = {
         "id": c.id, "aliases": list(c.aliases), "claim_version": c.claim_version, "title": c.title,
@@ -146,31 +162,138 @@ def _claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
         "control_error": r.control_error,
         "seconds": round(r.seconds, 3),
         "control_seconds": None if r.control_seconds is None else round(r.control_seconds, 3),
+        "rerun": False,
         "reproduce": reproduce_command(c.id, seed, profile),
     }
     return to_jsonable(rec)
 
 
 def build_report(results: list[ClaimResult], *, seed: int, profile: str, device: str,
-                 controls: bool) -> dict:
-    """The report.json document for a list of results (see the module docstring for the schema)."""
+                 controls: bool, interrupted: bool = False) -> dict:
+    """The report.json document for a list of results (see the module docstring for the schema).
+
+    ``interrupted`` marks a run stopped part-way (Ctrl-C): ``results`` then holds the claims that
+    finished."""
     env = environment_info(device)
+    created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    claims = [claim_record(r, seed, profile) for r in results]
     return {
         "schema_version": SCHEMA_VERSION,
         "seqtheory_version": package_version(),
         "git_commit": env["git_commit"],
-        "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "created_utc": created,
         "seed": seed, "profile": profile, "device": device, "controls": controls,
+        "interrupted": interrupted,
+        "runs": [{"created_utc": created, "git_commit": env["git_commit"],
+                  "claims": [c["id"] for c in claims]}],
         "environment": to_jsonable(env),
-        "claims": [_claim_record(r, seed, profile) for r in results],
+        "claims": claims,
     }
 
 
+# --------------------------------------------------------------------------- partial runs
+def merge_problem(old: dict, new: dict, claim_versions: dict[str, int]) -> str | None:
+    """Why the records of ``new`` must not be merged into the report ``old`` (``None`` when they
+    may): another seed, profile, device or seqtheory version, or an ``old`` record, kept by the
+    merge, of a claim that is no longer registered or of another version of it.
+
+    ``claim_versions`` maps every registered claim id to its current ``claim_version``."""
+    for key in ("seed", "profile", "device", "seqtheory_version"):
+        if old[key] != new[key]:
+            return f"it was made with {key} {old[key]!r}, this run uses {new[key]!r}"
+    rerun = {c["id"] for c in new["claims"]}
+    for c in old["claims"]:
+        if c["id"] in rerun:
+            continue
+        if c["id"] not in claim_versions:
+            return f"it holds claim {c['id']!r}, which is no longer registered"
+        if c["claim_version"] != claim_versions[c["id"]]:
+            return (f"it holds version {c['claim_version']} of claim {c['id']!r}, "
+                    f"not the current {claim_versions[c['id']]}")
+    return None
+
+
+def merge_reports(old: dict, new: dict, order: list[str]) -> dict:
+    """``new``'s records merged into ``old`` (check :func:`merge_problem` first): ``new``'s
+    claims replace their records and are marked ``rerun``; the other records of ``old`` are
+    kept; records are listed in ``order`` (registered claim ids), unknown ids last. The header
+    (version, commit, time, environment, ``interrupted``) is ``new``'s; ``controls`` holds only
+    when both ran every control; ``runs`` is ``old``'s runs followed by ``new``'s."""
+    by_id = {c["id"]: c for c in old["claims"]}
+    for c in new["claims"]:
+        by_id[c["id"]] = dict(c, rerun=True)
+    rank = {cid: i for i, cid in enumerate(order)}
+    claims = sorted(by_id.values(), key=lambda c: (rank.get(c["id"], len(rank)), c["id"]))
+    return dict(new, controls=bool(old["controls"] and new["controls"]),
+                runs=old["runs"] + new["runs"], claims=claims)
+
+
+def stale_figures(old: dict | None, new: dict) -> list[str]:
+    """Figure paths (relative to the report folder) that ``old`` lists and ``new`` does not."""
+    if old is None:
+        return []
+    keep = {f for c in new["claims"] for f in c["figures"]}
+    return sorted({f for c in old["claims"] for f in c["figures"]} - keep)
+
+
+# --------------------------------------------------------------------------- tally
+def tally(claims: list[dict]) -> dict[str, int]:
+    """How many records carry each verdict (``crashed`` for a check without one), and the
+    control outcomes (``control rejected`` / ``control NOT rejected`` / ``control crashed``),
+    in a fixed order; zero counts are left out."""
+    counts = {k: 0 for k in (*_VERDICTS, "crashed", "control rejected", "control NOT rejected",
+                             "control crashed")}
+    for c in claims:
+        counts[c["verdict"] or "crashed"] += 1
+        if c["control"] is not None:
+            counts["control rejected" if c["control"]["rejected"] else "control NOT rejected"] += 1
+        elif c["control_error"]:
+            counts["control crashed"] += 1
+    return {k: v for k, v in counts.items() if v}
+
+
+def tally_line(claims: list[dict]) -> str:
+    """One line: ``33 claims: 20 confirmed, 4 refined, ...; controls: 33 rejected``."""
+    counts = tally(claims)
+    verdicts = ", ".join(f"{v} {k}" for k, v in counts.items() if not k.startswith("control"))
+    ctl = ", ".join(f"{v} {k.removeprefix('control ')}" for k, v in counts.items()
+                    if k.startswith("control"))
+    n = len(claims)
+    head = f"{n} claim{'s' if n != 1 else ''}: {verdicts or 'none'}"
+    return head + (f"; controls: {ctl}" if ctl else "")
+
+
+def format_number(v: Any, digits: int = 4) -> str:
+    """A value as report.md shows it: floats to ``digits`` significant digits (``0.3333``,
+    ``1.235e-13``), NaN (``nan`` / ``"nan"``: e.g. the standard error of a single seed) as
+    ``n/a``, everything else as ``str``."""
+    if isinstance(v, float):
+        return "n/a" if math.isnan(v) else f"{v:.{digits}g}"
+    if v == "nan":
+        return "n/a"
+    return str(v)
+
+
+def _rounded(v: Any) -> Any:
+    """``v`` with every float (nested in lists / dicts) rounded for display."""
+    if isinstance(v, float):
+        return format_number(v) if math.isnan(v) else float(format_number(v))
+    if v == "nan":
+        return "n/a"
+    if isinstance(v, dict):
+        return {k: _rounded(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_rounded(x) for x in v]
+    return v
+
+
 def _md_escape(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+    return format_number(s).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(rows: list[dict]) -> str:
+def md_table(rows: list[dict]) -> str:
+    """A markdown table of row dicts (columns in first-seen order; cells via
+    :func:`format_number`)."""
     if not rows:
         return "_(empty)_\n"
     cols: list[str] = []
@@ -183,78 +306,102 @@ def _md_table(rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-_PAPER_TITLES = {"DEPTH": "[DEPTH] Why Depth Matters in Parallelizable Sequence Models (arXiv:2603.05573)",
-                 "HEAD": "[HEAD] Update Geometry for the Language-Model Head (arXiv:2608.22253)",
-                 "textbook": "Background (textbook facts guarding the machinery)",
-                 "audit": "Dataset and task audits"}
+PAPER_TITLES = {"DEPTH": "[DEPTH] Why Depth Matters in Parallelizable Sequence Models (arXiv:2603.05573)",
+                "HEAD": "[HEAD] Update Geometry for the Language-Model Head (arXiv:2608.22253)",
+                "textbook": "Background (textbook facts guarding the machinery)",
+                "audit": "Dataset and task audits"}
 
 
-def _group_by_paper(claims: list[dict]) -> dict[str, list[dict]]:
+def group_by_paper(claims: list[dict]) -> dict[str, list[dict]]:
+    """Claim records grouped by ``source.paper``: [DEPTH], [HEAD], background, audits, others."""
     groups: dict[str, list[dict]] = {}
     for c in claims:
         groups.setdefault(c["source"]["paper"], []).append(c)
-    order = [p for p in _PAPER_TITLES if p in groups] + [p for p in groups if p not in _PAPER_TITLES]
+    order = [p for p in PAPER_TITLES if p in groups] + [p for p in groups if p not in PAPER_TITLES]
     return {p: groups[p] for p in order}
 
 
 def _evidence_lines(ev: dict) -> list[str]:
     lines = []
     for k, v in ev.items():
-        text = json.dumps(v, sort_keys=False) if isinstance(v, (dict, list)) else str(v)
+        v = _rounded(v)
+        text = json.dumps(v, sort_keys=False) if isinstance(v, (dict, list)) else format_number(v)
         if len(text) > 400:
             text = text[:400] + " … (full value in report.json)"
         lines.append(f"- `{k}`: {text}")
     return lines
 
 
+def _paper_citation(cl: list[dict]) -> str:
+    """The paper's reference, once per paper (the first record's; the claims share it)."""
+    s = cl[0]["source"]
+    return (s["reference"] or s["paper"]) + (f", arXiv:{s['arxiv']}" if s["arxiv"] else "")
+
+
+def _claim_markdown(c: dict) -> list[str]:
+    s = c["source"]
+    where = ", ".join(x for x in (s["version"] if s["arxiv"] else "", s["location"]) if x)
+    L = ["", f"### {c['id']}" + (" (re-run)" if c["rerun"] else ""), "",
+         f"**{c['title']}**" + (f" — {where}" if where else ""), "",
+         f"> {c['statement']}", "",
+         f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
+    if c["notes"]:
+        L += [c["notes"], ""]
+    if c["error"]:
+        L += ["```", c["error"].rstrip(), "```", ""]
+    for name, rows in c["tables"].items():
+        L += [f"**{name}**", "", md_table(rows)]
+    if c["evidence"]:
+        L += ["Evidence:", ""] + _evidence_lines(c["evidence"]) + [""]
+    for fig in c["figures"]:
+        if fig.endswith(".png"):
+            L += [f"![{c['id']}]({fig})", ""]
+    if c["control"] is not None:
+        ctl = c["control"]
+        L += [f"Negative control ({ctl['variant']}): "
+              f"{'rejected' if ctl['rejected'] else 'NOT REJECTED — the check is broken'}"
+              f" — {ctl['reason']}", ""]
+    elif c["control_error"]:
+        L += [f"Negative control crashed: `{c['control_error'].strip().splitlines()[-1]}`", ""]
+    L += [f"Reproduce: `{c['reproduce']}` ({format_number(float(c['seconds']), 3)} s)", ""]
+    return L
+
+
 def render_markdown(report: dict) -> str:
-    """report.md: readable on its own (statement, source, verdict, evidence, figures, reproduce)."""
+    """report.md: readable on its own (statement, source, verdict, evidence, figures, reproduce).
+
+    Each paper's reference is given once, in its section header; numbers are shown to four
+    significant digits (report.json holds them in full); an undefined value (NaN) reads ``n/a``."""
     L = ["# seqtheory verification report", "",
          f"seqtheory {report['seqtheory_version']}, commit `{report['git_commit']}`, "
          f"profile `{report['profile']}`, seed {report['seed']}, device `{report['device']}`, "
-         f"created {report['created_utc']} (UTC).", "",
-         "Verdicts: **confirmed** (exact computation / exhaustive enumeration), **supported** "
-         "(numerical evidence within stated tolerances), **refuted** (a counterexample), "
-         "**refined** (holds but not tight, or needs a named hypothesis; the tight value is given), "
-         "**inconclusive** (the evidence cannot decide; the reason is given).", "",
-         "## Summary", ""]
-    groups = _group_by_paper(report["claims"])
+         f"created {report['created_utc']} (UTC).", ""]
+    if report["interrupted"]:
+        L += ["**Interrupted**: the last run was stopped before every claim it selected had run; "
+              "this report holds the claims that finished.", ""]
+    if len(report["runs"]) > 1:
+        L += [f"Merged from {len(report['runs'])} runs; the claims marked *re-run* come from the "
+              f"last one ({report['runs'][-1]['created_utc']}).", ""]
+    L += ["Verdicts: **confirmed** (exact computation / exhaustive enumeration), **supported** "
+          "(numerical evidence within stated tolerances), **refuted** (a counterexample), "
+          "**refined** (holds but not tight, or needs a named hypothesis; the tight value is given), "
+          "**inconclusive** (the evidence cannot decide; the reason is given).", "",
+          f"Tally: {tally_line(report['claims'])}.", "",
+          "## Summary", ""]
+    groups = group_by_paper(report["claims"])
     for paper, cl in groups.items():
-        L += [f"### {_PAPER_TITLES.get(paper, paper)}", ""]
-        L.append(_md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
+        L += [f"### {PAPER_TITLES.get(paper, paper)}", ""]
+        L.append(md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
                              "verdict": c["verdict"] or "CRASHED", "key figure": c["key_figure"]}
                             for c in cl]))
     for paper, cl in groups.items():
+        L += ["", f"## {PAPER_TITLES.get(paper, paper)}", "", _paper_citation(cl)]
         for c in cl:
-            s = c["source"]
-            L += ["", f"## {c['id']}", "",
-                  f"**{c['title']}** — {s['reference'] or s['paper']}"
-                  + (f", arXiv:{s['arxiv']} {s['version']}" if s["arxiv"] else "")
-                  + (f", {s['location']}" if s["location"] else ""), "",
-                  f"> {c['statement']}", "",
-                  f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
-            if c["notes"]:
-                L += [c["notes"], ""]
-            if c["error"]:
-                L += ["```", c["error"].rstrip(), "```", ""]
-            for name, rows in c["tables"].items():
-                L += [f"**{name}**", "", _md_table(rows)]
-            if c["evidence"]:
-                L += ["Evidence:", ""] + _evidence_lines(c["evidence"]) + [""]
-            for fig in c["figures"]:
-                if fig.endswith(".png"):
-                    L += [f"![{c['id']}]({fig})", ""]
-            if c["control"] is not None:
-                ctl = c["control"]
-                L += [f"Negative control ({ctl['variant']}): "
-                      f"{'rejected' if ctl['rejected'] else 'NOT REJECTED — the check is broken'}"
-                      f" — {ctl['reason']}", ""]
-            elif c["control_error"]:
-                L += [f"Negative control crashed: `{c['control_error'].strip().splitlines()[-1]}`", ""]
-            L += [f"Reproduce: `{c['reproduce']}` ({c['seconds']} s)", ""]
+            L += _claim_markdown(c)
     env = report["environment"]
-    L += ["## Environment", "", _md_table([{"package": k, "version": v}
-                                            for k, v in env["versions"].items()]),
+    L += ["## Environment", "",
+          md_table([{"package": k, "version": "not installed" if v is None else v}
+                     for k, v in env["versions"].items()]),
           f"Platform: {env['platform']}", ""]
     return "\n".join(L)
 
@@ -298,8 +445,10 @@ def _list_of(pred: Any) -> Any:
 
 _TOP = {"schema_version": _one_of(SCHEMA_VERSION), "seqtheory_version": _is(str),
         "git_commit": _is(str), "created_utc": _is(str), "seed": _is(int),
-        "profile": _one_of("quick", "full"), "device": _one_of("cpu", "cuda"),
-        "controls": _is(bool), "environment": _is(dict), "claims": _is(list)}
+        "profile": _one_of(*PROFILES), "device": _one_of("cpu", "cuda"),
+        "controls": _is(bool), "interrupted": _is(bool), "runs": _is(list),
+        "environment": _is(dict), "claims": _is(list)}
+_RUN = {"created_utc": _is(str), "git_commit": _is(str), "claims": _list_of(_is(str))}
 _CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(int),
           "title": _is(str), "source": _is(dict), "statement": _is(str),
           "status": _one_of("ok", "crashed"), "verdict": _or_null(_one_of(*_VERDICTS)),
@@ -308,7 +457,8 @@ _CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(in
               _list_of(_is(dict))(rows) for rows in v.values()),
           "figures": _list_of(_is(str)), "error": _or_null(_is(str)),
           "control": _or_null(_is(dict)), "control_error": _or_null(_is(str)),
-          "seconds": _is_num, "control_seconds": _or_null(_is_num), "reproduce": _is(str)}
+          "seconds": _is_num, "control_seconds": _or_null(_is_num), "rerun": _is(bool),
+          "reproduce": _is(str)}
 _SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "reference")}
 _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
             "evidence": _is(dict)}
@@ -352,7 +502,13 @@ def validate_report(doc: Any) -> None:
     present with its type, no unexpected key, verdicts and statuses from their sets, a crashed
     claim without verdict and with its error, strict-JSON leaves (no NaN, only str keys).
     Raises ``ValueError`` naming the first offending key (``claims[3].verdict``)."""
+    if isinstance(doc, dict) and doc.get("schema_version") not in (None, SCHEMA_VERSION):
+        raise ValueError(f"report.schema_version is {doc['schema_version']!r}, this seqtheory "
+                         f"reads {SCHEMA_VERSION}: the report was written by another version; "
+                         f"re-run `seqtheory verify`")
     _check_keys(doc, _TOP, "report")
+    for i, run in enumerate(doc["runs"]):
+        _check_keys(run, _RUN, f"report.runs[{i}]")
     try:
         _dt.datetime.fromisoformat(doc["created_utc"])
     except ValueError:

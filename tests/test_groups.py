@@ -84,8 +84,10 @@ def test_centers_and_abelian():
 
 
 def test_unknown_name():
-    with pytest.raises(ValueError, match="unknown group name"):
+    with pytest.raises(ValueError, match="order m .* must be even.* D14 \\(or Dih7\\)"):
         F.named("D7")
+    with pytest.raises(ValueError, match="unknown group name"):
+        F.named("D_x")
     with pytest.raises(ValueError):
         F.named("X3")
     with pytest.raises(TypeError):
@@ -417,3 +419,44 @@ def test_matrix_entries_must_not_be_strings():
     """'1/2' strings were parsed by sympy.nsimplify and accepted as matrix entries."""
     with pytest.raises(TypeError, match="not an integer or rational"):
         FiniteGroup.from_matrices([[["1", "0"], ["0", "1"]]])
+
+
+# ------------------------------------------------------------------ naming of dihedral groups
+def test_dihedral_names_are_by_order_and_aliases_are_unambiguous():
+    assert F.named("D4").is_isomorphic(F.named("V4"))  # order 4: the Klein four-group
+    square = F.named("D8")
+    assert square.order == 8 and square.center().order == 2
+    for alias in ("D_8", "D_{8}", "Dih4", "Dih_4", "Dih(4)"):
+        G = F.named(alias)
+        assert G.order == 8 and G.is_isomorphic(square), alias
+    assert F.named("Dih3").is_isomorphic(F.named("S3")) and F.named("D6").order == 6
+    with pytest.raises(ValueError, match="n >= 1"):
+        F.named("Dih0")
+    assert "Dih4" in F.named.__doc__ and "Klein four-group" in F.named.__doc__
+
+
+# ------------------------------------------------------------------ upper central series, centre
+@pytest.mark.parametrize("name, orders, stabilised", [
+    ("trivial", (1,), False), ("C6", (1, 6), False), ("D8", (1, 2, 8), False),
+    ("Q8", (1, 2, 8), False), ("H3", (1, 3, 27), False), ("D16", (1, 2, 4, 16), False),
+    ("S3", (1,), True), ("A5", (1,), True), ("D12", (1, 2), True)])
+def test_upper_central_series(name, orders, stabilised):
+    G = F.named(name)
+    ucs = G.upper_central_series()
+    assert ucs.orders == orders and ucs.stabilised is stabilised and ucs.kind == "upper_central"
+    Z = G.center()
+    brute = {z for z in G.elements if all(G.multiply(z, g) == G.multiply(g, z)
+                                          for g in G.elements)}
+    assert set(Z.elements) == brute == set(ucs[min(1, len(ucs) - 1)].elements)
+    assert set(G.centre().elements) == brute
+
+
+def test_invariants_are_properties_and_series_are_methods():
+    G = F.named("S4")
+    for prop in ("order", "derived_length", "nilpotency_class", "exponent", "is_solvable",
+                 "is_nilpotent", "is_abelian", "is_perfect"):
+        assert isinstance(getattr(type(G), prop), property), prop
+    for meth in ("derived_series", "lower_central_series", "upper_central_series", "center",
+                 "commutator_subgroup"):
+        assert callable(getattr(G, meth)) and not isinstance(getattr(type(G), meth), property)
+    assert "invariants are properties" in F.__doc__

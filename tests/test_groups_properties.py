@@ -86,3 +86,20 @@ def test_series_terms_are_normal_and_nested(name, data):
     # quotients by the commutator subgroup are abelian
     Q = G.quotient(G.commutator_subgroup())
     assert Q.is_abelian
+
+
+@SETTINGS
+@given(name=st.sampled_from(NAMES))
+def test_upper_central_series_follows_its_definition(name):
+    G = group(name)
+    ucs = G.upper_central_series()
+    assert ucs[0].order == 1
+    for lower, upper in zip(ucs, ucs[1:]):  # Z_{i+1} = {x : [x, g] in Z_i for all g}
+        low = set(lower.elements)
+        assert set(upper.elements) == {x for x in G.elements
+                                       if all(G.commutator(x, g) in low for g in G.elements)}
+    # it reaches G iff G is nilpotent, in nilpotency-class many steps (as the lower series)
+    assert ucs.stabilised is (G.nilpotency_class is None)
+    if G.nilpotency_class is not None:
+        assert len(ucs) - 1 == G.nilpotency_class
+    assert G.center().order == (ucs.orders[1] if len(ucs) > 1 else 1)

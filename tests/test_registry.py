@@ -111,7 +111,7 @@ def test_report_roundtrip_and_markdown(tmp_path):
     rep = build_report(results, seed=7, profile="quick", device="cpu", controls=True)
     jpath, mpath = write_report(rep, tmp_path)
     back = json.loads(jpath.read_text())
-    assert back["schema_version"] == 1 and back["seed"] == 7
+    assert back["schema_version"] == 2 and back["seed"] == 7 and back["interrupted"] is False
     ids = {c["id"]: c for c in back["claims"]}
     assert ids["test.dummy"]["verdict"] == "supported"
     assert ids["test.dummy"]["control"]["rejected"] is True
@@ -240,3 +240,41 @@ def test_malformed_outcomes_are_crashes_not_a_lost_report(tmp_path):
     rep = build_report(results + [r], seed=0, profile="quick", device="cpu", controls=True)
     write_report(rep, tmp_path)  # every result is recorded
     assert len(json.loads((tmp_path / "report.json").read_text())["claims"]) == len(cases) + 1
+
+
+# --------------------------------------------------------------------------- report.md display
+def test_markdown_numbers_nan_and_missing_packages(tmp_path):
+    from seqtheory.proofs_checks.report import format_number
+
+    assert format_number(0.1 + 0.2) == "0.3" and format_number(1 / 3) == "0.3333"
+    assert format_number(1.23456789e-13) == "1.235e-13" and format_number(float("nan")) == "n/a"
+    assert format_number("nan") == "n/a" and format_number(7) == "7"
+    out = Outcome(Verdict.SUPPORTED, "k", evidence={"slope": 2.0003456789, "se": float("nan"),
+                                                     "xs": [1 / 3, 2 / 3]},
+                  tables={"fit": [{"mean": 1 / 7, "se": float("nan")}]})
+    r = run_claim(_claim(lambda c: out), Context(seed=0))
+    rep = build_report([r], seed=0, profile="quick", device="cpu", controls=False)
+    rep["environment"]["versions"]["hypothesis"] = None
+    md = render_markdown(json.loads(json.dumps(rep)))
+    assert "`slope`: 2" in md and "`se`: n/a" in md and "[0.3333, 0.6667]" in md
+    assert "| 0.1429 | n/a |" in md and "0.14285714" not in md and "nan" not in md
+    assert "| hypothesis | not installed |" in md and "None" not in md.split("## Environment")[1]
+    assert json.loads(write_report(rep, tmp_path)[0].read_text())["claims"][0]["evidence"][
+        "slope"] == 2.0003456789  # report.json keeps full precision
+
+
+def test_markdown_gives_each_paper_reference_once():
+    from seqtheory.proofs_checks.registry import DEPTH, HEAD
+
+    def made(cid, source):
+        c = Claim(id=cid, title=cid, source=source, statement="s",
+                  check=lambda ctx: Outcome(Verdict.CONFIRMED, "k"))
+        return run_claim(c, Context())
+
+    results = [made("d.a", DEPTH("Theorem 3.2")), made("d.b", DEPTH("Corollary 3.6", "v2")),
+               made("h.a", HEAD("Lemma 1"))]
+    md = render_markdown(build_report(results, seed=0, profile="quick", device="cpu",
+                                      controls=False))
+    for src in (DEPTH("x"), HEAD("x")):
+        assert md.count(src.reference) == 1, src.reference
+    assert "**d.b** — v2, Corollary 3.6" in md and "**d.a** — v1, Theorem 3.2" in md

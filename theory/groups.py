@@ -11,20 +11,22 @@ milliseconds; orders are capped at :data:`MAX_ORDER`).
 Conventions (SPEC §2)
 ---------------------
 * **Names**: ``C_n`` cyclic of order n; ``D_{2n}`` dihedral of **order** 2n (``D8`` has order 8;
-  sympy's ``DihedralGroup(4)`` is our ``D8``); ``H3(p)`` the Heisenberg group of 3x3 unipotent
+  sympy's ``DihedralGroup(4)`` is seqtheory's ``D8``); ``H3(p)`` the Heisenberg group of 3x3 unipotent
   matrices over ``Z/p`` (order p^3; ``"H3"`` means ``H3(3)``); ``S_n``, ``A_n``; ``Q8``;
   ``F21`` = ``C7:C3`` the non-abelian group of order 21 (``x -> x+1``, ``x -> 2x`` on ``Z/7``).
 * **Permutations** are tuples of images of ``0..n-1``. ``multiply(p, q) = p ∘ q``: **apply q
   first**, ``(p ∘ q)(i) = p[q[i]]``. This is function composition, so permutation matrices satisfy
   ``P(p ∘ q) = P(p) @ P(q)`` (left action, as in the state update of SPEC §2). Note that sympy's
-  ``p*q`` applies ``p`` first, i.e. sympy's ``p*q`` is our ``multiply(q, p)``.
+  ``p*q`` applies ``p`` first, i.e. sympy's ``p*q`` is ``multiply(q, p)`` here.
 * **Matrices**: ``multiply(A, B) = A @ B`` (matrix product, entries exact: ``int`` modulo p, or
   ``fractions.Fraction``).
 * **Series** (SPEC §2): derived series ``G^(0) = G``, ``G^(i+1) = [G^(i), G^(i)]``; derived length
   = least k with ``G^(k) = 1`` (trivial group -> 0, non-solvable -> ``None``). Lower central series
   ``γ_1 = G``, ``γ_{i+1} = [G, γ_i]``; nilpotency class = least c with ``γ_{c+1} = 1`` (trivial ->
   0, non-nilpotent -> ``None``). A series that stabilises at a non-trivial term ends there and
-  says so (:attr:`GroupSeries.stabilised`). Commutator ``[a, b] = a^-1 b^-1 a b``.
+  says so (:attr:`GroupSeries.stabilised`). Upper central series ``1 = Z_0 < Z_1 = Z(G) < ...``,
+  ``Z_{i+1} = {x : [x, g] in Z_i for all g}``, as for Lie algebras. Commutator
+  ``[a, b] = a^-1 b^-1 a b``.
 
 Sources: D. S. Dummit, R. M. Foote, *Abstract Algebra*, 3rd ed., §3-6 (series, solvable and
 nilpotent groups); F. W. Light's associativity test (see A. H. Clifford, G. B. Preston,
@@ -101,20 +103,24 @@ def _closure_table(gens: Sequence[Hashable], mul: Callable[[Any, Any], Any], ide
 # results
 # ------------------------------------------------------------------------------------------------
 class GroupSeries(tuple):
-    """A derived or lower central series: a tuple of subgroups (:class:`FiniteGroup`, each with
-    ``.order``), first term the group itself.
+    """A derived, lower central or upper central series: a tuple of subgroups
+    (:class:`FiniteGroup`, each with ``.order``).
 
-    ``reaches_trivial``: the last term is the trivial group. ``stabilised``: the series stopped
-    because the next term equals the last one, which is non-trivial (a non-solvable /
-    non-nilpotent group); the repeated term is not listed twice. ``kind`` is ``"derived"`` or
-    ``"lower_central"``.
+    The derived and lower central series descend from the group itself; ``reaches_trivial``: the
+    last term is the trivial group; ``stabilised``: the series stopped because the next term
+    equals the last one, which is non-trivial (a non-solvable / non-nilpotent group). The upper
+    central series ascends from the trivial subgroup (``Z_0 = 1, Z_1 = Z(G), ...``);
+    ``stabilised``: it stopped below the whole group (which happens iff the group is not
+    nilpotent). A repeated term is never listed twice. ``kind`` is ``"derived"``,
+    ``"lower_central"`` or ``"upper_central"``.
     """
 
     kind: str
 
-    def __new__(cls, terms: Iterable["FiniteGroup"], kind: str):
+    def __new__(cls, terms: Iterable["FiniteGroup"], kind: str, group_order: int | None = None):
         obj = super().__new__(cls, tuple(terms))
         obj.kind = kind
+        obj._group_order = group_order
         return obj
 
     @property
@@ -127,10 +133,12 @@ class GroupSeries(tuple):
 
     @property
     def stabilised(self) -> bool:
+        if self.kind == "upper_central":
+            return self[-1].order != self._group_order
         return not self.reaches_trivial
 
     def __repr__(self) -> str:
-        tail = "" if self.reaches_trivial else " (stabilises)"
+        tail = " (stabilises)" if self.stabilised else ""
         return f"GroupSeries({self.kind}: {', '.join(map(str, self.orders))}{tail})"
 
 
@@ -146,6 +154,14 @@ class FiniteGroup:
     :meth:`from_permutations`, :meth:`from_matrices`, :meth:`from_cayley_table`,
     :meth:`direct_product`), not directly. Subgroups (:meth:`subgroup_generated`, series terms,
     :meth:`center`) are ``FiniteGroup`` objects too, with ``parent`` and ``parent_indices`` set.
+
+    One rule, as in ``sympy.combinatorics`` and :class:`~seqtheory.theory.lie.LieAlgebra`:
+    **invariants are properties** (``G.order``, ``G.derived_length``, ``G.nilpotency_class``,
+    ``G.exponent``, ``G.is_solvable``, ``G.is_nilpotent``, ``G.is_abelian``, ``G.is_perfect``;
+    no parentheses), **series and substructures are methods** (``G.derived_series()``,
+    ``G.lower_central_series()``, ``G.upper_central_series()``, ``G.center()``,
+    ``G.commutator_subgroup()``). Writing ``G.derived_length()`` calls the returned ``int``
+    (``TypeError: 'int' object is not callable``).
     """
 
     def __init__(self, elements: Sequence[Hashable], table: np.ndarray, *, name: str | None = None,
@@ -344,9 +360,12 @@ class FiniteGroup:
         return self._subgroup(self._normal_closure_mask(self._mask_of(elems)))
 
     def center(self) -> "FiniteGroup":
-        """``Z(G) = {z : zg = gz for all g}``."""
-        T = self._T
-        return self._subgroup((T == T.T).all(axis=1), name=None)
+        """``Z(G) = {z : zg = gz for all g}``: the first term ``Z_1`` of
+        :meth:`upper_central_series` (the trivial subgroup for a group with trivial centre)."""
+        ucs = self.upper_central_series()
+        return ucs[1] if len(ucs) > 1 else ucs[0]
+
+    centre = center
 
     def centralizer_orders(self) -> np.ndarray:
         """``|C_G(x)|`` for every element index x (a conjugacy-class invariant)."""
@@ -418,6 +437,36 @@ class FiniteGroup:
     def lower_central_series(self) -> GroupSeries:
         """``G = γ_1 > γ_2 > ...`` ending at the trivial group or where it stabilises."""
         return self._lower_central
+
+    def _central_over(self, Z: np.ndarray) -> np.ndarray:
+        """Mask of ``{x : [x, g] in Z for every g}`` for a normal subgroup mask ``Z`` (the
+        preimage of the centre of ``G/Z``). Since ``Z`` is normal, ``xZ`` is central in ``G/Z``
+        iff it commutes with the images of a generating set, so only generators ``s`` are tried:
+        ``[x, s] = x^-1 s^-1 x s``."""
+        T, inv, x = self._T, self._inv, np.arange(self.order)
+        out = np.ones(self.order, dtype=bool)
+        for s in self._generators:
+            out &= Z[T[T[inv, inv[s]], T[x, s]]]
+        return out
+
+    @cached_property
+    def _upper_central(self) -> GroupSeries:
+        mask = np.zeros(self.order, dtype=bool)
+        mask[self._e] = True
+        masks = [mask]
+        while masks[-1].sum() < self.order:
+            nxt = self._central_over(masks[-1])
+            if nxt.sum() == masks[-1].sum():  # Z_i ⊆ Z_{i+1}: equal order means equal
+                break
+            masks.append(nxt)
+        return GroupSeries([self._subgroup(m) for m in masks], "upper_central", self.order)
+
+    def upper_central_series(self) -> GroupSeries:
+        """``1 = Z_0 < Z_1 = Z(G) < ... ``, ``Z_{i+1} = {x : [x, g] in Z_i for all g}``, ending
+        at ``G`` (iff ``G`` is nilpotent, after ``nilpotency_class`` steps) or where it stops
+        growing (``stabilised``); as :meth:`LieAlgebra.upper_central_series
+        <seqtheory.theory.lie.LieAlgebra.upper_central_series>`."""
+        return self._upper_central
 
     @property
     def derived_length(self) -> int | None:
@@ -708,7 +757,16 @@ class FiniteGroup:
     def named(cls, name: str) -> "FiniteGroup":
         """A group by its SPEC §2 name: ``C<n>``, ``D<2n>`` (order 2n), ``S<n>``, ``A<n>``, ``Q8``,
         ``H3`` (= ``H3(3)``), ``H3(<p>)``, ``F21`` / ``C7:C3``, ``V4``, ``Klein``, ``trivial``.
-        ``ValueError`` for an unknown name."""
+
+        Dihedral naming is by **order** (SPEC §2): ``"D8"`` is the dihedral group of order 8
+        (the symmetries of a square; sympy's ``DihedralGroup(4)``), ``"D6"`` that of order 6
+        (≅ S3), and ``"D4"`` the dihedral group of order 4, which is the Klein four-group V4, not
+        the symmetries of a square. The subscript form ``"D_8"`` / ``"D_{8}"`` means the same as
+        ``"D8"``; ``"Dih4"`` / ``"Dih_4"`` / ``"Dih(4)"`` names the symmetries of a regular
+        4-gon (order 8), the other common convention, spelled differently so that a name is
+        never ambiguous. An odd ``"D<m>"`` is refused: no dihedral group has odd order.
+
+        ``TypeError`` for a non-str name; ``ValueError`` for an unknown name."""
         if not isinstance(name, str):
             raise TypeError(f"name must be a str, got {type(name).__name__}")
         s = name.strip().replace(" ", "")
@@ -725,7 +783,18 @@ class FiniteGroup:
             return g
         if s in ("trivial", "1", "C1"):
             return cls.trivial()
+        m = re.fullmatch(r"Dih(?:_?(\d+)|\((\d+)\))", s)
+        if m:  # Dih_n: symmetries of a regular n-gon, order 2n
+            n = int(m.group(1) or m.group(2))
+            if n < 1:
+                raise ValueError(f"{name!r}: Dih_n needs n >= 1")
+            return cls.dihedral(2 * n)
+        s = re.sub(r"^D_\{?(\d+)\}?$", r"D\1", s)  # D_8, D_{8} -> D8 (order)
         m = cls._NAME_RE.fullmatch(s)
+        if m and m.group(1) == "D" and int(m.group(2)) % 2:
+            raise ValueError(f"{name!r}: D<m> names the dihedral group of order m (SPEC §2), and "
+                             f"m must be even; the symmetries of a regular {m.group(2)}-gon are "
+                             f"D{2 * int(m.group(2))} (or Dih{m.group(2)})")
         if m:
             kind, n = m.group(1), int(m.group(2))
             if kind == "C" and n >= 1:
@@ -738,8 +807,8 @@ class FiniteGroup:
                 return cls.alternating(n)
             if kind == "Q" and n == 8:
                 return cls.quaternion()
-        raise ValueError(f"unknown group name {name!r}; known: C<n>, D<2n> (order 2n), S<n>, A<n>, "
-                         f"Q8, H3, H3(<p>), F21 (= C7:C3), V4, trivial")
+        raise ValueError(f"unknown group name {name!r}; known: C<n>, D<2n> (order 2n), Dih<n> "
+                         f"(order 2n), S<n>, A<n>, Q8, H3, H3(<p>), F21 (= C7:C3), V4, trivial")
 
 
 # ------------------------------------------------------------------------------------------------

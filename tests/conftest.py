@@ -1,0 +1,61 @@
+"""Session settings of the test suite.
+
+The suite writes nothing into the working tree: every test writes under its ``tmp_path``; the
+hypothesis example database is kept in memory (no ``.hypothesis/`` folder), and
+:func:`_working_tree_is_unchanged` fails the session, naming the paths, when a file or folder
+appeared, disappeared or changed in the repository or the current folder. Tool caches
+(``.pytest_cache``, ``__pycache__``) and environments (``.venv``, ``.git``) are not watched.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+from hypothesis.database import InMemoryExampleDatabase
+
+settings.register_profile("seqtheory", database=InMemoryExampleDatabase())
+settings.load_profile("seqtheory")
+
+REPO = Path(__file__).resolve().parent.parent
+_NOT_WATCHED = {".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".hypothesis",
+                ".benchmarks", ".ipynb_checkpoints", "build", "dist"}
+
+
+def tree_snapshot(root: Path) -> dict[str, tuple]:
+    """``{relative path: (kind, size, mtime_ns)}`` of every file and folder under ``root``,
+    without the tool caches and environments of ``_NOT_WATCHED`` and ``*.egg-info``."""
+    snap: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames
+                             if d not in _NOT_WATCHED and not d.endswith(".egg-info"))
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            try:
+                st = p.lstat()
+            except FileNotFoundError:
+                continue
+            is_dir = name in dirnames
+            snap[str(p.relative_to(root))] = ("dir", 0, 0) if is_dir else \
+                ("file", st.st_size, st.st_mtime_ns)
+    return snap
+
+
+def tree_changes(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
+    """``"new: x"``, ``"removed: x"``, ``"changed: x"`` lines between two snapshots."""
+    return ([f"new: {p}" for p in sorted(after.keys() - before.keys())]
+            + [f"removed: {p}" for p in sorted(before.keys() - after.keys())]
+            + [f"changed: {p}" for p in sorted(before.keys() & after.keys())
+               if before[p] != after[p]])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _working_tree_is_unchanged():
+    roots = {REPO, Path.cwd().resolve()}
+    before = {r: tree_snapshot(r) for r in roots}
+    yield
+    problems = [f"{r}: {line}" for r in sorted(roots)
+                for line in tree_changes(before[r], tree_snapshot(r))]
+    assert not problems, ("the test suite wrote into the working tree (tests must write under "
+                          "tmp_path):\n  " + "\n  ".join(problems))
