@@ -1,0 +1,173 @@
+"""The Ray backend of `seqtheory sweep` on a simulated multi-node cluster
+(``ray.cluster_utils.Cluster``): a head node without CPUs (the driver's machine) and two worker
+nodes with one CPU and their own temporary folder each. No worker process may touch the driver's
+folder (a Python audit hook installed in every Ray worker refuses it), so the runs can only reach
+the results store through the driver. One test kills a worker process mid-run."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'seqtheory[sweeps]')")
+cluster_utils = pytest.importorskip("ray.cluster_utils", reason="ray.cluster_utils is missing")
+
+from seqtheory.models.store import ResultsStore, config_key  # noqa: E402
+from seqtheory.models.sweep import load_sweep, read_events, run_sweep  # noqa: E402
+from seqtheory.models.train import load_model, train  # noqa: E402
+
+TINY = Path(__file__).resolve().parents[1] / "sweeps" / "tiny.toml"
+
+
+def _forbid(root: str):
+    """A Ray ``worker_process_setup_hook`` that makes every file or SQLite access below ``root``
+    raise ``PermissionError`` in the worker process (a closure: Ray ships it by value)."""
+    def setup() -> None:
+        import os as _os
+        import sys as _sys
+
+        def audit(event, args):
+            if not (event == "open" or event.startswith(("os.", "shutil.", "sqlite3.connect"))):
+                return
+            if not args or not isinstance(args[0], (str, bytes, _os.PathLike)):
+                return
+            p = _os.path.abspath(_os.fsdecode(args[0]))
+            if p == root or p.startswith(root + _os.sep):
+                raise PermissionError(f"Ray worker touched the driver's folder: {p} ({event})")
+
+        _sys.addaudithook(audit)
+
+    return setup
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    assert not ray.is_initialized()
+    base = tmp_path_factory.mktemp("cluster")
+    driver = base / "driver"
+    folders = {n: base / n for n in ("head", "node1", "node2")}
+    for d in (driver, *folders.values()):
+        d.mkdir()
+    c = cluster_utils.Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 0, "include_dashboard": False, "env_vars": {"TMPDIR": str(folders["head"])}})
+    nodes = {}
+    for n in ("node1", "node2"):
+        node = c.add_node(num_cpus=1, env_vars={"TMPDIR": str(folders[n])})
+        nodes[node.node_id] = folders[n]
+    c.wait_for_nodes()
+    ray.init(address=c.address, runtime_env={"worker_process_setup_hook": _forbid(str(driver))})
+    try:
+        yield SimpleNamespace(driver=driver, nodes=nodes)
+    finally:
+        ray.shutdown()
+        c.shutdown()
+
+
+def _by_key(events, key, kind):
+    return [e for e in events if e["key"] == key and e["event"] == kind]
+
+
+def test_driver_owns_the_store_on_a_two_node_cluster(cluster):
+    # the guard is live on the worker nodes: a task cannot even open a file in the driver's folder
+    @ray.remote(num_cpus=1)
+    def probe(path):
+        open(path, "w").close()
+
+    with pytest.raises(PermissionError, match="driver's folder"):
+        ray.get(probe.remote(str(cluster.driver / "probe")))
+    assert not (cluster.driver / "probe").exists()
+
+    spec = load_sweep(TINY)  # 4 runs of 6 steps, checkpoint every 2 steps
+    res = cluster.driver / "results"
+    lines: list[str] = []
+    final, errors = run_sweep(spec, res, backend="ray", workers=2, poll_s=0.2,
+                              progress_every_s=2.0, stream_every_s=0.0, say=lines.append)
+    assert errors == [] and final.complete and final.finished == 4, lines
+    assert ray.is_initialized()  # connected by the caller: left connected
+
+    store, ev = ResultsStore(res), read_events(res)
+    starts = [e for e in ev if e["event"] == "start"]
+    assert {e["node"] for e in starts} == set(cluster.nodes)  # 2 in flight, 1 CPU per node
+    for cfg in spec.configs():
+        key = config_key(cfg)
+        (start,), (finish,) = _by_key(ev, key, "start"), _by_key(ev, key, "finish")
+        assert start["attempt"] == finish["attempt"] == 1 and start["resume_step"] == 0
+        assert start["pid"] != os.getpid() and start["node"] in cluster.nodes
+        # the task trained in a scratch store in its own node's temporary folder, removed after
+        scratch = Path(start["scratch"])
+        assert scratch.is_relative_to(cluster.nodes[start["node"]]) and not scratch.exists()
+        # mid-run checkpoints reached the driver before the end of the run
+        streamed = [e["step"] for e in _by_key(ev, key, "checkpoint")]
+        assert streamed and streamed == sorted(streamed) and streamed[-1] < cfg.steps
+        assert all(s % cfg.checkpoint_every == 0 for s in streamed)
+        # the driver's store holds result, full curve and final checkpoint
+        rec = store.get(cfg)
+        assert rec.status == "finished" and rec.result["test"]["test_length"] == 8
+        assert [pt["step"] for pt in store.metrics(cfg)] == [2, 4, 6]
+        assert [pt["step"] for pt in rec.result["curve"]] == [2, 4, 6]
+        assert store.load_checkpoint(cfg)["step"] == cfg.steps
+    load_model(spec.configs()[0], store)  # the final checkpoint is a usable model
+
+    # a second invocation finds everything finished in the driver's store and dispatches nothing
+    stamps = {r.key: r.updated for r in store.runs()}
+    final2, errors2 = run_sweep(spec, res, backend="ray", workers=2, poll_s=0.2, say=lines.append)
+    assert final2.complete and errors2 == [] and len(read_events(res)) == len(ev)
+    assert {r.key: r.updated for r in store.runs()} == stamps
+
+
+def test_killed_worker_resumes_from_the_driver_checkpoint(cluster):
+    base = next(c for c in load_sweep(TINY).configs() if c.task == "S3" and c.depth == 1)
+    cfg = dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+    key = config_key(cfg)
+    res = cluster.driver / "results_kill"
+    out: dict = {}
+
+    def sweep():
+        try:
+            out["final"], out["errors"] = run_sweep([cfg], res, backend="ray", workers=1,
+                                                    lease_s=5.0, poll_s=0.1, stream_every_s=0.0,
+                                                    say=lambda s: None)
+        except BaseException as exc:  # reported by the assertion below
+            out["exc"] = exc
+
+    t = threading.Thread(target=sweep, daemon=True)
+    t.start()
+    killed, deadline = None, time.time() + 120
+    while killed is None and time.time() < deadline and t.is_alive():
+        ev = read_events(res)
+        if any(e["step"] >= 10 for e in _by_key(ev, key, "checkpoint")):
+            (start,) = _by_key(ev, key, "start")
+            os.kill(start["pid"], signal.SIGKILL)
+            killed = start
+        time.sleep(0.05)
+    t.join(180)
+    assert killed is not None, f"no mid-run checkpoint reached the driver: {out}"
+    assert not t.is_alive() and "exc" not in out, out
+    assert out["errors"] == [] and out["final"].complete
+
+    ev = read_events(res)
+    starts, (lost,) = _by_key(ev, key, "start"), _by_key(ev, key, "lost")
+    (finish,) = _by_key(ev, key, "finish")  # finished once
+    assert [s["attempt"] for s in starts] == [1, 2] and lost["attempt"] == 1
+    assert finish["attempt"] == 2 and starts[1]["pid"] != killed["pid"]
+    held = max(e["step"] for e in _by_key(ev, key, "checkpoint") if e["attempt"] == 1)
+    # the second task resumed from the newest checkpoint the driver held, not from scratch
+    assert 10 <= held < cfg.steps and starts[1]["resume_step"] == held
+    # SIGKILL left the killed task's scratch store in its node's temporary folder
+    scratch = Path(killed["scratch"])
+    assert scratch.is_relative_to(cluster.nodes[killed["node"]]) and scratch.is_dir()
+
+    store = ResultsStore(res)
+    rec = store.get(cfg)
+    assert rec.status == "finished" and store.load_checkpoint(cfg)["step"] == cfg.steps
+    every = list(range(5, cfg.steps + 1, 5))
+    assert [pt["step"] for pt in store.metrics(cfg)] == every  # the curve has no hole
+    # on CPU a resumed run is bit-identical to an uninterrupted one
+    ref = train(cfg, device="cpu", threads=1)
+    assert rec.result["curve"] == ref["curve"] and rec.result["test"] == ref["test"]
