@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -63,7 +65,7 @@ def cluster(tmp_path_factory):
     c.wait_for_nodes()
     ray.init(address=c.address, runtime_env={"worker_process_setup_hook": _forbid(str(driver))})
     try:
-        yield SimpleNamespace(driver=driver, nodes=nodes)
+        yield SimpleNamespace(driver=driver, nodes=nodes, address=c.address)
     finally:
         ray.shutdown()
         c.shutdown()
@@ -71,6 +73,40 @@ def cluster(tmp_path_factory):
 
 def _by_key(events, key, kind):
     return [e for e in events if e["key"] == key and e["event"] == kind]
+
+
+def _long_run():
+    """One run long enough to be killed mid-run (400 steps, a checkpoint every 5)."""
+    base = next(c for c in load_sweep(TINY).configs() if c.task == "S3" and c.depth == 1)
+    return dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted():
+    """The result of ``_long_run()`` trained in one go, in this process."""
+    return train(_long_run(), device="cpu", threads=1)
+
+
+def _wait_for_checkpoint(res, key, step, alive, timeout=120.0) -> list[dict]:
+    """Poll the events of ``res`` until the driver has stored a checkpoint of ``key`` at a step
+    >= ``step``; returns the events then ([] when ``alive()`` turned false or on timeout)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and alive():
+        ev = read_events(res)
+        if any(e["step"] >= step for e in _by_key(ev, key, "checkpoint")):
+            return ev
+        time.sleep(0.05)
+    return []
+
+
+def _assert_complete_run(store, cfg, uninterrupted):
+    rec = store.get(cfg)
+    assert rec.status == "finished" and store.load_checkpoint(cfg)["step"] == cfg.steps
+    every = list(range(cfg.log_every, cfg.steps + 1, cfg.log_every))
+    assert [pt["step"] for pt in store.metrics(cfg)] == every  # the curve has no hole
+    # on CPU a resumed run is bit-identical to an uninterrupted one
+    assert rec.result["curve"] == uninterrupted["curve"]
+    assert rec.result["test"] == uninterrupted["test"]
 
 
 def test_driver_owns_the_store_on_a_two_node_cluster(cluster):
@@ -121,9 +157,8 @@ def test_driver_owns_the_store_on_a_two_node_cluster(cluster):
     assert {r.key: r.updated for r in store.runs()} == stamps
 
 
-def test_killed_worker_resumes_from_the_driver_checkpoint(cluster):
-    base = next(c for c in load_sweep(TINY).configs() if c.task == "S3" and c.depth == 1)
-    cfg = dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+def test_killed_worker_resumes_from_the_driver_checkpoint(cluster, uninterrupted):
+    cfg = _long_run()
     key = config_key(cfg)
     res = cluster.driver / "results_kill"
     out: dict = {}
@@ -138,16 +173,11 @@ def test_killed_worker_resumes_from_the_driver_checkpoint(cluster):
 
     t = threading.Thread(target=sweep, daemon=True)
     t.start()
-    killed, deadline = None, time.time() + 120
-    while killed is None and time.time() < deadline and t.is_alive():
-        ev = read_events(res)
-        if any(e["step"] >= 10 for e in _by_key(ev, key, "checkpoint")):
-            (start,) = _by_key(ev, key, "start")
-            os.kill(start["pid"], signal.SIGKILL)
-            killed = start
-        time.sleep(0.05)
+    ev = _wait_for_checkpoint(res, key, 10, t.is_alive)
+    assert ev, f"no mid-run checkpoint reached the driver: {out}"
+    (killed,) = _by_key(ev, key, "start")
+    os.kill(killed["pid"], signal.SIGKILL)
     t.join(180)
-    assert killed is not None, f"no mid-run checkpoint reached the driver: {out}"
     assert not t.is_alive() and "exc" not in out, out
     assert out["errors"] == [] and out["final"].complete
 
@@ -162,12 +192,43 @@ def test_killed_worker_resumes_from_the_driver_checkpoint(cluster):
     # SIGKILL left the killed task's scratch store in its node's temporary folder
     scratch = Path(killed["scratch"])
     assert scratch.is_relative_to(cluster.nodes[killed["node"]]) and scratch.is_dir()
+    _assert_complete_run(ResultsStore(res), cfg, uninterrupted)
 
-    store = ResultsStore(res)
-    rec = store.get(cfg)
-    assert rec.status == "finished" and store.load_checkpoint(cfg)["step"] == cfg.steps
-    every = list(range(5, cfg.steps + 1, 5))
-    assert [pt["step"] for pt in store.metrics(cfg)] == every  # the curve has no hole
-    # on CPU a resumed run is bit-identical to an uninterrupted one
-    ref = train(cfg, device="cpu", threads=1)
-    assert rec.result["curve"] == ref["curve"] and rec.result["test"] == ref["test"]
+
+_DRIVER = """
+import dataclasses, sys
+from seqtheory.models.sweep import load_sweep, run_sweep
+base = next(c for c in load_sweep(sys.argv[1]).configs() if c.task == "S3" and c.depth == 1)
+cfg = dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+run_sweep([cfg], sys.argv[2], backend="ray", address=sys.argv[3], lease_s=3.0, poll_s=0.1,
+          stream_every_s=0.0)
+"""
+
+
+def test_killed_driver_resumes_from_its_store_alone(cluster, uninterrupted, tmp_path):
+    """SIGKILL of the driver process (its Ray job and tasks die with it); a new driver resumes
+    the run from the checkpoint in the results store once the dead driver's lease expires."""
+    cfg = _long_run()
+    key = config_key(cfg)
+    res = cluster.driver / "results_driver_kill"
+    log = (tmp_path / "driver.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(TINY), str(res), cluster.address],
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        ev = _wait_for_checkpoint(res, key, 10, lambda: proc.poll() is None)
+        assert ev, (tmp_path / "driver.log").read_text()[-3000:]
+    finally:
+        proc.kill()
+        proc.wait(30)
+        log.close()
+    held = max(e["step"] for e in _by_key(read_events(res), key, "checkpoint"))
+    assert ResultsStore(res).load_checkpoint(cfg)["step"] == held < cfg.steps
+
+    final, errors = run_sweep([cfg], res, backend="ray", workers=1, lease_s=3.0, poll_s=0.2,
+                              stream_every_s=0.0, say=lambda s: None)
+    assert errors == [] and final.complete
+    ev = read_events(res)
+    starts, (finish,) = _by_key(ev, key, "start"), _by_key(ev, key, "finish")
+    assert len(starts) == 2 and starts[1]["resume_step"] == held and not _by_key(ev, key, "lost")
+    assert finish["owner"] == starts[1]["owner"] != starts[0]["owner"]
+    _assert_complete_run(ResultsStore(res), cfg, uninterrupted)
