@@ -32,7 +32,8 @@ def test_ray_backend_local_instance(tmp_path):
     lines: list[str] = []
     try:
         final, errors = run_sweep(configs, res, backend="ray", workers=1, lease_s=spec.lease_s,
-                                  poll_s=0.2, progress_every_s=2.0, say=lines.append)
+                                  poll_s=0.2, progress_every_s=2.0, stream_every_s=3600.0,
+                                  say=lines.append)
     finally:
         if ray.is_initialized():  # run_sweep shuts down the instance it started; be sure
             ray.shutdown()
@@ -46,6 +47,12 @@ def test_ray_backend_local_instance(tmp_path):
     assert all(e["pid"] != os.getpid() and int(e["owner"].split(":")[1]) == e["pid"]
                for e in starts)
     assert all(r.result["test"]["test_length"] == 8 for r in store.runs("finished"))
+    # no mid-run checkpoint within stream_every_s: the end of the run brings the final
+    # checkpoint and the whole curve
+    assert not [e for e in ev if e["event"] == "checkpoint"]
+    for cfg in good:
+        assert store.load_checkpoint(cfg)["step"] == cfg.steps
+        assert [pt["step"] for pt in store.metrics(cfg)] == [2, 4, 6]
     fails = {e["key"]: e for e in ev if e["event"] == "fail"}
     assert set(fails) == {config_key(misfit), config_key(damaged)}
     assert [e["resume_step"] for e in starts if e["key"] == config_key(misfit)] == [2]
