@@ -789,7 +789,8 @@ class _RayDriver:
             error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:300]}"
             self._event("lost", fl, error=error)
             if fl.attempt > self.ray_retries:
-                self._fail(fl, f"Ray task lost {fl.attempt} times; last: {error}")
+                self._fail(fl, f"Ray task lost on {fl.attempt} attempt(s) (ray_retries="
+                               f"{self.ray_retries}); last: {error}")
             else:
                 self.say(f"[driver] lost {_describe(fl.cfg)} ({fl.key[:10]}): {error}; "
                          f"re-dispatching from step {fl.step}")

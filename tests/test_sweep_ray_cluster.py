@@ -232,3 +232,39 @@ def test_killed_driver_resumes_from_its_store_alone(cluster, uninterrupted, tmp_
     assert len(starts) == 2 and starts[1]["resume_step"] == held and not _by_key(ev, key, "lost")
     assert finish["owner"] == starts[1]["owner"] != starts[0]["owner"]
     _assert_complete_run(ResultsStore(res), cfg, uninterrupted)
+
+
+def test_run_lost_beyond_ray_retries_fails_then_resumes_next_invocation(cluster, uninterrupted):
+    """With ``ray_retries=0`` a killed task marks its run failed (no endless re-dispatch); the
+    next invocation takes the failed run up again from the driver's checkpoint."""
+    cfg = _long_run()
+    key = config_key(cfg)
+    res = cluster.driver / "results_retries"
+    out: dict = {}
+
+    def sweep():
+        out["final"], out["errors"] = run_sweep([cfg], res, backend="ray", lease_s=5.0,
+                                                poll_s=0.1, stream_every_s=0.0, ray_retries=0,
+                                                say=lambda s: None)
+
+    t = threading.Thread(target=sweep, daemon=True)
+    t.start()
+    ev = _wait_for_checkpoint(res, key, 10, t.is_alive)
+    assert ev, "no mid-run checkpoint reached the driver"
+    (killed,) = _by_key(ev, key, "start")
+    os.kill(killed["pid"], signal.SIGKILL)
+    t.join(120)
+    assert not t.is_alive() and out["errors"] == []
+    assert out["final"].failed == 1 and not out["final"].complete
+    store = ResultsStore(res)
+    rec = store.get(cfg)
+    assert rec.status == "failed" and rec.error.startswith("Ray task lost on 1 attempt(s)")
+    held = store.load_checkpoint(cfg)["step"]
+    assert held >= 10 and len(_by_key(read_events(res), key, "start")) == 1
+
+    final, errors = run_sweep([cfg], res, backend="ray", poll_s=0.1, stream_every_s=0.0,
+                              say=lambda s: None)
+    assert errors == [] and final.complete
+    starts = _by_key(read_events(res), key, "start")
+    assert len(starts) == 2 and starts[1]["resume_step"] == held
+    _assert_complete_run(store, cfg, uninterrupted)
