@@ -140,7 +140,10 @@ def test_run_sweep_argument_errors(tmp_path):
     spec = load_sweep(TINY)
     for kw, word in (({"backend": "dask"}, "backend"), ({"workers": 0}, "workers"),
                      ({"device": "tpu"}, "device"), ({"lease_s": -1.0}, "lease_s"),
-                     ({"threads": 0}, "threads"), ({"address": "x:1"}, "address")):
+                     ({"threads": 0}, "threads"), ({"address": "x:1"}, "address"),
+                     ({"stream_every_s": -1.0}, "stream_every_s"),
+                     ({"stream_every_s": float("inf")}, "stream_every_s"),
+                     ({"ray_retries": -1}, "ray_retries"), ({"ray_retries": 1.0}, "ray_retries")):
         with pytest.raises(ValueError, match=word):
             run_sweep(spec, tmp_path / "r", **kw)
 

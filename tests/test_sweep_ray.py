@@ -1,5 +1,6 @@
-"""The Ray backend of `seqtheory sweep` on a local Ray instance (one CPU): every run of a tiny
-grid is trained by a Ray worker process and stored exactly once."""
+"""The Ray backend of `seqtheory sweep` on a local Ray instance (one CPU): runs are trained by
+Ray worker processes and stored by the driver exactly once; failures in a task and in the driver
+are recorded. The multi-node case is in tests/test_sweep_ray_cluster.py."""
 from __future__ import annotations
 
 import os
@@ -16,27 +17,48 @@ TINY = Path(__file__).resolve().parents[1] / "sweeps" / "tiny.toml"
 
 
 def test_ray_backend_local_instance(tmp_path):
+    """Two runs train in Ray worker processes; a run whose checkpoint in the driver's store does
+    not fit its model fails in its task (not retried: an exception of ``train``), and a run whose
+    checkpoint is damaged fails in the driver, with the driver's file named."""
     assert not ray.is_initialized()
     spec = load_sweep(TINY)
-    configs = [c for c in spec.configs() if c.task == "S3"]  # 2 runs: Ray start-up dominates
+    configs = spec.configs()
+    good = [c for c in configs if c.task == "S3"]
+    misfit, damaged = [c for c in configs if c.task == "C3"]
     res = tmp_path / "results"
+    store = ResultsStore(res)
+    store.save_checkpoint(misfit, {"model": {}, "step": 2})
+    store.checkpoint_path(damaged).write_bytes(b"not a checkpoint")
     lines: list[str] = []
     try:
         final, errors = run_sweep(configs, res, backend="ray", workers=1, lease_s=spec.lease_s,
-                                  poll_s=0.2, progress_every_s=2.0, say=lines.append)
+                                  poll_s=0.2, progress_every_s=2.0, stream_every_s=3600.0,
+                                  say=lines.append)
     finally:
         if ray.is_initialized():  # run_sweep shuts down the instance it started; be sure
             ray.shutdown()
-    assert errors == [] and final.complete and final.finished == 2, lines
+    assert errors == [] and final.finished == 2 and final.failed == 2, lines
     assert not ray.is_initialized()
-    store = ResultsStore(res)
-    assert {r.key for r in store.runs("finished")} == {config_key(c) for c in configs}
+    assert {r.key for r in store.runs("finished")} == {config_key(c) for c in good}
     ev = read_events(res)
     starts = [e for e in ev if e["event"] == "start"]
-    assert sorted(e["key"] for e in starts) == sorted(config_key(c) for c in configs)
+    assert sorted(e["key"] for e in starts) == sorted(config_key(c) for c in (*good, misfit))
     # trained in a Ray worker process, not in this one (owner = host:pid:random)
-    assert all(int(e["owner"].split(":")[1]) != os.getpid() for e in starts)
+    assert all(e["pid"] != os.getpid() and int(e["owner"].split(":")[1]) == e["pid"]
+               for e in starts)
     assert all(r.result["test"]["test_length"] == 8 for r in store.runs("finished"))
+    # no mid-run checkpoint within stream_every_s: the end of the run brings the final
+    # checkpoint and the whole curve
+    assert not [e for e in ev if e["event"] == "checkpoint"]
+    for cfg in good:
+        assert store.load_checkpoint(cfg)["step"] == cfg.steps
+        assert [pt["step"] for pt in store.metrics(cfg)] == [2, 4, 6]
+    fails = {e["key"]: e for e in ev if e["event"] == "fail"}
+    assert set(fails) == {config_key(misfit), config_key(damaged)}
+    assert [e["resume_step"] for e in starts if e["key"] == config_key(misfit)] == [2]
+    assert "state_dict" in fails[config_key(misfit)]["error"]
+    assert str(store.checkpoint_path(damaged)) in store.get(damaged).error
+    assert not [e for e in ev if e["event"] == "lost"]
 
 
 def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path, monkeypatch):
