@@ -154,7 +154,7 @@ def _rescaled(x: float, e: int, eta: float, name: str) -> float:
         return math.ldexp(fx * fe, ex + ee + e)
     except OverflowError:
         raise ValueError(f"{name}: the result {x!r}·2^{e}·{eta!r} exceeds the float64 range "
-                         f"(about 1.8e308); rescale {name}") from None
+                         f"(about 1.8e308); rescale {' or '.join(name.split(', '))}") from None
 
 
 def steepest_descent_diameter(G, eta: float = 1.0) -> SocpResult:
@@ -178,7 +178,7 @@ def steepest_descent_diameter(G, eta: float = 1.0) -> SocpResult:
     prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(An, S))),
                       [cp.norm(M @ S, 2, axis=1) <= 1.0, cp.sum(S, axis=0) == 0])
     solver = _solve(prob, "steepest_descent_diameter(G, eta)")
-    return SocpResult(_rescaled(float(prob.value), ex, e, "G"), e * np.asarray(S.value),
+    return SocpResult(_rescaled(float(prob.value), ex, e, "G, eta"), e * np.asarray(S.value),
                       "optimal", solver)
 
 
@@ -243,7 +243,7 @@ def rownorm_value(G, eta: float = 1.0) -> float:
     if ex is None:
         return 0.0
     v = float(np.linalg.norm(An - An.mean(axis=0), axis=1).sum())
-    return _rescaled(v, ex - 1, e, "G")
+    return _rescaled(v, ex - 1, e, "G, eta")
 
 
 def covering_radius_descent(G, eta: float = 1.0) -> SocpResult:
@@ -262,14 +262,14 @@ def covering_radius_descent(G, eta: float = 1.0) -> SocpResult:
                       [cp.norm(S - np.ones((V, 1)) @ cp.reshape(c, (1, d), order="C"), 2, axis=1)
                        <= 0.5, cp.sum(S, axis=0) == 0])
     solver = _solve(prob, "covering_radius_descent(G, eta)")
-    return SocpResult(_rescaled(float(prob.value), ex, e, "G"), e * np.asarray(S.value),
+    return SocpResult(_rescaled(float(prob.value), ex, e, "G, eta"), e * np.asarray(S.value),
                       "optimal", solver)
 
 
 def numerical_rank(G, rtol: float = 1e-9) -> int:
     """Rank of ``G`` after normalising by its largest singular value: the number of singular values
     ``> rtol · σ_max`` (0 for the zero matrix). The tolerance is explicit (SPEC §5)."""
-    A = _as_rows(G, "G")
+    A, _ = _normalised(_as_rows(G, "G"))          # rank is scale invariant; SVD of O(1) data
     s = np.linalg.svd(A, compute_uv=False)
     return 0 if s.size == 0 or s[0] == 0 else int((s > rtol * s[0]).sum())
 
@@ -295,8 +295,8 @@ def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:
         raise ValueError("G has PG = 0 (all rows equal): Δ* = 0 and the ratio is undefined")
     star = steepest_descent_diameter(PG, 1.0)
     d_rn = rownorm_value(PG, 1.0)
-    return {"ratio": d_rn / -star.value, "delta_rn": _rescaled(d_rn, ex, e, "G"),
-            "delta_star": _rescaled(-star.value, ex, e, "G"), "k": k,
+    return {"ratio": d_rn / -star.value, "delta_rn": _rescaled(d_rn, ex, e, "G, eta"),
+            "delta_star": _rescaled(-star.value, ex, e, "G, eta"), "k": k,
             "bound": rownorm_ratio_bound(k), "status": star.status, "solver": star.solver}
 
 

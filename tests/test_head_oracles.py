@@ -175,7 +175,11 @@ def test_non_optimal_status_is_retried_then_refused(monkeypatch):
     assert res.solver == "CLARABEL" and res.value == pytest.approx(-3.0, rel=1e-7)
 
 
-def test_values_beyond_float64_range_name_G():
-    with pytest.raises(ValueError, match=r"^G: .*float64 range"):
+def test_values_beyond_float64_range_name_G_and_eta():
+    with pytest.raises(ValueError, match=r"^G, eta: .*float64 range"):
         steepest_descent_diameter(1.5e308 * np.array([[1.0, 1.0], [-1.0, -1.0]]), 2.0)
+    with pytest.raises(ValueError, match=r"^G, eta: .*float64 range"):
+        steepest_descent_diameter(10.0 * V2, 1e308)
+    assert steepest_descent_diameter(1e-300 * V2, 1e300).value == pytest.approx(-1.0, rel=1e-7)
     assert np.allclose(np.linalg.norm(row_normalise(np.array([[1e-300, 0], [0, 1e300]])), axis=1), 1.0)
+    assert numerical_rank(1e300 * np.diag([1.0, 1e-3])) == 2 == numerical_rank(1e-300 * np.eye(2))
