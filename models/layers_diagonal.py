@@ -31,6 +31,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from ._checks import check_int
+
 __all__ = [
     "scalar_decay_scan_reference", "scalar_decay_scan_chunked", "gla_scan_reference",
     "gla_scan_chunked", "scan_dtype_guard", "MambaMixer", "AUSSMMixer", "GLAMixer", "check_mode", "check_input",
@@ -133,8 +135,7 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     recurrence over ``⌈T/chunk⌉`` chunks (the first starts from ``state0``). ``T`` need not be a
     multiple of ``chunk``; a chunk longer than ``T`` is shortened to ``T`` (no padding work).
     """
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    check_int("chunk", chunk)
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
     if T == 0:
@@ -242,6 +243,7 @@ class MambaMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, signed: bool = False,
                  chunk: int = 16):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.d_state, self.signed, self.chunk = width, n_heads, d_state, signed, chunk
@@ -305,6 +307,7 @@ class AUSSMMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16,
                  learned_state0: bool = True):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.d_state, self.chunk = width, n_heads, d_state, chunk
@@ -390,8 +393,7 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     ``B·H·T·chunk·K``). Chunk states are carried by a recurrence over chunks, with the decays to
     the chunk end taken from sums over the steps they span (no differences of cumulative sums).
     """
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    check_int("chunk", chunk)
     Bsz, T, H, K = q.shape
     V = v.shape[-1]
     if T == 0:
@@ -435,6 +437,7 @@ class GLAMixer(nn.Module):
 
     def __init__(self, width: int, n_heads: int = 4, gate_temperature: float = 16.0, chunk: int = 16):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.tau, self.chunk = width, n_heads, gate_temperature, chunk

@@ -139,3 +139,18 @@ def test_mamba_mixer_saturated_steps(signed, dtype):
     x = torch.randn(2, 100, 8, dtype=dtype)
     with torch.no_grad():
         _close(m(x, mode="parallel"), m(x, mode="recurrent"), dtype)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "16"])
+def test_bad_chunk_is_refused_naming_chunk(bad):
+    from seqtheory.models.layers_delta import DeltaProductMixer
+    from seqtheory.models.layers_diagonal import AUSSMMixer
+
+    z = torch.zeros(1, 3, 1, 2)
+    for call in (lambda: scalar_decay_scan_chunked(z, z, z, z[..., 0], chunk=bad),
+                 lambda: gla_scan_chunked(z, z, z, z, chunk=bad),
+                 lambda: delta_rule_chunked(z, z, z, z[..., 0], chunk=bad),
+                 lambda: MambaMixer(8, 2, chunk=bad), lambda: AUSSMMixer(8, 2, chunk=bad),
+                 lambda: GLAMixer(8, 2, chunk=bad), lambda: DeltaProductMixer(8, 2, chunk=bad)):
+        with pytest.raises(ValueError, match="chunk must be a positive int"):
+            call()
