@@ -14,7 +14,10 @@ of ``n_h`` generalised Householder matrices.
 Two forms (``forward(x, mode=...)``): ``"recurrent"`` (step-by-step loop) and ``"parallel"``
 (chunked WY / UT form: inside a chunk the pseudo-values ``u_t = β_t (v_t − S_{t−1}ᵀ k_t)`` solve a
 unit lower-triangular system, and only the ``⌈T n_h / chunk⌉`` chunk states are passed on
-sequentially). They agree in float64 to ~1e-12 (tests/test_layers.py).
+sequentially). They agree in float64 to ~1e-12 (tests/test_layers.py), also at saturated
+``β → 0``, ``β = 1``, ``β → 2`` for every chunk size (tests/test_layers_saturated.py; the chunked form
+has no exponentials), and with the naive references of flash-linear-attention
+(tests/test_fla_reference.py).
 """
 from __future__ import annotations
 
