@@ -407,7 +407,7 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     cs = la.cumsum(3)
     q_in = qr * torch.exp(cs)                                            # ⊙ e^{b_t} (≤ 1)
     mask = torch.ones(L, L, dtype=torch.bool, device=q.device).tril()
-    if float(-cs[..., -1, :].min()) <= _factorised_span_limit(cs.dtype):
+    if float(-cs.detach()[..., -1, :].min()) <= _factorised_span_limit(cs.dtype):
         k_in = kr * torch.exp(-cs)                                       # ⊙ e^{−b_s}, bounded
         scores = (q_in @ k_in.transpose(-1, -2)).masked_fill(~mask, 0.0)    # (B, H, nc, L, L)
     else:
