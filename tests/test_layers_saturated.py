@@ -154,3 +154,25 @@ def test_bad_chunk_is_refused_naming_chunk(bad):
                  lambda: GLAMixer(8, 2, chunk=bad), lambda: DeltaProductMixer(8, 2, chunk=bad)):
         with pytest.raises(ValueError, match="chunk must be a positive int"):
             call()
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_gradients_at_saturated_gates_match_the_step_form(pattern):
+    # training differentiates the chunked forms: their gradients must be finite and equal the
+    # step form's, also where gates close completely
+    g = torch.Generator().manual_seed(6)
+    B, Tg, H, K = 1, 40, 2, 3
+    q, k, v = (torch.randn(B, Tg, H, K, generator=g, dtype=torch.float64) for _ in range(3))
+    la = _log_gates(pattern, (B, Tg, H, K), g, torch.float64)
+    lm = _log_gates(pattern, (B, Tg, H), g, torch.float64)
+    for fn_ref, fn_chunk, args in ((gla_scan_reference, gla_scan_chunked, (q, k, v, la)),
+                                   (scalar_decay_scan_reference, scalar_decay_scan_chunked,
+                                    (v, k, q, lm))):
+        grads = []
+        for fn in (fn_ref, lambda *a: fn_chunk(*a, chunk=16)):
+            leaves = [a.clone().requires_grad_(True) for a in args]
+            fn(*leaves).pow(2).sum().backward()
+            grads.append([a.grad for a in leaves])
+        for gr, gc in zip(*grads):
+            assert torch.isfinite(gc).all()
+            _close(gc, gr, torch.float64)
