@@ -236,9 +236,6 @@ def so3_basis() -> np.ndarray:
     return L
 
 
-_PI_SIGN_TOL = 8 * np.finfo(np.float64).eps / 2     # skew part of R at the rounding level of its entries
-
-
 def rotation_log(R: np.ndarray) -> np.ndarray:
     """Float64 principal logarithm ``X = θ [n]_× ∈ so(3)`` (``θ ∈ [0, π]``) of a rotation matrix
     ``R (3, 3)``; the exact sympy version is :func:`seqtheory.theory.representations.rotation_log`.
@@ -264,7 +261,8 @@ def rotation_log(R: np.ndarray) -> np.ndarray:
     if np.abs(R.T @ R - np.eye(3)).max() > 1e-9 or abs(np.linalg.det(R) - 1) > 1e-9:
         raise ValueError("R must be a rotation matrix (orthogonal, det 1)")
     skew = 0.5 * np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
-    if np.abs(skew).max() <= _PI_SIGN_TOL and np.trace(R) < 1.0:     # θ = π up to rounding
+    sign_tol = 4 * np.finfo(np.float64).eps          # 4·2⁻⁵²: the rounding level of R's entries
+    if np.abs(skew).max() <= sign_tol and np.trace(R) < 1.0:          # θ = π up to rounding
         P = R + np.eye(3)                                             # = 2 n nᵀ
         axis = P[:, int(np.argmax(np.diag(P)))]
         axis = axis / np.linalg.norm(axis)
