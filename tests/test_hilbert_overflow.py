@@ -200,6 +200,7 @@ def test_hilbert_change_products_overflow(data):
     hnp.arrays(np.float64, s, elements=st.floats(-1, 1)),
     hnp.arrays(np.float64, s[0], elements=st.floats(-1, 1)),
     st.sampled_from([1e200, 1e-200, 1.0]), st.sampled_from([1e200, 1e-200, 1e-120, 1.0]))))
+@example((np.array([[1.0], [1.0]]), np.array([0.0, 1.0]), 1e200, 1e200))   # Sᵀr = 0 exactly
 def test_backward_bound_at_extreme_scales(data):
     A, r, cS, cr = data
     r = r - r.mean()

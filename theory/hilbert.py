@@ -359,7 +359,11 @@ def backward_bound(S, r, *, atol: float = 1e-12) -> tuple[float, float]:
         one = float(np.ldexp(1.0, -er))                      # the "1" of max(1, ‖r‖₁), scaled
     if abs(float(rs.sum())) > atol * max(one, l1):
         raise ValueError(f"r must sum to zero (1ᵀr = 0), got sum {rr.sum()!r}")
-    w, ew = _scaled(As.T @ rs)
+    # Sᵀr = (S − 1mᵀ)ᵀr + m(1ᵀr) for any row m (here the mean row; 1ᵀr by math.fsum, correctly
+    # rounded): the cancellation error of the matrix product is then ≲ d·u·D(S)·‖r‖₁, a small
+    # fraction of the right-hand side, instead of d·u·max|s_i|·‖r‖₁
+    m = As.mean(axis=0)
+    w, ew = _scaled((As - m).T @ rs + m * math.fsum(rs.tolist()))
     what = "S, r: the backward bound exceeds the float64 range (≈ 1.8e308); rescale S or r"
     lhs = _ldexp_checked(float(np.linalg.norm(w)), ew + eS + er, what)
     D = _row_diameter_scaled(As, None, 512 * 2**20)[0]
