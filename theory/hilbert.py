@@ -279,13 +279,15 @@ def hilbert_change(S, h) -> np.ndarray | float:
     if hh.shape[-1] != A.shape[1]:
         raise ValueError(f"h must have last dimension d={A.shape[1]}, got shape {hh.shape}")
     # ‖S h‖_var = 2^(e_S + e_h) ‖Ŝ ĥ‖_var with S, each h scaled by a power of two: S h may
-    # overflow (or underflow) where its variation is finite
+    # overflow (or underflow) where its variation is finite. The rows are centred first
+    # (‖(S − 1mᵀ)h‖_var = ‖S h‖_var), so the rounding error is ≲ d·u·D(S)·‖h‖₂, not d·u·max|s_i|·‖h‖₂
     As, eS = _scaled(A)
     m = np.abs(hh).max(axis=-1, keepdims=True)
     eh = np.frexp(np.where(m > 0, m, 1.0))[1]
-    v = variation_seminorm(np.ldexp(hh, -eh) @ As.T, axis=-1)
-    return _ldexp_checked(v, eS + eh[..., 0], "S, h: the Hilbert change ‖S h‖_var exceeds the "
-                                             "float64 range (≈ 1.8e308); rescale S or h")
+    v = variation_seminorm(np.ldexp(hh, -eh) @ (As - As.mean(axis=0)).T, axis=-1)
+    return _ldexp_checked(v, eS + eh[..., 0], "S, h: the Hilbert change ‖S h‖_var (or its rounding "
+                                             "error, ≈ d·2⁻⁵³·D(S)·‖h‖₂) exceeds the float64 range "
+                                             "(≈ 1.8e308); rescale S or h")
 
 
 def max_l1_row_difference(S, *, block_rows: int = 64) -> tuple[float, tuple[int, int]]:
@@ -364,7 +366,8 @@ def backward_bound(S, r, *, atol: float = 1e-12) -> tuple[float, float]:
     # fraction of the right-hand side, instead of d·u·max|s_i|·‖r‖₁
     m = As.mean(axis=0)
     w, ew = _scaled((As - m).T @ rs + m * math.fsum(rs.tolist()))
-    what = "S, r: the backward bound exceeds the float64 range (≈ 1.8e308); rescale S or r"
+    what = ("S, r: the backward bound (or the rounding error of ‖Sᵀr‖₂, ≲ V·2⁻⁵³·D(S)·‖r‖₁) "
+            "exceeds the float64 range (≈ 1.8e308); rescale S or r")
     lhs = _ldexp_checked(float(np.linalg.norm(w)), ew + eS + er, what)
     D = _row_diameter_scaled(As, None, 512 * 2**20)[0]
     return lhs, _ldexp_checked(0.5 * D * l1, eS + er, what)
