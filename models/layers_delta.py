@@ -14,7 +14,10 @@ of ``n_h`` generalised Householder matrices.
 Two forms (``forward(x, mode=...)``): ``"recurrent"`` (step-by-step loop) and ``"parallel"``
 (chunked WY / UT form: inside a chunk the pseudo-values ``u_t = β_t (v_t − S_{t−1}ᵀ k_t)`` solve a
 unit lower-triangular system, and only the ``⌈T n_h / chunk⌉`` chunk states are passed on
-sequentially). They agree in float64 to ~1e-12 (tests/test_layers.py).
+sequentially). They agree in float64 to ~1e-12 (tests/test_layers.py), also at saturated
+``β → 0``, ``β = 1``, ``β → 2`` for every chunk size (tests/test_layers_saturated.py; the chunked form
+has no exponentials), and with the naive references of flash-linear-attention
+(tests/test_fla_reference.py).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from ._checks import check_int
 from .layers_diagonal import check_input, check_mode, scan_dtype_guard
 
 __all__ = ["delta_rule_reference", "delta_rule_chunked", "DeltaProductMixer"]
@@ -45,8 +49,7 @@ def delta_rule_reference(q, k, v, beta):
 def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
     """Chunked (WY/UT) delta rule; same arguments and result as :func:`delta_rule_reference`.
     ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity)."""
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    check_int("chunk", chunk)
     Bsz, T, H, K = k.shape
     V = v.shape[-1]
     if T == 0:
@@ -96,6 +99,7 @@ class DeltaProductMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, n_householder: int = 1,
                  allow_negative: bool = True, chunk: int = 64):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         if n_householder < 1:

@@ -18,7 +18,10 @@ Each layer has two mathematically identical forms, selected by ``forward(x, mode
 ``"recurrent"`` (step-by-step reference loop) and ``"parallel"`` (chunked: exact intra-chunk
 products computed in log space as segment sums, which are ≤ 0 and therefore never overflow, plus a
 short recurrence over chunk states). Tensors are ``(batch, time, width)``; any float dtype and
-device. Both forms agree in float64 to ~1e-12 (tests/test_layers.py).
+device. Both forms agree in float64 to ~1e-12 (tests/test_layers.py), also at saturated gates
+(log-gates ``−1e4`` or ``≈ 0``) for every chunk size, and in float32 to ~1e-6 relative
+(tests/test_layers_saturated.py): no in-chunk quantity is the exponential of a positive
+number or a difference of cumulative sums.
 """
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+from ._checks import check_int
 
 __all__ = [
     "scalar_decay_scan_reference", "scalar_decay_scan_chunked", "gla_scan_reference",
@@ -59,13 +64,30 @@ def scan_dtype_guard(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
     return tuple(t.float() if t.dtype in (torch.float16, torch.bfloat16) else t for t in tensors)
 
 
-def _segsum(cs: torch.Tensor) -> torch.Tensor:
-    """From in-chunk cumulative sums ``cs[..., l]`` return ``out[..., t, s] = cs_t − cs_s`` for
-    ``t ≥ s`` and ``-inf`` above the diagonal (so ``exp`` gives the causal decay matrix)."""
-    L = cs.shape[-1]
-    out = cs[..., :, None] - cs[..., None, :]
-    mask = torch.ones(L, L, dtype=torch.bool, device=cs.device).tril()
-    return out.masked_fill(~mask, float("-inf"))
+def _segsum(vals: torch.Tensor, fill: float = float("-inf")) -> torch.Tensor:
+    """Segment sums of per-step values ``vals[..., l]`` (length ``L``): ``out[..., t, s] =
+    Σ_{s<r≤t} vals_r`` for ``t ≥ s`` (0 on the diagonal) and ``fill`` above it (``-inf``: ``exp``
+    gives the causal decay matrix).
+
+    Each entry is summed from the steps it spans (a masked cumulative sum), never formed as a
+    difference ``cs_t − cs_s`` of cumulative sums: for log-gates the entries are sums of terms
+    ``≤ 0`` without cancellation, so a segment after a saturated gate (``log a ≈ −1e4``) keeps its
+    full relative precision in float32.
+    """
+    L = vals.shape[-1]
+    x = vals[..., :, None].expand(*vals.shape, L)                      # x[..., r, s] = vals_r
+    strict = torch.ones(L, L, dtype=torch.bool, device=vals.device).tril(-1)
+    out = x.masked_fill(~strict, 0.0).cumsum(-2)                        # Σ_{s<r≤t}
+    incl = torch.ones(L, L, dtype=torch.bool, device=vals.device).tril()
+    return out.masked_fill(~incl, fill)
+
+
+def _sum_after(vals: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """``out_s = Σ_{r>s} vals_r`` along ``dim`` (a reversed exclusive cumulative sum, no
+    cancellation): the log-decay from step ``s`` to the end of its chunk."""
+    shifted = torch.cat([vals.narrow(dim, 1, vals.shape[dim] - 1),
+                         torch.zeros_like(vals.narrow(dim, 0, 1))], dim=dim)
+    return shifted.flip(dim).cumsum(dim).flip(dim)
 
 
 def _pad_time(t: torch.Tensor, pad: int, value: float = 0.0) -> torch.Tensor:
@@ -113,8 +135,7 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     recurrence over ``⌈T/chunk⌉`` chunks (the first starts from ``state0``). ``T`` need not be a
     multiple of ``chunk``; a chunk longer than ``T`` is shortened to ``T`` (no padding work).
     """
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    check_int("chunk", chunk)
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
     if T == 0:
@@ -134,8 +155,8 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     xr, br, cr = (t.reshape(Bsz, nc, L, H, -1).permute(0, 3, 1, 2, 4).contiguous() for t in (x, b, c))
     lm = log_mag.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2)           # (B, H, nc, L)
     cs = lm.cumsum(-1)
-    decay = torch.exp(_segsum(cs))                                      # (B, H, nc, L, L)
-    to_end = torch.exp(cs[..., -1:] - cs)                               # (B, H, nc, L)
+    decay = torch.exp(_segsum(lm))                                      # (B, H, nc, L, L)
+    to_end = torch.exp(_sum_after(lm))                                  # (B, H, nc, L)
     from_start = torch.exp(cs)                                          # (B, H, nc, L)
     chunk_total = torch.exp(cs[..., -1])                                # (B, H, nc)
     if parity is not None:
@@ -145,14 +166,15 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
         to_end = to_end * sign(pc[..., -1:] - pc)
         from_start = from_start * sign(pc)
         chunk_total = chunk_total * sign(pc[..., -1])
+    if phase is not None:                   # phases: segment sums as for log|a| (no cancellation)
+        step_ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2)
+        ph, dph, te = step_ph.cumsum(-1), _segsum(step_ph, 0.0), _sum_after(step_ph)
     if phase is not None and not (x.is_complex() or b.is_complex()):
-        ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
-        return _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
-                                          Bsz, T, H, P, N, nc, L, S0)
+        return _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total,
+                                          (ph, dph, te), Bsz, T, H, P, N, nc, L, S0)
     if phase is not None:
-        ph = phase.reshape(Bsz, nc, L, H).permute(0, 3, 1, 2).cumsum(-1)
-        decay = decay * torch.exp(1j * (ph[..., :, None] - ph[..., None, :]))
-        to_end = to_end * torch.exp(1j * (ph[..., -1:] - ph))
+        decay = decay * torch.exp(1j * dph)
+        to_end = to_end * torch.exp(1j * te)
         from_start = from_start * torch.exp(1j * ph)
         chunk_total = chunk_total * torch.exp(1j * ph[..., -1])
         cdt = decay.dtype
@@ -172,13 +194,13 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     return y.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, P)[:, :T]
 
 
-def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, ph,
+def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, phases,
                                Bsz, T, H, P, N, nc, L, S0=None):
     """The unit-phase part of :func:`scalar_decay_scan_chunked` for real ``x, b`` in real
-    arithmetic (cos/sin pairs instead of complex tensors, which are slow on CPU)."""
-    dph = ph[..., :, None] - ph[..., None, :]
+    arithmetic (cos/sin pairs instead of complex tensors, which are slow on CPU). ``phases`` is
+    ``(cumulative phase, in-chunk segment sums, phase to the chunk end)``."""
+    ph, dph, te = phases
     Dc, Ds = decay * torch.cos(dph), decay * torch.sin(dph)
-    te = ph[..., -1:] - ph
     te_c, te_s = to_end * torch.cos(te), to_end * torch.sin(te)
     fs_c, fs_s = from_start * torch.cos(ph), from_start * torch.sin(ph)
     tc, ts = chunk_total * torch.cos(ph[..., -1]), chunk_total * torch.sin(ph[..., -1])
@@ -221,6 +243,7 @@ class MambaMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, signed: bool = False,
                  chunk: int = 16):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.d_state, self.signed, self.chunk = width, n_heads, d_state, signed, chunk
@@ -284,6 +307,7 @@ class AUSSMMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16,
                  learned_state0: bool = True):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.d_state, self.chunk = width, n_heads, d_state, chunk
@@ -347,17 +371,29 @@ def gla_scan_reference(q, k, v, log_alpha):
     return torch.stack(out, dim=1) if out else q.new_zeros(Bsz, 0, H, V)
 
 
-def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
-    """Chunked GLA (same arguments/result as :func:`gla_scan_reference`).
+def _factorised_span_limit(dtype: torch.dtype) -> float:
+    """Largest in-chunk decay span ``−Σ_chunk log α`` (per key) for which the factorised GLA
+    scores ``(q ⊙ e^{b_t})·(k ⊙ e^{−b_s})`` keep every factor within ``[tiny^{1/4}, tiny^{−1/4}]``
+    (≈ 21.8 in float32, 177 in float64): no overflow, no subnormal, and a relative error of the
+    decay factors of at most about ``L·u·span``."""
+    return -0.25 * math.log(torch.finfo(dtype).tiny)
 
-    With ``b_t`` the in-chunk cumulative ``log α`` (``b ≤ 0``), the intra-chunk scores factorise
-    as ``(q_t ⊙ e^{b_t}) · (k_s ⊙ e^{−b_s})`` (masked to ``s ≤ t``), so the chunk is two matrix
-    products; chunk states are carried by a recurrence over chunks. Stability needs
-    ``−Σ_chunk log α`` below the exponent range (≈ 80 in float32): :class:`GLAMixer` clamps
-    ``log α ≥ −1`` per step, so chunks of ≤ 64 steps are safe.
+
+def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
+    """Chunked GLA (same arguments/result as :func:`gla_scan_reference`), stable for every chunk
+    size and every gate value (``log α`` down to ``−inf``).
+
+    Within a chunk the score of the pair ``s ≤ t`` is ``Σ_k q_tk k_sk e^{Σ_{s<r≤t} log α_rk}``.
+    When the whole in-chunk decay span ``−Σ_chunk log α`` is at most
+    :func:`_factorised_span_limit` (the common case: e.g. ``GLAMixer``'s gates ``≥ e^{−1}`` with
+    chunks of ≤ 16 steps in float32) it is computed in the factorised form
+    ``(q_t ⊙ e^{b_t}) · (k_s ⊙ e^{−b_s})`` (``b`` the in-chunk cumulative ``log α``: two matrix
+    products); otherwise — saturated gates, long chunks — ``e^{−b_s}`` would overflow, and the
+    scores are formed pairwise from segment sums of ``log α`` (all ``≤ 0``; memory
+    ``B·H·T·chunk·K``). Chunk states are carried by a recurrence over chunks, with the decays to
+    the chunk end taken from sums over the steps they span (no differences of cumulative sums).
     """
-    if chunk < 1:
-        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    check_int("chunk", chunk)
     Bsz, T, H, K = q.shape
     V = v.shape[-1]
     if T == 0:
@@ -370,11 +406,15 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     qr, kr, vr, la = (t.reshape(Bsz, nc, L, H, -1).permute(0, 3, 1, 2, 4) for t in (q, k, v, log_alpha))
     cs = la.cumsum(3)
     q_in = qr * torch.exp(cs)                                            # ⊙ e^{b_t} (≤ 1)
-    k_in = kr * torch.exp(-cs)                                           # ⊙ e^{−b_s}
     mask = torch.ones(L, L, dtype=torch.bool, device=q.device).tril()
-    scores = (q_in @ k_in.transpose(-1, -2)).masked_fill(~mask, 0.0)    # (B, H, nc, L, L)
+    if float(-cs.detach()[..., -1, :].min()) <= _factorised_span_limit(cs.dtype):
+        k_in = kr * torch.exp(-cs)                                       # ⊙ e^{−b_s}, bounded
+        scores = (q_in @ k_in.transpose(-1, -2)).masked_fill(~mask, 0.0)    # (B, H, nc, L, L)
+    else:
+        decay = torch.exp(_segsum(la.transpose(-1, -2)))                 # (B, H, nc, K, L, L)
+        scores = torch.einsum("bhctk,bhcsk,bhckts->bhcts", qr, kr, decay)
     o = scores @ vr
-    k_end = kr * torch.exp(cs[..., -1:, :] - cs)                         # decay to the chunk end
+    k_end = kr * torch.exp(_sum_after(la, dim=3))                        # decay to the chunk end
     states = k_end.transpose(-1, -2) @ vr                                # (B, H, nc, K, V)
     total = torch.exp(cs[..., -1, :])                                    # (B, H, nc, K)
     S = q.new_zeros(Bsz, H, K, V)
@@ -390,12 +430,14 @@ class GLAMixer(nn.Module):
     """Gated linear attention layer (Yang et al. 2023, arXiv:2312.06635).
 
     ``log α_t = max(logsigmoid(W_α x_t) / τ, −1)`` (τ = ``gate_temperature``, 16 in the paper;
-    the clamp keeps the chunked form stable, see :func:`gla_scan_chunked`), queries
+    the clamp keeps the chunked form on its fast factorised path for chunks of ≤ 16 steps in
+    float32; :func:`gla_scan_chunked` is stable for any gates and chunk size), queries
     scaled by ``d_k^{-1/2}``, output gate ``silu(W_g x)``. Shapes ``(B, T, width)``.
     """
 
     def __init__(self, width: int, n_heads: int = 4, gate_temperature: float = 16.0, chunk: int = 16):
         super().__init__()
+        check_int("chunk", chunk)
         if width % n_heads:
             raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
         self.width, self.n_heads, self.tau, self.chunk = width, n_heads, gate_temperature, chunk

@@ -237,25 +237,38 @@ def so3_basis() -> np.ndarray:
 
 
 def rotation_log(R: np.ndarray) -> np.ndarray:
-    """Float64 principal logarithm (the exact sympy version is
-    :func:`seqtheory.theory.representations.rotation_log`) of a rotation matrix ``R (3, 3)`` (angle in [0, π]); for angle π the
-    axis is the unit eigenvector of eigenvalue 1 with its first non-zero entry positive.
-    ``ValueError`` when ``R`` is not a rotation (``RᵀR ≠ I`` or ``det ≠ 1`` beyond 1e-9)."""
+    """Float64 principal logarithm ``X = θ [n]_× ∈ so(3)`` (``θ ∈ [0, π]``) of a rotation matrix
+    ``R (3, 3)``; the exact sympy version is :func:`seqtheory.theory.representations.rotation_log`.
+
+    The angle and axis come from the unit quaternion of ``R`` (scipy's
+    ``Rotation.from_matrix(R).as_rotvec()``: Shepperd's method picks the largest quaternion
+    component, and the angle is ``2·atan2(‖v‖, w)``), which stays accurate to a few ulps for every
+    angle, including angles within 1e-12 of π, where ``(R − Rᵀ)/(2 sin θ)`` loses all its digits.
+    For ``θ < π`` the principal logarithm is unique. At ``θ = π`` both ``π[n]_×`` and ``−π[n]_×``
+    are logarithms: when the skew part ``(R − Rᵀ)/2 = sin θ [n]_×`` is at the rounding level of
+    the entries (``max|·| ≤ 4·2⁻⁵²``, i.e. ``π − θ ≲ 1e-15``), ``R`` does not determine the sign of
+    the axis, and the convention applies: the axis is the normalised largest column of
+    ``R + I = 2 n nᵀ`` with its first entry of modulus > 1e-9 positive.
+
+    Raises ``ValueError`` naming ``R`` when it is not a finite 3×3 rotation matrix
+    (``RᵀR ≠ I`` or ``det R ≠ 1`` beyond 1e-9).
+    """
+    from scipy.spatial.transform import Rotation
+
     R = np.asarray(R, dtype=float)
     if R.shape != (3, 3) or not np.isfinite(R).all():
-        raise ValueError("R must be a finite 3x3 matrix")
+        raise ValueError(f"R must be a finite 3x3 matrix, got shape {R.shape}")
     if np.abs(R.T @ R - np.eye(3)).max() > 1e-9 or abs(np.linalg.det(R) - 1) > 1e-9:
         raise ValueError("R must be a rotation matrix (orthogonal, det 1)")
-    c = np.clip((np.trace(R) - 1.0) / 2.0, -1.0, 1.0)
-    theta = float(np.arccos(c))
-    if theta < 1e-12:
-        return np.zeros((3, 3))
-    if np.pi - theta > 1e-6:
-        return theta / (2.0 * np.sin(theta)) * (R - R.T)
-    w, V = np.linalg.eigh((R + R.T) / 2.0)
-    axis = V[:, np.argmax(w)]
-    axis = axis * np.sign(axis[np.flatnonzero(np.abs(axis) > 1e-9)[0]])
-    return theta * np.tensordot(axis, so3_basis(), axes=1)
+    skew = 0.5 * np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
+    sign_tol = 4 * np.finfo(np.float64).eps          # 4·2⁻⁵²: the rounding level of R's entries
+    if np.abs(skew).max() <= sign_tol and np.trace(R) < 1.0:          # θ = π up to rounding
+        P = R + np.eye(3)                                             # = 2 n nᵀ
+        axis = P[:, int(np.argmax(np.diag(P)))]
+        axis = axis / np.linalg.norm(axis)
+        axis = axis * np.sign(axis[np.flatnonzero(np.abs(axis) > 1e-9)[0]])
+        return np.pi * np.tensordot(axis, so3_basis(), axes=1)
+    return np.tensordot(Rotation.from_matrix(R).as_rotvec(), so3_basis(), axes=1)
 
 
 def rotation_exp(X: np.ndarray) -> np.ndarray:

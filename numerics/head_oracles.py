@@ -18,8 +18,20 @@ For a head gradient ``G ∈ R^{V×d}`` (rows ``g_i``) and a step budget ``η``:
 * the ratio ``Δ_RN / Δ*`` (``Δ* = η 𝒯(G)``), stated to lie in ``[√((k+1)/(2k)), 1]`` with
   ``k = rank G`` (the lower end is Jung's theorem; tight for a regular-simplex gradient).
 
-Solver: cvxpy with Clarabel (interior point; default tolerances ≈ 1e-8). Intended sizes: V ≤ 12,
-d ≤ 6 (``V(V−1)/2`` cone constraints). numpy + cvxpy only; never imports torch.
+Scaling: all three programs are positively homogeneous — for ``c > 0`` the optimal ``S`` of
+``(cG, η)`` is that of ``(G, η)``, the value is ``c`` times, ``𝒯(cG) = c𝒯(G)`` with ``Y`` scaled by
+``c``, and ``η`` scales ``S`` and the value linearly. Every oracle therefore solves the program for
+``G/2^e`` (``2^e`` within a factor two of ``max|G|``: an exact division) and ``η = 1``, and rescales
+value and solution afterwards, so the solver always sees data of order one: the results are
+scale invariant (to the solver tolerance) for gradients from 1e-300 to 1e300.
+
+Solver: cvxpy with Clarabel (interior point; default tolerances ≈ 1e-8). Only the status
+``optimal`` is accepted: any other status (``optimal_inaccurate``, ``infeasible``,
+``unbounded``, … — none can be right for these feasible, bounded normalised programs) makes the
+oracle retry with SCS at tolerance 1e-9, and raise ``RuntimeError`` naming the statuses if that
+fails too. The one legitimately infeasible case — the flow problem of an uncentred ``G`` — is
+decided exactly from ``1ᵀG`` before any solver runs. Intended sizes: V ≤ 12, d ≤ 6
+(``V(V−1)/2`` cone constraints). numpy + cvxpy only; never imports torch.
 """
 from __future__ import annotations
 
@@ -28,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seqtheory.theory.hilbert import _as_rows, row_diameter
+from seqtheory.theory._arrays import UNIT_ROUNDOFF, as_rows as _as_rows, pow2_exponent
+from seqtheory.theory.hilbert import row_diameter
 
 __all__ = [
     "SocpResult", "pair_difference_matrix", "centre_rows", "row_normalise",
@@ -41,11 +54,18 @@ __all__ = [
 @dataclass
 class SocpResult:
     """Solution of one conic program: optimal ``value`` (``inf`` when infeasible), the primal
-    ``solution`` array (``None`` when infeasible) and the solver ``status`` string."""
+    ``solution`` array (``None`` when infeasible), the ``status`` string (``"optimal"``, or
+    ``"infeasible"`` for the flow problem of an uncentred gradient) and the ``solver`` that
+    reached it (``"none"`` when no solver was needed: zero gradient, decided infeasibility)."""
 
     value: float
     solution: np.ndarray | None
     status: str
+    solver: str = "CLARABEL"
+
+
+# solvers tried in order; only status "optimal" is accepted
+_SOLVERS = (("CLARABEL", {}), ("SCS", {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200_000}))
 
 
 def _eta(eta) -> float:
@@ -67,104 +87,189 @@ def pair_difference_matrix(V: int) -> np.ndarray:
 
 
 def centre_rows(G) -> np.ndarray:
-    """``P G = G − 1 (1ᵀG)/V`` (subtract the mean row)."""
+    """``P G = G − 1 (1ᵀG)/V`` (subtract the mean row), computed on ``G/2^e`` (no overflow in the
+    sum). Raises ``ValueError`` naming ``G`` when an entry of ``PG`` exceeds the float64 range."""
     A = _as_rows(G, "G")
-    return A - A.mean(axis=0, keepdims=True)
+    An, ex = _normalised(A)
+    if ex is None:
+        return A.copy()
+    C = An - An.mean(axis=0, keepdims=True)
+    with np.errstate(over="ignore"):
+        out = np.ldexp(C, ex)
+    if not np.isfinite(out).all():
+        raise ValueError("G: an entry of PG = G − mean row exceeds the float64 range; rescale G")
+    return out
 
 
 def row_normalise(G, eps: float = 0.0) -> np.ndarray:
-    """``RN(G)_i = g_i / (‖g_i‖₂ + eps)``; zero rows stay zero (also with ``eps = 0``)."""
+    """``RN(G)_i = g_i / (‖g_i‖₂ + eps)``; zero rows stay zero (also with ``eps = 0``).
+
+    Each row is scaled by its own power of two before its norm is taken, so rows of any size
+    (1e-300 … 1e300) give unit rows for ``eps = 0`` (no overflow or underflow in ``‖g_i‖₂``)."""
     A = _as_rows(G, "G")
-    if not (eps >= 0 and math.isfinite(eps)):
+    if not (isinstance(eps, (int, float, np.floating, np.integer)) and math.isfinite(eps)
+            and eps >= 0):
         raise ValueError(f"eps must be finite and ≥ 0, got {eps!r}")
-    nrm = np.linalg.norm(A, axis=1, keepdims=True) + eps
-    return np.divide(A, nrm, out=np.zeros_like(A), where=nrm > 0)
+    m = np.abs(A).max(axis=1, keepdims=True)
+    ex = np.frexp(np.where(m > 0, m, 1.0))[1]
+    An = np.ldexp(A, -ex)                                 # rows scaled into [-1, 1]
+    with np.errstate(over="ignore"):
+        nrm = np.linalg.norm(An, axis=1, keepdims=True) + np.ldexp(float(eps), -ex)
+    return np.divide(An, nrm, out=np.zeros_like(A), where=(m > 0) & (nrm > 0))
 
 
-def _solve(problem) -> str:
+def _solve(problem, what: str) -> str:
+    """Solve ``problem`` with the first solver of ``_SOLVERS`` that reports ``optimal``; returns its
+    name. ``RuntimeError`` (naming ``what`` and every status seen) when none does."""
     import cvxpy as cp
 
-    problem.solve(solver=cp.CLARABEL)
-    return str(problem.status)
+    seen = []
+    for name, opts in _SOLVERS:
+        if name not in cp.installed_solvers():
+            continue
+        try:
+            problem.solve(solver=name, **opts)
+        except cp.error.SolverError as exc:
+            seen.append(f"{name}: error ({exc})")
+            continue
+        if problem.status == cp.OPTIMAL:
+            return name
+        seen.append(f"{name}: {problem.status}")
+    raise RuntimeError(f"{what}: no conic solver reached status 'optimal' on the normalised "
+                       f"program ({'; '.join(seen) or 'no solver installed'})")
+
+
+def _normalised(A: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """``(A / 2^e, e)`` with ``max|A/2^e| ∈ [1/2, 1)`` (exact); ``(A, None)`` for ``A = 0``."""
+    e = pow2_exponent(A)
+    return (A, None) if e is None else (np.ldexp(A, -e), e)
+
+
+def _rescaled(x: float, e: int, eta: float, name: str) -> float:
+    """``x · 2^e · η`` without intermediate overflow or underflow; ``ValueError`` naming ``name``
+    when the result itself exceeds the float64 range."""
+    fx, ex = math.frexp(x)
+    fe, ee = math.frexp(eta)
+    try:
+        return math.ldexp(fx * fe, ex + ee + e)
+    except OverflowError:
+        raise ValueError(f"{name}: the result {x!r}·2^{e}·{eta!r} exceeds the float64 range "
+                         f"(about 1.8e308); rescale {' or '.join(name.split(', '))}") from None
 
 
 def steepest_descent_diameter(G, eta: float = 1.0) -> SocpResult:
     """Solve ``min ⟨G, S⟩ s.t. D(S) ≤ η, 1ᵀS = 0`` (SOCP, all ``V(V−1)/2`` pair constraints).
 
-    ``G``: ``(V, d)`` float array, ``V ≥ 2``. Returns the optimal value (≤ 0) and ``S``.
-    Raises ``ValueError`` for bad ``G`` or ``eta ≤ 0``.
+    ``G``: ``(V, d)`` float array, ``V ≥ 2``. Returns the optimal value (≤ 0) and ``S``
+    (``(V, d)``; ``S = 0`` for ``G = 0``). The program is solved for ``G/2^e`` and ``η = 1`` and
+    rescaled (module docstring). Raises ``ValueError`` for bad ``G``, ``eta ≤ 0`` or a value
+    beyond the float64 range, ``RuntimeError`` when no solver reaches ``optimal``.
     """
     import cvxpy as cp
 
     A = _as_rows(G, "G", min_rows=2)
     e = _eta(eta)
     V, d = A.shape
+    An, ex = _normalised(A)
+    if ex is None:
+        return SocpResult(0.0, np.zeros((V, d)), "optimal", "none")
     S = cp.Variable((V, d))
     M = pair_difference_matrix(V)
-    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(A, S))),
-                      [cp.norm(M @ S, 2, axis=1) <= e, cp.sum(S, axis=0) == 0])
-    status = _solve(prob)
-    if S.value is None:
-        return SocpResult(math.inf, None, status)
-    return SocpResult(float(prob.value), np.asarray(S.value), status)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(An, S))),
+                      [cp.norm(M @ S, 2, axis=1) <= 1.0, cp.sum(S, axis=0) == 0])
+    solver = _solve(prob, "steepest_descent_diameter(G, eta)")
+    return SocpResult(_rescaled(float(prob.value), ex, e, "G, eta"), e * np.asarray(S.value),
+                      "optimal", solver)
 
 
-def min_tension(G) -> SocpResult:
+def min_tension(G, *, rtol: float = 1e-9) -> SocpResult:
     """Minimum tension ``𝒯(G) = min Σ_{i<j} ‖y_ij‖₂`` s.t. ``Σ_j y_ij = g_i`` with ``y_ji = −y_ij``.
 
     The flows are parameterised by the pairs ``i < j`` (``Mᵀ Y = G`` with
-    :func:`pair_difference_matrix`). Returns ``value = inf`` and ``status`` 'infeasible' when
-    ``1ᵀG ≠ 0`` (the flows cannot create net mass). ``solution`` is ``Y``, ``(V(V−1)/2, d)``.
+    :func:`pair_difference_matrix`); ``solution`` is ``Y``, ``(V(V−1)/2, d)``. The flows carry no
+    net mass, so the program is feasible iff ``1ᵀG = 0``; this is decided before solving: when
+    ``|1ᵀG| > rtol · Σ_i |g_i|`` (per column) the result is ``value = inf``, ``status``
+    ``'infeasible'``; otherwise ``G`` is centred (a change at the rounding level of the sum) and the
+    normalised program is solved and rescaled (module docstring). Raises ``ValueError`` for bad
+    ``G`` or ``rtol``, ``RuntimeError`` when no solver reaches ``optimal``.
     """
     import cvxpy as cp
 
     A = _as_rows(G, "G", min_rows=2)
+    if not (isinstance(rtol, (int, float)) and math.isfinite(rtol) and rtol >= 0):
+        raise ValueError(f"rtol must be a finite number ≥ 0, got {rtol!r}")
     V, d = A.shape
     M = pair_difference_matrix(V)
+    An, ex = _normalised(A)
+    if ex is None:
+        return SocpResult(0.0, np.zeros((M.shape[0], d)), "optimal", "none")
+    net = np.abs(An.sum(axis=0))
+    if np.any(net > max(rtol, 4 * V * UNIT_ROUNDOFF) * np.abs(An).sum(axis=0)):
+        return SocpResult(math.inf, None, "infeasible", "none")
+    An = An - An.mean(axis=0)
     Y = cp.Variable((M.shape[0], d))
-    prob = cp.Problem(cp.Minimize(cp.sum(cp.norm(Y, 2, axis=1))), [M.T @ Y == A])
-    status = _solve(prob)
-    if Y.value is None or not np.isfinite(prob.value):
-        return SocpResult(math.inf, None, status)
-    return SocpResult(float(prob.value), np.asarray(Y.value), status)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.norm(Y, 2, axis=1))), [M.T @ Y == An])
+    solver = _solve(prob, "min_tension(G)")
+    return SocpResult(_rescaled(float(prob.value), ex, 1.0, "G"),
+                      np.ldexp(np.asarray(Y.value), ex), "optimal", solver)
 
 
 def rownorm_update(G, eta: float = 1.0, *, eps: float = 0.0, centre: bool = True) -> np.ndarray:
     """Projected RowNorm step ``S_RN = −(η/2) P·RN(P G)`` (``centre=False``: ``−(η/2) RN(G)``,
-    the uncentred variant used as a negative control)."""
+    the uncentred variant used as a negative control). ``RN`` is scale invariant, so
+    ``P G`` is formed on ``G/2^e`` (exact). Raises ``ValueError`` for bad ``G``, ``eps``, ``eta``."""
     e = _eta(eta)
     A = _as_rows(G, "G")
     if centre:
-        return -(e / 2.0) * centre_rows(row_normalise(centre_rows(A), eps))
-    return -(e / 2.0) * row_normalise(A, eps)
+        An, ex = _normalised(A)
+        if ex is not None:                              # RN(X/c, eps/c) = RN(X, eps)
+            with np.errstate(over="ignore"):
+                eps = min(float(np.ldexp(float(eps), -ex)), np.finfo(float).max)
+        step = centre_rows(row_normalise(An - An.mean(axis=0), eps))
+    else:
+        step = row_normalise(A, eps)
+    with np.errstate(over="ignore"):
+        out = -(e / 2.0) * step
+    if not np.isfinite(out).all():
+        raise ValueError(f"eta: (η/2)·P·RN(PG) exceeds the float64 range for eta={eta!r}")
+    return out
 
 
 def rownorm_value(G, eta: float = 1.0) -> float:
-    """Stated RowNorm decrease ``Δ_RN = (η/2) Σ_i ‖(PG)_i‖₂``."""
-    return _eta(eta) / 2.0 * float(np.linalg.norm(centre_rows(G), axis=1).sum())
+    """Stated RowNorm decrease ``Δ_RN = (η/2) Σ_i ‖(PG)_i‖₂`` (computed on ``G/2^e``; ValueError
+    naming ``G`` when it exceeds the float64 range)."""
+    e = _eta(eta)
+    An, ex = _normalised(_as_rows(G, "G"))
+    if ex is None:
+        return 0.0
+    v = float(np.linalg.norm(An - An.mean(axis=0), axis=1).sum())
+    return _rescaled(v, ex - 1, e, "G, eta")
 
 
 def covering_radius_descent(G, eta: float = 1.0) -> SocpResult:
-    """Solve ``min ⟨G, S⟩ s.t. ∃c: ‖s_i − c‖₂ ≤ η/2 ∀i, 1ᵀS = 0`` (SOCP); ``solution`` is ``S``."""
+    """Solve ``min ⟨G, S⟩ s.t. ∃c: ‖s_i − c‖₂ ≤ η/2 ∀i, 1ᵀS = 0`` (SOCP); ``solution`` is ``S``.
+    Normalised, solved and rescaled as :func:`steepest_descent_diameter` (same errors)."""
     import cvxpy as cp
 
     A = _as_rows(G, "G", min_rows=2)
     e = _eta(eta)
     V, d = A.shape
+    An, ex = _normalised(A)
+    if ex is None:
+        return SocpResult(0.0, np.zeros((V, d)), "optimal", "none")
     S, c = cp.Variable((V, d)), cp.Variable(d)
-    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(A, S))),
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(An, S))),
                       [cp.norm(S - np.ones((V, 1)) @ cp.reshape(c, (1, d), order="C"), 2, axis=1)
-                       <= e / 2.0, cp.sum(S, axis=0) == 0])
-    status = _solve(prob)
-    if S.value is None:
-        return SocpResult(math.inf, None, status)
-    return SocpResult(float(prob.value), np.asarray(S.value), status)
+                       <= 0.5, cp.sum(S, axis=0) == 0])
+    solver = _solve(prob, "covering_radius_descent(G, eta)")
+    return SocpResult(_rescaled(float(prob.value), ex, e, "G, eta"), e * np.asarray(S.value),
+                      "optimal", solver)
 
 
 def numerical_rank(G, rtol: float = 1e-9) -> int:
     """Rank of ``G`` after normalising by its largest singular value: the number of singular values
     ``> rtol · σ_max`` (0 for the zero matrix). The tolerance is explicit (SPEC §5)."""
-    A = _as_rows(G, "G")
+    A, _ = _normalised(_as_rows(G, "G"))          # rank is scale invariant; SVD of O(1) data
     s = np.linalg.svd(A, compute_uv=False)
     return 0 if s.size == 0 or s[0] == 0 else int((s > rtol * s[0]).sum())
 
@@ -183,14 +288,16 @@ def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:
     Raises ``ValueError`` when ``PG = 0`` (no descent possible; the ratio is undefined).
     """
     e = _eta(eta)
-    PG = centre_rows(G)
+    An, ex = _normalised(_as_rows(G, "G", min_rows=2))       # the ratio is scale invariant
+    PG = An - An.mean(axis=0)
     k = numerical_rank(PG, rtol)
     if k == 0:
         raise ValueError("G has PG = 0 (all rows equal): Δ* = 0 and the ratio is undefined")
-    star = steepest_descent_diameter(PG, e)
-    d_rn = rownorm_value(PG, e)
-    return {"ratio": d_rn / -star.value, "delta_rn": d_rn, "delta_star": -star.value, "k": k,
-            "bound": rownorm_ratio_bound(k), "status": star.status}
+    star = steepest_descent_diameter(PG, 1.0)
+    d_rn = rownorm_value(PG, 1.0)
+    return {"ratio": d_rn / -star.value, "delta_rn": _rescaled(d_rn, ex, e, "G, eta"),
+            "delta_star": _rescaled(-star.value, ex, e, "G, eta"), "k": k,
+            "bound": rownorm_ratio_bound(k), "status": star.status, "solver": star.solver}
 
 
 def regular_simplex_gradient(k: int, scale: float = 1.0) -> np.ndarray:

@@ -30,6 +30,8 @@ import math
 
 import numpy as np
 
+from ._arrays import UNIT_ROUNDOFF, as_array, as_rows, pow2_exponent
+
 __all__ = [
     "variation_seminorm", "hilbert_distance", "row_diameter", "worst_case_hidden",
     "hilbert_change", "max_hilbert_change", "max_l1_row_difference", "backward_bound",
@@ -38,45 +40,59 @@ __all__ = [
     "min_max_distance_ratio",
 ]
 
-_U = np.finfo(np.float64).eps / 2  # unit roundoff of float64
+_U = UNIT_ROUNDOFF
+_as_array, _as_rows = as_array, as_rows
 
 
-# --------------------------------------------------------------------------------------------
-# input checking
-# --------------------------------------------------------------------------------------------
-def _as_array(x, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
-    """``x`` as a finite float64 array; TypeError for non-numeric, ValueError for NaN/inf/shape."""
-    try:
-        a = np.asarray(x)
-    except Exception as exc:  # pragma: no cover - exotic objects
-        raise TypeError(f"{name} must be array-like of real numbers: {exc}") from None
-    if a.dtype == object or not np.issubdtype(a.dtype, np.number):
-        raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
-    if np.iscomplexobj(a):
-        raise TypeError(f"{name} must be real, got a complex array")
-    a = a.astype(np.float64, copy=False)
-    if ndim is not None and a.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
-    if a.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return a
+def _scaled(a: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(a / 2^e, e)`` with ``max|a/2^e| ∈ [1/2, 1)`` (exact for normal numbers); ``(a, 0)`` for
+    an all-zero array. Work on the scaled array cannot overflow or underflow in squares."""
+    e = pow2_exponent(a)
+    return (a, 0) if e is None else (np.ldexp(a, -e), e)
 
 
-def _as_rows(S, name: str = "S", min_rows: int = 1) -> np.ndarray:
-    a = _as_array(S, name, ndim=2)
-    if a.shape[0] < min_rows or a.shape[1] < 1:
-        raise ValueError(f"{name} must have at least {min_rows} row(s) and one column, "
-                         f"got shape {a.shape}")
-    return a
+def _ldexp_checked(v, e, what: str):
+    """``v · 2^e`` (float for 0-d, else array); ``ValueError(what)`` when a value exceeds the
+    float64 range (≈ 1.8e308). Underflow is gradual (the true value is below 2^−1022)."""
+    with np.errstate(over="ignore"):
+        out = np.ldexp(v, e)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(what)
+    return float(out) if np.ndim(out) == 0 else out
 
 
-def _pow2_scale(a: np.ndarray) -> float:
-    """A power of two within a factor 2 of ``max|a|`` (0.0 for an all-zero array): dividing by
-    it is exact and brings the entries to ``[-1, 1]``, so squares cannot overflow or underflow."""
-    m = float(np.abs(a).max()) if a.size else 0.0
-    return 0.0 if m == 0.0 else math.ldexp(1.0, math.frexp(m)[1])
+def _times(h: float, v, e, what: str):
+    """``h · v · 2^e`` for a finite ``h ≥ 0`` without intermediate overflow (ValueError(what))."""
+    fh, eh = math.frexp(h)
+    return _ldexp_checked(fh * np.asarray(v, dtype=float), np.asarray(e) + eh, what)
+
+
+def _reduce_sum(terms: list[np.ndarray], axis: int, kind: str) -> tuple[np.ndarray, int]:
+    """``(v, k)`` with ``v · 2^k`` = ``kind`` of ``Σ terms`` along ``axis`` and ``v`` finite:
+    ``kind = "var"``: ``max − min``; ``"absmax"``: ``max |·|``.
+
+    Computed directly in float64 when no intermediate overflows; otherwise every term is first
+    divided by ``2^k ≥ 2·len(terms)`` (exact for normal numbers), which bounds the sum and its
+    variation by the float64 maximum. The error is that of the direct formula: ``≲ n·u`` times
+    the largest ``|Σ terms|`` entry."""
+    def run(ts):
+        with np.errstate(over="ignore", invalid="ignore"):
+            t = ts[0]
+            for x in ts[1:]:
+                t = t + x
+            return t.max(axis=axis) - t.min(axis=axis) if kind == "var" else np.abs(t).max(axis=axis)
+
+    v = run(terms)
+    if np.all(np.isfinite(v)):
+        return v, 0
+    k = math.ceil(math.log2(2 * len(terms)))
+    return run([np.ldexp(x, -k) for x in terms]), k
+
+
+def _check_axis(a: np.ndarray, axis) -> None:
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) \
+            or not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"axis must be an int in [-{a.ndim}, {a.ndim}), got {axis!r}")
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray, na: str, nb: str) -> None:
@@ -102,16 +118,16 @@ def _log_of(x, name: str, space: str) -> np.ndarray:
 def variation_seminorm(x, axis: int = -1) -> np.ndarray | float:
     """``‖x‖_var = max x − min x`` along ``axis`` (float64; a float for 1-D input).
 
-    Raises ``ValueError`` for an empty axis or NaN/inf.
+    Raises ``ValueError`` for an empty axis, NaN/inf, or a variation beyond the float64 range
+    (e.g. ``x = (−1e308, 1e308)``: the answer 2e308 is not representable).
     """
     a = _as_array(x, "x", min_ndim=1)
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) \
-            or not -a.ndim <= axis < a.ndim:
-        raise ValueError(f"axis must be an int in [-{a.ndim}, {a.ndim}), got {axis!r}")
+    _check_axis(a, axis)
     if a.shape[axis] == 0:
         raise ValueError("x must be non-empty along the reduction axis")
-    v = a.max(axis=axis) - a.min(axis=axis)
-    return float(v) if np.ndim(v) == 0 else v
+    v, k = _reduce_sum([a], axis, "var")
+    return _ldexp_checked(v, k, "x: ‖x‖_var = max x − min x exceeds the float64 range "
+                                "(≈ 1.8e308); rescale x")
 
 
 def hilbert_distance(x, y, *, space: str = "prob", axis: int = -1) -> np.ndarray | float:
@@ -122,14 +138,26 @@ def hilbert_distance(x, y, *, space: str = "prob", axis: int = -1) -> np.ndarray
     normalised; the distance is projective); ``space="log"``: log-probabilities, logits or any
     log-coordinates (the result is then ``‖x − y‖_var``, so ``𝓗(softmax z, softmax z′)`` is
     ``hilbert_distance(z, z′, space="log")``). Always computed in log space: stable for logits of
-    size 1e3 and probabilities down to the smallest subnormal.
+    any finite size (differences of 1e308-scale log-coordinates are formed on scaled values) and
+    probabilities down to the smallest subnormal.
 
-    Raises ``ValueError`` for mismatched shapes, NaN/inf, or (``space="prob"``) an entry ≤ 0.
+    Raises ``ValueError`` for mismatched shapes, NaN/inf, (``space="prob"``) an entry ≤ 0, or a
+    distance beyond the float64 range (naming ``x, y``).
     Source: [HEAD] arXiv:2608.22253, §2 (Hilbert metric of the softmax simplex).
     """
-    lx, ly = _log_of(x, "x", space), _log_of(y, "y", space)
-    _same_shape(lx, ly, "x", "y")
-    return variation_seminorm(lx - ly, axis=axis)
+    v, k = _hilbert_scaled(x, y, space, axis, "x", "y")
+    return _ldexp_checked(v, k, "x, y: 𝓗(x, y) = ‖log x − log y‖_var exceeds the float64 range "
+                                "(≈ 1.8e308): the log-coordinates x and y differ by more than that")
+
+
+def _hilbert_scaled(x, y, space: str, axis, nx: str, ny: str) -> tuple[np.ndarray, int]:
+    """``(v, k)`` with ``𝓗(x, y) = v·2^k`` and ``v`` finite (see :func:`_reduce_sum`)."""
+    lx, ly = _log_of(x, nx, space), _log_of(y, ny, space)
+    _same_shape(lx, ly, nx, ny)
+    _check_axis(lx, axis)
+    if lx.shape[axis] == 0:
+        raise ValueError(f"{nx} and {ny} must be non-empty along the reduction axis")
+    return _reduce_sum([lx, -ly], axis, "var")
 
 
 # --------------------------------------------------------------------------------------------
@@ -147,10 +175,19 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
     values is returned. ``block_rows`` (default: chosen so that one block's work arrays stay within
     ``memory_bytes``, 512 MiB) bounds the memory: ``V = 50 000, d = 1024`` runs in < 2 GB.
 
-    Raises ``ValueError`` for fewer than two rows, a non-2-D array or NaN/inf.
+    Raises ``ValueError`` for fewer than two rows, a non-2-D array, NaN/inf, or a diameter beyond
+    the float64 range (rows of size ≈ 1e308; the computation itself never overflows).
     Source: [HEAD] arXiv:2608.22253 (row diameter, diameter identity).
     """
     A = _as_rows(S, "S", min_rows=2)
+    best, e, pair = _row_diameter_scaled(A, block_rows, memory_bytes)
+    return _ldexp_checked(best, e, "S: the row diameter D(S) exceeds the float64 range "
+                                   "(≈ 1.8e308); rescale S"), pair
+
+
+def _row_diameter_scaled(A: np.ndarray, block_rows, memory_bytes: int
+                         ) -> tuple[float, int, tuple[int, int]]:
+    """``(D̂, e, pair)`` with ``D(A) = D̂ · 2^e`` (``D̂ ≤ 2√d``; never overflows)."""
     V, d = A.shape
     if block_rows is None:
         block_rows = int(max(1, min(V, memory_bytes // (4 * 8 * V))))
@@ -159,10 +196,9 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
         raise ValueError(f"block_rows must be a positive int, got {block_rows!r}")
     # D(cS) = c D(S): work on S / max|S| so that squares neither overflow (entries ~1e200)
     # nor underflow (entries ~1e-200); rescale the result at the end
-    scale = _pow2_scale(A)
-    if scale == 0.0:
-        return 0.0, (0, 1)
-    A = A / scale                                # a power of two: exact
+    A, e = _scaled(A)                            # a power of two: exact
+    if not A.any():
+        return 0.0, 0, (0, 1)
     C = A - A.mean(axis=0)                       # translation invariant; shrinks cancellation
     n = np.einsum("ij,ij->i", C, C)
     c_err = 2.0 * (d + 4) * _U * 2.0             # safety factor 2 on the Gram error bound
@@ -200,7 +236,7 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
         k = int(np.argmax(dist))
         if dist[k] > best:
             best, pair = float(dist[k]), (int(ii[k]), int(jj[k]))
-    return best * scale, pair
+    return best, e, pair
 
 
 def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
@@ -211,15 +247,14 @@ def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
     Raises ``ValueError`` for bad ``S`` or a negative / non-finite radius.
     """
     H = _radius(radius)
-    A = _as_rows(S, "S", min_rows=2)
-    D, (i, j) = row_diameter(A)
+    A, _ = _scaled(_as_rows(S, "S", min_rows=2))      # scaled: neither D nor a row difference overflows
+    D, _, (i, j) = _row_diameter_scaled(A, None, 512 * 2**20)
     if D == 0.0:
         h = np.zeros(A.shape[1])
         h[0] = H
         return h
-    diff = A[i] - A[j]
-    diff = diff / np.abs(diff).max()             # rescale first: ‖diff‖ may under/overflow
-    return H * diff / np.linalg.norm(diff)
+    diff, _ = _scaled(A[i] - A[j])                # rescale again: ‖diff‖ may underflow
+    return H * (diff / np.linalg.norm(diff))
 
 
 def _radius(radius) -> float:
@@ -236,21 +271,32 @@ def hilbert_change(S, h) -> np.ndarray | float:
     """``𝓗(p_{U+S}(h), p_U(h)) = ‖S h‖_var = max_{i<j} |(s_i − s_j)ᵀh|`` (independent of ``U``).
 
     ``S``: ``(V, d)``; ``h``: ``(d,)`` or ``(..., d)`` (batch of hidden states). Returns a float or
-    an array of the batch shape. Raises ``ValueError`` for mismatched ``d`` or NaN/inf.
+    an array of the batch shape. Raises ``ValueError`` for mismatched ``d``, NaN/inf, or a
+    change beyond the float64 range (naming ``S, h``).
     """
     A = _as_rows(S, "S")
     hh = _as_array(h, "h", min_ndim=1)
     if hh.shape[-1] != A.shape[1]:
         raise ValueError(f"h must have last dimension d={A.shape[1]}, got shape {hh.shape}")
-    return variation_seminorm(hh @ A.T, axis=-1)
+    # ‖S h‖_var = 2^(e_S + e_h) ‖Ŝ ĥ‖_var with S, each h scaled by a power of two: S h may
+    # overflow (or underflow) where its variation is finite. The rows are centred first
+    # (‖(S − 1mᵀ)h‖_var = ‖S h‖_var), so the rounding error is ≲ d·u·D(S)·‖h‖₂, not d·u·max|s_i|·‖h‖₂
+    As, eS = _scaled(A)
+    m = np.abs(hh).max(axis=-1, keepdims=True)
+    eh = np.frexp(np.where(m > 0, m, 1.0))[1]
+    v = variation_seminorm(np.ldexp(hh, -eh) @ (As - As.mean(axis=0)).T, axis=-1)
+    return _ldexp_checked(v, eS + eh[..., 0], "S, h: the Hilbert change ‖S h‖_var (or its rounding "
+                                             "error, ≈ d·2⁻⁵³·D(S)·‖h‖₂) exceeds the float64 range "
+                                             "(≈ 1.8e308); rescale S or h")
 
 
 def max_l1_row_difference(S, *, block_rows: int = 64) -> tuple[float, tuple[int, int]]:
     """``max_{i<j} ‖s_i − s_j‖₁`` and an attaining pair (exact, blockwise ``O(V² d)``).
 
-    This is the dual-norm diameter for an ℓ∞ hidden-state ball. Raises ``ValueError`` for bad ``S``.
+    This is the dual-norm diameter for an ℓ∞ hidden-state ball. Raises ``ValueError`` for bad ``S``
+    or a value beyond the float64 range.
     """
-    A = _as_rows(S, "S", min_rows=2)
+    A, e = _scaled(_as_rows(S, "S", min_rows=2))      # scaled: differences and sums cannot overflow
     V = A.shape[0]
     best, pair = -1.0, (0, 1)
     for b0 in range(0, V - 1, block_rows):
@@ -262,7 +308,8 @@ def max_l1_row_difference(S, *, block_rows: int = 64) -> tuple[float, tuple[int,
         r, c = divmod(k, V)
         if dist[r, c] > best:
             best, pair = float(dist[r, c]), (b0 + r, c)
-    return best, pair
+    return _ldexp_checked(best, e, "S: max_{i<j} ‖s_i − s_j‖₁ exceeds the float64 range "
+                                   "(≈ 1.8e308); rescale S"), pair
 
 
 def max_hilbert_change(S, ball: str = "l2", radius: float = 1.0) -> float:
@@ -273,19 +320,22 @@ def max_hilbert_change(S, ball: str = "l2", radius: float = 1.0) -> float:
     * ``"l1"``: ``radius · max_{i<j} ‖s_i − s_j‖_∞``;
     * ``"rms"``: ``‖h‖_rms = ‖h‖₂/√d ≤ radius`` gives ``radius · √d · D(S)``.
 
-    Raises ``ValueError`` for an unknown ball, bad ``S`` or a negative radius.
+    Raises ``ValueError`` for an unknown ball, bad ``S``, a negative radius, or a value beyond the
+    float64 range (naming ``S, radius``).
     """
     H = _radius(radius)
-    A = _as_rows(S, "S", min_rows=2)
-    if ball == "l2":
-        return H * row_diameter(A)[0]
-    if ball == "rms":
-        return H * math.sqrt(A.shape[1]) * row_diameter(A)[0]
-    if ball == "linf":
-        return H * max_l1_row_difference(A)[0]
-    if ball == "l1":
-        return H * float((A.max(axis=0) - A.min(axis=0)).max())
-    raise ValueError(f"ball must be 'l2', 'linf', 'l1' or 'rms', got {ball!r}")
+    if ball not in ("l2", "rms", "linf", "l1"):
+        raise ValueError(f"ball must be 'l2', 'linf', 'l1' or 'rms', got {ball!r}")
+    A, e = _scaled(_as_rows(S, "S", min_rows=2))      # the value is radius · (norm of S) · 2^e
+    if ball in ("l2", "rms"):
+        v = _row_diameter_scaled(A, None, 512 * 2**20)[0]
+        v = v * math.sqrt(A.shape[1]) if ball == "rms" else v
+    elif ball == "linf":
+        v = max_l1_row_difference(A)[0]
+    else:
+        v = float((A.max(axis=0) - A.min(axis=0)).max())
+    return _times(H, v, e, f"S, radius: the maximal Hilbert change over the {ball} ball exceeds "
+                           "the float64 range (≈ 1.8e308); rescale S or radius")
 
 
 # --------------------------------------------------------------------------------------------
@@ -295,34 +345,58 @@ def backward_bound(S, r, *, atol: float = 1e-12) -> tuple[float, float]:
     """``(‖Sᵀr‖₂, ½ D(S) ‖r‖₁)`` for a residual with ``1ᵀr = 0``; [HEAD] states lhs ≤ rhs, with
     equality at ``r = e_i − e_j`` for a diameter pair.
 
-    ``S``: ``(V, d)``; ``r``: ``(V,)``. Raises ``ValueError`` for mismatched ``V``, NaN/inf, or
-    ``|1ᵀr| > atol·max(1, ‖r‖₁)``.
+    ``S``: ``(V, d)``; ``r``: ``(V,)``. Computed on ``S`` and ``r`` scaled by powers of two (no
+    intermediate overflow or underflow). Raises ``ValueError`` for mismatched ``V``, NaN/inf,
+    ``|1ᵀr| > atol·max(1, ‖r‖₁)``, or a value beyond the float64 range (naming ``S, r``).
     """
     A = _as_rows(S, "S", min_rows=2)
     rr = _as_array(r, "r", ndim=1)
     if rr.shape[0] != A.shape[0]:
         raise ValueError(f"r must have length V={A.shape[0]}, got {rr.shape[0]}")
-    l1 = float(np.abs(rr).sum())
-    if abs(float(rr.sum())) > atol * max(1.0, l1):
+    # every quantity on S/2^eS and r/2^er (exact): Sᵀr, ‖r‖₁ and 1ᵀr cannot overflow or underflow
+    As, eS = _scaled(A)
+    rs, er = _scaled(rr)
+    l1 = float(np.abs(rs).sum())
+    with np.errstate(over="ignore"):
+        one = float(np.ldexp(1.0, -er))                      # the "1" of max(1, ‖r‖₁), scaled
+    if abs(float(rs.sum())) > atol * max(one, l1):
         raise ValueError(f"r must sum to zero (1ᵀr = 0), got sum {rr.sum()!r}")
-    return float(np.linalg.norm(A.T @ rr)), 0.5 * row_diameter(A)[0] * l1
+    # Sᵀr = (S − 1mᵀ)ᵀr + m(1ᵀr) for any row m (here the mean row; 1ᵀr by math.fsum, correctly
+    # rounded): the cancellation error of the matrix product is then ≲ d·u·D(S)·‖r‖₁, a small
+    # fraction of the right-hand side, instead of d·u·max|s_i|·‖r‖₁
+    m = As.mean(axis=0)
+    w, ew = _scaled((As - m).T @ rs + m * math.fsum(rs.tolist()))
+    what = ("S, r: the backward bound (or the rounding error of ‖Sᵀr‖₂, ≲ V·2⁻⁵³·D(S)·‖r‖₁) "
+            "exceeds the float64 range (≈ 1.8e308); rescale S or r")
+    lhs = _ldexp_checked(float(np.linalg.norm(w)), ew + eS + er, what)
+    D = _row_diameter_scaled(As, None, 512 * 2**20)[0]
+    return lhs, _ldexp_checked(0.5 * D * l1, eS + er, what)
 
 
-def _probs_from(x, name: str, space: str) -> tuple[np.ndarray, np.ndarray]:
-    """(normalised probabilities, normalised log-probabilities) from ``x`` in ``space``."""
-    lx = _log_of(x, name, space)
+def _shift_and_log_sum(lx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(m, ℓ)`` with ``log Σ_i e^{lx_i} = m + ℓ`` along the last axis (keepdims): ``m = max lx``
+    and ``ℓ = log Σ e^{lx − m} ∈ [0, log V]``, kept apart so that ``ℓ`` is not lost in the
+    rounding of a large ``m``. Entries far below the maximum contribute ``e^{−∞} = 0``."""
     m = lx.max(axis=-1, keepdims=True)
-    logz = m + np.log(np.exp(lx - m).sum(axis=-1, keepdims=True))
-    lp = lx - logz
-    return np.exp(lp), lp
+    with np.errstate(over="ignore"):
+        return m, np.log(np.exp(lx - m).sum(axis=-1, keepdims=True))
+
+
+def _probs_from(x, name: str, space: str) -> np.ndarray:
+    """Normalised probabilities from ``x`` in ``space``: ``e^{x − max x}`` divided by its sum
+    (relative error a few ulps for any finite log-coordinates; entries below the range are 0)."""
+    lx = _log_of(x, name, space)
+    with np.errstate(over="ignore"):
+        w = np.exp(lx - lx.max(axis=-1, keepdims=True))
+    return w / w.sum(axis=-1, keepdims=True)
 
 
 def tv_distance(p, q, *, space: str = "prob") -> np.ndarray | float:
     """Total variation ``½ Σ_i |p_i − q_i|`` along the last axis (inputs are normalised first;
-    ``space="log"`` for logits / log-probabilities). Raises ``ValueError`` as
+    ``space="log"`` for logits / log-probabilities of any finite size). Raises ``ValueError`` as
     :func:`hilbert_distance`."""
-    pp, _ = _probs_from(p, "p", space)
-    qq, _ = _probs_from(q, "q", space)
+    pp = _probs_from(p, "p", space)
+    qq = _probs_from(q, "q", space)
     _same_shape(pp, qq, "p", "q")
     v = 0.5 * np.abs(pp - qq).sum(axis=-1)
     return float(v) if np.ndim(v) == 0 else v
@@ -330,19 +404,32 @@ def tv_distance(p, q, *, space: str = "prob") -> np.ndarray | float:
 
 def tv_tanh_bound(p, q, *, space: str = "prob"):
     """``(TV(p, q), tanh(𝓗(p, q)/4))``; [HEAD] states TV ≤ tanh(𝓗/4), with equality for the
-    symmetric two-point pair ``p = (σ(t/2), σ(−t/2))``, ``q = (σ(−t/2), σ(t/2))``."""
-    return tv_distance(p, q, space=space), np.tanh(hilbert_distance(p, q, space=space) / 4.0)
+    symmetric two-point pair ``p = (σ(t/2), σ(−t/2))``, ``q = (σ(−t/2), σ(t/2))``. ``tanh(𝓗/4)``
+    is formed from ``𝓗/4`` on scaled values, so it is 1 (not an error) when ``𝓗`` itself exceeds
+    the float64 range."""
+    v, k = _hilbert_scaled(p, q, space, -1, "p", "q")
+    with np.errstate(over="ignore"):
+        t = np.tanh(np.ldexp(v, k - 2))
+    return tv_distance(p, q, space=space), float(t) if np.ndim(t) == 0 else t
 
 
 def ce_control(p, q, *, space: str = "prob"):
     """``(max_c |−log p_c + log q_c|, 𝓗(p, q))`` for normalised ``p, q`` (last axis); [HEAD] states
-    the first is ≤ the second for every class ``c`` (cross-entropy change at any label)."""
-    _, lp = _probs_from(p, "p", space)
-    _, lq = _probs_from(q, "q", space)
-    _same_shape(lp, lq, "p", "q")
-    dev = np.abs(lp - lq).max(axis=-1)
-    dev = float(dev) if np.ndim(dev) == 0 else dev
-    return dev, hilbert_distance(lp, lq, space="log")
+    the first is ≤ the second for every class ``c`` (cross-entropy change at any label).
+
+    ``log p_c − log q_c = (x_c − max x) − (y_c − max y) − (ℓ_x − ℓ_y)`` (``ℓ = log Σ e^{· − max}``)
+    is formed from the inputs, their maxima and ``ℓ`` on scaled values, so logits of size 1e308 do not overflow where the answer is
+    finite. Raises ``ValueError`` as :func:`hilbert_distance`, naming ``p, q`` when a value
+    exceeds the float64 range."""
+    lx, ly = _log_of(p, "p", space), _log_of(q, "q", space)
+    _same_shape(lx, ly, "p", "q")
+    what = ("p, q: the change of log-probability exceeds the float64 range (≈ 1.8e308): the "
+            "log-coordinates of p and q differ by more than that")
+    (mx, sx), (my, sy) = _shift_and_log_sum(lx), _shift_and_log_sum(ly)
+    terms = [lx, -np.broadcast_to(mx, lx.shape), -ly, np.broadcast_to(my, ly.shape),
+             np.broadcast_to(sy - sx, lx.shape)]
+    dev = _ldexp_checked(*_reduce_sum(terms, -1, "absmax"), what)
+    return dev, _ldexp_checked(*_reduce_sum([lx, -ly], -1, "var"), what)
 
 
 # --------------------------------------------------------------------------------------------
@@ -417,11 +504,9 @@ def separation_ratio_bound(V: int, d: int) -> float:
 def min_max_distance_ratio(X) -> float:
     """``min_{i<j} ‖x_i − x_j‖ / max_{i<j} ‖x_i − x_j‖`` of the rows of ``X`` (``V ≥ 2``; 0 when all
     rows coincide). Raises ``ValueError`` for bad input."""
-    A = _as_rows(X, "X", min_rows=2)
-    scale = _pow2_scale(A)
-    if scale == 0.0:
+    A, _ = _scaled(_as_rows(X, "X", min_rows=2))   # the ratio is scale invariant; avoids under/overflow
+    if not A.any():
         return 0.0
-    A = A / scale                                # the ratio is scale invariant; avoids under/overflow
     diff = A[:, None, :] - A[None, :, :]
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     iu = np.triu_indices(A.shape[0], 1)
