@@ -739,6 +739,15 @@ class FieldSubspace(Subspace):
         return FieldSubspace(K, self.ambient_dim).extend_rows(vecs)[0]
 
 
+def _float_rows(cand: Any, N: int) -> np.ndarray:
+    """``cand`` as a float ``(k, N)`` array (also for ``N = 0``, where ``reshape(-1, 0)`` is
+    ambiguous)."""
+    a = np.asarray(cand, dtype=float)
+    if N == 0:
+        return np.zeros((a.shape[0] if a.ndim == 2 else 0, 0))
+    return a.reshape(-1, N)
+
+
 class FloatSubspace(Subspace):
     """A subspace of ``R^N`` with an orthonormal basis ``rows`` (float64, ``(dim, N)``).
 
@@ -792,7 +801,7 @@ class FloatSubspace(Subspace):
                              mk, md, self.noise if noise is None else noise, gap)
 
     def _candidates(self, cand, noise):
-        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        cand = _float_rows(cand, self.ambient_dim)
         nu = np.broadcast_to(np.asarray(_input_noise(self.ambient_dim) if noise is None else noise,
                                         dtype=float), (cand.shape[0],))
         if cand.shape[0] == 0:
@@ -874,7 +883,7 @@ class FloatSubspace(Subspace):
         """Whether every row of ``cand`` lies in the subspace: by the same rank decision as
         :meth:`extend_rows` (so ``contains(v)`` is True exactly when ``extend([v])`` keeps the
         dimension; :class:`NumericalRankError` when that decision has no wide gap)."""
-        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        cand = _float_rows(cand, self.ambient_dim)
         if cand.shape[0] == 0:
             return True
         return self.extend_rows(cand, noise)[0].dim == self.dim
@@ -891,7 +900,7 @@ class FloatSubspace(Subspace):
     def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
         """Coordinates (float64, ``(k, dim)``) of the rows ``cand`` in the orthonormal basis.
         With ``check`` a ``ValueError`` is raised unless :meth:`contains_rows` accepts them."""
-        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        cand = _float_rows(cand, self.ambient_dim)
         if check and not self.contains_rows(cand):
             raise ValueError(f"vector is not in the subspace (relative tol {self.tol})")
         return cand @ self.rows.T
