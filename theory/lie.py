@@ -16,6 +16,19 @@ generates (sympy ``DomainMatrix``); float input numerically with an explicit rel
 does not change the answer. Brackets are batched as matrix products (no per-entry Python loops on
 the rational fast path).
 
+Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
+Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
+propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
+<= 2 (|du| + |dv|)``) and every new basis vector (Wedin's bound); a decision without a wide gap
+raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step,
+the gap and the tolerance. Before a series is returned its invariants are checked (each term
+inside the previous one; ``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when
+the lower one reaches 0, in as many steps, with ``γ_{c+1-i} ⊆ Z_i``); a broken invariant raises
+the same error. Each series records ``tol`` and ``smallest_gap``; the algebra records ``tol``,
+``smallest_gap`` and ``noise`` (the propagated bound on its basis). Ill-conditioned input (e.g.
+a nilpotent algebra conjugated by a matrix of condition number 1e4) therefore gets the exact
+answer or the error, and exact input (ints, Fractions, sympy numbers) always gets the exact path.
+
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
 length = least ``k`` with ``g^(k) = 0`` (zero algebra -> 0, non-zero abelian -> 1, not solvable ->
 ``None``). Lower central series ``γ_1 = g``, ``γ_{i+1} = [g, γ_i]``; nilpotency class = least
@@ -246,7 +259,9 @@ class LieAlgebra:
         relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path).
         Algorithm: insert generators, then repeatedly insert the brackets of all current basis
         vectors with the newly added ones (the frontier) until nothing new appears.
-        Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf.
+        Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf;
+        on the float path :class:`~seqtheory.theory.linalg.NumericalRankError` (a
+        ``ValueError``) when a rank decision is not certified (see the module docstring).
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
@@ -638,7 +653,9 @@ class LieAlgebra:
                 D = D * x // math.gcd(D, x)
             mult = np.array([D // x for x in dv], dtype=object)
             num = allb[:, piv]
-            if num.dtype == np.int64 and _maxabs(num) * max(mult) < 2 ** 62:
+            # both factors must fit int64 (an all-zero num once let a huge mult overflow)
+            if num.dtype == np.int64 and max(mult) < 2 ** 62 \
+                    and _maxabs(num) * max(mult) < 2 ** 62:
                 Ci = num * mult.astype(np.int64)
             else:
                 Ci = as_int_rows(num.astype(object) * mult)
