@@ -209,3 +209,26 @@ def test_all_centre_float_matches_exact(values, n, k, seed):
         return
     assert got == exact
     assert F.center().dim == F.dim and not np.asarray(F.killing_form(), dtype=float).any()
+
+
+def test_degenerate_float_subspaces():
+    """Zero rows, 1x1 input and the zero-dimensional ambient answer as exact arithmetic does."""
+    assert float_rank([[0.0, 0.0], [0.0, 0.0]]).rank == 0 == span([[0, 0], [0, 0]]).dim
+    assert float_rank([[2.5]]).rank == 1 and float_rank([[0.0]]).rank == 0
+    Z = span([[0.0, 0.0, 0.0]])
+    assert Z.dim == 0 and Z.contains([0.0, 0.0, 0.0]) and not Z.contains([0.0, 1.0, 0.0])
+    S = span([[1.0, 2.0, 0.0]])
+    assert S.intersection(Z).dim == 0 and S.sum(Z).dim == 1 and Z.is_subspace_of(S)
+    from seqtheory.theory.linalg import FloatSubspace
+
+    E0 = FloatSubspace(0)
+    assert E0.extend_rows(np.zeros((3, 0)))[0].dim == 0 and E0.contains_rows(np.zeros((2, 0)))
+
+
+def test_series_record_tolerance_and_gap():
+    F = LieAlgebra.generated_by([np.array(E(3, 0, 1), float), np.array(E(3, 1, 2), float)])
+    for series in (F.derived_series(), F.lower_central_series(), F.upper_central_series()):
+        assert series.tol == 1e-9 and MIN_GAP <= series.smallest_gap
+    assert F.noise < 1e-12 and F.smallest_gap >= MIN_GAP
+    X = LieAlgebra.generated_by([E(3, 0, 1), E(3, 1, 2)])
+    assert X.derived_series().tol is None and X.smallest_gap is None and X.noise is None

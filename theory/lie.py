@@ -572,6 +572,8 @@ class LieAlgebra:
             # orthonormal coordinates times an orthonormal basis: both errors add
             S = S.extend_rows(vecs, noise=Zc.noise + self.noise + _svd_noise(*vecs.shape),
                               argument="a subspace given by coordinates")[0]
+            S = FloatSubspace(S.ambient_dim, S.tol, S.rows, S.min_kept, S.max_dropped, S.noise,
+                              min(S.smallest_gap, Zc.smallest_gap))
         else:
             S = S.extend_rows(vecs)[0]
         return self._sub(S)
@@ -915,7 +917,7 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
     dec = rank_decision(s, tol, eta, "the centraliser constraints (centre / upper central series)",
                         scale=cn)
     K = vt[dec.rank:]
-    out = FloatSubspace(d, tol)
+    out = FloatSubspace(d, tol, smallest_gap=dec.gap)
     if K.shape[0] == 0:
         return out
     theta = eta / float(s[dec.rank - 1]) if dec.rank and s[dec.rank - 1] > 2 * eta else \

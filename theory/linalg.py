@@ -895,7 +895,9 @@ class FloatSubspace(Subspace):
     def sum(self, other: "Subspace") -> "FloatSubspace":
         """The sum ``self + other`` (``other``'s rows carry its ``noise``)."""
         self._check_compatible(other)
-        return self.extend_rows(other.rows, noise=other.noise)[0]
+        out = self.extend_rows(other.rows, noise=other.noise)[0]
+        return FloatSubspace(out.ambient_dim, out.tol, out.rows, out.min_kept, out.max_dropped,
+                             out.noise, min(out.smallest_gap, other.smallest_gap))
 
     def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
         """Coordinates (float64, ``(k, dim)``) of the rows ``cand`` in the orthonormal basis.
