@@ -116,6 +116,8 @@ def _random_gens(rng, n, k, kind):
     gens = []
     for _ in range(k):
         M = rng.integers(-2, 3, (n, n))
+        if kind == "sparse":
+            M = M * (rng.random((n, n)) < 0.3)
         gens.append(np.triu(M) if kind == "upper" else np.triu(M, 1) if kind == "strict" else M)
     if not any(g.any() for g in gens):
         gens[0][0, n - 1] = 1
@@ -136,6 +138,29 @@ def test_float_equals_exact_or_refuses(seed, n, k, kind, log_cond):
     exact = _invariants(LieAlgebra.generated_by(gens))
     got = _float_or_refusal(gens, _conditioned(rng, n, 10.0 ** log_cond))
     assert got is None or got == exact
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.integers(2, 5), st.integers(1, 4), st.sampled_from(["upper", "strict", "full",
+                                                                      "sparse"]),
+       st.floats(0.0, 12.0), st.floats(0.0, 6.0))
+# once wrong: a genuine bracket far below the tolerance but far above rounding was taken as 0
+@example(seed=375, n=2, k=2, kind="sparse", log_cond=6.30272077013834,
+         log_scale=4.934106391929726)
+def test_float_equals_exact_or_refuses_scaled(seed, n, k, kind, log_cond, log_scale):
+    """As above, with each generator also scaled by 10^u, u uniform in [-log_scale, log_scale],
+    sparse generators and 5 x 5 matrices."""
+    rng = np.random.default_rng(seed)
+    gens = _random_gens(rng, n, k, kind)
+    exact = _invariants(LieAlgebra.generated_by(gens))
+    scales = 10.0 ** rng.uniform(-log_scale, log_scale, k)
+    P = _conditioned(rng, n, 10.0 ** log_cond)
+    Pi = np.linalg.inv(P)
+    try:
+        got = _invariants(LieAlgebra.generated_by([s * (P @ g @ Pi) for s, g in zip(scales, gens)]))
+    except NumericalRankError:
+        return
+    assert got == exact
 
 
 def test_a_series_that_is_not_nested_is_refused(monkeypatch):

@@ -806,10 +806,23 @@ def _extend(S: Subspace, chunk, e: float | None, argument: str):
 
 
 def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) -> np.ndarray:
-    """Float path: which brackets of unit vectors are non-zero: norm ``> tol``. (A non-zero
-    bracket within ``MIN_GAP`` times its propagated rounding bound ``e`` is then only accepted
-    by the subspace if it already lies in it, see ``FloatSubspace.extend_rows``.)"""
-    return norms > tol
+    """Float path: which brackets of unit vectors are non-zero (norm ``> tol``). A bracket is
+    zero only when its norm is explained by rounding (``<= e``) and :data:`MIN_GAP` times below
+    ``tol`` -- the rule for dropped values of :func:`rank_decision`; a norm in between is a
+    genuine value that the tolerance would cut: :class:`NumericalRankError`. (A non-zero
+    bracket within ``MIN_GAP`` times ``e`` is accepted only if it already lies in the subspace,
+    see ``FloatSubspace.extend_rows``.)"""
+    nonzero = norms > tol
+    unsure = ~nonzero & (norms > min(e, tol / MIN_GAP))
+    if np.any(unsure):
+        i = int(np.argmax(unsure))
+        raise NumericalRankError(argument, 0.0, tol, e, np.array([norms[i]]), message=(
+            f"a bracket of unit basis vectors has norm {norms[i]:.3g}: not above the tolerance "
+            f"{tol:g}, but not certified zero either (it must lie within the propagated rounding "
+            f"bound {e:.3g} and {MIN_GAP:g} times below the tolerance); it may be a genuine "
+            f"value, so whether it vanishes is not determined at working precision. Pass exact "
+            f"entries (ints, Fractions, sympy numbers) for the exact path"))
+    return nonzero
 
 
 def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
