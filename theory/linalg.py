@@ -18,16 +18,21 @@ Three kinds of field are supported, each by its own :class:`Subspace` subclass w
   show the margin of every decision.
 
 Float rank decisions (:func:`rank_decision`, used by every float rank in the package): the
-singular values ``s`` of the stacked unit rows are compared with ``level = max(tol * s_max,
-noise)``, where ``noise`` bounds (to first order, by Weyl's inequality) how far rounding can move a
-singular value: it is propagated from the rounding of the input (``EPS``-level per row) through
-every bracket and every new basis vector (Wedin's sin-theta bound: a direction found with
-singular value ``sigma`` is known to ``noise / sigma``). Values ``<= level`` are zero; the rank is
-the number above. The decision is accepted only when the *gap* ``s_kept_min / max(s_dropped_max,
-noise)`` is at least :data:`MIN_GAP`; otherwise the input does not determine the rank at the
-working precision and :class:`NumericalRankError` (a ``ValueError``) is raised with the gap, the
-tolerance and the noise level -- never a guessed rank. The remedy it names: exact input (ints,
-Fractions, sympy numbers) for the exact path, or a ``tol`` placed inside a wide gap.
+singular values ``s`` of the stacked unit rows are compared with ``level = tol * s_max``; the
+rank is the number above. ``noise`` is a first-order bound (Weyl's inequality) on how far
+rounding can move a singular value, propagated from the rounding of the input (``EPS``-level
+per row) through every bracket and every new basis vector (Wedin's sin-theta bound: a direction
+found with singular value ``sigma`` is known to ``noise / sigma``). The decision is accepted only
+when (1) the *gap* ``s_kept_min / max(s_dropped_max, noise)`` is at least :data:`MIN_GAP` -- every
+kept value is far above rounding and above the dropped ones -- and (2) every dropped value is
+both within ``noise`` and ``MIN_GAP`` times below ``level`` -- a value below the tolerance but
+above rounding is a genuine value that the tolerance would cut. Otherwise the input does not
+determine the rank at working precision and :class:`NumericalRankError` (a ``ValueError``) is
+raised with the gap, the tolerance and the noise level -- never a guessed rank. The remedy it
+names: exact input (ints, Fractions, sympy numbers) for the exact path, or a ``tol`` placed
+inside a wide gap. Known limit: ``noise`` is a worst-case bound, so where it is large a genuine
+value far below the tolerance can pass as rounding (the property tests against the exact path
+found no such case over integer algebras conjugated by matrices of condition number up to 1e12).
 
 Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in that order).
 Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
