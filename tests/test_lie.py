@@ -296,3 +296,16 @@ def test_structure_constants_reject_bools():
         LieAlgebra.from_structure_constants({}, dim=True)
     with pytest.raises(ValueError, match="index True"):
         LieAlgebra.from_structure_constants({(True, 0): {0: 1}}, dim=2)
+
+
+def test_structure_constants_with_huge_pivot_denominators():
+    """An abelian algebra whose RREF rows have huge pivots (exact rationals of floats such as
+    1.1) once overflowed int64 in the structure constants (all-zero brackets passed the
+    overflow guard); found by the float-vs-exact property test."""
+    from fractions import Fraction
+
+    d = [np.diag([Fraction(4096.0), Fraction(1.1), Fraction(4096.0)]),
+         np.diag([Fraction(1.1), Fraction(1.1), Fraction(4096.0)])]
+    L = LieAlgebra.generated_by(d)
+    assert L.dim == 2 and L.center().dim == 2 and L.is_abelian
+    assert not np.asarray(L.killing_form(), dtype=float).any()

@@ -6,7 +6,8 @@ import pytest
 import sympy
 from hypothesis import given, settings, strategies as st
 
-from seqtheory.theory.linalg import (FieldSubspace, FloatSubspace, RationalSubspace, detect_field,
+from seqtheory.theory.linalg import (FieldSubspace, FloatSubspace, NumericalRankError,
+                                     RationalSubspace, detect_field,
                                      exact_matmul, float_rank, independent_rows, nullspace, rank,
                                      solve, span, zero_subspace)
 
@@ -225,8 +226,13 @@ def test_float_decisions_are_consistent():
     intersection used cos > 1 - tol (angles up to ~sqrt(2 tol)), so two lines at angle 1e-6
     had a 1-dimensional intersection and a 2-dimensional sum."""
     S = span([[1.0, 0, 0], [0, 1.0, 0]])
-    for w in ([1, 1, 5e-9], [1, 1, 1e-12], [3, -2, 1e-3]):
+    for w in ([1, 1, 5e-9], [1, 1, 1e-17], [3, -2, 1e-3]):
         assert S.contains(w) == (S.extend([w]).dim == S.dim)
+    # a genuine component below the tolerance (1e-12 >> rounding) is no longer dropped silently:
+    # both decisions refuse it the same way
+    for call in (lambda: S.contains([1, 1, 1e-12]), lambda: S.extend([[1, 1, 1e-12]])):
+        with pytest.raises(NumericalRankError, match="vectors: .*genuine"):
+            call()
     A, B = span([[1.0, 0, 0]]), span([[1.0, 1e-6, 0]])
     assert A.sum(B).dim == 2 and A.intersection(B).dim == 0
     C, D = span([[1.0, 0, 0], [0, 1.0, 0]]), span([[0, 1.0, 0], [0, 0, 1.0]])

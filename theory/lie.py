@@ -16,6 +16,19 @@ generates (sympy ``DomainMatrix``); float input numerically with an explicit rel
 does not change the answer. Brackets are batched as matrix products (no per-entry Python loops on
 the rational fast path).
 
+Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
+Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
+propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
+<= 2 (|du| + |dv|)``) and every new basis vector (Wedin's bound); a decision without a wide gap
+raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step,
+the gap and the tolerance. Before a series is returned its invariants are checked (each term
+inside the previous one; ``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when
+the lower one reaches 0, in as many steps, with ``γ_{c+1-i} ⊆ Z_i``); a broken invariant raises
+the same error. Each series records ``tol`` and ``smallest_gap``; the algebra records ``tol``,
+``smallest_gap`` and ``noise`` (the propagated bound on its basis). Ill-conditioned input (e.g.
+a nilpotent algebra conjugated by a matrix of condition number 1e4) therefore gets the exact
+answer or the error, and exact input (ints, Fractions, sympy numbers) always gets the exact path.
+
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
 length = least ``k`` with ``g^(k) = 0`` (zero algebra -> 0, non-zero abelian -> 1, not solvable ->
 ``None``). Lower central series ``γ_1 = g``, ``γ_{i+1} = [g, γ_i]``; nilpotency class = least
@@ -35,9 +48,10 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .linalg import (_normalise_rows, _row_norms, _unique_rows, independent_rows, primitive_rows, FieldSubspace, FloatSubspace, RationalSubspace, Subspace, _check_number,
-                     as_int_rows, detect_field, exact_matmul, float_rank, to_field_rows,
-                     zero_subspace)
+from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankError, RationalSubspace,
+                     Subspace, _check_number, _row_norms, _svd_noise, _unique_rows, as_int_rows,
+                     detect_field, exact_matmul, independent_rows, primitive_rows, rank_decision,
+                     to_field_rows, zero_subspace)
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
@@ -160,12 +174,17 @@ def _maxabs(a: np.ndarray) -> int:
 class LieSeries(list):
     """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions. ``stabilised``: True when
     the series ended because a non-zero term repeated (it then ends at that term, listed once);
-    False when it reached 0. ``name``: which series."""
+    False when it reached 0. ``name``: which series. Float path: ``tol`` (the relative
+    tolerance) and ``smallest_gap`` (the smallest gap of any rank decision behind the terms, see
+    :func:`~seqtheory.theory.linalg.rank_decision`); both ``None`` on exact paths."""
 
     def __init__(self, terms, stabilised: bool, name: str):
         super().__init__(terms)
         self.stabilised = stabilised
         self.name = name
+        self.tol = terms[0].tol if terms else None
+        gaps = [t.smallest_gap for t in terms if t.smallest_gap is not None]
+        self.smallest_gap = min(gaps) if gaps else None
 
     @property
     def dims(self) -> list[int]:
@@ -240,12 +259,14 @@ class LieAlgebra:
         relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path).
         Algorithm: insert generators, then repeatedly insert the brackets of all current basis
         vectors with the newly added ones (the frontier) until nothing new appears.
-        Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf.
+        Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf;
+        on the float path :class:`~seqtheory.theory.linalg.NumericalRankError` (a
+        ``ValueError``) when a rank decision is not certified (see the module docstring).
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S, frontier = S.extend_rows(data)
-        return cls(amb, _close(amb, S, frontier))
+        S, frontier = S.extend_rows(data, argument="mats") if field == "RR" else S.extend_rows(data)
+        return cls(amb, _close(amb, S, frontier, "mats"))
 
     @classmethod
     def spanned_by(cls, mats: Any, *, tol: float | None = None) -> "LieAlgebra":
@@ -253,10 +274,11 @@ class LieAlgebra:
         bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S = S.extend_rows(data)[0]
+        S = S.extend_rows(data, argument="mats")[0] if field == "RR" else S.extend_rows(data)[0]
         B = _rows(S)
+        e = _bracket_noise(amb, S, S)
         for chunk in amb.batches(S.field, B, B, True):
-            if not S.contains_rows(_clean(chunk, S.field, S)):
+            if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
                 raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
         return cls(amb, S)
 
@@ -295,6 +317,19 @@ class LieAlgebra:
     @property
     def tol(self) -> float | None:
         return getattr(self._space, "tol", None)
+
+    @property
+    def smallest_gap(self) -> float | None:
+        """Float path: the smallest gap of the rank decisions that built this algebra's basis
+        (each is at least :data:`~seqtheory.theory.linalg.MIN_GAP`; ``inf`` when no decision
+        had a dropped side); ``None`` on exact paths."""
+        return getattr(self._space, "smallest_gap", None)
+
+    @property
+    def noise(self) -> float | None:
+        """Float path: first-order bound on the sine of the angle between the computed algebra
+        and the one exact arithmetic on the same input gives; ``None`` on exact paths."""
+        return getattr(self._space, "noise", None)
 
     @property
     def space(self) -> Subspace:
@@ -384,8 +419,9 @@ class LieAlgebra:
         A, B = _rows(self._space), _rows(other._space)
         sym = other is self or self._space == other._space
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
+        e = _bracket_noise(self._ambient, self._space, other._space)
         for chunk in self._ambient.batches(self.field, A, A if sym else B, sym):
-            S = S.extend_rows(_clean(chunk, self.field, S))[0]
+            S = _extend(S, chunk, e, "a bracket space [a, b]")[0]
             if S.dim == self._ambient.N:
                 break
         return self._sub(S)
@@ -399,19 +435,22 @@ class LieAlgebra:
     def subalgebra_generated_by(self, elements: Sequence[Any]) -> "LieAlgebra":
         """The Lie subalgebra generated by ``elements`` (which must lie in ``self``)."""
         rows = self._elements(elements)
-        S, fr = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(rows)
-        return self._sub(_close(self._ambient, S, fr))
+        S, fr = _extend(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9), rows, None,
+                        "elements")
+        return self._sub(_close(self._ambient, S, fr, "elements"))
 
     def ideal_generated_by(self, elements: Sequence[Any]) -> "LieAlgebra":
         """The ideal of ``self`` generated by ``elements``: the smallest subspace containing them
         and closed under ``[g, .]``."""
         rows = self._elements(elements)
-        S, fr = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(rows)
+        S, fr = _extend(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9), rows, None,
+                        "elements")
         G = _rows(self._space)
         while _nrows(fr):
             new = []
+            e = _bracket_noise(self._ambient, self._space, S)
             for chunk in self._ambient.batches(self.field, G, fr, False):
-                S, add = S.extend_rows(_clean(chunk, self.field, S))
+                S, add = _extend(S, chunk, e, "the ideal generated by elements")
                 if _nrows(add):
                     new.append(add)
             fr = _concat(new, self.field, self._ambient.N)
@@ -430,24 +469,39 @@ class LieAlgebra:
 
     # ------------------------------------------------------------------ series
     def derived_series(self) -> LieSeries:
-        """``g^(0) = g, g^(1) = [g, g], ...`` until 0 or until a term repeats (``stabilised``)."""
+        """``g^(0) = g, g^(1) = [g, g], ...`` until 0 or until a term repeats (``stabilised``).
+
+        Every term is checked to lie in the previous one before it is accepted (so the series is
+        nested and ends); on the float path also ``g^(i) ⊆ γ_{i+1}`` against the lower central
+        series. A float computation that breaks an invariant raises
+        :class:`~seqtheory.theory.linalg.NumericalRankError` instead of returning."""
         if "ds" not in self._cache:
             terms, cur = [self], self
             while cur.dim > 0:
                 nxt = cur.derived_algebra()
+                _check_term(nxt, cur, "derived series", len(terms))
                 if nxt.dim == cur.dim:
                     break
                 terms.append(nxt)
                 cur = nxt
-            self._cache["ds"] = LieSeries(terms, cur.dim > 0, "derived series")
+            ds = LieSeries(terms, cur.dim > 0, "derived series")
+            if self.field == "RR":
+                lcs = self.lower_central_series()
+                for i, t in enumerate(ds):
+                    _check_contained(t, lcs[min(i, len(lcs) - 1)],
+                                     f"derived series term g^({i}) inside γ_{i + 1}")
+            self._cache["ds"] = ds
         return self._cache["ds"]
 
     def lower_central_series(self) -> LieSeries:
-        """``γ_1 = g, γ_{i+1} = [g, γ_i]`` until 0 or until a term repeats (``stabilised``)."""
+        """``γ_1 = g, γ_{i+1} = [g, γ_i]`` until 0 or until a term repeats (``stabilised``).
+        Every term is checked to lie in the previous one (float path: else
+        :class:`~seqtheory.theory.linalg.NumericalRankError`)."""
         if "lcs" not in self._cache:
             terms, cur = [self], self
             while cur.dim > 0:
                 nxt = self.derived_algebra() if cur is self else self.bracket_space(cur)
+                _check_term(nxt, cur, "lower central series", len(terms) + 1)
                 if nxt.dim == cur.dim:
                     break
                 terms.append(nxt)
@@ -466,20 +520,39 @@ class LieAlgebra:
             while True:
                 # Z_i ⊆ Z_{i+1} holds exactly; the sum enforces it on the float path too, so
                 # the dimension strictly grows until the series stops (termination)
-                nz = _centraliser_mod(C, Z, self.field, self.tol).sum(Z)
+                nz = _centraliser_mod(C, Z, self.field, self.tol, self.noise).sum(Z)
                 if nz.dim == Z.dim:
                     break
                 Z = nz
                 terms.append(self._from_coords(Z))
                 if Z.dim == d:
                     break
-            self._cache["ucs"] = LieSeries(terms, Z.dim < d, "upper central series")
+            ucs = LieSeries(terms, Z.dim < d, "upper central series")
+            if self.field == "RR":
+                self._check_central_series(ucs)
+            self._cache["ucs"] = ucs
         return self._cache["ucs"]
+
+    def _check_central_series(self, ucs: LieSeries) -> None:
+        """Float path: the upper central series lies in g, reaches g exactly when the lower
+        central series reaches 0, then in as many steps, with ``γ_{c+1-i} ⊆ Z_i``."""
+        lcs = self.lower_central_series()
+        for i, t in enumerate(ucs):
+            _check_contained(t, self, f"upper central series term Z_{i} inside g")
+        if lcs.stabilised != ucs.stabilised or (not lcs.stabilised and len(lcs) != len(ucs)):
+            raise _invariant_error(self, f"the lower central series (dims {lcs.dims}) and the "
+                                         f"upper central series (dims {ucs.dims}) disagree on "
+                                         f"nilpotency or class")
+        if not lcs.stabilised:
+            c = len(lcs) - 1
+            for i in range(c + 1):
+                _check_contained(lcs[c - i], ucs[i], f"γ_{c + 1 - i} inside Z_{i}")
 
     def center(self) -> "LieAlgebra":
         """The centre ``{x in g : [x, g] = 0}``."""
         C = self._structure_coords()
-        Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field, self.tol)
+        Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field, self.tol,
+                             self.noise)
         return self._from_coords(Z)
 
     centre = center
@@ -494,7 +567,15 @@ class LieAlgebra:
             vecs = exact_matmul(as_int_rows(R), as_int_rows(B))
         else:
             vecs = np.asarray(R) @ np.asarray(B)
-        S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9).extend_rows(vecs)[0]
+        S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
+        if self.field == "RR":
+            # orthonormal coordinates times an orthonormal basis: both errors add
+            S = S.extend_rows(vecs, noise=Zc.noise + self.noise + _svd_noise(*vecs.shape),
+                              argument="a subspace given by coordinates")[0]
+            S = FloatSubspace(S.ambient_dim, S.tol, S.rows, S.min_kept, S.max_dropped, S.noise,
+                              min(S.smallest_gap, Zc.smallest_gap))
+        else:
+            S = S.extend_rows(vecs)[0]
         return self._sub(S)
 
     # ------------------------------------------------------------------ invariants
@@ -574,15 +655,19 @@ class LieAlgebra:
                 D = D * x // math.gcd(D, x)
             mult = np.array([D // x for x in dv], dtype=object)
             num = allb[:, piv]
-            if num.dtype == np.int64 and _maxabs(num) * max(mult) < 2 ** 62:
+            # both factors must fit int64 (an all-zero num once let a huge mult overflow)
+            if num.dtype == np.int64 and max(mult) < 2 ** 62 \
+                    and _maxabs(num) * max(mult) < 2 ** 62:
                 Ci = num * mult.astype(np.int64)
             else:
                 Ci = as_int_rows(num.astype(object) * mult)
             res = (Ci.reshape(d, d, d), D * self._ambient.scale)
         elif self.field == "RR":
-            # brackets of orthonormal basis vectors have norm <= 2; those of norm <= tol are
-            # zero (as in the closure, see _clean), so an abelian algebra gets exact zeros
-            allb = np.where((_row_norms(allb) > self.tol)[:, None], allb, 0.0)
+            # brackets of orthonormal basis vectors below their rounding bound are zero (as in
+            # the closure, see _extend), so an abelian algebra gets exact zeros
+            e = _bracket_noise(self._ambient, self._space, self._space)
+            keep = _nonzero_brackets(_row_norms(allb), e, self.tol, "structure constants")
+            allb = np.where(keep[:, None], allb, 0.0)
             res = self._space.coordinates_rows(allb, check=False).reshape(d, d, d)
         else:
             res = np.array(self._space.coordinates_rows(allb, check=False), dtype=object).reshape(d, d, d)
@@ -624,12 +709,14 @@ class LieAlgebra:
             return M.rank() == d
         K = self.killing_form()
         if self.field == "RR":
-            # |K[a, b]| <= d^2 max|C|^2 in the orthonormal basis; rows below tol times the row
-            # bound are rounding noise (row normalisation alone would make them full rank)
-            cmax = float(np.abs(np.asarray(self._structure_coords())).max(initial=0.0))
-            K = np.asarray(K, dtype=float)
-            K = K[_row_norms(K) > self.tol * d ** 2.5 * max(1.0, cmax) ** 2]
-            return K.shape[0] == d and float_rank(K, self.tol).rank == d
+            # K is the Gram matrix in an orthonormal basis (its scale is the structure
+            # constants'); decided unnormalised with its propagated rounding bound:
+            # ||dK|| <= 2 ||C||_F ||dC||_F, ||dC||_F <= d dC (row normalisation would turn
+            # rounding noise into full rank)
+            cn = float(np.linalg.norm(np.asarray(self._structure_coords())))
+            eta = 2.0 * cn * d * _coordinate_noise(self.noise, d) + _svd_noise(d, d) * max(cn, 1.0) ** 2
+            s = np.linalg.svd(np.asarray(K, dtype=float), compute_uv=False)
+            return rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
         from sympy.polys.matrices import DomainMatrix
 
         Kd = [[self.field.from_sympy(x) for x in r] for r in K]
@@ -688,19 +775,57 @@ def _export(r, field):
     return np.array([field.to_sympy(x) for x in r], dtype=object)
 
 
-def _clean(chunk, field, S):
-    """Drop (numerically) zero brackets before insertion. Float path: brackets of unit basis
-    vectors with norm ``<= tol`` are zero (``||[u,v]|| <= 2 ||u|| ||v||`` bounds the genuine ones
-    from above, so this is a relative threshold); exact fields keep everything (zero rows are
-    dropped exactly by the subspace)."""
+def _bracket_noise(amb, U: Subspace, V: Subspace) -> float:
+    """Float path: absolute rounding bound of ``[u, v]`` for unit rows ``u`` of ``U`` and ``v``
+    of ``V`` (first order): ``||[du, v] + [u, dv]|| <= 2 (noise_U + noise_V)`` for the error in
+    the rows, plus ``(2n + 2) EPS`` for forming ``uv - vu`` (|fl(uv) - uv| <= n EPS |u||v|).
+    Exact fields: 0."""
+    if U.field != "RR":
+        return 0.0
+    return math.hypot(U.noise, V.noise) * 2.0 + (2 * getattr(amb, "n", 1) + 2) * EPS
+
+
+def _extend(S: Subspace, chunk, e: float | None, argument: str):
+    """Insert the rows ``chunk`` into ``S``; returns ``(new_subspace, added_rows)``.
+
+    Float path: ``e`` is the absolute rounding bound of every row (brackets of unit rows); a row
+    of norm ``<= e`` cannot be told from 0 and is dropped, the others carry the relative noise
+    ``e / norm`` into the rank decision (``e = None``: rows are float input, with input
+    rounding). Exact fields insert everything (zero rows are dropped exactly)."""
+    field = S.field
     if field == "RR":
-        return chunk[_row_norms(np.asarray(chunk, dtype=float)) > S.tol]
+        chunk = np.asarray(chunk, dtype=float).reshape(-1, S.ambient_dim)
+        if e is None:
+            return S.extend_rows(chunk, argument=argument)
+        norms = _row_norms(chunk)
+        keep = _nonzero_brackets(norms, e, S.tol, argument)
+        return S.extend_rows(chunk[keep], noise=e / norms[keep], argument=argument)
     if field == "QQ":
-        return chunk
-    return [list(r) for r in chunk if any(x != field.zero for x in r)]
+        return S.extend_rows(chunk)
+    return S.extend_rows([list(r) for r in chunk if any(x != field.zero for x in r)])
 
 
-def _close(amb, S: Subspace, frontier) -> Subspace:
+def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) -> np.ndarray:
+    """Float path: which brackets of unit vectors are non-zero (norm ``> tol``). A bracket is
+    zero only when its norm is explained by rounding (``<= e``) and :data:`MIN_GAP` times below
+    ``tol`` -- the rule for dropped values of :func:`rank_decision`; a norm in between is a
+    genuine value that the tolerance would cut: :class:`NumericalRankError`. (A non-zero
+    bracket within ``MIN_GAP`` times ``e`` is accepted only if it already lies in the subspace,
+    see ``FloatSubspace.extend_rows``.)"""
+    nonzero = norms > tol
+    unsure = ~nonzero & (norms > min(e, tol / MIN_GAP))
+    if np.any(unsure):
+        i = int(np.argmax(unsure))
+        raise NumericalRankError(argument, 0.0, tol, e, np.array([norms[i]]), message=(
+            f"a bracket of unit basis vectors has norm {norms[i]:.3g}: not above the tolerance "
+            f"{tol:g}, but not certified zero either (it must lie within the propagated rounding "
+            f"bound {e:.3g} and {MIN_GAP:g} times below the tolerance); it may be a genuine "
+            f"value, so whether it vanishes is not determined at working precision. Pass exact "
+            f"entries (ints, Fractions, sympy numbers) for the exact path"))
+    return nonzero
+
+
+def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
     """Lie closure by frontier insertion: every pair of inserted vectors is bracketed once.
 
     Over Q the bracketed vectors are the inserted vectors themselves (brackets of generators,
@@ -730,9 +855,10 @@ def _close(amb, S: Subspace, frontier) -> Subspace:
         return RationalSubspace(amb.N).extend_rows(W)[0]
     while _nrows(frontier):
         allb = _rows(S)
+        e = _bracket_noise(amb, S, S)
         new = []
         for chunk in amb.batches(field, allb, np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier, False):
-            S, add = S.extend_rows(_clean(chunk, field, S))
+            S, add = _extend(S, chunk, e, f"{argument} (Lie closure)")
             if _nrows(add):
                 new.append(add)
             if S.dim == amb.N:
@@ -745,11 +871,12 @@ def _coord_zero(field, d, tol):
     return zero_subspace(d, field, tol or 1e-9)
 
 
-def _centraliser_mod(C, Z: Subspace, field, tol) -> Subspace:
+def _centraliser_mod(C, Z: Subspace, field, tol, theta: float | None = None) -> Subspace:
     """``{x : [x, e_b] ∈ Z for all b}`` in coordinates, for structure constants ``C``.
 
     Rows of the constraint matrix: for each basis element b and each functional f annihilating Z,
-    ``x -> f([x, e_b]) = sum_{a,k} x_a C[a,b,k] f_k``; the answer is its kernel."""
+    ``x -> f([x, e_b]) = sum_{a,k} x_a C[a,b,k] f_k``; the answer is its kernel. Float path:
+    ``theta`` is the noise of the algebra's basis (see :func:`_coordinate_noise`)."""
     if field == "QQ":
         Ci, _den = C
         d = Ci.shape[0]
@@ -758,6 +885,8 @@ def _centraliser_mod(C, Z: Subspace, field, tol) -> Subspace:
         d = Ci.shape[0]
     if d == 0:
         return _coord_zero(field, 0, tol)
+    if field == "RR":
+        return _centraliser_mod_float(Ci, Z, tol, _coordinate_noise(theta, d))
     F = _annihilator(Z, field, tol)  # (f, d)
     if _nrows(F) == 0:
         return _full(field, d, tol)
@@ -768,15 +897,45 @@ def _centraliser_mod(C, Z: Subspace, field, tol) -> Subspace:
     else:
         T = Ci.reshape(d * d, d) @ np.asarray(F).T
         M = T.reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
-    zero_tol = 0.0
-    if field == "RR":
-        # float path: the basis and F are orthonormal, so a row of M (the functional
-        # x -> f([x, e_b])) has norm <= d^1.5 max|C| max|F|; rows below tol times that bound
-        # are rounding noise, not constraints (normalising them would invent constraints)
-        zero_tol = tol * d ** 1.5 * max(1.0, float(np.abs(Ci).max(initial=0.0))) \
-            * float(np.abs(np.asarray(F, dtype=float)).max(initial=0.0))
-    K = _kernel(M, field, tol, zero_tol)
+    K = _kernel(M, field)
     return _coord_zero(field, d, tol).extend_rows(K)[0] if _nrows(K) else _coord_zero(field, d, tol)
+
+
+def _coordinate_noise(theta: float, d: int) -> float:
+    """Float path: bound on the error of each structure-constant vector ``C[a, b, :]`` of an
+    orthonormal basis known to ``theta``: the bracket error (``4 theta + O(n EPS)``) plus the
+    error of projecting onto the basis (``2 theta``)."""
+    return 6.0 * theta + (2 * d + 8) * EPS
+
+
+def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: float) -> FloatSubspace:
+    """Float path of :func:`_centraliser_mod`. The constraint matrix is formed in orthonormal
+    bases (its scale is the structure constants'), so it is decided unnormalised by
+    :func:`rank_decision` with its propagated rounding bound: ``d sqrt(f) dC`` from the
+    structure constants, ``sqrt(2) ||C||_F noise_Z`` from the annihilator of ``Z``."""
+    d = Ci.shape[0]
+    if Z.dim == d:
+        return _full("RR", d, tol)
+    if Z.dim == 0:
+        F = np.eye(d)
+    else:
+        F = np.linalg.svd(Z.rows, full_matrices=True)[2][Z.dim:]      # complement of Z
+    T = Ci.reshape(d * d, d) @ F.T
+    M = T.reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
+    cn = float(np.linalg.norm(Ci))
+    eta = d * math.sqrt(F.shape[0]) * dC + math.sqrt(2.0) * cn * Z.noise \
+        + _svd_noise(*M.shape) * max(cn, 1.0)
+    _, s, vt = np.linalg.svd(M, full_matrices=True)
+    # rows of M are functionals of norm <= ||C||_F: that is the scale of the tolerance
+    dec = rank_decision(s, tol, eta, "the centraliser constraints (centre / upper central series)",
+                        scale=cn)
+    K = vt[dec.rank:]
+    out = FloatSubspace(d, tol, smallest_gap=dec.gap)
+    if K.shape[0] == 0:
+        return out
+    theta = eta / float(s[dec.rank - 1]) if dec.rank and s[dec.rank - 1] > 2 * eta else \
+        (0.0 if not dec.rank else 1.0)
+    return out.extend_rows(K, noise=theta + _svd_noise(*M.shape), argument="a centraliser")[0]
 
 
 def _full(field, d, tol):
@@ -788,16 +947,15 @@ def _full(field, d, tol):
 
 
 def _annihilator(Z: Subspace, field, tol):
-    """Rows f spanning ``{f : f . z = 0 for z in Z}``."""
+    """Rows f spanning ``{f : f . z = 0 for z in Z}`` (exact fields)."""
     d = Z.ambient_dim
     if Z.dim == 0:
         return _rows(_full(field, d, tol))
-    return _kernel(_rows(Z), field, tol)
+    return _kernel(_rows(Z), field)
 
 
-def _kernel(M, field, tol, zero_tol: float = 0.0):
-    """Rows spanning the right kernel of ``M`` (rows x d). Float path: rows of norm
-    ``<= zero_tol`` are treated as zero, the others are normalised before the rank decision."""
+def _kernel(M, field):
+    """Rows spanning the right kernel of ``M`` (rows x d), exact fields."""
     d = M.shape[1]
     if field == "QQ":
         import flint
@@ -813,21 +971,40 @@ def _kernel(M, field, tol, zero_tol: float = 0.0):
         X, nul = A.nullspace()
         out = np.array([[int(X[i, j]) for i in range(d)] for j in range(nul)], dtype=object)
         return as_int_rows(out) if nul else np.zeros((0, d), np.int64)
-    if field == "RR":
-        M = np.asarray(M, dtype=float)
-        if M.size:
-            M = _normalise_rows(M[_row_norms(M) > zero_tol])
-        if M.shape[0] == 0:
-            return np.eye(d)
-        _, s, vt = np.linalg.svd(M)
-        r = int(np.sum(s > tol * s[0])) if s.size else 0
-        return vt[r:]
     from sympy.polys.matrices import DomainMatrix
 
     if M.shape[0] == 0:
         return np.array([[field.one if i == j else field.zero for j in range(d)] for i in range(d)], dtype=object)
     ker = DomainMatrix([list(r) for r in M], M.shape, field).nullspace().to_list()
     return np.array(ker, dtype=object).reshape(len(ker), d)
+
+
+def _invariant_error(L: "LieAlgebra", what: str) -> NumericalRankError:
+    """The error for a float computation that broke a structural invariant."""
+    return NumericalRankError("mats", L.smallest_gap or math.inf, L.tol or 0.0, L.noise or 0.0,
+                              np.zeros(0), message=(
+                                  f"the float computation broke an invariant that holds in every "
+                                  f"Lie algebra: {what}; the rank decisions are not reliable at "
+                                  f"relative tol {L.tol:g}. Pass exact entries (ints, Fractions, "
+                                  f"sympy numbers) for the exact path"))
+
+
+def _check_contained(A: "LieAlgebra", B: "LieAlgebra", what: str) -> None:
+    """Float path: ``A ⊆ B`` by the gap-checked rank decision, else an invariant error."""
+    if A.dim > B.dim or not B._space.contains_rows(A._space.rows, noise=A.noise):
+        raise _invariant_error(A, f"{what} fails (dims {A.dim} and {B.dim})")
+
+
+def _check_term(nxt: "LieAlgebra", cur: "LieAlgebra", name: str, index: int) -> None:
+    """The next term of a descending series lies in the current one: dimensions on every path
+    (an exact path that broke it would be a defect), containment too on the float path."""
+    if nxt.dim > cur.dim:
+        if nxt.field != "RR":
+            raise RuntimeError(f"{name}: term {index} has dimension {nxt.dim} > {cur.dim}")
+        raise _invariant_error(nxt, f"{name} term {index} (dim {nxt.dim}) is larger than the "
+                                    f"previous term (dim {cur.dim})")
+    if nxt.field == "RR":
+        _check_contained(nxt, cur, f"{name} term {index} inside the previous term")
 
 
 # ============================================================================ structure constants

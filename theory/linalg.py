@@ -12,11 +12,27 @@ Three kinds of field are supported, each by its own :class:`Subspace` subclass w
   ``sympy.construct_domain(..., extension=True)``): :class:`FieldSubspace`, RREF through sympy's
   ``DomainMatrix`` (exact, slower). The basis vectors are the RREF rows (pivot entry 1).
 * ``"RR"`` -- floating point: :class:`FloatSubspace` keeps an orthonormal basis. Every candidate
-  vector is normalised to unit Euclidean norm before a rank decision, and the numerical rank is the
-  number of singular values above ``tol * s_max`` of the stacked normalised rows -- an explicit,
-  recorded relative tolerance (never numpy's default). The smallest kept and largest dropped
-  relative singular values are recorded (``min_kept``, ``max_dropped``) so a report can show the
-  margin of every decision.
+  vector is normalised to unit Euclidean norm before a rank decision (see "Float rank decisions"
+  below). The smallest kept and largest dropped relative singular values are recorded
+  (``min_kept``, ``max_dropped``), and so is the smallest gap (``smallest_gap``), so a report can
+  show the margin of every decision.
+
+Float rank decisions (:func:`rank_decision`, used by every float rank in the package): the
+singular values ``s`` of the stacked unit rows are compared with ``level = tol * s_max``; the
+rank is the number above. ``noise`` is a first-order bound (Weyl's inequality) on how far
+rounding can move a singular value, propagated from the rounding of the input (``EPS``-level
+per row) through every bracket and every new basis vector (Wedin's sin-theta bound: a direction
+found with singular value ``sigma`` is known to ``noise / sigma``). The decision is accepted only
+when (1) the *gap* ``s_kept_min / max(s_dropped_max, noise)`` is at least :data:`MIN_GAP` -- every
+kept value is far above rounding and above the dropped ones -- and (2) every dropped value is
+both within ``noise`` and ``MIN_GAP`` times below ``level`` -- a value below the tolerance but
+above rounding is a genuine value that the tolerance would cut. Otherwise the input does not
+determine the rank at working precision and :class:`NumericalRankError` (a ``ValueError``) is
+raised with the gap, the tolerance and the noise level -- never a guessed rank. The remedy it
+names: exact input (ints, Fractions, sympy numbers) for the exact path, or a ``tol`` placed
+inside a wide gap. Known limit: ``noise`` is a worst-case bound, so where it is large a genuine
+value far below the tolerance can pass as rounding (the property tests against the exact path
+found no such case over integer algebras conjugated by matrices of condition number up to 1e12).
 
 Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in that order).
 Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
@@ -45,6 +61,7 @@ __all__ = [
     "Subspace", "RationalSubspace", "FieldSubspace", "FloatSubspace",
     "detect_field", "to_field_rows", "span", "zero_subspace", "rank", "solve", "nullspace",
     "float_rank", "FloatRank", "exact_matmul", "as_int_rows", "primitive_rows", "independent_rows",
+    "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
 ]
 
 _INT64_SAFE = 2 ** 62
@@ -301,16 +318,109 @@ def to_field_rows(rows: list[list[Any]], field, name: str = "entries") -> Any:
 
 
 # ----------------------------------------------------------------------------- float rank
+EPS = float(np.finfo(float).eps)
+MIN_GAP = 100.0  # a float rank decision needs s_kept_min >= MIN_GAP * max(s_dropped_max, noise)
+
+
+class NumericalRankError(ValueError):
+    """A floating-point rank decision that the input does not determine: no wide gap separates
+    the singular values kept as signal from those at the rounding / tolerance level.
+
+    Attributes: ``argument`` (what was being ranked, named as the caller knows it), ``gap`` (the
+    measured ratio ``s_kept_min / max(s_dropped_max, noise)``), ``tol`` (the relative
+    tolerance), ``noise`` (the propagated rounding bound on the singular values), ``s`` (the
+    singular values, descending)."""
+
+    def __init__(self, argument: str, gap: float, tol: float, noise: float, s: np.ndarray,
+                 message: str | None = None):
+        self.argument, self.gap, self.tol, self.noise = argument, gap, tol, noise
+        self.s = np.asarray(s)
+        if message is not None:
+            super().__init__(f"{argument}: {message}")
+            return
+        shown = ", ".join(f"{x:.3g}" for x in self.s[:8]) + (", ..." if self.s.size > 8 else "")
+        super().__init__(
+            f"{argument}: the numerical rank is not determined at working precision: the "
+            f"gap s_kept_min / max(s_dropped_max, noise) is {gap:.3g} < {MIN_GAP:g} (singular "
+            f"values {shown}; relative tol {tol:g}; propagated rounding bound {noise:.3g}). Pass "
+            f"exact entries (ints, Fractions, sympy numbers) to use the exact path, or a tol "
+            f"inside a wide gap of the singular values if the input is known only to that "
+            f"accuracy")
+
+
+class RankDecision:
+    """One float rank decision (:func:`rank_decision`): ``rank``; ``s`` (singular values,
+    descending); ``level`` (values ``<= level`` are zero); ``gap`` (``s_kept_min /
+    max(s_dropped_max, noise)``, ``inf`` when nothing is kept or nothing is dropped above
+    ``noise``); ``min_kept`` / ``max_dropped`` (relative to ``s[0]``)."""
+
+    def __init__(self, rank: int, s: np.ndarray, level: float, gap: float):
+        self.rank, self.s, self.level, self.gap = rank, s, level, gap
+        s0 = float(s[0]) if s.size and s[0] > 0 else 1.0
+        self.min_kept = float(s[rank - 1]) / s0 if rank else math.inf
+        self.max_dropped = float(s[rank]) / s0 if rank < s.size else 0.0
+
+
+def rank_decision(s: np.ndarray, tol: float, noise: float, argument: str,
+                  scale: float | None = None) -> RankDecision:
+    """The rank from singular values ``s`` (descending, of a matrix with unit-norm rows, or of a
+    matrix in orthonormal bases whose size is bounded by ``scale``) with relative tolerance
+    ``tol`` and absolute rounding bound ``noise`` (by Weyl's inequality no singular value moves
+    by more than the spectral norm of the rounding error). ``level = tol * scale`` (``scale``
+    defaults to ``s[0]``; ``scale = 0`` means the matrix is exactly 0: rank 0). The rank is the
+    number of values ``> level``, accepted only when
+
+    * the gap ``s_kept_min / max(s_dropped_max, noise)`` is at least :data:`MIN_GAP` (every
+      kept value is far above both the dropped ones and anything rounding can produce), and
+    * every dropped value is explained by rounding (``<= noise``) and at least
+      :data:`MIN_GAP` times below ``level`` (so neither a genuine small value nor a pessimistic
+      rounding bound is ever dropped as zero);
+
+    otherwise :class:`NumericalRankError` (naming ``argument``). A noise bound above the tolerance therefore never hides a value: values
+    between ``level`` and ``MIN_GAP * noise`` raise. Pure function of its arguments."""
+    s = np.asarray(s, dtype=float)
+    if s.size == 0:
+        return RankDecision(0, s, 0.0, math.inf)
+    scale = float(s[0]) if scale is None else float(scale)
+    if scale == 0.0:
+        return RankDecision(0, s, 0.0, math.inf)
+    return _decide(s, tol * scale, noise, tol, argument)
+
+
+def _decide(s: np.ndarray, level: float, noise: float, tol: float, argument: str) -> RankDecision:
+    """Count ``s > level`` and apply the certification rules of :func:`rank_decision`."""
+    r = int(np.sum(s > level))
+    dropped = float(s[r]) if r < s.size else None
+    if dropped is not None and dropped > min(float(noise), level / MIN_GAP):
+        raise NumericalRankError(argument, (float(s[r - 1]) / dropped) if r else 0.0, tol,
+                                 float(noise), s, message=(
+                                     f"a singular value {dropped:.3g} lies below the tolerance "
+                                     f"level {level:.3g} (relative tol {tol:g}) but is not "
+                                     f"both {MIN_GAP:g} times below it and within the propagated "
+                                     f"rounding bound {noise:.3g}: it may be a genuine value, so "
+                                     f"the rank is not determined. Pass exact entries (ints, "
+                                     f"Fractions, sympy numbers) for the exact path, or a tol "
+                                     f"inside a wide gap of the singular values"))
+    if r == 0:
+        return RankDecision(0, s, level, math.inf)
+    below = max(dropped or 0.0, float(noise))
+    gap = float(s[r - 1]) / below if below > 0 else math.inf
+    if gap < MIN_GAP:
+        raise NumericalRankError(argument, gap, tol, float(noise), s)
+    return RankDecision(r, s, level, gap)
+
+
 class FloatRank:
     """Result of :func:`float_rank`: ``rank``, the singular values of the row-normalised matrix
-    ``s``, the threshold ``tol * s[0]`` and ``tol`` itself."""
+    ``s``, the threshold ``tol * s[0]``, ``tol`` itself and the ``gap`` of the decision (see
+    :func:`rank_decision`)."""
 
-    def __init__(self, rank: int, s: np.ndarray, tol: float):
-        self.rank, self.s, self.tol = rank, s, tol
+    def __init__(self, rank: int, s: np.ndarray, tol: float, gap: float = math.inf):
+        self.rank, self.s, self.tol, self.gap = rank, s, tol, gap
         self.threshold = tol * (s[0] if s.size else 0.0)
 
     def __repr__(self) -> str:
-        return f"FloatRank(rank={self.rank}, tol={self.tol:g})"
+        return f"FloatRank(rank={self.rank}, tol={self.tol:g}, gap={self.gap:.3g})"
 
 
 def _row_norms(a: np.ndarray) -> np.ndarray:
@@ -335,10 +445,25 @@ def _normalise_rows(a: np.ndarray) -> np.ndarray:
     return b / np.linalg.norm(b, axis=1)[:, None]
 
 
+def _input_noise(ncols: int) -> float:
+    """Relative rounding of one float input row after normalisation (the entries are taken as
+    correct to ``EPS`` relative; normalising adds ``O(sqrt(N) EPS)``)."""
+    return EPS * (2.0 + math.sqrt(ncols))
+
+
+def _svd_noise(m: int, n: int) -> float:
+    """Backward error of a float SVD of an ``m x n`` matrix of unit rows (relative to
+    ``s_max``)."""
+    return 4.0 * EPS * max(m, n)
+
+
 def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
     """Numerical rank of the rows of ``m`` (2-D float array-like): every non-zero row is scaled
-    to unit norm, then the rank is the number of singular values ``> tol * s_max``.
-    ``tol`` must be in (0, 1). Raises ``ValueError`` for NaN/inf or a bad ``tol``."""
+    to unit norm, then the rank is decided by :func:`rank_decision` with relative tolerance
+    ``tol`` (the number of singular values ``> tol * s_max``, provided a gap of at least
+    :data:`MIN_GAP` separates them from the rest and from the rounding level).
+    ``tol`` must be in (0, 1). Raises ``ValueError`` for NaN/inf or a bad ``tol``, and
+    :class:`NumericalRankError` when the rank is not determined at working precision."""
     _check_tol(tol)
     a = np.asarray(m, dtype=float)
     if a.ndim != 2:
@@ -349,7 +474,9 @@ def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
     if a.size == 0:
         return FloatRank(0, np.zeros(0), tol)
     s = np.linalg.svd(a, compute_uv=False)
-    return FloatRank(int(np.sum(s > tol * s[0])), s, tol)
+    noise = math.sqrt(a.shape[0]) * _input_noise(a.shape[1]) + _svd_noise(*a.shape) * s[0]
+    d = rank_decision(s, tol, noise, "m")
+    return FloatRank(d.rank, s, tol, d.gap)
 
 
 def _check_tol(tol: float) -> None:
@@ -617,23 +744,43 @@ class FieldSubspace(Subspace):
         return FieldSubspace(K, self.ambient_dim).extend_rows(vecs)[0]
 
 
+def _float_rows(cand: Any, N: int) -> np.ndarray:
+    """``cand`` as a float ``(k, N)`` array (also for ``N = 0``, where ``reshape(-1, 0)`` is
+    ambiguous)."""
+    a = np.asarray(cand, dtype=float)
+    if N == 0:
+        return np.zeros((a.shape[0] if a.ndim == 2 else 0, 0))
+    return a.reshape(-1, N)
+
+
 class FloatSubspace(Subspace):
     """A subspace of ``R^N`` with an orthonormal basis ``rows`` (float64, ``(dim, N)``).
 
-    Rank decisions: candidates are normalised to unit norm, stacked with ``rows``, and the rank is
-    the number of singular values ``> tol * s_max``. ``min_kept`` / ``max_dropped`` record the
-    smallest kept and largest dropped relative singular value over all decisions so far.
+    Rank decisions: candidates are normalised to unit norm, stacked with ``rows``, and decided by
+    :func:`rank_decision` (relative tolerance ``tol``; a gap of at least :data:`MIN_GAP` between
+    kept singular values and both the dropped ones and the rounding bound, else
+    :class:`NumericalRankError`). Candidates may carry a rounding bound per row (``noise``,
+    relative to the row's norm; default: the rounding of float input); candidates are inserted in
+    order of increasing noise, so one noisy row does not blur the decisions on clean ones.
+
+    Recorded: ``noise`` -- a first-order bound on the sine of the angle between the computed
+    subspace and the one an exact computation on the same input would give (Wedin's sin-theta
+    bound over all insertions); ``smallest_gap`` -- the smallest gap of every decision so far;
+    ``min_kept`` / ``max_dropped`` -- the smallest kept and largest dropped relative singular
+    values over all decisions so far.
     """
 
     field = "RR"
 
     def __init__(self, ambient_dim: int, tol: float = 1e-9, rows: np.ndarray | None = None,
-                 min_kept: float = math.inf, max_dropped: float = 0.0):
+                 min_kept: float = math.inf, max_dropped: float = 0.0, noise: float = 0.0,
+                 smallest_gap: float = math.inf):
         _check_tol(tol)
         self.ambient_dim = int(ambient_dim)
         self.tol = float(tol)
         self.rows = rows if rows is not None else np.zeros((0, self.ambient_dim))
         self.min_kept, self.max_dropped = min_kept, max_dropped
+        self.noise, self.smallest_gap = float(noise), float(smallest_gap)
 
     @property
     def dim(self) -> int:
@@ -648,43 +795,119 @@ class FloatSubspace(Subspace):
         if other.tol != self.tol:
             raise ValueError(f"subspaces have different tolerances ({self.tol}, {other.tol})")
 
-    def extend_rows(self, cand: np.ndarray) -> tuple["FloatSubspace", np.ndarray]:
-        cand = _normalise_rows(np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim))
+    def _with(self, rows=None, decision: RankDecision | None = None, noise: float | None = None):
+        mk, md, gap = self.min_kept, self.max_dropped, self.smallest_gap
+        if decision is not None:
+            if decision.rank:
+                mk = min(mk, decision.min_kept)
+            md = max(md, decision.max_dropped)
+            gap = min(gap, decision.gap)
+        return FloatSubspace(self.ambient_dim, self.tol, self.rows if rows is None else rows,
+                             mk, md, self.noise if noise is None else noise, gap)
+
+    def _candidates(self, cand, noise):
+        cand = _float_rows(cand, self.ambient_dim)
+        nu = np.broadcast_to(np.asarray(_input_noise(self.ambient_dim) if noise is None else noise,
+                                        dtype=float), (cand.shape[0],))
+        if cand.shape[0] == 0:
+            return cand, nu
+        keep = _row_norms(cand) > 0
+        return _normalise_rows(cand[keep]), np.asarray(nu[keep], dtype=float)
+
+    def extend_rows(self, cand: np.ndarray, noise: Any = None,
+                    argument: str = "vectors") -> tuple["FloatSubspace", np.ndarray]:
+        """Insert the rows ``cand`` (any scale; zero rows are ignored). ``noise``: rounding bound
+        per row relative to its norm (scalar or one per row; default: float input rounding).
+        Returns ``(new_subspace, new_rows)`` (the orthonormal rows added). Raises
+        :class:`NumericalRankError` naming ``argument`` when a decision has no wide gap."""
+        cand, nu = self._candidates(cand, noise)
         if cand.shape[0] == 0 or self.dim == self.ambient_dim:
             return self, np.zeros((0, self.ambient_dim))
+        blurred = nu > 1.0 / MIN_GAP
+        order = np.argsort(nu, kind="stable")
+        order = order[~blurred[order]]
+        band = np.floor(np.log10(np.maximum(nu[order], 1e-300)))
+        cur, added = self, []
+        for b in np.unique(band):
+            idx = order[band == b]
+            cur, new = cur._insert(cand[idx], nu[idx], argument)
+            if new.shape[0]:
+                added.append(new)
+            if cur.dim == self.ambient_dim:
+                break
+        if np.any(blurred) and cur.dim < self.ambient_dim:
+            cur = cur._absorb(cand[blurred], nu[blurred], argument)
+        return cur, (np.concatenate(added) if added else np.zeros((0, self.ambient_dim)))
+
+    def _absorb(self, cand: np.ndarray, nu: np.ndarray, argument: str) -> "FloatSubspace":
+        """Rows whose own rounding bound exceeds ``1 / MIN_GAP`` can never open a new direction
+        with a wide gap; each must lie in the subspace (relative residual within its rounding
+        bound and ``<= tol / MIN_GAP``, the rule for dropped values in :func:`rank_decision`),
+        else :class:`NumericalRankError`."""
+        resid = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand
+        r = _row_norms(resid)
+        slack = nu + math.sqrt(2.0) * self.noise + _svd_noise(*cand.shape)
+        bad = r > np.minimum(self.tol / MIN_GAP, slack)
+        if np.any(bad):
+            i = int(np.argmax(np.where(bad, r + slack, -1.0)))
+            raise NumericalRankError(argument, 0.0, self.tol, float(slack[i]),
+                                     np.array([r[i]]), message=(
+                                         f"a vector known only to relative accuracy {nu[i]:.3g} "
+                                         f"(its norm is within {MIN_GAP:g} times its rounding "
+                                         f"bound) has a component {r[i]:.3g} outside the span; "
+                                         f"whether it lies in the span is not determined at "
+                                         f"working precision (relative tol {self.tol:g}). Pass "
+                                         f"exact entries (ints, Fractions, sympy numbers) for the "
+                                         f"exact path"))
+        md = max(self.max_dropped, float(r.max(initial=0.0)))
+        return FloatSubspace(self.ambient_dim, self.tol, self.rows, self.min_kept, md, self.noise,
+                             self.smallest_gap)
+
+    def _insert(self, cand: np.ndarray, nu: np.ndarray, argument: str):
+        """One rank decision on ``[rows; cand]`` (unit rows with noise ``nu``)."""
         stack = np.concatenate([self.rows, cand])
         s = np.linalg.svd(stack, compute_uv=False)
-        rel = s / s[0]
-        r = int(np.sum(rel > self.tol))
-        min_kept = min(self.min_kept, float(rel[r - 1])) if r else self.min_kept
-        max_dropped = max(self.max_dropped, float(rel[r])) if r < rel.size else self.max_dropped
-        k = r - self.dim
+        eta = math.sqrt(self.noise ** 2 + float(np.sum(nu ** 2))) \
+            + _svd_noise(*stack.shape) * float(s[0])
+        d = rank_decision(s, self.tol, eta, argument)
+        k = d.rank - self.dim
         if k <= 0:
-            return FloatSubspace(self.ambient_dim, self.tol, self.rows, min_kept, max_dropped), \
-                np.zeros((0, self.ambient_dim))
+            return self._with(decision=d), np.zeros((0, self.ambient_dim))
         resid = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand
         _, _, vt = np.linalg.svd(resid, full_matrices=False)
         newr = vt[:k]
         newr = newr - (newr @ self.rows.T) @ self.rows if self.dim else newr
         q, _ = np.linalg.qr(newr.T)
         newr = q.T[:k]
-        out = FloatSubspace(self.ambient_dim, self.tol, np.concatenate([self.rows, newr]),
-                            min_kept, max_dropped)
-        return out, newr
+        sigma = float(s[d.rank - 1])
+        theta = eta / sigma if sigma > 2 * eta else 1.0          # Wedin: sin(angle) <= ||E|| / gap
+        noise = max(self.noise, theta, _input_noise(self.ambient_dim))
+        return self._with(np.concatenate([self.rows, newr]), d, noise), newr
 
-    def contains_rows(self, cand: np.ndarray) -> bool:
+    def contains_rows(self, cand: np.ndarray, noise: Any = None) -> bool:
         """Whether every row of ``cand`` lies in the subspace: by the same rank decision as
         :meth:`extend_rows` (so ``contains(v)`` is True exactly when ``extend([v])`` keeps the
-        dimension)."""
-        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        dimension; :class:`NumericalRankError` when that decision has no wide gap)."""
+        cand = _float_rows(cand, self.ambient_dim)
         if cand.shape[0] == 0:
             return True
-        return self.extend_rows(cand)[0].dim == self.dim
+        return self.extend_rows(cand, noise)[0].dim == self.dim
+
+    def is_subspace_of(self, other: "Subspace") -> bool:
+        self._check_compatible(other)
+        return other.contains_rows(self.rows, noise=self.noise)
+
+    def sum(self, other: "Subspace") -> "FloatSubspace":
+        """The sum ``self + other`` (``other``'s rows carry its ``noise``)."""
+        self._check_compatible(other)
+        out = self.extend_rows(other.rows, noise=other.noise)[0]
+        return FloatSubspace(out.ambient_dim, out.tol, out.rows, out.min_kept, out.max_dropped,
+                             out.noise, min(out.smallest_gap, other.smallest_gap))
 
     def coordinates_rows(self, cand: np.ndarray, check: bool = True) -> np.ndarray:
         """Coordinates (float64, ``(k, dim)``) of the rows ``cand`` in the orthonormal basis.
         With ``check`` a ``ValueError`` is raised unless :meth:`contains_rows` accepts them."""
-        cand = np.asarray(cand, dtype=float).reshape(-1, self.ambient_dim)
+        cand = _float_rows(cand, self.ambient_dim)
         if check and not self.contains_rows(cand):
             raise ValueError(f"vector is not in the subspace (relative tol {self.tol})")
         return cand @ self.rows.T
@@ -695,9 +918,11 @@ class FloatSubspace(Subspace):
 
     def intersection(self, other: "FloatSubspace") -> "FloatSubspace":
         """``self ∩ other``: the directions of ``other`` whose principal angle with ``self`` has
-        sine ``<= tol`` (the sines are the singular values of the component of ``other``'s
-        orthonormal basis orthogonal to ``self``; computed directly, not as ``1 - cos``, so the
-        decision matches the rank decisions of :meth:`sum`)."""
+        sine ``<= max(tol, noise)`` (the sines are the singular values of the component of
+        ``other``'s orthonormal basis orthogonal to ``self``; computed directly, not as
+        ``1 - cos``, so the decision matches the rank decisions of :meth:`sum`), with the same
+        gap rule (:class:`NumericalRankError` when no wide gap separates the common directions
+        from the others)."""
         self._check_compatible(other)
         if self.dim == 0 or other.dim == 0:
             return FloatSubspace(self.ambient_dim, self.tol)
@@ -705,8 +930,14 @@ class FloatSubspace(Subspace):
         R = B - (B @ self.rows.T) @ self.rows        # (k, N), k <= N
         u, sines, _ = np.linalg.svd(R, full_matrices=True)
         sines = np.concatenate([sines, np.zeros(B.shape[0] - sines.size)])
-        common = u[:, sines <= self.tol].T @ B
-        return FloatSubspace(self.ambient_dim, self.tol).extend_rows(common)[0]
+        eta = math.sqrt(2.0) * (self.noise + other.noise) + _svd_noise(*B.shape)
+        d = _decide(sines, self.tol, eta, self.tol, "intersection")
+        common = u[:, sines <= d.level].T @ B
+        sep = float(sines[d.rank - 1]) if d.rank else 1.0
+        theta = eta / sep if sep > 2 * eta else 1.0
+        out = FloatSubspace(self.ambient_dim, self.tol)
+        return out.extend_rows(common, noise=max(self.noise, other.noise, theta),
+                               argument="intersection")[0]
 
 
 # ----------------------------------------------------------------------------- functional API
