@@ -39,6 +39,8 @@ _EXPORTS = {
     "worst_case_hidden": "hilbert",
     "LieSeries": "lie",
     "Subspace": "linalg",
+    "NumericalRankError": "linalg",
+    "rank_decision": "linalg",
     "span": "linalg",
     "FiniteGroup": "groups",
     "GroupSeries": "groups",
