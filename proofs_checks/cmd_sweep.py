@@ -45,7 +45,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                                   workers=args.workers, device=args.device,
                                   address=args.address, lease_s=args.lease_s,
                                   poll_s=args.poll_s, progress_every_s=args.progress_s,
-                                  threads=args.threads)
+                                  threads=args.threads, stream_every_s=args.stream_s,
+                                  ray_retries=args.ray_retries)
     except ValueError as exc:
         print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
         return 2
@@ -99,6 +100,23 @@ def _positive_float(s: str) -> float:
     return v
 
 
+def _non_negative_float(s: str) -> float:
+    v = float(s)
+    if not v >= 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {s}")
+    return v
+
+
+def _non_negative_int(s: str) -> int:
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {s}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {s}")
+    return v
+
+
 def register(subparsers) -> None:
     """Add the ``sweep`` and ``sweep-report`` subcommands."""
     s = subparsers.add_parser(
@@ -126,6 +144,12 @@ def register(subparsers) -> None:
                    help="how often a worker re-checks runs held by others (default 5 s)")
     s.add_argument("--progress-s", type=_positive_float, default=30.0,
                    help="seconds between progress lines (default 30)")
+    s.add_argument("--stream-s", type=_non_negative_float, default=30.0,
+                   help="backend ray: seconds between mid-run checkpoints shipped to the driver "
+                        "(0 ships every checkpoint; default 30)")
+    s.add_argument("--ray-retries", type=_non_negative_int, default=3,
+                   help="backend ray: restarts of a run whose worker died, from the driver's "
+                        "newest checkpoint (default 3)")
     s.add_argument("--dry-run", action="store_true",
                    help="validate and list the grid and its status; train nothing")
     s.set_defaults(fn=_cmd_sweep)
