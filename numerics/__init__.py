@@ -37,6 +37,9 @@ _EXPORTS = {
     "least_depth_for_class": "separation",
     "least_depth_for_length": "separation",
     "word_signature_levels": "separation",
+    "nilpotent_cascade": "nilpotent_cascade",
+    "NilpotentCascade": "nilpotent_cascade",
+    "free_group_element": "nilpotent_cascade",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -8,7 +8,6 @@ from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 EXPECTED = {
     "depth.thm3.2": Verdict.REFINED,     # holds with ‖Ω2 h0‖, fails with ‖Ω2‖ (unobserved h0)
     "depth.thm3.4": Verdict.CONFIRMED,   # exact cascades, k = derived length
-    "depth.cor3.6": Verdict.REFINED,     # stated exponents hold as bounds, tight one is c_k(n)+1
     "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth is 2 (T ≥ 2)
     "depth.cor3.8": Verdict.REFINED,     # O(n^T/T) holds, needed state far smaller
 }
@@ -25,15 +24,6 @@ def test_claim_quick(cid, tmp_path):
         assert (tmp_path / f).exists()
     ctl = c.negative_control(ctx)
     assert ctl.rejected, ctl.reason
-
-
-def test_cor36_table_compares_three_exponents(tmp_path):
-    out = get_claim("depth.cor3.6").check(Context(seed=0, out_dir=tmp_path))
-    rows = [r for r in out.tables["exponents"] if r["target"].startswith("so(3)")]
-    assert [r["tight_c+1"] for r in rows] == [2, 5, 10, 21]
-    assert [r["stated_k+1"] for r in rows] == [2, 3, 4, 5]
-    assert [r["stated_v1_2^(k-1)+1"] for r in rows] == [2, 3, 5, 9]
-    assert all(abs(r["measured_slope"] - r["tight_c+1"]) < 0.1 for r in rows)
 
 
 def test_prop37_table(tmp_path):
@@ -66,21 +56,6 @@ def test_prop37_decision_rejects_too_small_bounds(tmp_path):
     assert prop37_decision(rows, "ceil(log2 T)") is Verdict.REFUTED      # fails at T = 1, 2
     wrong = [{**r, "zero": 1} for r in rows]                              # "one layer always"
     assert prop37_decision(wrong, "zero") is Verdict.REFUTED
-
-
-def test_cor36_decision_on_wrong_variants(tmp_path):
-    from seqtheory.proofs_checks.claims.depth_core import _cor36_rows, cor36_decision
-
-    ctx = Context(seed=0, out_dir=tmp_path)
-    good = _cor36_rows(ctx, ks=(1, 2))
-    assert cor36_decision(good)[0] is Verdict.REFINED
-    # wrong convention, one class too few, one class too many: never supported / refined
-    assert cor36_decision(_cor36_rows(ctx, ks=(2,), wrong_convention=True))[0] is Verdict.REFUTED
-    assert cor36_decision(_cor36_rows(ctx, ks=(2,), class_shift=-1))[0] is Verdict.INCONCLUSIVE
-    assert cor36_decision(_cor36_rows(ctx, ks=(2,), class_shift=1))[0] is Verdict.INCONCLUSIVE
-    # a measured slope below the v1 exponent refutes it
-    fake = [{**good[-1], "measured_slope": 2.0, "ci": [1.99, 2.01]}]
-    assert cor36_decision(fake)[0] is Verdict.REFUTED
 
 
 def test_thm32_rule_rejects_wrong_exponent_and_unobserved_mass(tmp_path):
