@@ -40,6 +40,11 @@ _EXPORTS = {
     "nilpotent_cascade": "nilpotent_cascade",
     "NilpotentCascade": "nilpotent_cascade",
     "free_group_element": "nilpotent_cascade",
+    "restricted_layer_state": "restricted",
+    "affine_target_state": "restricted",
+    "restricted_vs_target_table": "restricted",
+    "agl13_coordinates": "affine_layer",
+    "agl_layer_states": "affine_layer",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
