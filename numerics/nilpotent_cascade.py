@@ -279,10 +279,13 @@ class NilpotentCascade:
     map ``exp(ρ(log g))`` onto the target generators ``A_x``.
 
     Attributes: ``depth`` (k), ``nilpotency_class`` (c), ``coupling``, ``n_letters``,
-    ``layers`` (list of :class:`CascadeLayer`), ``generators`` (mpf object arrays, d×d)."""
+    ``layers`` (list of :class:`CascadeLayer`), ``generators`` (mpf object arrays, d×d, at the
+    precision current when built; the output map re-reads the given generators at its ``dps``,
+    so exact inputs stay exact to that precision)."""
 
     def __init__(self, generators, depth: int, coupling: str, nilpotency_class: int | None):
-        self.generators = as_mp_matrices(generators)
+        self.generators = as_mp_matrices(generators)   # validated; mpf at the current precision
+        self._source = [np.asarray(G, dtype=object) for G in generators]  # re-read at each dps
         self.n_letters = len(self.generators)
         if self.n_letters < 2:
             raise ValueError("generators must hold at least 2 matrices (one letter is abelian)")
@@ -405,8 +408,9 @@ class NilpotentCascade:
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
         with mpmath.workdps(dps):
-            words = _word_matrices(self.generators, c)
-            d = self.generators[0].shape[0]
+            gens = as_mp_matrices(self._source)
+            words = _word_matrices(gens, c)
+            d = gens[0].shape[0]
             acc = np.empty((d, d), dtype=object)
             acc[...] = mpmath.mpf(0)
             for m in range(1, c + 1):
@@ -427,7 +431,7 @@ class NilpotentCascade:
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
         with mpmath.workdps(dps):
             out = _to_obj(self.simulate(word, eps, dps))
-            ref = path_product(self.generators, word, _mpf(_as_fmpq(eps)), dps)
+            ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
 
 

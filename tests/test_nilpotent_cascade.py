@@ -119,3 +119,12 @@ def test_bad_input():
         C.run([0], -1)
     with pytest.raises(ValueError, match="letters"):
         C.run([0, 2], Fraction(1, 10))
+
+
+def test_output_precision_follows_dps_for_exact_generators():
+    """so(3) generators are exact (sympy): the output map must read them at its own precision,
+    not at the precision current when the cascade was built (an error floor ~1e-16·ε)."""
+    C = nilpotent_cascade(SO3, 2, "polynomial")
+    eps = [Fraction(1, N) for N in (40000, 80000)]
+    errs = [C.error([0, 1, 1, 0, 1], e, dps=80) for e in eps]
+    assert float(errs[1]) < 1e-21 and 30 < float(errs[0] / errs[1]) < 34     # ε^5 scaling
