@@ -161,6 +161,7 @@ _cor36_claim = claim(
     statement=("a k-layer abelian model has local error O(ε^(2^(k−1)+1)) on a non-solvable "
                "target (v1; a simplified form O(ε^(k+1)) circulates in summaries of the paper; "
                "v2 corrected an index)"),
+    claim_version=2,  # v1 of this check measured a truncated series, not built depth-k models
 )
 
 

@@ -99,6 +99,7 @@ def _eps_rows(word=(0, 1, 1, 0, 1)) -> list[dict]:
     statement=("a constant-depth restricted model (commuting linear parts A(x), free bias b(x): "
                "Mamba, GLA, diagonal linear RNNs) has simulation error bounded below by a term "
                "scaling with the commutator mass ‖Ω2‖; the error can accumulate with T"),
+    claim_version=2,  # v1 of this check tested abelian models in place of restricted ones
 )
 def thm32(ctx) -> Outcome:
     L = 6
