@@ -181,10 +181,25 @@ def _row_basis(rows: list) -> list:
     return [np.array([R[i, j] for j in range(R.ncols())], dtype=object) for i in range(rank)]
 
 
-def _rank(rows: list) -> int:
-    if not rows:
-        return 0
-    return fmpq_mat(len(rows), len(rows[0]), [x for r in rows for x in r]).rank()
+def _greedy_extension(low: list, cand: list) -> list:
+    """The candidates, in order, that extend the independent rows ``low`` to a basis of
+    ``span(low ∪ cand)`` (greedy: a candidate is kept iff it is independent of ``low`` and the
+    kept ones). One exact rref of the matrix whose *columns* are ``low`` then ``cand``: its pivot
+    columns are exactly the greedy choice."""
+    if not cand:
+        return []
+    cols = low + cand
+    M = fmpq_mat(len(cols[0]), len(cols), [v[i] for i in range(len(cols[0])) for v in cols])
+    R, rank = M.rref()
+    piv, col = [], 0
+    for i in range(rank):
+        while R[i, col] == 0:
+            col += 1
+        piv.append(col)
+        col += 1
+    if piv[:len(low)] != list(range(len(low))):  # pragma: no cover - low is a basis by construction
+        raise AssertionError("the lower derived term is not linearly independent")
+    return [cand[j - len(low)] for j in piv[len(low):]]
 
 
 @lru_cache(maxsize=None)
@@ -236,10 +251,7 @@ def _complement_blocks(Dprev: dict, Dnext: dict, c: int) -> list[_Block]:
     blocks = []
     for m in range(1, c + 1):
         low = list(Dnext.get(m, ()))
-        comp = []
-        for v in Dprev[m]:
-            if _rank(low + comp + [v]) > len(low) + len(comp):
-                comp.append(v)
+        comp = _greedy_extension(low, list(Dprev[m]))
         if not comp:
             continue
         full = comp + low
