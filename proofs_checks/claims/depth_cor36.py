@@ -43,15 +43,15 @@ _W3 = (0, 1, 2, 1, 0, 2, 2, 1)
 def _cases(ctx) -> list[tuple[str, list, tuple, dict]]:
     """(target, generators, word, {coupling: depths}) — quick: so(3)/A5 (n=2) and a random gl3
     on 3 letters; full adds sl2, a random gl3 on 2 letters, linear depth 4 and polynomial depth 3
-    on 2 letters (class 9). Polynomial depth 3 on 3 letters (class 7, tensor level 3^7) and depth
-    4 (class 20 on 2 letters) are beyond the exact tensor-coordinate construction here."""
+    (class 9 on 2 letters, 7 on 3). Polynomial depth 4 (class 20 on 2 letters, tensor level 2^20)
+    is beyond the exact tensor-coordinate construction here."""
     q = ctx.quick
     so3 = target_generators("so3_a5")
     gl3 = target_generators("gl_random", seed=ctx.numpy_seed("cor36-gl3"), n_letters=3)
     cases = [("so(3), A5 rotation generators", so3, _W2,
               {"linear": (1, 2, 3) if q else (1, 2, 3, 4), "polynomial": (1, 2) if q else (1, 2, 3)}),
              ("random gl3, 3 letters", gl3, _W3,
-              {"linear": (1, 2, 3) if q else (1, 2, 3, 4), "polynomial": (1, 2)})]
+              {"linear": (1, 2, 3) if q else (1, 2, 3, 4), "polynomial": (1, 2) if q else (1, 2, 3)})]
     if not q:
         cases += [("sl2 (E, F)", target_generators("sl2"), _W2,
                    {"linear": (1, 2, 3, 4), "polynomial": (1, 2, 3)}),
