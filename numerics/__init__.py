@@ -37,6 +37,14 @@ _EXPORTS = {
     "least_depth_for_class": "separation",
     "least_depth_for_length": "separation",
     "word_signature_levels": "separation",
+    "nilpotent_cascade": "nilpotent_cascade",
+    "NilpotentCascade": "nilpotent_cascade",
+    "free_group_element": "nilpotent_cascade",
+    "restricted_layer_state": "restricted",
+    "affine_target_state": "restricted",
+    "restricted_vs_target_table": "restricted",
+    "agl13_coordinates": "affine_layer",
+    "agl_layer_states": "affine_layer",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -1,8 +1,8 @@
 """Local error of degree-c truncations of the multi-factor BCH / Magnus logarithm.
 
 Source: [DEPTH] G. Heo et al., arXiv:2603.05573, Corollary 3.6 (local error of a k-layer abelian
-model on a non-solvable target: ``O(ε^(2^(k−1)+1))`` in v1; the project's design card says
-``O(ε^(k+1))``; v2 corrected an index). Mechanism (SPEC §3.1): a k-layer abelian model realises
+model on a non-solvable target: ``O(ε^(2^(k−1)+1))`` in v1; a simplified form
+``O(ε^(k+1))`` circulates in summaries of the paper; v2 corrected an index). Mechanism (SPEC §3.1): a k-layer abelian model realises
 the free nilpotent Lie algebra ``N(n, c)`` when its derived length is ≤ k, i.e. up to
 ``c = c_k(n)`` (:func:`seqtheory.numerics.separation.max_class_for_depth`); what it cannot
 represent is the part of ``log(e^{εX_{x_T}} ⋯ e^{εX_{x_1}})`` of degree > c, so its local error is

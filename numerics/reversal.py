@@ -1,8 +1,10 @@
-"""The time-reversal lower bound for abelian (restricted) models.
+"""The time-reversal lower bound for abelian models (commuting transitions, no bias).
 
-Source: [DEPTH] G. Heo et al., arXiv:2603.05573, Theorem 3.2 (a constant-depth restricted model
-has error bounded below by a term scaling with the commutator mass ``‖Ω2‖``; the error can
-accumulate with sequence length).
+Source: [DEPTH] G. Heo et al., arXiv:2603.05573, Theorem 3.2 (stated for restricted models: a
+constant-depth restricted model has error bounded below by a term scaling with the commutator mass
+``‖Ω2‖``; the error can accumulate with sequence length). The bound below holds for *abelian*
+models; restricted (affine) layers are order-sensitive and escape it
+(:mod:`seqtheory.numerics.restricted`).
 
 Argument (made quantitative here). An abelian model's state after a word depends only on the
 multiset of its letters, so it returns the same output for a word ``x`` and its time reversal
