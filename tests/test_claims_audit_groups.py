@@ -158,6 +158,7 @@ def test_paper_rotation_task_refuted_exactly(ctx):
     assert ref["n_distinct"] == 60 and ref["n_respected"] == 3600
     o = out.evidence["element_and_matrix_orders"]
     assert (o["a"], o["b"], o["a∘b"]) == (3, 5, 5) and (o["A"], o["B"], o["AB"]) == (3, 5, 2)
+    assert out.evidence["order_of_group_generated_by_A_B"] == 60
     co = control_through_rule(c, ctx)
     assert co.rejected, co.reason
 
