@@ -94,9 +94,11 @@ NB01 = [
         from seqtheory.theory import FiniteGroup, LieAlgebra, icosahedral_representation
         from seqtheory.theory.lie_named import b, gl, heisenberg, sl, so, strictly_upper
         from seqtheory.theory.lie_cascades import structural_bound
-        from seqtheory.theory.polynomial_cascades import affine_pair_fields, derived_length_k_cascade
-        from seqtheory.theory.representations import paper_rotation_map, paper_rotation_matrices
-        from seqtheory.theory.vector_fields import generated_algebra
+        from seqtheory.theory.polynomial_cascades import (affine_pair_fields, derived_length_k_cascade,
+                                                          restricted_ladder_cascade,
+                                                          restricted_shape_certificate)
+        from seqtheory.theory.representations import paper_rotation_matrices
+        from seqtheory.theory.vector_fields import derived_length_lower_bound, generated_algebra
     """),
     md("""
         ## 1.1 The task groups (dataset audit)
@@ -254,13 +256,24 @@ NB01 = [
          derived_length_k_cascade(4).lie_algebra().derived_series())
     """),
     md("""
+        Restricted layers whose linear part depends on the previous layer's state generate
+        infinite-dimensional algebras. For the ladder cascade (token `x`: `h_1' = h_1`,
+        `h_i' = 1`; token `y`: `h_1' = 1`, `h_i' = h_{i−1}² h_i`) nested brackets of generated
+        fields give an exact lower bound on the derived length, and a symbolic computation with
+        generic smooth coefficients certifies the upper bound 2k for every such cascade:
+    """),
+    code("""
+        derived_length_lower_bound(restricted_ladder_cascade(3).fields, cap=4), restricted_shape_certificate(3)
+    """),
+    md("""
         The check covers four classes — abelian and restricted layers, each with linear and with
         polynomial coupling — computes every Lie algebra exactly, and gives a verdict per class
         (refuted if an instance exceeds the bound, confirmed if the bound is attained for every k,
         refined if never attained, inconclusive if some instances generate algebras beyond the
         dimension cap); the overall verdict follows from the per-class verdicts by the claim's
         decision rule. The control feeds the rule layers whose own fields do not commute (matrix
-        blocks, and `d/dh`, `h² d/dh`, which generate sl2): it must refute both.
+        blocks, and `d/dh`, `h² d/dh`, which generate sl2) and the ladder cascade judged against
+        the smaller bound 2k − 1: it must refute all three.
     """),
     code("""
         prop33 = show_claim("depth.prop3.3")
@@ -274,10 +287,9 @@ NB01 = [
         and training-set accuracy, the statistic of [DEPTH] Figure 2 per the released code, is the
         same for a memoriser and for the group. Lemma 3.1 holds only with a non-degeneracy
         (observability) hypothesis on the initial state, which the check names. Proposition 3.3's
-        bounds hold on every instance computed; the abelian bound k is attained with polynomial
-        coupling (linear coupling reaches only `1 + ⌈log2 k⌉`), while the restricted bound 2k is
-        attained at k = 1 and, among the finite-dimensional cascades computed, not beyond — the
-        verdict block states which classes remain undecided.
+        bounds hold on every instance computed and are attained with polynomial coupling (k for
+        abelian layers, 2k for restricted layers whose linear part reads the previous layer);
+        linear coupling reaches only `1 + ⌈log2 k⌉` (abelian) and `1 + ⌈log2(k+1)⌉` (restricted).
     """),
 ]
 

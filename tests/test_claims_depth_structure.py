@@ -47,19 +47,25 @@ def test_prop33(tmp_path):
     assert o.evidence["maxima"]["abelian x linear"] == [1, 2, 3, 3]
     assert o.evidence["maxima"]["abelian x polynomial"] == [1, 2, 3, 4]
     assert cv["restricted x linear"] == "refined"
-    # restricted bound 2k not attained at k >= 2 in any class; state-dependent linear parts
-    # generate algebras beyond the cap, so the overall verdict cannot be 'refined'
-    assert o.verdict is Verdict.INCONCLUSIVE
+    # the ladder cascade (linear part depending on the previous state) reaches 2k exactly:
+    # lower bound by nested brackets, upper bound by the symbolic shape certificate
+    assert cv["restricted x polynomial"] == "confirmed"
+    assert o.evidence["maxima"]["restricted x polynomial"] == [2, 4, 6]
+    ladder = [r for r in o.tables["instances"] if r["instance"].startswith("explicit ladder")]
+    assert [(r["k"], r["lower"], r["upper"]) for r in ladder] == [(2, 4, 4), (3, 6, 6)]
+    assert o.verdict is Verdict.CONFIRMED
     aff = o.evidence["affine_pair"]
     assert aff["bracket"] == "-1" and aff["derived_series"] == [2, 1, 0]
     assert o.figures and (tmp_path / o.figures[0]).exists()
     ctl = control_through_rule(c, ctx)
     assert ctl.rejected, ctl.reason
+    assert set(ctl.evidence.values()) == {"refuted"} and len(ctl.evidence) == 3
 
 
 def _summary(cls, layer, per_k):
     return {"class": cls, "layer": layer,
             "per_k": {k: {"bound": k if layer == "abelian" else 2 * k, "max": m,
+                          "attained": m == (k if layer == "abelian" else 2 * k),
                           "exceeding": e, "decided": 1, "undecided": u}
                       for k, (m, e, u) in per_k.items()}}
 

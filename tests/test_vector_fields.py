@@ -119,3 +119,42 @@ def test_bad_input():
     with pytest.raises(ValueError, match="state_dependent_linear"):
         random_polynomial_cascade(2, layer="abelian", state_dependent_linear=True)
     assert PolyVectorField(1, {(0, (1,)): Fraction(1, 2)}).scale(2) == PolyVectorField(1, {(0, (1,)): 1})
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_restricted_ladder_reaches_2k(k):
+    """Exact lower bound 2k by nested brackets, matched by the symbolic certificate."""
+    from seqtheory.theory.polynomial_cascades import (restricted_ladder_cascade,
+                                                      restricted_shape_certificate)
+    from seqtheory.theory.vector_fields import derived_length_lower_bound
+
+    lb, sizes = derived_length_lower_bound(restricted_ladder_cascade(k).fields, cap=4)
+    assert lb == 2 * k and sizes[-1] == 0
+    cert = restricted_shape_certificate(k)
+    assert cert["holds"] and cert["bound"] == 2 * k
+
+
+def test_lower_bound_matches_exact_series_on_finite_algebras():
+    from seqtheory.theory.vector_fields import derived_length_lower_bound
+
+    for k in (1, 2, 3, 4):
+        gens = derived_length_k_cascade(k).fields
+        assert derived_length_lower_bound(gens, cap=40)[0] == k
+    assert derived_length_lower_bound([vf(1, 0), vf(0, h1)])[0] == 2   # Heisenberg
+    assert derived_length_lower_bound([PolyVectorField(2)])[0] == 0
+
+
+def test_shape_certificate_is_not_vacuous():
+    """The shape test rejects what it must: skipping the translation step (S_0 -> S_2, i.e. a
+    bound k for restricted layers) fails, and a non-affine layer field is not of shape S_0."""
+    import sympy as sp
+
+    from seqtheory.theory import polynomial_cascades as pc
+
+    hs = sp.symbols("h1:3")
+    Z = pc._symbolic_bracket(pc._generic_field(pc._shape(0, 2), hs, "a"),
+                             pc._generic_field(pc._shape(0, 2), hs, "b"), hs)
+    assert not all(pc._shape_ok(z, i, kind, hs) for i, (z, kind) in enumerate(zip(Z, pc._shape(2, 2))))
+    assert all(pc._shape_ok(z, i, kind, hs) for i, (z, kind) in enumerate(zip(Z, pc._shape(1, 2))))
+    assert not pc._shape_ok(hs[0] ** 2, 0, "affine", hs)
+    assert not pc._shape_ok(hs[1], 0, "affine", hs)         # depends on a later layer

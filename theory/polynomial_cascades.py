@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from .vector_fields import PolyVectorField, VectorFieldAlgebra, generated_algebra
 
 __all__ = ["PolynomialCascade", "derived_length_k_cascade", "random_polynomial_cascade",
-           "affine_pair_fields", "LAYER_CLASSES"]
+           "affine_pair_fields", "restricted_ladder_cascade", "restricted_shape_certificate",
+           "LAYER_CLASSES"]
 
 LAYER_CLASSES = ("abelian", "restricted")
 
@@ -159,3 +160,86 @@ def affine_pair_fields() -> tuple[PolyVectorField, PolyVectorField]:
     fields do not (bracket ``-d/dh``)."""
     return (PolyVectorField(1, {(0, (1,)): 1}),
             PolyVectorField(1, {(0, (1,)): 2, (0, (0,)): 1}))
+
+
+def restricted_ladder_cascade(k: int) -> PolynomialCascade:
+    """An explicit restricted k-layer cascade (1-d layers) whose linear parts depend on the
+    previous layer's state: token ``x`` acts by ``h_1' = h_1`` and ``h_i' = 1`` (i >= 2), token
+    ``y`` by ``h_1' = 1`` and ``h_i' = h_{i-1}^2 h_i``. Each layer's linear parts are scalars
+    (they commute); its Lie algebra is infinite-dimensional for k >= 2. Its derived length is
+    bounded below exactly by :func:`~seqtheory.theory.vector_fields.derived_length_lower_bound`
+    and above by :func:`restricted_shape_certificate`."""
+    k = _check_k(k)
+    x = {(0, _mono(k, {0: 1})): 1}
+    y = {(0, _mono(k, {})): 1}
+    for i in range(1, k):
+        x[(i, _mono(k, {}))] = 1
+        y[(i, _mono(k, {i - 1: 2, i: 1}))] = 1
+    return PolynomialCascade([PolyVectorField(k, x), PolyVectorField(k, y)], k, "restricted",
+                             {"construction": "x: h_1' = h_1, h_i' = 1; y: h_1' = 1, "
+                                              "h_i' = h_{i-1}^2 h_i"})
+
+
+def _shape_ok(expr, i: int, kind: str, hs) -> bool:
+    """Layer-``i`` component ``expr`` (0-based) has shape ``kind``: ``"zero"``, ``"translation"``
+    (no dependence on h_i or above) or ``"affine"`` (affine in h_i, no dependence above)."""
+    import sympy
+
+    expr = sympy.expand(expr)
+    if kind == "zero":
+        return expr == 0
+    above = hs[i + 1:] if kind == "affine" else hs[i:]
+    if any(sympy.expand(sympy.diff(expr, v)) != 0 for v in above):
+        return False
+    return kind == "translation" or sympy.expand(sympy.diff(expr, hs[i], 2)) == 0
+
+
+def _shape(j: int, k: int) -> list[str]:
+    """Shape ``S_j`` of the derived series of a k-layer restricted cascade, per layer:
+    ``S_{2m}``: layers < m zero, the rest affine; ``S_{2m+1}``: layers < m zero, layer m a
+    translation, the rest affine (0-based layers)."""
+    m, odd = divmod(j, 2)
+    return ["zero" if i < m else ("translation" if odd and i == m else "affine") for i in range(k)]
+
+
+def _generic_field(shape: list[str], hs, tag: str) -> list:
+    import sympy
+
+    comps = []
+    for i, kind in enumerate(shape):
+        lower = hs[:i]
+
+        def fn(name):
+            return sympy.Function(f"{name}{tag}{i}")(*lower) if lower else sympy.Symbol(f"{name}{tag}{i}")
+
+        comps.append(0 if kind == "zero" else
+                     fn("Q") if kind == "translation" else fn("P") * hs[i] + fn("Q"))
+    return comps
+
+
+def _symbolic_bracket(X: list, Y: list, hs) -> list:
+    import sympy
+
+    return [sympy.expand(sum(X[l] * sympy.diff(Y[i], hs[l]) - Y[l] * sympy.diff(X[i], hs[l])
+                             for l in range(len(hs)))) for i in range(len(hs))]
+
+
+def restricted_shape_certificate(k: int) -> dict:
+    """Symbolic proof, for this k, that every k-layer cascade of 1-d restricted layers
+    (``h_i' = P_i(x, h_{<i}) h_i + Q_i(x, h_{<i})`` with *arbitrary smooth* coupling) has derived
+    length at most 2k: with generic elements (sympy undefined functions) of the shapes
+    ``S_0 ⊇ S_1 ⊇ ... ⊇ S_{2k} = 0`` (:func:`_shape`), the bracket of two generic elements of
+    ``S_j`` is checked to lie in ``S_{j+1}``; since the shapes are linear conditions and every
+    token field lies in ``S_0``, ``g^(j) ⊆ S_j``. Returns ``{"k", "steps": [bool per j],
+    "holds"}``."""
+    import sympy
+
+    k = _check_k(k)
+    hs = sympy.symbols(f"h1:{k + 1}")
+    steps = []
+    for j in range(2 * k):
+        Z = _symbolic_bracket(_generic_field(_shape(j, k), hs, "a"),
+                              _generic_field(_shape(j, k), hs, "b"), hs)
+        steps.append(all(_shape_ok(z, i, kind, hs) for i, (z, kind) in
+                         enumerate(zip(Z, _shape(j + 1, k)))))
+    return {"k": k, "bound": 2 * k, "steps": steps, "holds": all(steps)}

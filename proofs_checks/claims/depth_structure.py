@@ -26,8 +26,11 @@ from seqtheory.theory.lie import LieAlgebra
 from seqtheory.theory.lie_cascades import cascade_lie_algebra, random_cascade, structural_bound
 from seqtheory.theory.linalg import span
 from seqtheory.theory.polynomial_cascades import (affine_pair_fields, derived_length_k_cascade,
-                                                  random_polynomial_cascade)
-from seqtheory.theory.vector_fields import PolyVectorField, generated_algebra
+                                                  random_polynomial_cascade,
+                                                  restricted_ladder_cascade,
+                                                  restricted_shape_certificate)
+from seqtheory.theory.vector_fields import (PolyVectorField, derived_length_lower_bound,
+                                            generated_algebra)
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
@@ -241,10 +244,19 @@ def stated_bound(layer: str, k: int) -> int:
     return k if layer == "abelian" else 2 * k
 
 
-def _instance_row(cls: str, k: int, kind: str, seed, dim, series, finite: bool) -> dict:
-    dl = None if not finite else (len(series) - 1 if series[-1] == 0 else None)
-    return {"class": cls, "k": k, "instance": kind, "seed": seed, "dim": dim,
-            "finite": finite, "derived_series": series, "derived_length": dl}
+def _instance_row(cls: str, k: int, kind: str, seed, dim, series, finite: bool,
+                  lower: int | None = None, upper: int | None = None) -> dict:
+    """One cascade. A finite-dimensional algebra has its exact derived series (``None`` derived
+    length = not solvable); an infinite-dimensional one has an exact lower bound (witness) and
+    an upper bound (the symbolic shape certificate, or ``None``)."""
+    if finite:
+        dl = len(series) - 1 if series[-1] == 0 else None
+        lower = upper = dl
+    exact = lower is not None and lower == upper
+    return {"class": cls, "k": k, "instance": kind, "seed": seed, "dim": dim, "finite": finite,
+            "derived_series": series, "not_solvable": finite and lower is None,
+            "lower": lower, "upper": upper, "exact": exact,
+            "derived_length": lower if exact else None}
 
 
 def _linear_rows(ctx, cls: str, ks, n_seeds: int, dims_for, affine: bool, commuting: bool = True):
@@ -259,17 +271,44 @@ def _linear_rows(ctx, cls: str, ks, n_seeds: int, dims_for, affine: bool, commut
     return rows
 
 
-def _poly_rows(ctx, cls: str, layer: str, ks, n_seeds: int, max_dim: int, sdl: bool = False):
+def _bounded_row(cls: str, k: int, kind: str, seed, fields, max_dim: int, cap: int,
+                 upper: dict[int, int | None]) -> dict:
+    """Exact derived series when the algebra closes within ``max_dim``; otherwise the exact lower
+    bound of :func:`derived_length_lower_bound` and the certified upper bound ``upper[k]``."""
+    A = generated_algebra(fields, max_dim=max_dim)
+    if A.finite:
+        return _instance_row(cls, k, kind, seed, A.dim, A.derived_series(), True)
+    lb, sizes = derived_length_lower_bound(fields, cap=cap)
+    row = _instance_row(cls, k, kind, seed, f"> {max_dim}", [], False, lb, upper.get(k))
+    return {**row, "witness_sizes": sizes}
+
+
+def _poly_rows(ctx, cls: str, layer: str, ks, n_seeds: int, max_dim: int, sdl: bool = False,
+               cap: int = 4, upper: dict[int, int | None] | None = None):
     rows = []
     for k in ks:
         for s in range(n_seeds):
             seed = ctx.numpy_seed(f"polycascade:{layer}:{sdl}:{k}:{s}")
             pc = random_polynomial_cascade(k, layer=layer, seed=seed, state_dependent_linear=sdl)
-            A = pc.lie_algebra(max_dim=max_dim)
             kind = "random" + (", linear part depends on the previous state" if sdl else "")
-            rows.append(_instance_row(cls, k, kind, seed, A.dim,
-                                      A.derived_series() if A.finite else [], A.finite))
+            rows.append(_bounded_row(cls, k, kind, seed, pc.fields, max_dim, cap, upper or {}))
     return rows
+
+
+def _ladder_rows(ks, max_dim: int, cap: int, upper: dict[int, int | None]) -> list[dict]:
+    return [_bounded_row("restricted x polynomial", k, "explicit ladder: x: h_1' = h_1, "
+                         "h_i' = 1; y: h_1' = 1, h_i' = h_{i-1}^2 h_i", None,
+                         restricted_ladder_cascade(k).fields, max_dim, cap, upper) for k in ks]
+
+
+def certified_upper_bounds(ks) -> dict[int, int | None]:
+    """``{k: 2k}`` where :func:`restricted_shape_certificate` proves the bound 2k symbolically
+    for 1-d restricted layers with arbitrary smooth coupling, ``None`` where it does not."""
+    out = {}
+    for k in ks:
+        cert = restricted_shape_certificate(k)
+        out[k] = cert["bound"] if cert["holds"] else None
+    return out
 
 
 def _explicit_rows(ks) -> list[dict]:
@@ -299,10 +338,12 @@ def _prop33_config(ctx):
         return {"ks_linear": [1, 2, 3, 4], "seeds_linear": 3,
                 "dims_for": (lambda k: [2] * k if k <= 2 else [1] * k),
                 "ks_poly": [1, 2, 3], "seeds_poly": 2, "ks_explicit": [1, 2, 3, 4],
-                "ks_sdl": [2], "seeds_sdl": 2, "max_dim": 60}
+                "ks_sdl": [2], "seeds_sdl": 2, "max_dim": 40, "ks_ladder": [2, 3], "cap": 4,
+                "cap_ladder": 4}
     return {"ks_linear": [1, 2, 3, 4, 5], "seeds_linear": 8, "dims_for": (lambda k: [2] * k),
             "ks_poly": [1, 2, 3], "seeds_poly": 4, "ks_explicit": [1, 2, 3, 4],
-            "ks_sdl": [2, 3], "seeds_sdl": 3, "max_dim": 120}
+            "ks_sdl": [2, 3], "seeds_sdl": 3, "max_dim": 120, "ks_ladder": [2, 3, 4], "cap": 6,
+            "cap_ladder": 10}
 
 
 def prop33_evidence(ctx) -> tuple[list[dict], dict[str, Any]]:
@@ -321,23 +362,30 @@ def prop33_evidence(ctx) -> tuple[list[dict], dict[str, Any]]:
                               aff["derived_series"], True))
     rows += _poly_rows(ctx, "restricted x polynomial", "restricted", cfg["ks_poly"],
                        cfg["seeds_poly"], cfg["max_dim"])
+    upper = certified_upper_bounds(sorted(set(cfg["ks_sdl"]) | set(cfg["ks_ladder"])))
+    rows += _ladder_rows(cfg["ks_ladder"], cfg["max_dim"], cfg["cap_ladder"], upper)
     rows += _poly_rows(ctx, "restricted x polynomial", "restricted", cfg["ks_sdl"],
-                       cfg["seeds_sdl"], cfg["max_dim"], sdl=True)
+                       cfg["seeds_sdl"], cfg["max_dim"], sdl=True, cap=cfg["cap"], upper=upper)
     return rows, aff
 
 
-def _class_summary(rows: list[dict], cls: str, layer: str) -> dict[str, Any]:
+def _class_summary(rows: list[dict], cls: str, layer: str, bound=stated_bound) -> dict[str, Any]:
+    """Per-k summary of one class against ``bound(layer, k)`` (the stated bound by default)."""
     mine = [r for r in rows if r["class"] == cls]
     per_k = {}
     for k in sorted({r["k"] for r in mine}):
-        decided = [r for r in mine if r["k"] == k and r["finite"]]
-        vals = [r["derived_length"] for r in decided]
-        per_k[k] = {"bound": stated_bound(layer, k),
-                    "max": None if not vals or None in vals else max(vals),
-                    "not_solvable": sum(v is None for v in vals),
-                    "exceeding": sum(v is None or v > stated_bound(layer, k) for v in vals),
-                    "decided": len(decided),
-                    "undecided": sum(1 for r in mine if r["k"] == k and not r["finite"])}
+        b = bound(layer, k)
+        at_k = [r for r in mine if r["k"] == k]
+        exact = [r["derived_length"] for r in at_k if r["exact"]]
+        per_k[k] = {"bound": b,
+                    "max": max(exact) if exact else None,
+                    "max_lower": max((r["lower"] for r in at_k if r["lower"] is not None), default=None),
+                    "attained": b in exact,
+                    "exceeding": sum(r["not_solvable"] or (r["lower"] is not None and r["lower"] > b)
+                                     for r in at_k),
+                    "decided": len(exact) + sum(r["not_solvable"] for r in at_k),
+                    "undecided": sum(not r["exact"] and not r["not_solvable"]
+                                     and (r["upper"] is None or r["upper"] >= b) for r in at_k)}
     return {"class": cls, "layer": layer, "per_k": per_k}
 
 
@@ -345,7 +393,7 @@ def _class_verdict(s: dict[str, Any]) -> tuple[Verdict, str]:
     bad = [k for k, v in s["per_k"].items() if v["exceeding"]]
     if bad:
         return Verdict.REFUTED, f"derived length above the bound (or not solvable) at k = {bad}"
-    short = {k: v["max"] for k, v in s["per_k"].items() if v["max"] != v["bound"]}
+    short = {k: v["max"] for k, v in s["per_k"].items() if not v["attained"]}
     if not short:
         return Verdict.CONFIRMED, "bound attained for every k and never exceeded"
     if any(v["undecided"] for v in s["per_k"].values()):
@@ -398,9 +446,13 @@ def prop33(ctx) -> Outcome:
                "(a, c) with generators alpha I + p(u) E12; restricted polynomial layers are 1-d "
                "h' = alpha h + q(u), and with a linear part alpha + beta*u depending on the "
                "previous state. With token-only linear parts [g, g] consists of fields whose "
-               "layer-i component does not depend on h_i, so the derived length is at most k + 1; "
-               "cascades whose linear part depends on the previous state generate algebras larger "
-               "than the cap (the bracket of p h d/dh and q d/dh is -pq d/dh), left undecided. "
+               "layer-i component does not depend on h_i, so the derived length is at most k + 1. "
+               "A linear part that depends on the previous state makes the algebra "
+               "infinite-dimensional (the bracket of p h d/dh and q d/dh is -pq d/dh); there the "
+               "derived length is bracketed exactly: below by nested brackets of generated "
+               "elements (S_i ⊆ g^(i), S_i != 0), above by a symbolic certificate with generic "
+               "smooth coefficients (g^(j) ⊆ S_j, S_2k = 0). The ladder cascade "
+               "x: h_1' = h_1, h_i' = 1; y: h_1' = 1, h_i' = h_{i-1}^2 h_i reaches 2k exactly. "
                f"Affine pair F_x(h) = h, F_y(h) = 2h + 1: [X, Y] = {aff['bracket']}, derived "
                f"series {aff['derived_series']} (2 = 2k at k = 1)."),
     )
@@ -409,12 +461,12 @@ def prop33(ctx) -> Outcome:
 @prop33.decision_rule
 def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, Verdict], str]:
     """Decision rule of ``depth.prop3.3``, a pure function of the per-class summaries (each
-    ``{"class", "layer": "abelian" | "restricted", "per_k": {k: {"bound", "max", "exceeding",
-    "decided", "undecided"}}}``).
+    ``{"class", "layer": "abelian" | "restricted", "per_k": {k: {"bound", "max" (largest exact
+    derived length), "attained", "exceeding", "decided", "undecided"}}}``).
 
-    Per class: ``refuted`` if an instance exceeds the bound (or is not solvable); ``confirmed``
-    if the bound is attained for every k; else ``inconclusive`` when some instances were not
-    decided, ``refined`` otherwise. Overall: ``refuted`` if any class is; ``confirmed`` if for each
+    Per class: ``refuted`` if an instance exceeds the bound (not solvable, or an exact lower bound
+    above it); ``confirmed`` if an instance of exactly the bound's derived length exists for every
+    k; else ``inconclusive`` when some instances were not decided, ``refined`` otherwise. Overall: ``refuted`` if any class is; ``confirmed`` if for each
     layer class (abelian bound k, restricted bound 2k) some coupling attains it; otherwise the
     bound that is never attained makes it ``inconclusive`` if one of its classes is, else
     ``refined``. Returns ``(overall, {class: verdict}, why)``."""
@@ -437,20 +489,24 @@ def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, V
 
 @prop33.control
 def _prop33_control(ctx) -> ControlOutcome:
-    """Two wrong variants through the same rule, each the way the proposition could fail:
+    """Three wrong variants through the same rule, each a way the proposition could fail:
     (a) "abelian" matrix layers whose diagonal blocks do not commute; (b) a 1-d polynomial layer
-    whose fields d/dh and h^2 d/dh do not commute (the algebra is sl2: not solvable). Rejected
-    iff the rule refutes both."""
+    whose fields d/dh and h^2 d/dh do not commute (the algebra is sl2: not solvable); (c) the
+    restricted ladder cascade judged against a smaller bound 2k - 1. Rejected iff the rule
+    refutes all three."""
     bad_lin = _linear_rows(ctx, "abelian x linear", [2, 3], 2, lambda k: [2] * k,
                            affine=False, commuting=False)
     d, h2d = PolyVectorField(1, {(0, (0,)): 1}), PolyVectorField(1, {(0, (2,)): 1})
     A = generated_algebra([d, h2d])
     bad_poly = [_instance_row("abelian x polynomial", 1, "d/dh, h^2 d/dh (one layer)", None,
                               A.dim, A.derived_series(), True)]
+    ladder = _ladder_rows([2], 40, 4, certified_upper_bounds([2]))
     out = {}
-    for name, rows in (("non-commuting matrix blocks", bad_lin), ("non-commuting 1-d fields", bad_poly)):
+    for name, rows, bound in (("non-commuting matrix blocks", bad_lin, stated_bound),
+                              ("non-commuting 1-d fields", bad_poly, stated_bound),
+                              ("restricted bound 2k - 1", ladder, lambda l, k: stated_bound(l, k) - 1)):
         cls = rows[0]["class"]
-        v, per, why = prop33_decide([_class_summary(rows, cls, PROP33_CLASSES[cls][0])])
+        v, per, why = prop33_decide([_class_summary(rows, cls, PROP33_CLASSES[cls][0], bound)])
         out[name] = (v, why)
     rejected = all(v is Verdict.REFUTED for v, _ in out.values())
     return ControlOutcome(
