@@ -342,7 +342,7 @@ def _prop33_config(ctx):
                 "cap_ladder": 4}
     return {"ks_linear": [1, 2, 3, 4, 5], "seeds_linear": 8, "dims_for": (lambda k: [2] * k),
             "ks_poly": [1, 2, 3], "seeds_poly": 4, "ks_explicit": [1, 2, 3, 4],
-            "ks_sdl": [2, 3], "seeds_sdl": 3, "max_dim": 120, "ks_ladder": [2, 3, 4], "cap": 6,
+            "ks_sdl": [2, 3], "seeds_sdl": 3, "max_dim": 60, "ks_ladder": [2, 3, 4], "cap": 4,
             "cap_ladder": 10}
 
 
