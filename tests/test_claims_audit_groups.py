@@ -80,7 +80,7 @@ def test_representation_confirmed_and_control(ctx):
     ex = out.evidence["exact_audit"]
     assert ex["n_distinct"] == 60 and ex["n_respected"] == 3600 and ex["is_faithful"]
     assert out.evidence["all_rotations"]
-    co = c.negative_control(ctx)
+    co = control_through_rule(c, ctx)
     assert co.rejected, co.reason
     assert 0 < co.evidence["fraction_respected"] < 1
 
@@ -130,3 +130,67 @@ def test_transposed_rotation_images_are_not_a_representation():
     rep = icosahedral_representation()
     ev = evaluate_representation(rep.group, {g: M.T for g, M in rep.matrices.items()})
     assert not ev["ok"] and not ev["audit"].is_homomorphism
+
+
+def _rep_summary(**kw):
+    base = {"order": 60, "n_distinct": 60, "n_respected": 3600, "n_pairs": 3600,
+            "identity_maps_to_identity": True, "all_rotations": True, "group_perfect": True}
+    return {**base, **kw}
+
+
+def test_representation_rule_on_synthetic_evidence():
+    assert ag.representation_decide(_rep_summary(), True)[0] is Verdict.CONFIRMED
+    for bad in (dict(n_respected=3599), dict(n_distinct=30), dict(all_rotations=False),
+                dict(identity_maps_to_identity=False), dict(group_perfect=False)):
+        assert ag.representation_decide(_rep_summary(**bad), True)[0] is Verdict.REFUTED, bad
+    assert ag.representation_decide(_rep_summary(), False)[0] is Verdict.REFUTED
+
+
+def test_paper_rotation_task_refuted_exactly(ctx):
+    c = get_claim("audit.paper_rotation_task")
+    out = c.check(ctx)
+    assert out.verdict is Verdict.REFUTED
+    rows = {r["map"]: r for r in out.evidence["rows"]}
+    for name in ("released, x·g = x∘g", "released, x·g = g∘x"):
+        assert rows[name]["n_distinct"] == 30 and rows[name]["n_respected"] == 769
+        assert not rows[name]["is_homomorphism"]
+    ref = rows["package (faithful icosahedral)"]
+    assert ref["n_distinct"] == 60 and ref["n_respected"] == 3600
+    o = out.evidence["element_and_matrix_orders"]
+    assert (o["a"], o["b"], o["a∘b"]) == (3, 5, 5) and (o["A"], o["B"], o["AB"]) == (3, 5, 2)
+    assert out.evidence["order_of_group_generated_by_A_B"] == 60
+    co = control_through_rule(c, ctx)
+    assert co.rejected, co.reason
+
+
+def _rot_row(name, hom, distinct=60, order=60):
+    return {"map": name, "order": order, "n_distinct": distinct, "is_homomorphism": hom,
+            "n_respected": 3600 if hom else 100, "n_pairs": 3600}
+
+
+def test_paper_rotation_rule_on_synthetic_evidence():
+    ref = _rot_row("ref", True)
+    decide = ag.paper_rotation_decide
+    assert decide([ref, _rot_row("x", False, 30), _rot_row("y", False, 30)], ["x", "y"], "ref")[0] \
+        is Verdict.REFUTED
+    assert decide([ref, _rot_row("x", False, 30), _rot_row("y", True)], ["x", "y"], "ref")[0] \
+        is Verdict.CONFIRMED
+    # the audit machinery fails on the reference: nothing can be concluded
+    assert decide([_rot_row("ref", False), _rot_row("x", False)], ["x"], "ref")[0] \
+        is Verdict.INCONCLUSIVE
+    assert decide([_rot_row("ref", True, 30), _rot_row("x", False)], ["x"], "ref")[0] \
+        is Verdict.INCONCLUSIVE
+
+
+def test_paper_rotation_map_construction():
+    from seqtheory.theory.representations import paper_rotation_map, paper_rotation_matrices
+
+    A, B = paper_rotation_matrices()
+    import sympy
+
+    assert (B.T * B).applyfunc(sympy.simplify) == sympy.eye(3) and sympy.simplify(B.det()) == 1
+    m = paper_rotation_map()
+    assert len(m.images) == 60 and len(m.bfs_order) == 60
+    assert m.images[m.group.identity_index] == sympy.eye(3)
+    with pytest.raises(ValueError, match="composition"):
+        paper_rotation_map("left")

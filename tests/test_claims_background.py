@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from seqtheory.proofs_checks.claims import background as bg
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
+
+from controls import control_through_rule
 
 EXPECTED = {
     "bch.lyndon_coefficients": Verdict.CONFIRMED,
@@ -27,7 +30,7 @@ def test_claim_quick(cid, tmp_path):
     out = c.check(ctx)
     assert out.verdict == EXPECTED[cid], out.key_figure
     assert out.key_figure
-    ctl = c.negative_control(ctx)
+    ctl = control_through_rule(c, ctx)
     assert ctl.rejected, ctl.reason
     for f in out.figures:
         assert (tmp_path / f).exists()
@@ -45,3 +48,52 @@ def test_magnus_rule_needs_the_residual_to_be_the_first_omitted_term():
     # a series that does not converge further when Ω_{N+1} is added is rejected
     assert not magnus_residuals_ok({**base, "YA_next": 4e-26})[0]
     assert not magnus_residuals_ok({**base, "discrete": 1e-20})[0]
+
+
+def test_bch_lyndon_rule_on_synthetic_evidence():
+    good = {"degree4_ok": True, "denominators_ok": True}
+    assert bg.bch_lyndon_decide(good, [1e-40, 3e-30])[0] is Verdict.CONFIRMED
+    assert bg.bch_lyndon_decide(good, [1e-40, 1e-20])[0] is Verdict.REFUTED
+    assert bg.bch_lyndon_decide({**good, "degree4_ok": False}, [1e-40])[0] is Verdict.REFUTED
+    assert bg.bch_lyndon_decide({**good, "denominators_ok": False}, [1e-40])[0] is Verdict.REFUTED
+
+
+def _slope_row(c, slope, ok):
+    return {"c": c, "expected": c + 1, "slope": slope, "pass": ok}
+
+
+@pytest.mark.parametrize("rule", ["bch_truncation_decide", "magnus_truncation_decide"])
+def test_truncation_rules_on_synthetic_evidence(rule):
+    decide = getattr(bg, rule)
+    assert decide([_slope_row(1, 2.0, True), _slope_row(2, 3.01, True)])[0] is Verdict.SUPPORTED
+    verdict, why = decide([_slope_row(1, 2.0, True), _slope_row(2, 2.0, False)])
+    assert verdict is Verdict.REFUTED and "2.0" in why
+    assert decide([])[0] is Verdict.INCONCLUSIVE
+
+
+def test_magnus_terms_rule_on_synthetic_evidence():
+    num = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
+           "YA_tail": 5e-26, "discrete": 1e-36, "quadrature_vs_exact": 1e-15}
+    ok = {"AY": True, "YA": True}
+    assert bg.magnus_terms_decide(ok, num)[0] is Verdict.CONFIRMED
+    assert bg.magnus_terms_decide({**ok, "YA": False}, num)[0] is Verdict.REFUTED
+    assert bg.magnus_terms_decide(ok, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
+    assert bg.magnus_terms_decide(ok, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+
+
+def test_witt_rule_on_synthetic_evidence():
+    rows = [{"n": 2, "m": 1, "lyndon_words": 2, "witt": 2}, {"n": 2, "m": 2, "lyndon_words": 1, "witt": 1}]
+    assert bg.witt_decide(rows, bg.SPEC_WITT2, 111013, True)[0] is Verdict.CONFIRMED
+    assert bg.witt_decide([{**rows[0], "witt": 3}], bg.SPEC_WITT2, 111013, True)[0] is Verdict.REFUTED
+    assert bg.witt_decide(rows, bg.SPEC_WITT2, 111012, True)[0] is Verdict.REFUTED
+    assert bg.witt_decide(rows, bg.SPEC_WITT2, 111013, False)[0] is Verdict.REFUTED
+
+
+def test_free_nilpotent_rule_on_synthetic_evidence():
+    row = {"n": 2, "c": 3, "dim": 5, "witt_sum": 5, "derived_series": [5, 1, 0],
+           "graded": [5, 1, 0], "nilpotency_class": 3}
+    assert bg.free_nilpotent_decide([row])[0] is Verdict.CONFIRMED
+    assert bg.free_nilpotent_decide([{**row, "derived_series": [5, 2, 0]}])[0] is Verdict.REFUTED
+    assert bg.free_nilpotent_decide([{**row, "nilpotency_class": 2}])[0] is Verdict.REFUTED
+    assert bg.free_nilpotent_decide([{**row, "dim": 6}])[0] is Verdict.REFUTED
+    assert bg.free_nilpotent_decide([])[0] is Verdict.REFUTED

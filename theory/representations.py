@@ -23,7 +23,9 @@ import numpy as np
 from .groups import FiniteGroup
 
 __all__ = ["RepresentationAudit", "audit_representation", "IcosahedralRepresentation",
-           "icosahedral_representation", "rotation_log", "rotation_axis_generator"]
+           "icosahedral_representation", "rotation_log", "rotation_axis_generator",
+           "PAPER_ROTATION_GENERATORS", "paper_rotation_matrices", "PaperRotationMap",
+           "paper_rotation_map"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -467,3 +469,76 @@ def icosahedral_representation() -> IcosahedralRepresentation:
         all_rotations=bool(all_rot),
         notes=(f"|closure(X, diag(-1,-1,1))| = {len(rot)}; log Y (a half-turn) is defined up to "
                "sign; the positive-first-coordinate axis is used"))
+
+
+# ------------------------------------------------------------------------------------------------
+# the A5 rotation map of the released code of [DEPTH]
+# ------------------------------------------------------------------------------------------------
+#: Generators of A5 used by the released code of [DEPTH] (Heo et al., arXiv:2603.05573) for its
+#: A5 rotation data, as 0-based image lists: ``a`` (a 3-cycle) and ``b`` (a 5-cycle).
+PAPER_ROTATION_GENERATORS = ((1, 2, 0, 3, 4), (1, 2, 3, 4, 0))
+
+
+def paper_rotation_matrices() -> tuple:
+    """The matrices the released code of [DEPTH] assigns to ``a`` and ``b`` (exact sympy, entries
+    in Q(√5)): ``A = [[0,0,1],[1,0,0],[0,1,0]]`` (cyclic permutation matrix, order 3) and the
+    golden-ratio rotation ``B = [[(√5-1)/4, -(√5+1)/4, 1/2], [(√5+1)/4, 1/2, (√5-1)/4],
+    [-1/2, (√5-1)/4, (√5+1)/4]]``."""
+    import sympy
+
+    r5, half = sympy.sqrt(5), sympy.Rational(1, 2)
+    A = sympy.Matrix([[0, 0, 1], [1, 0, 0], [0, 1, 0]])
+    B = sympy.Matrix([[(r5 - 1) / 4, -(r5 + 1) / 4, half],
+                      [(r5 + 1) / 4, half, (r5 - 1) / 4],
+                      [-half, (r5 - 1) / 4, (r5 + 1) / 4]])
+    return A, B
+
+
+@dataclass
+class PaperRotationMap:
+    """The BFS map of :func:`paper_rotation_map`. ``composition``: how ``x·g`` multiplies
+    permutations (``"x∘g"``: apply g first; ``"g∘x"``: apply x first). ``group``: the group whose
+    product is ``x·g`` (A5 itself, or its opposite group on indices 0..59 in ``A5.elements``
+    order), so that :func:`audit_representation` tests ``M(x·y) = M(x) M(y)`` in the released
+    code's own product. ``images``: one exact matrix per element of ``group``, in index order."""
+
+    composition: str
+    group: FiniteGroup
+    images: list
+    bfs_order: list
+
+
+def paper_rotation_map(composition: str = "x∘g") -> PaperRotationMap:
+    """The released code's A5 rotation map, rebuilt exactly: breadth-first search over A5 from
+    the identity (matrix I) with generators ``(a, b)`` = :data:`PAPER_ROTATION_GENERATORS` in that
+    order; an element ``x`` reached first is expanded to ``x·g`` with matrix ``M(x) M(g)``,
+    ``M(a) = A``, ``M(b) = B`` (:func:`paper_rotation_matrices`). Whether the result is a
+    homomorphism is *not* assumed (audit it with :func:`audit_representation` on ``.group``).
+    ``ValueError`` for an unknown ``composition``."""
+    import sympy
+
+    if composition not in ("x∘g", "g∘x"):
+        raise ValueError(f"composition must be 'x∘g' or 'g∘x', got {composition!r}")
+    G = FiniteGroup.named("A5")
+    gens = tuple(zip(PAPER_ROTATION_GENERATORS, paper_rotation_matrices()))
+
+    def step(x, g):
+        return G.multiply(x, g) if composition == "x∘g" else G.multiply(g, x)
+
+    images = {G.identity: sympy.eye(3)}
+    queue, order = [G.identity], [G.identity]
+    while queue:
+        x = queue.pop(0)
+        for g, M in gens:
+            y = step(x, g)
+            if y not in images:
+                images[y] = (images[x] * M).applyfunc(lambda t: sympy.radsimp(sympy.expand(t)))
+                queue.append(y)
+                order.append(y)
+    if composition == "x∘g":
+        group = G
+    else:
+        T = np.array(G.cayley_table(), dtype=np.int64)
+        group = FiniteGroup.from_cayley_table(T.T, name="A5 (opposite product)")
+    return PaperRotationMap(composition, group, [images[x] for x in G.elements],
+                            [G.index(x) for x in order])

@@ -11,6 +11,10 @@ A5 rotation task), SPEC §3.1 'Dataset audits' and the group oracles of SPEC §4
 * ``audit.representation`` -- the faithful icosahedral representation of A5 used by the rotation
   task: 60 distinct exact rotation matrices over Q(√5), a homomorphism on the full 60x60 Cayley
   table, orthogonal with det 1.
+* ``audit.paper_rotation_task`` -- the A5 rotation map of the released code of [DEPTH] (BFS over
+  A5 from a = [1,2,0,3,4], b = [1,2,3,4,0] mapped to a cyclic permutation matrix and a golden-ratio
+  rotation) audited exactly on the full table beside the package's faithful map: it is not a
+  homomorphism (distinct matrices and respected products counted, for both readings of ``x·g``).
 """
 from __future__ import annotations
 
@@ -20,7 +24,9 @@ from typing import Any
 import numpy as np
 
 from seqtheory.theory.groups import FiniteGroup
-from seqtheory.theory.representations import audit_representation, icosahedral_representation
+from seqtheory.theory.representations import (PAPER_ROTATION_GENERATORS, audit_representation,
+                                              icosahedral_representation, paper_rotation_map,
+                                              paper_rotation_matrices)
 
 from ..figures import new_figure, save_figure
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
@@ -254,9 +260,10 @@ def representation(ctx) -> Outcome:
     ev = evaluate_representation(rep.group, rep.matrices)
     aud = ev["audit"]
     fl = audit_representation(rep.group, rep.float_mapping())
-    ok = ev["ok"] and fl.is_faithful
+    verdict, why = representation_decide(_rep_summary(aud, ev["rotations"], rep.group),
+                                         fl.is_faithful)
     return Outcome(
-        verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure=(f"{aud.n_distinct} distinct rotations, "
                     f"{aud.n_respected}/{aud.n_pairs} products respected exactly over "
                     f"{aud.domain}; orthogonal, det 1: {ev['rotations']}"),
@@ -269,8 +276,32 @@ def representation(ctx) -> Outcome:
         notes=("A5 = <a, b | a^5 = b^2 = (ab)^3 = 1>, a -> rotation by 2π/5 about the vertex "
                "(0, 1, φ), b -> half-turn about the z axis; images built along words and audited "
                "exactly on all 3600 products (not assumed). Float64 copy audited with tol "
-               f"{fl.tol:g}: max error {fl.max_error:.2e}. " + rep.notes),
+               f"{fl.tol:g}: max error {fl.max_error:.2e}. " + rep.notes + " " + why),
     )
+
+
+def _rep_summary(aud, rotations: bool, group: FiniteGroup) -> dict[str, Any]:
+    return {"order": group.order, "n_distinct": aud.n_distinct, "n_respected": aud.n_respected,
+            "n_pairs": aud.n_pairs, "identity_maps_to_identity": aud.identity_maps_to_identity,
+            "all_rotations": bool(rotations), "group_perfect": group.is_perfect}
+
+
+@representation.decision_rule
+def representation_decide(summary: dict[str, Any], float_copy_faithful: bool
+                          ) -> tuple[Verdict, str]:
+    """Decision rule of ``audit.representation``: confirmed iff the exact audit respects all
+    ``|G|^2`` products, the images are ``|G| = 60`` distinct rotations (orthogonal, det 1), the
+    identity maps to I, the group is perfect (A5) and the float64 copy is faithful within its
+    tolerance; refuted otherwise."""
+    s = summary
+    checks = {"homomorphism": s["n_respected"] == s["n_pairs"] == s["order"] ** 2,
+              "60 distinct": s["n_distinct"] == s["order"] == 60,
+              "identity": s["identity_maps_to_identity"], "rotations": s["all_rotations"],
+              "A5 perfect": s["group_perfect"], "float copy faithful": float_copy_faithful}
+    failed = [k for k, v in checks.items() if not v]
+    why = (f"{s['n_respected']}/{s['n_pairs']} products respected, {s['n_distinct']} distinct "
+           f"matrices" + (f"; failed: {failed}" if failed else ""))
+    return (Verdict.REFUTED if failed else Verdict.CONFIRMED), why
 
 
 @representation.control
@@ -287,10 +318,170 @@ def _representation_control(ctx) -> ControlOutcome:
     m[x], m[y] = m[y], m[x]
     ev = evaluate_representation(G, m)
     aud = ev["audit"]
+    verdict, why = representation_decide(_rep_summary(aud, ev["rotations"], G), True)
     return ControlOutcome(
-        rejected=not ev["ok"] and not aud.is_homomorphism,
+        rejected=verdict is Verdict.REFUTED and not aud.is_homomorphism,
         variant=f"images of {x} and {y} swapped",
         reason=(f"{aud.n_respected}/{aud.n_pairs} products respected; failing example "
                 f"{aud.failing_example}"),
         evidence={"fraction_respected": aud.fraction_respected, "n_distinct": aud.n_distinct},
+    )
+
+
+# ============================================================================ released rotation map
+def _matrix_order(M, limit: int = 60) -> int | None:
+    """Order of an exact matrix (``None`` above ``limit``)."""
+    import sympy
+
+    P, k = M, 1
+    while (P - sympy.eye(M.rows)).applyfunc(lambda t: sympy.radsimp(sympy.expand(t))) != \
+            sympy.zeros(M.rows, M.cols):
+        P, k = (P * M).applyfunc(lambda t: sympy.radsimp(sympy.expand(t))), k + 1
+        if k > limit:
+            return None
+    return k
+
+
+def paper_rotation_evidence(maps: dict[str, tuple[FiniteGroup, list]]) -> list[dict[str, Any]]:
+    """One audit row per named map ``{name: (group, images in index order)}``: distinct
+    matrices, products respected (exact, full table), kernel order, a failing product."""
+    rows = []
+    for name, (group, images) in maps.items():
+        aud = audit_representation(group, images)
+        rows.append({"map": name, "order": group.order, "n_distinct": aud.n_distinct,
+                     "n_respected": aud.n_respected, "n_pairs": aud.n_pairs,
+                     "fraction_respected": str(aud.fraction_respected),
+                     "kernel_order": aud.kernel_order, "is_homomorphism": aud.is_homomorphism,
+                     "domain": aud.domain, "failing_example": str(aud.failing_example)})
+    return rows
+
+
+def _relation_orders() -> dict[str, Any]:
+    """Orders of a, b, ab in A5 (both readings of the product) against those of A, B, AB."""
+    G = FiniteGroup.named("A5")
+    a, b = PAPER_ROTATION_GENERATORS
+    A, B = paper_rotation_matrices()
+    return {"a": G.element_order(a), "b": G.element_order(b),
+            "a∘b": G.element_order(G.multiply(a, b)), "b∘a": G.element_order(G.multiply(b, a)),
+            "A": _matrix_order(A), "B": _matrix_order(B), "AB": _matrix_order(A * B),
+            "BA": _matrix_order(B * A)}
+
+
+def _closure_size(mats: tuple, limit: int = 120) -> int | None:
+    """Order of the matrix group generated by ``mats`` (exact BFS; ``None`` above ``limit``)."""
+    import sympy
+
+    def canon(M):
+        return M.applyfunc(lambda t: sympy.radsimp(sympy.expand(t)))
+
+    start = sympy.eye(mats[0].rows)
+    seen, queue = {tuple(start)}, [start]
+    while queue:
+        X = queue.pop(0)
+        for M in mats:
+            Y = canon(X * M)
+            if tuple(Y) not in seen:
+                seen.add(tuple(Y))
+                queue.append(Y)
+                if len(seen) > limit:
+                    return None
+    return len(seen)
+
+
+_RELEASED = ("released, x·g = x∘g", "released, x·g = g∘x")
+
+
+@claim(
+    id="audit.paper_rotation_task",
+    title="The released A5 rotation map of [DEPTH] is not a representation of A5",
+    source=AUDIT("[DEPTH] (arXiv:2603.05573) released code, A5 rotation data; SPEC §3.1 "
+                 "dataset audits"),
+    statement=("The A5 rotation data of the released code of [DEPTH] labels each group element "
+               "with a rotation built by breadth-first search from a = [1,2,0,3,4] -> A (cyclic "
+               "permutation matrix), b = [1,2,3,4,0] -> B (golden-ratio rotation); for the task "
+               "to be a word problem this map must be a homomorphism of A5."),
+)
+def paper_rotation_task(ctx) -> Outcome:
+    rep = icosahedral_representation()
+    maps = {name: (m.group, m.images) for name, m in
+            zip(_RELEASED, (paper_rotation_map("x∘g"), paper_rotation_map("g∘x")))}
+    maps["package (faithful icosahedral)"] = (rep.group, [rep.matrices[x] for x in rep.group.elements])
+    rows = paper_rotation_evidence(maps)
+    orders = _relation_orders()
+    n_generated = _closure_size(paper_rotation_matrices())
+    verdict, why = paper_rotation_decide(rows, list(_RELEASED), "package (faithful icosahedral)")
+    rel = {r["map"]: r for r in rows}
+    return Outcome(
+        verdict=verdict,
+        key_figure=("released map: " + "; ".join(
+            f"{n.split(', ')[1]}: {rel[n]['n_distinct']} distinct matrices, "
+            f"{rel[n]['n_respected']}/{rel[n]['n_pairs']} products respected" for n in _RELEASED)
+            + f"; package map: {rel['package (faithful icosahedral)']['n_distinct']} distinct, "
+              f"{rel['package (faithful icosahedral)']['n_respected']}/3600"),
+        evidence={"rows": rows, "element_and_matrix_orders": orders,
+                  "order_of_group_generated_by_A_B": n_generated,
+                  "generators": [list(g) for g in PAPER_ROTATION_GENERATORS],
+                  "matrices": [str(M.tolist()) for M in paper_rotation_matrices()]},
+        tables={"audit": rows},
+        notes=(why + f". Orders: a {orders['a']}, b {orders['b']}, ab {orders['a∘b']} (either "
+               f"product) in A5, but A {orders['A']}, B {orders['B']}, AB {orders['AB']}: the "
+               "relation (ab)^5 = 1 fails for the images, so no homomorphism sends a -> A, "
+               f"b -> B, whatever the BFS order, although A and B generate a rotation group of "
+               f"order {n_generated}. Exact over Q(√5); the BFS expands generators in "
+               "the order (a, b) and sets M(x·g) = M(x) M(g); the audit tests M(x·y) = M(x) M(y) "
+               "in the product the map was built with."),
+    )
+
+
+@paper_rotation_task.decision_rule
+def paper_rotation_decide(rows: list[dict[str, Any]], audited: list[str], reference: str
+                          ) -> tuple[Verdict, str]:
+    """Decision rule of ``audit.paper_rotation_task`` (rows as from
+    :func:`paper_rotation_evidence`): ``inconclusive`` unless the ``reference`` map (the
+    package's faithful one) passes the same audit with |G| distinct images (the audit itself
+    works); ``refuted`` if every ``audited`` reading of the released map fails to be a
+    homomorphism; ``confirmed`` if some reading is one."""
+    by = {r["map"]: r for r in rows}
+    ref = by[reference]
+    if not (ref["is_homomorphism"] and ref["n_distinct"] == ref["order"]):
+        return Verdict.INCONCLUSIVE, f"the reference map {reference!r} fails the same audit"
+    good = [n for n in audited if by[n]["is_homomorphism"]]
+    if good:
+        return Verdict.CONFIRMED, f"{good} respect every product: a representation"
+    return (Verdict.REFUTED, "not a homomorphism under any reading: " + "; ".join(
+        f"{n}: {by[n]['n_respected']}/{by[n]['n_pairs']} products, {by[n]['n_distinct']} distinct"
+        for n in audited))
+
+
+@paper_rotation_task.control
+def _paper_rotation_control(ctx) -> ControlOutcome:
+    """The same BFS and audit with the released matrices replaced by the faithful images of a and
+    b (which satisfy A5's relations): the rule must *not* refute it, so the refutation comes from
+    the released matrices, not from the BFS or the audit. Rejected iff the rule accepts it as a
+    representation."""
+    import sympy
+
+    rep = icosahedral_representation()
+    G = rep.group
+    a, b = PAPER_ROTATION_GENERATORS
+    gens = ((a, rep.matrices[a]), (b, rep.matrices[b]))
+    images = {G.identity: sympy.eye(3)}
+    queue = [G.identity]
+    while queue:
+        x = queue.pop(0)
+        for g, M in gens:
+            y = G.multiply(x, g)
+            if y not in images:
+                images[y] = (images[x] * M).applyfunc(lambda t: sympy.radsimp(sympy.expand(t)))
+                queue.append(y)
+    name = "BFS from a, b with faithful images"
+    rows = paper_rotation_evidence({name: (G, [images[x] for x in G.elements]),
+                                    "package (faithful icosahedral)":
+                                    (G, [rep.matrices[x] for x in G.elements])})
+    verdict, why = paper_rotation_decide(rows, [name], "package (faithful icosahedral)")
+    return ControlOutcome(
+        rejected=verdict is Verdict.CONFIRMED,
+        variant="refutation applied to the BFS map built from the faithful images of a and b",
+        reason=f"{verdict.value}: {why}",
+        evidence={"rows": rows},
     )

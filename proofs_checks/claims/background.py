@@ -105,6 +105,16 @@ def _slope_table(comps_fn, ref_fn, cs, expected, eps_max: float, n_points: int):
     return rows, curves
 
 
+def _slopes_verdict(rows: list[dict]) -> tuple[Verdict, str]:
+    """Supported iff every fitted slope's CI (widened to ±0.05) contains its expected exponent."""
+    bad = [(r.get("convention", ""), r["c"], r["slope"], r["expected"]) for r in rows if not r["pass"]]
+    if not rows:
+        return Verdict.INCONCLUSIVE, "no slopes measured"
+    if bad:
+        return Verdict.REFUTED, f"slope outside its CI for (convention, c, slope, expected) {bad[:4]}"
+    return Verdict.SUPPORTED, f"all {len(rows)} slopes contain c + 1 (CI ± 0.05 resolution)"
+
+
 def _plot_curves(ctx: Context, curves: dict, title: str, name: str) -> list[str]:
     fig, ax = new_figure(figsize=(5, 4))
     for c, (e, r) in curves.items():
@@ -153,12 +163,12 @@ def bch_lyndon_coefficients(ctx: Context) -> Outcome:
     Z = bch(N)
     orc = _bch_oracles(Z)
     resid = _bch_evidence(ctx, Z, N, scale)
-    ok = orc["degree4_ok"] and orc["denominators_ok"] and max(resid) < float(TOL_HIGH)
+    verdict, why = bch_lyndon_decide(orc, resid)
     counts = Z.nonzero_per_degree()
     table = [{"degree": m, "nonzero": counts.get(m, 0), "common_denominator": Z.common_denominators().get(m, 1)}
              for m in range(1, N + 1)]
     return Outcome(
-        verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure=f"degree-4 oracle {'ok' if orc['degree4_ok'] else 'FAILED'}, denominators "
                    f"{'ok' if orc['denominators_ok'] else 'FAILED'}, max residual vs logm {max(resid):.1e} "
                    f"(degree {N}, ‖X‖=‖Y‖={scale}, {DPS} digits)",
@@ -167,7 +177,19 @@ def bch_lyndon_coefficients(ctx: Context) -> Outcome:
         tables={"per_degree": table},
         notes="Exact coefficients (vectorised unitriangular solve from Goldberg word coefficients); "
               "numerical residual ‖Z_N(X,Y) - logm(expm X expm Y)‖_F at 50 digits on random 3x3 "
-              "matrices scaled so that the tail beyond degree N is below 1e-25.")
+              "matrices scaled so that the tail beyond degree N is below 1e-25. " + why)
+
+
+@bch_lyndon_coefficients.decision_rule
+def bch_lyndon_decide(oracles: dict, residuals: list[float]) -> tuple[Verdict, str]:
+    """Decision rule of ``bch.lyndon_coefficients``: confirmed iff the degree-4 coefficients and
+    the common denominators of degrees 1..8 equal the SPEC oracles and every residual against
+    ``logm(expm X expm Y)`` is below :data:`TOL_HIGH`; refuted otherwise."""
+    worst = max(residuals) if residuals else float("inf")
+    ok = oracles["degree4_ok"] and oracles["denominators_ok"] and worst < float(TOL_HIGH)
+    why = (f"degree-4 oracle {oracles['degree4_ok']}, denominators {oracles['denominators_ok']}, "
+           f"max residual {worst:.1e} (tolerance {float(TOL_HIGH):.0e})")
+    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
 
 
 @bch_lyndon_coefficients.control
@@ -176,10 +198,10 @@ def _bch_lyndon_control(ctx: Context) -> ControlOutcome:
     Z = _flip_degree(bch(N), 2)  # wrong sign of ½[X, Y]
     orc = _bch_oracles(Z)
     resid = _bch_evidence(ctx, Z, N, scale)
-    rejected = not (orc["degree4_ok"] and orc["denominators_ok"] and max(resid) < float(TOL_HIGH))
-    return ControlOutcome(rejected=rejected, variant="sign of the degree-2 term flipped (½[Y,X])",
-                          reason=f"degree-4 oracle ok={orc['degree4_ok']}, max residual {max(resid):.1e}",
-                          evidence={"residuals": resid})
+    verdict, why = bch_lyndon_decide(orc, resid)
+    return ControlOutcome(rejected=verdict is Verdict.REFUTED,
+                          variant="sign of the degree-2 term flipped (½[Y,X])",
+                          reason=f"{verdict.value}: {why}", evidence={"residuals": resid})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -206,24 +228,32 @@ def _bch_trunc(ctx: Context, flip2: bool, exponent_shift: int):
        statement="truncating log(e^{εX} e^{εY}) after degree c leaves an error Θ(ε^{c+1})")
 def bch_truncation_order(ctx: Context) -> Outcome:
     rows, curves = _bch_trunc(ctx, False, 0)
-    ok = all(r["pass"] for r in rows)
+    verdict, why = bch_truncation_decide(rows)
     figs = _plot_curves(ctx, curves, "BCH truncation error", "bch_truncation_order")
     return Outcome(
-        verdict=Verdict.SUPPORTED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure="; ".join(f"c={r['c']}: slope {r['slope']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
                              for r in rows),
         evidence={"dps": DPS, "rows": rows}, tables={"slopes": rows}, figures=figs,
         notes="OLS slope of log error vs log ε with 95% t-CI (accepted within ±0.05 resolution); the "
-              "ε-grid keeps every error ≥ 1e8 × 10^-50.")
+              "ε-grid keeps every error ≥ 1e8 × 10^-50. " + why)
+
+
+@bch_truncation_order.decision_rule
+def bch_truncation_decide(rows: list[dict]) -> tuple[Verdict, str]:
+    """Decision rule of ``bch.truncation_order``: rows ``{"c", "slope", "expected", "pass"}``
+    (``pass``: the 95% CI, widened to ±0.05, contains ``expected``); supported iff every row
+    passes, refuted if one does not."""
+    return _slopes_verdict(rows)
 
 
 @bch_truncation_order.control
 def _bch_trunc_control(ctx: Context) -> ControlOutcome:
     variants = {}
     rows, _ = _bch_trunc(ctx, True, 0)
-    variants["sign of degree-2 term flipped"] = not all(r["pass"] for r in rows if r["c"] >= 2)
+    variants["sign of degree-2 term flipped"] = bch_truncation_decide(rows)[0] is Verdict.REFUTED
     rows, _ = _bch_trunc(ctx, False, -1)
-    variants["wrong exponent (c instead of c+1)"] = not all(r["pass"] for r in rows)
+    variants["wrong exponent (c instead of c+1)"] = bch_truncation_decide(rows)[0] is Verdict.REFUTED
     return ControlOutcome(rejected=all(variants.values()), variant="; ".join(variants),
                           reason=", ".join(f"{k}: {'rejected' if v else 'ACCEPTED'}" for k, v in variants.items()),
                           evidence={"variants": variants})
@@ -332,10 +362,9 @@ def _odefun_check(P, Q) -> float:
 def magnus_terms(ctx: Context) -> Outcome:
     oracle = {c: _magnus_oracle_ok(c) for c in ("AY", "YA")}
     order, scale, num = _magnus_numeric(ctx, False)
-    res_ok, why = magnus_residuals_ok(num)
-    ok = all(oracle.values()) and res_ok and num["quadrature_vs_exact"] < 1e-12
+    verdict, why = magnus_terms_decide(oracle, num)
     return Outcome(
-        verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure=f"oracle AY/YA {oracle['AY']}/{oracle['YA']}; residual vs 50-digit ODE at order "
                    f"{order}: {num['AY']:.1e} (AY), {num['YA']:.1e} (YA) = "
                    f"{num['AY'] / num['AY_tail']:.4f}, {num['YA'] / num['YA_tail']:.4f} × ‖Ω_{order + 1}‖ "
@@ -350,11 +379,24 @@ def magnus_terms(ctx: Context) -> Outcome:
               + why)
 
 
+@magnus_terms.decision_rule
+def magnus_terms_decide(oracle: dict[str, bool], num: dict) -> tuple[Verdict, str]:
+    """Decision rule of ``magnus.terms``: confirmed iff the SPEC §4 oracle holds for both
+    conventions, :func:`magnus_residuals_ok` accepts the numerical residuals, and the quadrature
+    terms agree with the exact ones below 1e-12; refuted otherwise."""
+    res_ok, why = magnus_residuals_ok(num)
+    quad = num["quadrature_vs_exact"]
+    ok = all(oracle.values()) and res_ok and quad < 1e-12
+    why = f"oracle {oracle}; {why}; quadrature vs exact {quad:.1e} (tolerance 1e-12)"
+    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
+
+
 @magnus_terms.control
 def _magnus_terms_control(ctx: Context) -> ControlOutcome:
+    oracle = {c: _magnus_oracle_ok(c) for c in ("AY", "YA")}
     order, scale, num = _magnus_numeric(ctx, True)
-    ok, why = magnus_residuals_ok(num)
-    return ControlOutcome(rejected=not ok, variant="Y'=AY formula used for Y'=YA (and vice versa); "
+    verdict, why = magnus_terms_decide(oracle, num)
+    return ControlOutcome(rejected=verdict is Verdict.REFUTED, variant="Y'=AY formula used for Y'=YA (and vice versa); "
                           "product order reversed for the discrete expansion",
                           reason=why, evidence=num)
 
@@ -393,25 +435,32 @@ def magnus_truncation_order(ctx: Context) -> Outcome:
         rows += [{"convention": conv, **x} for x in r]
         if conv == "AY":
             curves_all = curves
-    ok = all(r["pass"] for r in rows)
+    verdict, why = magnus_truncation_decide(rows)
     figs = _plot_curves(ctx, curves_all, "Magnus truncation error (Y'=AY)", "magnus_truncation_order")
     return Outcome(
-        verdict=Verdict.SUPPORTED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure="; ".join(f"{r['convention']} c={r['c']}: {r['slope']:.3f}" for r in rows),
         evidence={"dps": DPS, "rows": rows}, tables={"slopes": rows}, figures=figs,
         notes="A(t) = P + tQ on [0, 1] (random 3x3, unit Frobenius norm), scaled by ε; reference = "
-              "logm of the 50-digit Taylor-series ODE solution.")
+              "logm of the 50-digit Taylor-series ODE solution. " + why)
+
+
+@magnus_truncation_order.decision_rule
+def magnus_truncation_decide(rows: list[dict]) -> tuple[Verdict, str]:
+    """Decision rule of ``magnus.truncation_order``: rows ``{"convention", "c", "slope",
+    "expected", "pass"}``; supported iff every row passes, refuted if one does not."""
+    return _slopes_verdict(rows)
 
 
 @magnus_truncation_order.control
 def _magnus_trunc_control(ctx: Context) -> ControlOutcome:
     variants = {}
     r, _ = _magnus_trunc(ctx, "AY", True, False, 0)
-    variants["wrong sign of Ω2"] = not all(x["pass"] for x in r)
+    variants["wrong sign of Ω2"] = magnus_truncation_decide(r)[0] is Verdict.REFUTED
     r, _ = _magnus_trunc(ctx, "YA", False, True, 0)
-    variants["Y'=AY formula used for Y'=YA"] = not all(x["pass"] for x in r)
+    variants["Y'=AY formula used for Y'=YA"] = magnus_truncation_decide(r)[0] is Verdict.REFUTED
     r, _ = _magnus_trunc(ctx, "AY", False, False, 1)
-    variants["wrong exponent (c+2)"] = not all(x["pass"] for x in r)
+    variants["wrong exponent (c+2)"] = magnus_truncation_decide(r)[0] is Verdict.REFUTED
     return ControlOutcome(rejected=all(variants.values()), variant="; ".join(variants),
                           reason=", ".join(f"{k}: {'rejected' if v else 'ACCEPTED'}" for k, v in variants.items()),
                           evidence={"variants": variants})
@@ -447,13 +496,28 @@ def witt_dimensions(ctx: Context) -> Outcome:
         d = _tree_degree(h)
         hall[d] = hall.get(d, 0) + 1
     hall_ok = all(hall[m] == witt_dimension(2, m) for m in hall)
-    ok = all(r["match"] for r in rows) and seq2 == SPEC_WITT2 and cum20 == 111013 and hall_ok
+    verdict, _ = witt_decide(rows, seq2, cum20, hall_ok)
     return Outcome(
-        verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure=f"{sum(r['match'] for r in rows)}/{len(rows)} (n, m) pairs match; n=2: {seq2}; "
                    f"cumulative to 20: {cum20}; Hall basis counts match: {hall_ok}",
         evidence={"n2_sequence": seq2, "cumulative_deg20": cum20, "hall_counts": hall},
         tables={"counts": rows})
+
+
+@witt_dimensions.decision_rule
+def witt_decide(rows: list[dict], n2_sequence: list[int], cumulative_deg20: int,
+                hall_counts_match: bool) -> tuple[Verdict, str]:
+    """Decision rule of ``free_lie.witt_dimensions``: confirmed iff every (n, m) row has its
+    Lyndon count equal to the formula value, the n = 2 sequence and the degree-20 total equal the
+    SPEC oracles (2, 1, 2, 3, 6, 9, 18, 30, 56, 99; 111013) and the Hall-basis counts match."""
+    bad = [(r["n"], r["m"], r["lyndon_words"], r["witt"]) for r in rows
+           if r["lyndon_words"] != r["witt"]]
+    ok = not bad and n2_sequence == SPEC_WITT2 and cumulative_deg20 == 111013 and hall_counts_match
+    why = (f"{len(bad)} of {len(rows)} (n, m) counts differ from the formula (first "
+           f"(n, m, Lyndon, formula): {bad[:3]}); n = 2 oracle {n2_sequence == SPEC_WITT2}; "
+           f"cumulative {cumulative_deg20}; Hall counts {hall_counts_match}")
+    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
 
 
 def _tree_degree(t) -> int:
@@ -466,10 +530,13 @@ def _witt_control(ctx: Context) -> ControlOutcome:
         return sum(n ** (m // d) for d in range(1, m + 1) if m % d == 0) // m
 
     rows = _witt_table(ctx, no_mobius)
+    seq2 = [r["witt"] for r in rows if r["n"] == 2][:10]
+    cum20 = sum(no_mobius(2, m) for m in range(1, 21))
+    verdict, why = witt_decide(rows, seq2, cum20, True)
     bad = [r for r in rows if not r["match"]]
-    return ControlOutcome(rejected=bool(bad), variant="Witt's formula without the Möbius function",
-                          reason=f"{len(bad)} of {len(rows)} (n, m) pairs disagree with the Lyndon count",
-                          evidence={"first_mismatches": bad[:5]})
+    return ControlOutcome(rejected=verdict is Verdict.REFUTED,
+                          variant="Witt's formula without the Möbius function",
+                          reason=f"{verdict.value}: {why}", evidence={"first_mismatches": bad[:5]})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -504,17 +571,35 @@ def free_nilpotent_series(ctx: Context) -> Outcome:
         graded = _graded_derived_dims(n, c)
         rows.append({"n": n, "c": c, "dim": g.dim, "witt_sum": sum(witt_dimension(n, m) for m in range(1, c + 1)),
                      "derived_series": ds, "graded": graded, "derived_length": g.derived_length,
-                     "nilpotency_class": g.nilpotency_class,
-                     "match": ds == graded and g.nilpotency_class == c
-                     and g.dim == sum(witt_dimension(n, m) for m in range(1, c + 1))})
-    ok = all(r["match"] for r in rows)
+                     "nilpotency_class": g.nilpotency_class})
+    verdict, why = free_nilpotent_decide(rows)
+    for r in rows:
+        r["match"] = _nilpotent_row_ok(r)
     return Outcome(
-        verdict=Verdict.CONFIRMED if ok else Verdict.REFUTED,
+        verdict=verdict,
         key_figure="; ".join(f"N({r['n']},{r['c']}): {r['derived_series']}" for r in rows[-4:]),
         evidence={"rows": rows}, tables={"derived_series": [{**r, "derived_series": str(r["derived_series"]),
                                                              "graded": str(r["graded"])} for r in rows]},
         notes="Two independent computations: the LieAlgebra series from the Lyndon-basis structure "
-              "constants, and the homogeneous components of the derived ideals of the free Lie algebra.")
+              "constants, and the homogeneous components of the derived ideals of the free Lie "
+              "algebra. " + why)
+
+
+def _nilpotent_row_ok(r: dict) -> bool:
+    return (r["derived_series"] == r["graded"] and r["nilpotency_class"] == r["c"]
+            and r["dim"] == r["witt_sum"])
+
+
+@free_nilpotent_series.decision_rule
+def free_nilpotent_decide(rows: list[dict]) -> tuple[Verdict, str]:
+    """Decision rule of ``free_lie.free_nilpotent_series``: rows ``{"n", "c", "dim", "witt_sum",
+    "derived_series", "graded", "nilpotency_class"}``; confirmed iff in every row the
+    structure-constant derived series equals the graded one, the class is c and the dimension is
+    the Witt sum; refuted otherwise."""
+    bad = [(r["n"], r["c"]) for r in rows if not _nilpotent_row_ok(r)]
+    if bad or not rows:
+        return Verdict.REFUTED, f"mismatch for (n, c) = {bad}" if bad else "no rows"
+    return Verdict.CONFIRMED, f"all {len(rows)} (n, c) cases agree"
 
 
 @free_nilpotent_series.control
@@ -527,14 +612,13 @@ def _free_nilpotent_control(ctx: Context) -> ControlOutcome:
     # wrong variant (still a Lie algebra): every bracket landing in degree c is dropped, i.e.
     # N(n, c-1) plus a central abelian summand of dimension Witt(n, c) -- mistaken for N(n, c)
     sc = {k: v for k, v in sc.items() if all(len(basis[t]) < c for t in v)}
-    try:
-        g = LieAlgebra.from_structure_constants(sc, dim=len(basis))
-        ds = [s.dim for s in g.derived_series()]
-        graded = _graded_derived_dims(n, c)
-        rejected = ds != graded or g.nilpotency_class != c
-        reason = (f"variant derived series {ds}, class {g.nilpotency_class}; graded computation "
-                  f"{graded}, class {c}")
-    except ValueError as exc:
-        rejected, reason = True, f"structure constants rejected: {exc}"
-    return ControlOutcome(rejected=rejected, variant="N(2,5) with all brackets into degree 5 dropped",
-                          reason=reason)
+    g = LieAlgebra.from_structure_constants(sc, dim=len(basis))
+    row = {"n": n, "c": c, "dim": g.dim, "witt_sum": sum(witt_dimension(n, m) for m in range(1, c + 1)),
+           "derived_series": [s.dim for s in g.derived_series()], "graded": _graded_derived_dims(n, c),
+           "nilpotency_class": g.nilpotency_class}
+    verdict, why = free_nilpotent_decide([row])
+    return ControlOutcome(rejected=verdict is Verdict.REFUTED,
+                          variant="N(2,5) with all brackets into degree 5 dropped",
+                          reason=(f"{verdict.value}: {why}; variant derived series "
+                                  f"{row['derived_series']}, class {row['nilpotency_class']}; graded "
+                                  f"{row['graded']}, class {c}"), evidence=row)
