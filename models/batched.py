@@ -120,7 +120,9 @@ def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
         raise ValueError(f"tokens must lie in [0, {template.cfg.vocab_size})")
     groups = _split_params(template, params)
     if template.cfg.name in VMAP_MODELS:
-        return vmap(lambda p, x: _forward_one(template, p, x, mode))(groups, tokens)
+        with warnings.catch_warnings():     # torch's CPU attention kernel has no batching rule yet
+            warnings.filterwarnings("ignore", message="There is a performance drop")
+            return vmap(lambda p, x: _forward_one(template, p, x, mode))(groups, tokens)
     return torch.stack([_forward_one(template, _select(groups, r), tokens[r], mode)
                         for r in range(tokens.shape[0])])
 
