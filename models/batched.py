@@ -100,15 +100,15 @@ def _check_one_shape(configs: list[TrainConfig]) -> None:
 
 
 def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
-                    tokens: torch.Tensor, mode: str = "parallel", strategy: str = "auto",
-                    chunk_size: int | None = None) -> torch.Tensor:
+                    tokens: torch.Tensor, mode: str = "parallel",
+                    strategy: str = "auto") -> torch.Tensor:
     """Outputs of ``R`` models of ``template``'s architecture, one per run.
 
     ``params``: name → stacked parameter ``(R, *shape)`` (names of ``template.named_parameters()``);
     ``tokens``: long ``(R, B, T)``, run ``r`` reads ``tokens[r]``. Returns ``(R, B, T, n_out)``:
     ``out[r] = SequenceModel.forward(tokens[r])`` with run ``r``'s parameters. ``strategy``:
-    ``"vmap"`` (``torch.func.vmap`` over the runs, ``chunk_size`` runs per vectorised call, all
-    at once when None), ``"loop"`` (a loop over the runs, one autograd graph), or ``"auto"``
+    ``"vmap"`` (``torch.func.vmap`` over the runs), ``"loop"`` (a loop over the runs, one
+    autograd graph; ``ValueError`` for any other name), or ``"auto"``
     (``vmap`` for :data:`VMAP_MODELS`, else ``loop``). The body is
     ``SequenceModel.forward`` (embedding, positions, blocks, final norm, readout) without its
     token checks, which read tensor values and cannot run under ``vmap``; the tokens are checked
@@ -129,8 +129,7 @@ def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
     if strategy == "vmap":
         with warnings.catch_warnings():     # torch's CPU attention kernel has no batching rule yet
             warnings.filterwarnings("ignore", message="There is a performance drop")
-            return vmap(lambda p, x: _forward_one(template, p, x, mode),
-                        chunk_size=chunk_size)(groups, tokens)
+            return vmap(lambda p, x: _forward_one(template, p, x, mode))(groups, tokens)
     return torch.stack([_forward_one(template, _select(groups, r), tokens[r], mode)
                         for r in range(tokens.shape[0])])
 
