@@ -25,9 +25,9 @@ ones at the last bit; nothing else differs). Precisions ``fp32`` and ``fp64``; `
 Results have the dict format of ``train`` (``config``, ``key``, ``curve``, ``test``, ``train`` …)
 plus ``engine = {"name": "batched", "group_size": R}``; ``train_time_s`` is the wall time of the
 whole group. With a results store, finished runs are reused, the others are claimed, stored on
-finishing with a final checkpoint in ``train``'s format (so ``load_model`` works), and marked
-failed if the group fails. A group is not checkpointed mid-run: an interrupted group restarts
-its unfinished runs from step 0.
+finishing, checkpointed every ``checkpoint_every`` steps in ``train``'s format (so
+``load_model`` works, and either engine resumes a run the other interrupted), and marked failed
+if the group fails.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ import time
 import traceback
 import warnings
 from dataclasses import asdict
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch.func import functional_call, vmap
@@ -57,6 +57,7 @@ PER_RUN_FIELDS = ("seed", "data_seed", "lr", "weight_decay", "warmup", "grad_cli
 #: their mixer writes a batched query into an unbatched buffer in place, which ``vmap`` refuses)
 #: loop over the runs inside one autograd graph.
 VMAP_MODELS = ("transformer", "mamba", "signed_mamba", "aussm", "gla")
+ProgressFn = Callable[[dict], None]
 _CLIP_EPS = 1e-6        # torch.nn.utils.clip_grad_norm_: coef = max_norm / (norm + 1e-6)
 
 
@@ -246,7 +247,8 @@ def train_many(configs: Sequence[TrainConfig], max_group: int | None = None,
 
 
 def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = None,
-                  device: str = "auto", owner: str | None = None, lease_s: float = 120.0,
+                  device: str = "auto", owner: str | None = None,
+                  on_progress: ProgressFn | None = None, lease_s: float = 120.0,
                   threads: int | None = None) -> list[dict[str, Any]]:
     """Train runs of one shape together; returns one result per config, in order.
 
@@ -255,7 +257,11 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     ``fp32`` or ``fp64``. ``store``/``owner``/``lease_s``/``threads``/``device`` as in
     :func:`seqtheory.models.train.train`: runs the store holds finished are returned from it
     (``from_store=True``) and not retrained; the others are claimed (``RuntimeError`` if another
-    live worker holds one; the runs claimed so far are released), trained, and stored.
+    live worker holds one; the runs claimed so far are released), resumed from their last
+    checkpoint (written by either engine; runs at different steps train as separate groups),
+    checkpointed every ``checkpoint_every`` steps in ``train``'s format, and stored when done
+    (a failure marks the unfinished runs failed). ``on_progress(info)`` is called every
+    ``log_every`` steps with ``step``, ``steps`` and the per-run lists ``keys``, ``loss``, ``acc``.
     """
     configs = _check_configs(configs)
     _check_one_shape(configs)
@@ -271,15 +277,30 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
         return results  # type: ignore[return-value]
     dev = resolve_device(device)
     owner = owner or default_owner()
-    run_cfgs = [configs[i] for i in todo]
-    claimed = _claim_all(store, run_cfgs, owner, lease_s)
+    claimed = _claim_all(store, [configs[i] for i in todo], owner, lease_s)
+    finished: set[str] = set()
     old_threads = torch.get_num_threads()
     try:
         if threads:
             torch.set_num_threads(threads)
-        trained = _train_group(run_cfgs, store, dev, owner, lease_s)
+        checkpoints = {i: store.load_checkpoint(configs[i]) if store is not None else None
+                       for i in todo}
+        by_start: dict[int, list[int]] = {}
+        for i in todo:
+            by_start.setdefault(checkpoints[i]["step"] if checkpoints[i] else 0, []).append(i)
+        for idx in by_start.values():
+            group = [configs[i] for i in idx]
+            trained = _train_group(group, [checkpoints[i] for i in idx], store, dev, owner,
+                                   on_progress, lease_s)
+            for i, cfg, res in zip(idx, group, trained):
+                if store is not None:
+                    store.finish(cfg, owner, res)
+                    finished.add(cfg.key)
+                results[i] = dict(res, from_store=False)
     except BaseException as exc:
         for cfg in claimed:
+            if cfg.key in finished:
+                continue
             if isinstance(exc, Exception):
                 store.fail(cfg, owner, traceback.format_exc())
             else:
@@ -287,10 +308,6 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
         raise
     finally:
         torch.set_num_threads(old_threads)
-    for i, cfg, res in zip(todo, run_cfgs, trained):
-        if store is not None:
-            store.finish(cfg, owner, res)
-        results[i] = dict(res, from_store=False)
     return results  # type: ignore[return-value]
 
 
@@ -322,7 +339,8 @@ def _build_runs(cfgs: list[TrainConfig], dev: torch.device):
     return data, models
 
 
-def _train_group(cfgs: list[TrainConfig], store, dev, owner, lease_s) -> list[dict[str, Any]]:
+def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store, dev, owner,
+                 on_progress, lease_s) -> list[dict[str, Any]]:
     c0, R = cfgs[0], len(cfgs)
     regression, dtype = c0.is_rotation, run_dtype(c0)
     data, models = _build_runs(cfgs, dev)
@@ -330,15 +348,20 @@ def _train_group(cfgs: list[TrainConfig], store, dev, owner, lease_s) -> list[di
     ydtype = dtype if regression else torch.long
     xtr = [torch.as_tensor(a[0]) for a in arrays]
     ytr = [torch.as_tensor(a[1], dtype=ydtype) for a in arrays]
+    for m, ck in zip(models, checkpoints):
+        if ck is not None:
+            m.load_state_dict(ck["model"])
     names = [n for n, _ in models[0].named_parameters()]
     params = {n: torch.stack([dict(m.named_parameters())[n].detach() for m in models]).clone()
               .requires_grad_() for n in names}
     plist = [params[n] for n in names]
     opt = StackedAdamW(plist)
+    start = _resume_optimizer(opt, checkpoints)
     max_norm = torch.tensor([c.grad_clip for c in cfgs], dtype=dtype, device=dev)
-    curves: list[list[dict]] = [[] for _ in cfgs]
+    curves = [list(ck["curve"]) if ck else [] for ck in checkpoints]
+    elapsed = max((ck.get("elapsed", 0.0) for ck in checkpoints if ck), default=0.0)
     t0, last_hb = time.perf_counter(), time.time()
-    for step in range(c0.steps):
+    for step in range(start, c0.steps):
         idx = [batch_indices(c, step, len(x)) for c, x in zip(cfgs, xtr)]
         xb = torch.stack([x[i] for x, i in zip(xtr, idx)]).to(dev)
         yb = torch.stack([y[i] for y, i in zip(ytr, idx)]).to(dev)
@@ -349,42 +372,69 @@ def _train_group(cfgs: list[TrainConfig], store, dev, owner, lease_s) -> list[di
         opt.step(grads, [c.lr * lr_factor(c, step) for c in cfgs], [c.weight_decay for c in cfgs])
         s = step + 1
         if s % c0.log_every == 0 or s == c0.steps:
-            _log(cfgs, curves, s, out, yb, losses, regression, store, t0)
+            _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress)
             if store is not None and time.time() - last_hb > lease_s / 4:
                 for c in cfgs:
                     store.heartbeat(c, owner, s, lease_s)
                 last_hb = time.time()
-    train_time = time.perf_counter() - t0
-    return [_finish_run(r, cfgs[r], models[r], params, opt, curves[r], data[r], arrays[r], dev,
-                        store, train_time, R) for r in range(R)]
+        if store is not None and (s % c0.checkpoint_every == 0 or s == c0.steps):
+            for r, cfg in enumerate(cfgs):
+                store.save_checkpoint(cfg, _checkpoint(r, cfg, models[r], params, opt, curves[r],
+                                                       elapsed + time.perf_counter() - t0))
+                store.heartbeat(cfg, owner, s, lease_s)
+            last_hb = time.time()
+    train_time = elapsed + time.perf_counter() - t0
+    return [_finish_run(r, cfgs[r], models[r], params, curves[r], data[r], arrays[r], dev,
+                        train_time, R, c0.steps - start) for r in range(R)]
 
 
-def _log(cfgs, curves, s, out, yb, losses, regression, store, t0) -> None:
+def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
+    """Load each run's AdamW moments from its checkpoint (``train``'s format: the torch AdamW
+    state of ``model.parameters()`` in order) into the stacked optimizer; returns the common
+    start step (0 without checkpoints)."""
+    steps = {ck["step"] if ck else 0 for ck in checkpoints}
+    if len(steps) != 1:
+        raise ValueError(f"checkpoints of one group must be at one step, got {sorted(steps)}")
+    start = steps.pop()
+    if start == 0:
+        return 0
+    with torch.no_grad():
+        for r, ck in enumerate(checkpoints):
+            state = ck["opt"]["state"]
+            for j, (m, v) in enumerate(zip(opt.exp_avg, opt.exp_avg_sq)):
+                m[r].copy_(state[j]["exp_avg"])
+                v[r].copy_(state[j]["exp_avg_sq"])
+    opt.t = start
+    return start
+
+
+def _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress) -> None:
+    dt = time.perf_counter() - t0
+    points = []
     for r, cfg in enumerate(cfgs):
         acc = None if regression else float((out[r].argmax(-1) == yb[r]).float().mean())
         point = {"step": s, "loss": float(losses[r].detach()), "acc": acc}
         curves[r].append(point)
+        points.append(point)
         if store is not None:
-            dt = time.perf_counter() - t0
             store.log_metrics(cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),
                                            tokens_per_s=s * yb[r].numel() / dt if dt > 0 else None))
+    if on_progress is not None:
+        on_progress({"step": s, "steps": cfgs[0].steps, "keys": [c.key for c in cfgs],
+                     "loss": [p["loss"] for p in points], "acc": [p["acc"] for p in points]})
 
 
-def _finish_run(r, cfg, model, params, opt, curve, data, arrays, dev, store, train_time, R):
-    """Run ``r``'s parameters into its own model, its checkpoint (``train``'s format) and its
-    result dict (``train``'s format, evaluated by the same ``evaluate``)."""
-    with torch.no_grad():
-        for n, p in model.named_parameters():
-            p.copy_(params[n][r])
-    if store is not None:
-        store.save_checkpoint(cfg, _checkpoint(r, cfg, model, opt, curve, train_time))
+def _finish_run(r, cfg, model, params, curve, data, arrays, dev, train_time, R, steps_run):
+    """Run ``r``'s result dict in ``train``'s format, evaluated by the same ``evaluate`` on its
+    own model (holding run ``r``'s final parameters)."""
+    _copy_run_params(r, model, params)
     _, _, xte, yte = arrays
     regression = cfg.is_rotation
     metrics = evaluate(model, xte, yte, regression, dev, run_dtype(cfg),
                        train_length=cfg.train_length)
     train_metrics = evaluate(model, arrays[0][:512], arrays[1][:512], regression, dev,
                              run_dtype(cfg))
-    tokens = cfg.steps * cfg.batch_size * arrays[0].shape[1]
+    tokens = steps_run * cfg.batch_size * arrays[0].shape[1]
     return {"config": asdict(cfg), "key": cfg.key, "device": dev.type, "precision": cfg.precision,
             "torch": torch.__version__, "train_time_s": train_time,
             "tokens_per_s": tokens / max(1e-9, train_time),
@@ -393,9 +443,17 @@ def _finish_run(r, cfg, model, params, opt, curve, data, arrays, dev, store, tra
             "engine": {"name": "batched", "group_size": R}}
 
 
-def _checkpoint(r, cfg, model, opt, curve, elapsed) -> dict:
-    """Final checkpoint of run ``r`` as ``train`` writes it: model, torch AdamW and LambdaLR
-    state (moments of run ``r``, step count), step, curve, elapsed time, torch RNG state."""
+def _copy_run_params(r: int, model: SequenceModel, params: dict) -> None:
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            p.copy_(params[n][r])
+
+
+def _checkpoint(r, cfg, model, params, opt, curve, elapsed) -> dict:
+    """Checkpoint of run ``r`` as ``train`` writes it: model, torch AdamW and LambdaLR state
+    (run ``r``'s moments, the step count), step, curve, elapsed time, torch RNG state; either
+    engine resumes from it."""
+    _copy_run_params(r, model, params)
     topt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = torch.optim.lr_scheduler.LambdaLR(topt, lambda s: lr_factor(cfg, s))
     with warnings.catch_warnings():
@@ -408,4 +466,3 @@ def _checkpoint(r, cfg, model, opt, curve, elapsed) -> dict:
     return {"model": model.state_dict(), "opt": topt.state_dict(), "sched": sched.state_dict(),
             "step": opt.t, "curve": list(curve), "elapsed": elapsed,
             "torch_rng": torch.get_rng_state()}
-

@@ -195,6 +195,48 @@ def test_store_protocol(tmp_path):
     assert st.claim(free, "someone", lease_s=600)
 
 
+class Kill(Exception):
+    pass
+
+
+def _kill_at(step):
+    def killer(info):
+        if info["step"] == step:
+            raise Kill
+    return killer
+
+
+def _same_result(a, b):
+    assert np.abs(_losses(a) - _losses(b)).max() <= TOL and len(a["curve"]) == len(b["curve"])
+    for k, v in a["test"].items():
+        assert np.allclose(v, b["test"][k], rtol=0, atol=TOL), k
+
+
+def test_resume_after_kill_with_either_engine(tmp_path):
+    cfgs = [dataclasses.replace(c, checkpoint_every=2) for c in _grid("gla")[:3]]
+    ref = [train(c, device="cpu", threads=1) for c in cfgs]               # never interrupted
+    st = ResultsStore(tmp_path / "b")
+    with pytest.raises(Kill):
+        train_batched(cfgs[:2], store=st, device="cpu", on_progress=_kill_at(4), owner="w1")
+    for c in cfgs[:2]:
+        assert st.get(c).status == "failed" and st.load_checkpoint(c)["step"] == 2
+    seen = []
+    _same_result(ref[0], train(cfgs[0], store=st, device="cpu", on_progress=seen.append,
+                               owner="w2", threads=1))             # the one-at-a-time engine
+    assert seen[0]["step"] == 4                                    # resumed after step 2
+    _same_result(ref[1], train_batched([cfgs[1]], store=st, device="cpu", owner="w2")[0])
+    # a run interrupted under train() resumes in a batched call beside a fresh run
+    st2 = ResultsStore(tmp_path / "c")
+    with pytest.raises(Kill):
+        train(cfgs[0], store=st2, device="cpu", on_progress=_kill_at(4), owner="w1", threads=1)
+    seen.clear()
+    res = train_batched([cfgs[0], cfgs[2]], store=st2, device="cpu", owner="w2",
+                        on_progress=seen.append)
+    assert {(p["step"], len(p["keys"])) for p in seen} >= {(2, 1), (4, 1)}
+    _same_result(ref[0], res[0])
+    _same_result(ref[2], res[1])
+
+
 def test_bad_input():
     cfg = TrainConfig(task="C2", model="mamba", **TINY)
     with pytest.raises(ValueError, match="configs must not be empty"):
