@@ -38,12 +38,13 @@ import warnings
 from dataclasses import asdict
 from typing import Any, Callable, Sequence
 
+import numpy as np
 import torch
 from torch.func import functional_call, vmap
 
-from .model import SequenceModel
-from .recipe import (batch_indices, jsonable, lr_factor, run_dtype, seed_all, task_loss,
-                     train_arrays)
+from .model import MODEL_NAMES, SequenceModel
+from .recipe import (jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays,
+                     training_batch)
 from .store import ResultsStore, default_owner
 from .train import TrainConfig, build_model, build_task, evaluate, resolve_device
 
@@ -77,6 +78,13 @@ def _check_configs(configs: Any) -> list[TrainConfig]:
     for i, cfg in enumerate(configs):
         if not isinstance(cfg, TrainConfig):
             raise TypeError(f"configs[{i}] must be a TrainConfig, got {type(cfg).__name__}")
+        if cfg.model not in MODEL_NAMES:
+            raise ValueError(f"configs[{i}]: model {cfg.model!r} is not a SequenceModel family "
+                             f"{MODEL_NAMES}; the batched engine stacks SequenceModels only")
+        if getattr(cfg, "fresh_words", False) or getattr(cfg, "curriculum_steps", 0):
+            raise ValueError(f"configs[{i}]: fresh words / a length curriculum are not supported "
+                             f"by this revision of the batched engine (its minibatches are rows "
+                             f"of the fixed training set)")
         if cfg.precision == "bf16":
             raise ValueError(f"configs[{i}]: precision 'bf16' is not supported by the batched "
                              f"engine (use fp32 or fp64, or train one at a time)")
@@ -346,8 +354,6 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
     data, models = _build_runs(cfgs, dev)
     arrays = [train_arrays(d, c) for d, c in zip(data, cfgs)]
     ydtype = dtype if regression else torch.long
-    xtr = [torch.as_tensor(a[0]) for a in arrays]
-    ytr = [torch.as_tensor(a[1], dtype=ydtype) for a in arrays]
     for m, ck in zip(models, checkpoints):
         if ck is not None:
             m.load_state_dict(ck["model"])
@@ -362,9 +368,9 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
     elapsed = max((ck.get("elapsed", 0.0) for ck in checkpoints if ck), default=0.0)
     t0, last_hb = time.perf_counter(), time.time()
     for step in range(start, c0.steps):
-        idx = [batch_indices(c, step, len(x)) for c, x in zip(cfgs, xtr)]
-        xb = torch.stack([x[i] for x, i in zip(xtr, idx)]).to(dev)
-        yb = torch.stack([y[i] for y, i in zip(ytr, idx)]).to(dev)
+        batches = [training_batch(c, d, step) for c, d in zip(cfgs, data)]
+        xb = torch.as_tensor(np.stack([b[0] for b in batches])).to(dev)
+        yb = torch.as_tensor(np.stack([b[1] for b in batches]), dtype=ydtype).to(dev)
         out = stacked_forward(models[0], params, xb)
         losses = [task_loss(out[r], yb[r], regression) for r in range(R)]
         grads = torch.autograd.grad(torch.stack(losses).sum(), plist)
