@@ -135,6 +135,8 @@ def test_stacked_adamw_and_clipping_match_torch():
         norms = clip_grad_norm_per_run(grads, torch.tensor(clips, dtype=torch.float64))
         assert np.allclose(norms.numpy(), refs, rtol=1e-13, atol=0)
         opt.step(grads, [lr * factor for lr in lrs], wds)
+    with pytest.raises(ValueError, match="learning rates"):
+        opt.step(grads, lrs[:2], wds)
     for r in range(R):
         for p, q in zip(stacked, alone[r]):
             assert float((p[r] - q.detach()).abs().max()) <= 1e-13
