@@ -6,6 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings, strategies as st
 
 from seqtheory.models.batched import (PER_RUN_FIELDS, VMAP_MODELS, StackedAdamW,
                                       clip_grad_norm_per_run, shape_key, stacked_forward,
@@ -113,17 +114,25 @@ def test_a_different_run_is_told_apart(tmp_path):
         assert _max_diff(_state(cfg, sa), _state(other, sb)) > 1e-6
 
 
-def test_stacked_adamw_and_clipping_match_torch():
-    g = torch.Generator().manual_seed(0)
-    R, shapes = 3, [(4, 5), (5,), (2, 3, 2)]
-    lrs, wds, clips = [1e-2, 3e-3, 5e-2], [0.0, 0.01, 0.2], [0.5, 10.0, 1e-3]
+_RUN = st.tuples(st.floats(1e-4, 0.3), st.floats(0.0, 0.5), st.floats(1e-3, 20.0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(runs=st.lists(_RUN, min_size=1, max_size=4), steps=st.integers(1, 6),
+       seed=st.integers(0, 2**16), grad_scale=st.floats(1e-3, 1e3))
+def test_stacked_adamw_and_clipping_match_torch(runs, steps, seed, grad_scale):
+    """Per run, StackedAdamW + clip_grad_norm_per_run is torch.optim.AdamW + clip_grad_norm_
+    with that run's learning rate (and a per-step schedule), weight decay and clipping norm."""
+    g = torch.Generator().manual_seed(seed)
+    R, shapes = len(runs), [(4, 5), (5,), (2, 3, 2)]
+    lrs, wds, clips = ([r[k] for r in runs] for k in range(3))
     init = [torch.randn(R, *s, generator=g, dtype=torch.float64) for s in shapes]
     stacked = [p.clone() for p in init]
     alone = [[p[r].clone().requires_grad_() for p in init] for r in range(R)]
     opt = StackedAdamW(stacked)
     topts = [torch.optim.AdamW(alone[r], lr=lrs[r], weight_decay=wds[r]) for r in range(R)]
-    for step in range(5):
-        grads = [torch.randn(R, *s, generator=g, dtype=torch.float64) * (1 + step) for s in shapes]
+    for step in range(steps):
+        grads = [grad_scale * torch.randn(R, *s, generator=g, dtype=torch.float64) for s in shapes]
         factor = 1.0 / (1 + step)                          # a schedule: per-step learning rates
         refs = []
         for r in range(R):
@@ -135,11 +144,11 @@ def test_stacked_adamw_and_clipping_match_torch():
         norms = clip_grad_norm_per_run(grads, torch.tensor(clips, dtype=torch.float64))
         assert np.allclose(norms.numpy(), refs, rtol=1e-13, atol=0)
         opt.step(grads, [lr * factor for lr in lrs], wds)
-    with pytest.raises(ValueError, match="learning rates"):
-        opt.step(grads, lrs[:2], wds)
     for r in range(R):
         for p, q in zip(stacked, alone[r]):
-            assert float((p[r] - q.detach()).abs().max()) <= 1e-13
+            assert torch.allclose(p[r], q.detach(), rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match="learning rates"):
+        opt.step(grads, lrs + [1e-3], wds)
 
 
 @pytest.mark.parametrize("model", ["gla", "deltanet"])
