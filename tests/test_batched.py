@@ -151,9 +151,11 @@ def test_stacked_adamw_and_clipping_match_torch(runs, steps, seed, grad_scale):
         opt.step(grads, lrs + [1e-3], wds)
 
 
-@pytest.mark.parametrize("model", ["gla", "deltanet"])
-def test_stacked_forward_matches_each_model(model):
-    cfg = TrainConfig(task="S3", model=model, **TINY)
+@pytest.mark.parametrize("model,positions", [("gla", "rotary"), ("deltanet", "rotary"),
+                                             ("transformer", "learned")])
+def test_stacked_forward_matches_each_model(model, positions):
+    # the stacked body against SequenceModel.forward itself (learned positions included)
+    cfg = TrainConfig(task="S3", model=model, positions=positions, **TINY)
     data = build_task(cfg)
     models = []
     for s in range(3):
