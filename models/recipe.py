@@ -1,0 +1,92 @@
+"""The per-step training recipe of a :class:`~seqtheory.models.train.TrainConfig`, shared by the
+training engines (:func:`seqtheory.models.train.train`, one run at a time, and
+:func:`seqtheory.models.batched.train_batched`, many runs in one stacked step).
+
+A run is defined by these pieces, so every engine must use them unchanged:
+
+* :func:`seed_all` — python, numpy and torch seeded from ``cfg.seed`` before the model is built
+  (the parameter initialisation of the run);
+* :func:`training_batch` — minibatch ``step`` is drawn by a numpy generator seeded by
+  ``(cfg.seed, step)`` (the run's data stream; a resumed run sees the same batches);
+* :func:`lr_factor` — linear warm-up over ``cfg.warmup`` steps, then cosine decay to 0 at
+  ``cfg.steps`` (the multiplier of ``cfg.lr`` used by optimizer step ``step``, 0-based);
+* :func:`task_loss` — cross-entropy (classification, logits cast to float32) or mean squared
+  error (regression);
+* :func:`run_dtype` — float64 for ``precision="fp64"``, else float32.
+
+The formulas are those of ``seqtheory.models.train`` (code revision 2).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+__all__ = ["seed_all", "training_batch", "lr_factor", "task_loss", "run_dtype", "train_arrays",
+           "jsonable"]
+
+
+def seed_all(seed: int) -> None:
+    """Seed python's ``random``, numpy's global generator and torch from ``seed``."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+
+
+def training_batch(cfg, data, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """Minibatch ``step`` of run ``cfg`` on its dataset ``data``: ``(tokens (B, T), labels (B, T)
+    | targets (B, T, 3))``, the rows of the fixed training set at indices drawn uniformly with
+    replacement by ``default_rng([cfg.seed, step])``; a pure function of ``(cfg, step)``."""
+    xtr, ytr, _, _ = train_arrays(data, cfg)
+    idx = np.random.default_rng([cfg.seed, step]).integers(0, len(xtr), cfg.batch_size)
+    return xtr[idx], ytr[idx]
+
+
+def lr_factor(cfg, step: int) -> float:
+    """Multiplier of ``cfg.lr`` at optimizer step ``step`` (0-based): ``(step+1)/warmup`` during
+    the warm-up, then ``½(1 + cos(π·min(1, (step − warmup)/max(1, steps − warmup))))``."""
+    if cfg.warmup and step < cfg.warmup:
+        return (step + 1) / cfg.warmup
+    prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+    return 0.5 * (1.0 + math.cos(math.pi * min(1.0, prog)))
+
+
+def task_loss(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Tensor:
+    """Mean loss of outputs ``out (B, T, C)`` against targets ``y``: MSE for ``regression``
+    (float32 unless ``out`` is float64), else cross-entropy over ``C`` classes with labels
+    ``y (B, T)`` (logits cast to float32)."""
+    if regression:
+        return F.mse_loss(out.float(), y.float()) if out.dtype != torch.float64 else F.mse_loss(out, y)
+    return F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1))
+
+
+def run_dtype(cfg) -> torch.dtype:
+    """Parameter dtype of run ``cfg``: float64 for ``fp64``, float32 otherwise (bf16 = autocast)."""
+    return torch.float64 if cfg.precision == "fp64" else torch.float32
+
+
+def train_arrays(data, cfg):
+    """``(train_tokens, train_targets, test_tokens, test_targets)`` of a task dataset: targets
+    are the rotated vectors for rotation tasks, the class labels for word problems."""
+    if cfg.is_rotation:
+        return data.train_tokens, data.train_targets, data.test_tokens, data.test_targets
+    return data.train_tokens, data.train_labels, data.test_tokens, data.test_labels
+
+
+def jsonable(metadata: dict) -> dict:
+    """A dataset's ``metadata`` with numpy scalars as python numbers and tuples as lists
+    (nested dicts converted too), for the JSON result of a run."""
+    out = {}
+    for k, v in metadata.items():
+        if isinstance(v, dict):
+            out[k] = jsonable(v)
+        elif isinstance(v, np.generic):
+            out[k] = v.item()
+        elif isinstance(v, tuple):
+            out[k] = list(v)
+        else:
+            out[k] = v
+    return out
