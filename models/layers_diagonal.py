@@ -379,7 +379,7 @@ def _factorised_span_limit(dtype: torch.dtype) -> float:
     return -0.25 * math.log(torch.finfo(dtype).tiny)
 
 
-def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
+def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16, log_alpha_min: float | None = None):
     """Chunked GLA (same arguments/result as :func:`gla_scan_reference`), stable for every chunk
     size and every gate value (``log α`` down to ``−inf``).
 
@@ -392,8 +392,15 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     scores are formed pairwise from segment sums of ``log α`` (all ``≤ 0``; memory
     ``B·H·T·chunk·K``). Chunk states are carried by a recurrence over chunks, with the decays to
     the chunk end taken from sums over the steps they span (no differences of cumulative sums).
+
+    ``log_alpha_min`` (optional, ≤ 0): a lower bound on every ``log α`` that the caller
+    guarantees (``GLAMixer`` clamps its gates at −1). The path is then chosen from the static
+    bound ``−log_alpha_min · chunk`` instead of from the data, so the function reads no tensor
+    value and runs under ``torch.func.vmap`` (batched training, :mod:`seqtheory.models.batched`).
     """
     check_int("chunk", chunk)
+    if log_alpha_min is not None and not (math.isfinite(log_alpha_min) and log_alpha_min <= 0):
+        raise ValueError(f"log_alpha_min must be a finite number <= 0, got {log_alpha_min!r}")
     Bsz, T, H, K = q.shape
     V = v.shape[-1]
     if T == 0:
@@ -407,7 +414,11 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
     cs = la.cumsum(3)
     q_in = qr * torch.exp(cs)                                            # ⊙ e^{b_t} (≤ 1)
     mask = torch.ones(L, L, dtype=torch.bool, device=q.device).tril()
-    if float(-cs.detach()[..., -1, :].min()) <= _factorised_span_limit(cs.dtype):
+    if log_alpha_min is not None:
+        span = -log_alpha_min * L                                        # static bound
+    else:
+        span = float(-cs.detach()[..., -1, :].min())
+    if span <= _factorised_span_limit(cs.dtype):
         k_in = kr * torch.exp(-cs)                                       # ⊙ e^{−b_s}, bounded
         scores = (q_in @ k_in.transpose(-1, -2)).masked_fill(~mask, 0.0)    # (B, H, nc, L, L)
     else:
@@ -424,6 +435,9 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16):
         S = total[:, :, c, :, None] * S + states[:, :, c]
     o = o + q_in @ torch.stack(starts, dim=2)
     return o.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, V)[:, :T]
+
+
+_GATE_FLOOR = -1.0   # GLAMixer's clamp of log α (keeps the factorised chunked path for chunks ≤ 16)
 
 
 class GLAMixer(nn.Module):
@@ -454,12 +468,12 @@ class GLAMixer(nn.Module):
         q, k, v, g = self.qkvg(x).chunk(4, dim=-1)
         q = q.reshape(Bsz, T, H, D) * D ** -0.5
         k, v = k.reshape(Bsz, T, H, D), v.reshape(Bsz, T, H, D)
-        log_alpha = (F.logsigmoid(self.gate(x)) / self.tau).clamp_min(-1.0).reshape(Bsz, T, H, D)
+        log_alpha = (F.logsigmoid(self.gate(x)) / self.tau).clamp_min(_GATE_FLOOR).reshape(Bsz, T, H, D)
         dtype = v.dtype
         q, k, v, log_alpha = scan_dtype_guard(q, k, v, log_alpha)
         with torch.autocast(x.device.type, enabled=False):
             if mode == "recurrent":
                 o = gla_scan_reference(q, k, v, log_alpha)
             else:
-                o = gla_scan_chunked(q, k, v, log_alpha, chunk=self.chunk)
+                o = gla_scan_chunked(q, k, v, log_alpha, chunk=self.chunk, log_alpha_min=_GATE_FLOOR)
         return self.out_proj(o.to(dtype).reshape(Bsz, T, self.width) * F.silu(g))

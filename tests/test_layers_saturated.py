@@ -176,3 +176,28 @@ def test_gradients_at_saturated_gates_match_the_step_form(pattern):
         for gr, gc in zip(*grads):
             assert torch.isfinite(gc).all()
             _close(gc, gr, torch.float64)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("chunk", (4, 16, 32, T))
+def test_gla_static_gate_bound_matches_the_data_path_and_runs_under_vmap(chunk, dtype):
+    """With ``log_alpha_min`` (GLAMixer's clamp −1) the path is chosen without reading the data,
+    so the scan runs under ``torch.func.vmap``; results equal the data-driven path and the
+    step form, on either side of the factorised-span limit (chunk 32 crosses it in float32)."""
+    g = torch.Generator().manual_seed(chunk)
+    q, k, v = (torch.randn(3, 2, T, 2, 3, generator=g, dtype=torch.float64).to(dtype)
+               for _ in range(3))
+    la = (-torch.rand(3, 2, T, 2, 3, generator=g, dtype=torch.float64)).to(dtype)   # in [−1, 0]
+    ref = torch.stack([gla_scan_reference(q[i], k[i], v[i], la[i]) for i in range(3)])
+    static = torch.func.vmap(lambda *a: gla_scan_chunked(*a, chunk=chunk, log_alpha_min=-1.0))(
+        q, k, v, la)
+    data = torch.stack([gla_scan_chunked(q[i], k[i], v[i], la[i], chunk=chunk) for i in range(3)])
+    _close(static, ref, dtype)
+    _close(data, ref, dtype)
+
+
+@pytest.mark.parametrize("bad", [0.5, float("inf"), float("nan")])
+def test_gla_bad_static_gate_bound_is_refused(bad):
+    z = torch.zeros(1, 3, 1, 2)
+    with pytest.raises(ValueError, match="log_alpha_min"):
+        gla_scan_chunked(z, z, z, z, chunk=2, log_alpha_min=bad)
