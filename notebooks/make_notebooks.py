@@ -544,8 +544,10 @@ NB03 = [
         coordinates) realises `c_k(n)`, which depends on the alphabet size:
     """),
     code("""
-        {"n=2": [max_class_for_depth(2, k) for k in (1, 2, 3)],
-         "n=3": [max_class_for_depth(3, k) for k in (1, 2, 3)]}
+        {"n=2, k=1..3": (max_class_for_depth(2, 1), max_class_for_depth(2, 2),
+                         max_class_for_depth(2, 3)),
+         "n=3, k=1..3": (max_class_for_depth(3, 1), max_class_for_depth(3, 2),
+                         max_class_for_depth(3, 3))}
     """),
     code("""
         C = nilpotent_cascade(so3, 2, "polynomial")
