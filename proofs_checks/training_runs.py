@@ -8,12 +8,13 @@ the fact. ``quick`` runs :data:`QUICK_SEEDS` seeds per cell, ``full`` :data:`FUL
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.proofs_checks.registry import Context
 
-__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "n_seeds", "seeds", "store", "run_many"]
+__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "n_seeds", "seeds", "store", "run_many", "cpu_workers"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
@@ -46,13 +47,39 @@ def store(ctx: Context):
     return ResultsStore(root)
 
 
+def cpu_workers() -> int:
+    """Processes for CPU training: the CPUs this process may use (one torch thread each)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
+        return max(1, os.cpu_count() or 1)
+
+
+def _train_one(root: str, cfg, device: str) -> None:
+    from seqtheory.models.store import ResultsStore
+    from seqtheory.models.train import train
+
+    train(cfg, store=ResultsStore(root), device=device, threads=1, wait_s=3600.0)
+
+
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     """Results of the training runs ``configs`` (:class:`~seqtheory.models.train.TrainConfig`),
-    in order: read from the store when finished there, else trained (one CPU thread per run on
-    CPU) and stored. Every set of runs of a trained claim goes through this one function, so a
-    batched engine can replace the loop without touching the claims."""
+    in order: read from the store when finished there, else trained and stored. On CPU the runs
+    not yet in the store are spread over :func:`cpu_workers` processes (one torch thread each;
+    every run is seeded, so the results do not depend on the number of processes); on CUDA they
+    run in turn. Every set of runs of a trained claim goes through this one function, so a
+    batched engine can replace it without touching the claims."""
     from seqtheory.models.train import train
 
     st = store(ctx)
+    todo = [c for c in configs if st.result(c) is None]
+    workers = min(cpu_workers(), len(todo)) if ctx.device == "cpu" else 1
+    if workers > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
+            for f in [pool.submit(_train_one, str(st.root), c, ctx.device) for c in todo]:
+                f.result()
     return [train(cfg, store=st, device=ctx.device, threads=1 if ctx.device == "cpu" else None,
                   wait_s=3600.0) for cfg in configs]

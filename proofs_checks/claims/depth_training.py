@@ -179,11 +179,22 @@ S3_FACTORS = (8, 16)
 _S3_ARMS = (("abelian L=1", "abelian", 1), ("aussm L=1", "aussm", 1), ("aussm L=2", "aussm", 2))
 
 
-def _s3_cfgs(ctx: Context, model: str, depth: int, shuffle: bool = False) -> list:
-    T, steps = (4, 600) if ctx.quick else (8, 2000)
-    return _cfgs(ctx, f"s3:{model}:{depth}" + (":shuffled" if shuffle else ""), n_seeds(ctx),
-                 task="S3", model=model, depth=depth, shuffle_labels=shuffle,
+def wp_cfgs(ctx: Context, group: str, model: str, depth: int, T: int, steps: int,
+            shuffle: bool = False) -> list:
+    """The seeds of one word-problem cell (group, model, depth, train length T): the recipe, test
+    words 16T long (accuracy at 2T, 8T, 16T read from the prefix accuracies). ``depth.exp.s3_depth``
+    and ``depth.exp.word_problems`` share these runs."""
+    return _cfgs(ctx, f"wp:{group}:{model}:{depth}:{T}" + (":shuffled" if shuffle else ""),
+                 n_seeds(ctx), task=group, model=model, depth=depth, shuffle_labels=shuffle,
                  **recipe(T, steps, test_length=max(S3_FACTORS) * T, n_test=128))
+
+
+def _s3_scale(ctx: Context) -> tuple[int, int]:
+    return (4, 600) if ctx.quick else (8, 2000)
+
+
+def _s3_cfgs(ctx: Context, model: str, depth: int, shuffle: bool = False) -> list:
+    return wp_cfgs(ctx, "S3", model, depth, *_s3_scale(ctx), shuffle=shuffle)
 
 
 def _s3_evidence(runs: dict[str, list[dict]]) -> dict[str, dict[str, list[float]]]:
@@ -256,24 +267,22 @@ DIAGONAL = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
 
 def _wp_plan(ctx: Context) -> list[tuple[str, str, int, int, int]]:
     """(group, model, depth, T, steps) cells. Quick: D8 and S3 with AUSSM at depths 1, 2 and one
-    train length. Full: D8, S3 at two train lengths (depths 1, 2), S4 (depths 2, 3), A5 at two
-    train lengths (depths 1–4), AUSSM."""
+    train length (the S3 cells are the runs of ``depth.exp.s3_depth``). Full: D8, S3 at two train
+    lengths (depths 1, 2), S4 (depths 2, 3), A5 at two train lengths (depths 1–4), AUSSM."""
+    T, steps = _s3_scale(ctx)
     if ctx.quick:
-        return [(g, "aussm", L, 4, 600) for g in ("D8", "S3") for L in (1, 2)]
-    cells = [(g, "aussm", L, T, 2000) for g in ("D8", "S3") for T in (4, 8) for L in (1, 2)]
+        return [(g, "aussm", L, T, steps) for g in ("D8", "S3") for L in (1, 2)]
+    cells = [(g, "aussm", L, t, steps) for g in ("D8", "S3") for t in (T // 2, T) for L in (1, 2)]
     cells += [("S4", "aussm", L, 6, 3000) for L in (2, 3)]
-    cells += [("A5", "aussm", L, T, 3000) for T in (2, 4) for L in (1, 2, 3, 4)]
+    cells += [("A5", "aussm", L, t, 3000) for t in (2, 4) for L in (1, 2, 3, 4)]
     return cells
 
 
 def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]:
     rows = []
     for g, m, L, T, steps in plan:
-        sh = shuffle_depth is not None and L == shuffle_depth
-        rs = run_many(ctx, _cfgs(ctx, f"wp:{g}:{m}:{L}:{T}" + (":shuffled" if sh else ""),
-                                 n_seeds(ctx), task=g, model=m, depth=L, shuffle_labels=sh,
-                                 **recipe(T, steps)))
-        acc = [r["test"]["seq_acc"] for r in rs]
+        rs = run_many(ctx, wp_cfgs(ctx, g, m, L, T, steps, shuffle=L == shuffle_depth))
+        acc = [acc_at(r, 2 * T) for r in rs]
         rows.append({"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
                      "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc)})
     return rows
