@@ -114,3 +114,18 @@ def test_seed_rule_counts():
     assert rule.fails(success_rate([0, 0, 0])) and not rule.fails(success_rate([0, 1, 0]))
     with pytest.raises(ValueError):
         SeedRule(min_rate=0.5, max_rate=0.6)
+
+
+@pytest.mark.slow          # spawns one worker process per CPU (each imports torch)
+def test_run_many_trains_each_config_once_in_order(tmp_path):
+    from seqtheory.proofs_checks.registry import Context
+    from seqtheory.proofs_checks.training_runs import run_many, seeds
+
+    ctx = Context(seed=3, results_dir=tmp_path / "results")
+    cfgs = [_cfg(steps=6, seed=s) for s in seeds(ctx, "test", 2)]
+    first = run_many(ctx, cfgs)
+    assert [r["key"] for r in first] == [c.key for c in cfgs]
+    again = run_many(ctx, cfgs)
+    assert all(r["from_store"] for r in again)
+    assert [r["test"]["seq_acc"] for r in again] == [r["test"]["seq_acc"] for r in first]
+    assert seeds(ctx, "test", 3)[:2] == seeds(ctx, "test", 2)        # seed i does not depend on n

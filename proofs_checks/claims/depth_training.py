@@ -273,8 +273,8 @@ def _wp_plan(ctx: Context) -> list[tuple[str, str, int, int, int]]:
     if ctx.quick:
         return [(g, "aussm", L, T, steps) for g in ("D8", "S3") for L in (1, 2)]
     cells = [(g, "aussm", L, t, steps) for g in ("D8", "S3") for t in (T // 2, T) for L in (1, 2)]
-    cells += [("S4", "aussm", L, 6, 3000) for L in (2, 3)]
-    cells += [("A5", "aussm", L, t, 3000) for t in (2, 4) for L in (1, 2, 3, 4)]
+    cells += [("S4", "aussm", L, 6, 2000) for L in (2, 3)]
+    cells += [("A5", "aussm", L, t, 2000) for t in (2, 4) for L in (1, 2, 3, 4)]
     return cells
 
 
@@ -561,7 +561,7 @@ def _eps_grid(ctx: Context) -> list[float]:
 
 def _eps_cfgs(ctx: Context, model: str, depth: int) -> dict[float, list]:
     """{ε: configs (one per seed)} of the ε-scaled rotation task (float64)."""
-    T, steps = (6, 300) if ctx.quick else (12, 1500)
+    T, steps = (6, 300) if ctx.quick else (12, 1000 if depth == 1 else 800)
     # the same training seeds at every ε (seed i is one replicate of the whole ε sweep)
     return {e: _cfgs(ctx, f"eps:{model}:{depth}", n_seeds(ctx), task="rotation_eps", eps=e,
                      model=model, depth=depth, precision="fp64",
@@ -787,7 +787,7 @@ ALPHA = 0.05
 
 
 def _a5_runs(ctx: Context) -> dict[int, list[dict]]:
-    depths, T, steps = ([1, 2], 3, 400) if ctx.quick else ([1, 2, 3, 4], 4, 3000)
+    depths, T, steps = ([1, 2], 3, 400) if ctx.quick else ([1, 2, 3, 4], 4, 2000)
     return {L: run_many(ctx, _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba",
                                    depth=L, **recipe(T, steps, test_length=A5_TEST_FACTOR * T)))
             for L in depths}
