@@ -55,17 +55,54 @@ def cpu_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _train_one(root: str, cfg, device: str) -> None:
+def _config_from_dict(d: dict):
+    from seqtheory.models.train import TrainConfig
+
+    return TrainConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
+
+def _worker_main(argv: list[str]) -> None:
+    """``python -m seqtheory.proofs_checks.training_runs STORE DEVICE CONFIGS.json``: train the
+    configurations listed in the JSON file, one after the other, into the store."""
+    import json
+
     from seqtheory.models.store import ResultsStore
     from seqtheory.models.train import train
 
-    train(cfg, store=ResultsStore(root), device=device, threads=1, wait_s=3600.0)
+    root, device, path = argv
+    st = ResultsStore(root)
+    for d in json.loads(Path(path).read_text()):
+        train(_config_from_dict(d), store=st, device=device, threads=1, wait_s=3600.0)
+
+
+def _train_in_processes(root: str, device: str, configs: Sequence[Any], workers: int) -> None:
+    """Train ``configs`` in ``workers`` subprocesses (round-robin shards); RuntimeError naming
+    the failure when a worker exits non-zero."""
+    import dataclasses
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = []
+        for w in range(workers):
+            path = Path(tmp) / f"shard{w}.json"
+            path.write_text(json.dumps([dataclasses.asdict(c) for c in configs[w::workers]]))
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "seqtheory.proofs_checks.training_runs", root, device, str(path)],
+                stderr=subprocess.PIPE, env=dict(os.environ, OMP_NUM_THREADS="1")))
+        errors = [p.communicate()[1] for p in procs]
+        for p, err in zip(procs, errors):
+            if p.returncode:
+                raise RuntimeError(f"a training worker failed (exit {p.returncode}):\n"
+                                   f"{err.decode(errors='replace')[-2000:]}")
 
 
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     """Results of the training runs ``configs`` (:class:`~seqtheory.models.train.TrainConfig`),
     in order: read from the store when finished there, else trained and stored. On CPU the runs
-    not yet in the store are spread over :func:`cpu_workers` processes (one torch thread each;
+    not yet in the store are spread over :func:`cpu_workers` subprocesses (one torch thread each;
     every run is seeded, so the results do not depend on the number of processes); on CUDA they
     run in turn. Every set of runs of a trained claim goes through this one function, so a
     batched engine can replace it without touching the claims."""
@@ -75,11 +112,12 @@ def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     todo = [c for c in configs if st.result(c) is None]
     workers = min(cpu_workers(), len(todo)) if ctx.device == "cpu" else 1
     if workers > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
-            for f in [pool.submit(_train_one, str(st.root), c, ctx.device) for c in todo]:
-                f.result()
+        _train_in_processes(str(st.root), ctx.device, todo, workers)
     return [train(cfg, store=st, device=ctx.device, threads=1 if ctx.device == "cpu" else None,
                   wait_s=3600.0) for cfg in configs]
+
+
+if __name__ == "__main__":
+    import sys
+
+    _worker_main(sys.argv[1:])

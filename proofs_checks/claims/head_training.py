@@ -157,14 +157,17 @@ def experiment_verdict(ev: dict) -> tuple[Verdict, str, dict]:
         return Verdict.INCONCLUSIVE, (f"the tuned lr of {', '.join(ev['lr_at_edge'])} lies at the "
                                       "grid edge, so the comparison may be unfair"), parts
     pairs = list(zip(ev["ratio_diameter_per_seed"], ev["ratio_hilbert_rms_per_seed"]))
-    up, down = success_rate(d > 1 and h > 1 for d, h in pairs), success_rate(d < 1 and h < 1 for d, h in pairs)
+    up = success_rate(d > 1 and h > 1 for d, h in pairs)
+    down = success_rate(d < 1 and h < 1 for d, h in pairs)
     parts["direction"] = DIRECTION_RULE.succeeds(up)
     parts["direction_rate"] = up
     scale = f"at {ev['parameters']:,} parameters"
     if DIRECTION_RULE.succeeds(down):
-        return Verdict.REFUTED, f"RowNorm's final steps are larger than AdamW's in {down['successes']}/{down['seeds']} seeds", parts
+        return (Verdict.REFUTED, f"RowNorm's final steps are larger than AdamW's in "
+                                 f"{down['successes']}/{down['seeds']} seeds {scale}", parts)
     if not parts["direction"]:
-        return Verdict.INCONCLUSIVE, f"the direction holds in only {up['successes']}/{up['seeds']} seeds {scale}", parts
+        return (Verdict.INCONCLUSIVE, f"the direction holds in only {up['successes']}/{up['seeds']} "
+                                      f"seeds {scale}", parts)
     (lo_d, hi_d), (lo_h, hi_h) = PAPER["ratio_diameter"], PAPER["ratio_hilbert_rms"]
     parts["magnitude"] = lo_d <= ev["ratio_diameter"] <= hi_d and lo_h <= ev["ratio_hilbert_rms"] <= hi_h
     parts["loss"] = ev["val_loss_diff"] <= LOSS_TOL
