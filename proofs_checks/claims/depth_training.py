@@ -81,6 +81,14 @@ def validate_heldout(result: dict, factor: int = 2) -> list[str]:
     return probs
 
 
+def check_protocol(results: list[dict], factor: int = 2) -> None:
+    """RuntimeError when a run's evaluation protocol is broken (:func:`validate_heldout`)."""
+    for r in results:
+        probs = validate_heldout(r, factor)
+        if probs:
+            raise RuntimeError(f"evaluation protocol broken in run {r['key'][:12]}: {probs}")
+
+
 def _curves_fig(ctx: Context, arms: dict[str, list[dict]], name: str, title: str) -> list[str]:
     """Training loss per seed (one colour per arm, one line per seed)."""
     fig, ax = new_figure(figsize=(6, 3.5))
@@ -119,9 +127,7 @@ def parity(ctx: Context) -> Outcome:
     arms = {"signed": run_many(ctx, _parity_cfgs(ctx, "signed_mamba")),
             "positive": run_many(ctx, _parity_cfgs(ctx, "mamba"))}
     for rs in arms.values():
-        for r in rs:
-            if validate_heldout(r):
-                raise RuntimeError(f"evaluation protocol broken: {validate_heldout(r)}")
+        check_protocol(rs)
     ev = {arm: [r["test"]["seq_acc"] for r in rs] for arm, rs in arms.items()}
     verdict, why, rates = parity_decide(ev)
     T = arms["signed"][0]["config"]["train_length"]
@@ -198,6 +204,8 @@ def _s3_cfgs(ctx: Context, model: str, depth: int, shuffle: bool = False) -> lis
 
 
 def _s3_evidence(runs: dict[str, list[dict]]) -> dict[str, dict[str, list[float]]]:
+    for rs in runs.values():
+        check_protocol(rs, max(S3_FACTORS))
     T = next(iter(runs.values()))[0]["config"]["train_length"]
     return {arm: {f"{f}T": [acc_at(r, f * T) for r in rs] for f in (1, 2) + S3_FACTORS}
             for arm, rs in runs.items()}
@@ -282,6 +290,7 @@ def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]
     rows = []
     for g, m, L, T, steps in plan:
         rs = run_many(ctx, wp_cfgs(ctx, g, m, L, T, steps, shuffle=L == shuffle_depth))
+        check_protocol(rs, max(S3_FACTORS))
         acc = [acc_at(r, 2 * T) for r in rs]
         rows.append({"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
                      "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc)})
@@ -799,9 +808,7 @@ def _a5_runs(ctx: Context) -> dict[int, list[dict]]:
 def prop37_trained(ctx: Context) -> Outcome:
     runs = _a5_runs(ctx)
     for rs in runs.values():
-        for r in rs:
-            if validate_heldout(r, A5_TEST_FACTOR):
-                raise RuntimeError(f"evaluation protocol broken: {validate_heldout(r, A5_TEST_FACTOR)}")
+        check_protocol(rs, A5_TEST_FACTOR)
     lengths = {L: [r["test"]["max_len_90"] for r in rs] for L, rs in runs.items()}
     verdict, why, stats = prop37_decide(lengths)
     T = runs[min(runs)][0]["config"]["train_length"]
