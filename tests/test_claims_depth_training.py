@@ -53,9 +53,11 @@ def test_parity_rule_counts():
 
 
 def test_s3_rule():
-    ev = {"abelian L=1": {"8T": [0.0, 0.0, 0.0]}, "aussm L=1": {"8T": [0.3, 0.95, 0.1]},
+    ev = {"abelian L=1": {"8T": [0.0, 0.0, 0.0]}, "aussm L=1": {"8T": [0.3, 0.5, 0.1]},
           "aussm L=2": {"8T": [0.95, 0.99, 0.92]}}
     assert dt.s3_decide(ev)[0] == _S
+    assert dt.s3_decide(dict(ev, **{"aussm L=1": {"8T": [0.3, 0.95, 0.1]}}))[0] == _I
+    assert dt.s3_decide(dict(ev, **{"aussm L=1": {"8T": [0.93, 0.95, 0.91]}}))[0] == _R
     assert dt.s3_decide(dict(ev, **{"aussm L=2": {"8T": [0.95, 0.5, 0.92]}}))[0] == _I
     assert dt.s3_decide(dict(ev, **{"abelian L=1": {"8T": [0.0, 0.95, 0.0]}}))[0] == _R
 

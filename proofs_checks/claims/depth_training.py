@@ -241,18 +241,24 @@ def s3_depth(ctx: Context) -> Outcome:
 def s3_decide(seq_acc: dict[str, dict[str, list[float]]]) -> tuple[Verdict, str, dict]:
     """``seq_acc[arm]["8T"]``: held-out sequence accuracy at 8T per seed, arms ``abelian L=1``,
     ``aussm L=1``, ``aussm L=2``. A seed succeeds at ≥ 0.9. Refuted: the abelian layer succeeds in
-    any seed; supported: two layers succeed in ≥ 80% of seeds and the abelian layer in none;
-    else inconclusive. (``aussm L=1`` is reported, not decided on: the restricted class can track
-    S3 with a periodic readout.)"""
+    any seed, or one restricted layer succeeds in ≥ 80% of seeds (one layer is then enough);
+    supported: two layers succeed in ≥ 80% of seeds and neither one-layer arm in any; else
+    inconclusive."""
     rates = {arm: success_rate(a >= SUCCESS for a in v["8T"]) for arm, v in seq_acc.items()}
-    ab, two = rates["abelian L=1"], rates["aussm L=2"]
+    ab, one, two = rates["abelian L=1"], rates.get("aussm L=1"), rates["aussm L=2"]
     if ab["successes"]:
         return Verdict.REFUTED, f"one abelian layer solved S3 at 8T in {_rate_str(ab)} seeds", rates
-    if RATE_RULE.succeeds(two):
-        return Verdict.SUPPORTED, (f"two layers solved S3 at 8T in {_rate_str(two)} seeds, one "
-                                   "abelian layer in none"), rates
-    return Verdict.INCONCLUSIVE, (f"two layers solved S3 at 8T in only {_rate_str(two)} seeds (needs "
-                                  f"≥ {RATE_RULE.required(two['seeds'])}): training budget"), rates
+    if one is not None and RATE_RULE.succeeds(one):
+        return Verdict.REFUTED, f"one restricted (AUSSM) layer solved S3 at 8T in {_rate_str(one)} seeds", rates
+    one_fails = one is None or RATE_RULE.fails(one)
+    if RATE_RULE.succeeds(two) and one_fails:
+        return Verdict.SUPPORTED, (f"two layers solved S3 at 8T in {_rate_str(two)} seeds, one layer "
+                                   "(abelian or restricted) in none"), rates
+    if not RATE_RULE.succeeds(two):
+        return Verdict.INCONCLUSIVE, (f"two layers solved S3 at 8T in only {_rate_str(two)} seeds "
+                                      f"(needs ≥ {RATE_RULE.required(two['seeds'])}): training / "
+                                      "extrapolation budget"), rates
+    return Verdict.INCONCLUSIVE, f"one restricted layer solved S3 at 8T in {_rate_str(one)} seeds", rates
 
 
 @s3_depth.control
