@@ -89,6 +89,9 @@ def test_rotation_rule_is_per_seed():
     assert dt.mse_decreasing({1: [1.0, 1.0, 1.0], 2: [0.5, 1.0, 1.2]})[0] == _I
     same = [0.3, 0.2, 0.25]
     assert dt.mse_decreasing({1: same, 2: same})[0] == _I
+    assert dt.mse_decreasing({1: [1.0, 1.1, 0.9], 2: [0.5, 0.6, 0.4]}, baseline=1.0)[0] == _S
+    v, why = dt.mse_decreasing({1: [0.33, 0.34], 2: [0.32, 0.33]}, baseline=0.333)
+    assert v == _I and "constant predictor" in why
 
 
 def test_thm32_rule_per_pair():

@@ -433,7 +433,8 @@ def _rotation_runs(ctx: Context) -> dict[int, list[dict]]:
 def rotation(ctx: Context) -> Outcome:
     runs = _rotation_runs(ctx)
     mses = {L: [r["test"]["mse"] for r in rs] for L, rs in runs.items()}
-    verdict, why = mse_decreasing(mses)
+    base = constant_mse(_rotation_cfgs(ctx, 1)[0])
+    verdict, why = mse_decreasing(mses, base)
     fig, ax = new_figure(figsize=(6, 3.5))
     for L, rs in runs.items():
         for j, r in enumerate(rs):
@@ -450,7 +451,7 @@ def rotation(ctx: Context) -> Outcome:
     figs = save_figure(fig, ctx, "depth_exp_rotation_mse")
     return Outcome(verdict, ", ".join(f"depth {L}: MSE {np.mean(v):.3g} ± {np.std(v):.2g}"
                                       for L, v in mses.items()),
-                   evidence={"mse": {str(L): v for L, v in mses.items()},
+                   evidence={"mse": {str(L): v for L, v in mses.items()}, "constant_predictor_mse": base,
                              "audit": runs[min(runs)][0]["data"]["audit"]},
                    tables={"mse_vs_depth": [{"depth": L, "seed": r["config"]["seed"], "mse": r["test"]["mse"]}
                                             for L, rs in runs.items() for r in rs]},
@@ -458,12 +459,28 @@ def rotation(ctx: Context) -> Outcome:
                                              "held-out test at 2T)")
 
 
+def constant_mse(cfg) -> float:
+    """Held-out MSE of the constant predictor (the mean training target at each position)."""
+    from seqtheory.models.train import build_task
+
+    d = build_task(cfg)
+    mean = d.train_targets.mean(axis=0)
+    T2 = d.test_targets.shape[1]
+    pred = np.concatenate([mean, np.repeat(mean[-1:], T2 - len(mean), axis=0)])
+    return float(((d.test_targets - pred) ** 2).mean())
+
+
 @rotation.decision_rule
-def mse_decreasing(mses: dict[int, list[float]], margin: float = 0.05) -> tuple[Verdict, str]:
-    """``mses[depth]``: held-out MSE per seed (same seed order at every depth). Between successive
-    depths a seed *improves* when its MSE falls by ≥ ``margin`` (relative) and *worsens* when it
-    rises by more. Supported: at every step ≥ 80% of the seeds improve; refuted: at some step ≥ 80%
-    worsen; else inconclusive."""
+def mse_decreasing(mses: dict[int, list[float]], baseline: float | None = None,
+                   margin: float = 0.05) -> tuple[Verdict, str]:
+    """``mses[depth]``: held-out MSE per seed (same seed order at every depth); ``baseline``: the
+    constant predictor's MSE. Inconclusive when no depth's mean MSE is below 0.9 × ``baseline``
+    (nothing learned). Between successive depths a seed *improves* when its MSE falls by ≥
+    ``margin`` (relative) and *worsens* when it rises by more. Supported: at every step ≥ 80% of
+    the seeds improve; refuted: at some step ≥ 80% worsen; else inconclusive."""
+    if baseline is not None and all(np.mean(v) >= 0.9 * baseline for v in mses.values()):
+        return Verdict.INCONCLUSIVE, (f"no depth learned the task: every mean MSE is within 10% of "
+                                      f"the constant predictor's {baseline:.3g} (training budget)")
     Ls = sorted(mses)
     steps = []
     for a, b in zip(Ls, Ls[1:]):
@@ -485,7 +502,7 @@ def _rotation_control(ctx: Context) -> ControlOutcome:
     one = run_many(ctx, _rotation_cfgs(ctx, 1))
     other = run_many(ctx, _rotation_cfgs(ctx, 1, salt=":control"))
     mses = {1: [r["test"]["mse"] for r in one], 2: [r["test"]["mse"] for r in other]}
-    v, why = mse_decreasing(mses)
+    v, why = mse_decreasing(mses, constant_mse(_rotation_cfgs(ctx, 1)[0]))
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth 1 vs depth 1 (other seeds) labelled as depth 2",
                           reason=f"{v.value}: {why}", evidence={"mse": mses})
@@ -851,7 +868,8 @@ def prop37_decide(lengths: dict[int, list[int]]) -> tuple[Verdict, str, dict]:
     x = [L for L, v in lengths.items() for _ in v]
     y = [float(u) for v in lengths.values() for u in v]
     if len(set(y)) < 2 or len(set(x)) < 2:
-        return Verdict.INCONCLUSIVE, f"no variation to test (lengths {lengths})", \
+        return Verdict.INCONCLUSIVE, (f"every run reached the same length {y[0]:g}: no growth to test "
+                                      f"(training budget at this scale)"), \
             {"tau": float("nan"), "p_greater": 1.0, "p_less": 1.0}
     up, down = kendalltau(x, y, alternative="greater"), kendalltau(x, y, alternative="less")
     stats = {"tau": float(up.statistic), "p_greater": float(up.pvalue), "p_less": float(down.pvalue)}
