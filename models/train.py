@@ -3,7 +3,10 @@
 One run = one :class:`TrainConfig` (a frozen dataclass; its sha256 key is the run's identity in
 the :class:`~seqtheory.models.store.ResultsStore`). Optimiser: AdamW with linear warm-up then
 cosine decay to 0, gradient-norm clipping. Precision ``fp32`` | ``bf16`` (autocast; scans and
-cumulative products stay in float32) | ``fp64``. Device ``auto`` | ``cpu`` | ``cuda``. Seeds: python,
+cumulative products stay in float32) | ``fp64``. Batches: rows of the fixed training set, or
+(``fresh_words``) fresh uniform random words every step with an optional length curriculum
+(:func:`training_batch`). Models: :data:`TRAIN_MODELS` (the :class:`SequenceModel` families and
+the purely abelian one-layer ``"abelian"`` model). Device ``auto`` | ``cpu`` | ``cuda``. Seeds: python,
 numpy and torch are seeded from ``cfg.seed``; minibatch ``s`` is drawn by a numpy generator seeded
 by ``(seed, s)``, so a resumed run sees exactly the batches of an uninterrupted one (on CPU the
 resumed run is bit-identical; tests/test_train.py).

@@ -836,8 +836,8 @@ def prop37_trained(ctx: Context) -> Outcome:
     verdict, why, stats = prop37_decide(lengths)
     T = runs[min(runs)][0]["config"]["train_length"]
     fig, ax = new_figure(figsize=(5, 3.5))
-    for L, v in lengths.items():
-        ax.scatter([L] * len(v), v, color="C0", alpha=0.6, s=14)
+    for i, (L, v) in enumerate(lengths.items()):
+        ax.scatter([L] * len(v), v, color="C0", alpha=0.6, s=14, label="per seed" if i == 0 else None)
     ax.plot(list(lengths), [np.median(v) for v in lengths.values()], "o-", color="C1", label="median over seeds")
     ax.axhline(T, color="grey", ls=":", label=f"train length T = {T}")
     ax.set_xticks(list(lengths))
