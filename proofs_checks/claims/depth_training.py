@@ -404,8 +404,10 @@ def _wp_heatmap(ctx: Context, rows: list[dict]) -> list[str]:
 
 @word_problems.control
 def _wp_control(ctx: Context) -> ControlOutcome:
-    # the depth-2 cells trained on shuffled labels: part B of the pattern must then fail
-    rows = _wp_rows(ctx, [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")], shuffle_depth=2)
+    # the depth-2 cells (longest train length) trained on shuffled labels: part B must then fail
+    plan = [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")]
+    longest = max(c[3] for c in plan)
+    rows = _wp_rows(ctx, [c for c in plan if c[3] == longest], shuffle_depth=2)
     v, parts = wp_pattern(rows)
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth-2 runs on D8/S3 trained on labels shuffled across each batch",
@@ -593,7 +595,7 @@ def _eps_grid(ctx: Context) -> list[float]:
 
 def _eps_cfgs(ctx: Context, model: str, depth: int) -> dict[float, list]:
     """{ε: configs (one per seed)} of the ε-scaled rotation task (float64)."""
-    T, steps = (6, 300) if ctx.quick else (12, 1000 if depth == 1 else 800)
+    T, steps = (6, 300) if ctx.quick else (12, 1000 if depth == 1 else 600)
     # the same training seeds at every ε (seed i is one replicate of the whole ε sweep)
     return {e: _cfgs(ctx, f"eps:{model}:{depth}", n_seeds(ctx), task="rotation_eps", eps=e,
                      model=model, depth=depth, precision="fp64",

@@ -49,7 +49,7 @@ def _experiment_config(ctx: Context) -> HeadExperiment:
     elif ctx.device == "cuda":
         lm = gpu_config(device="cuda")
     else:
-        lm = quick_config(steps=600, tune_steps=600, d_model=64, seq_len=64, batch_size=16)
+        lm = quick_config(steps=400, tune_steps=200, d_model=48, n_heads=4, seq_len=48, batch_size=16)
     return HeadExperiment(lm=lm, seeds=tuple(seeds(ctx, "head.exp", n_seeds(ctx))),
                           tune_seed=ctx.numpy_seed("head.exp:tune") % 2**31)
 
