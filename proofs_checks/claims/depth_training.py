@@ -81,6 +81,16 @@ def validate_heldout(result: dict, factor: int = 2) -> list[str]:
     return probs
 
 
+def run_arms(ctx: Context, arms: dict[Any, list]) -> dict[Any, list[dict]]:
+    """Results of several arms of configurations, trained as one set (one :func:`run_many` call,
+    so unfinished runs of every arm share the workers)."""
+    flat = run_many(ctx, [c for cfgs in arms.values() for c in cfgs])
+    out, i = {}, 0
+    for k, cfgs in arms.items():
+        out[k], i = flat[i:i + len(cfgs)], i + len(cfgs)
+    return out
+
+
 def check_protocol(results: list[dict], factor: int = 2) -> None:
     """RuntimeError when a run's evaluation protocol is broken (:func:`validate_heldout`)."""
     for r in results:
@@ -124,8 +134,8 @@ def _parity_cfgs(ctx: Context, model: str, shuffle: bool = False) -> list:
        statement="a 1-layer diagonal SSM with transitions in (−1, 1) solves parity (C2) at twice "
                  "the training length; with transitions in (0, 1) it does not")
 def parity(ctx: Context) -> Outcome:
-    arms = {"signed": run_many(ctx, _parity_cfgs(ctx, "signed_mamba")),
-            "positive": run_many(ctx, _parity_cfgs(ctx, "mamba"))}
+    arms = run_arms(ctx, {"signed": _parity_cfgs(ctx, "signed_mamba"),
+                          "positive": _parity_cfgs(ctx, "mamba")})
     for rs in arms.values():
         check_protocol(rs)
     ev = {arm: [r["test"]["seq_acc"] for r in rs] for arm, rs in arms.items()}
@@ -165,8 +175,9 @@ def parity_decide(seq_acc: dict[str, list[float]]) -> tuple[Verdict, str, dict]:
 
 @parity.control
 def _parity_control(ctx: Context) -> ControlOutcome:
-    shuffled = run_many(ctx, _parity_cfgs(ctx, "signed_mamba", shuffle=True))
-    positive = run_many(ctx, _parity_cfgs(ctx, "mamba"))
+    arms = run_arms(ctx, {"shuffled": _parity_cfgs(ctx, "signed_mamba", shuffle=True),
+                          "positive": _parity_cfgs(ctx, "mamba")})
+    shuffled, positive = arms["shuffled"], arms["positive"]
     ev = {"signed": [r["test"]["seq_acc"] for r in shuffled],
           "positive": [r["test"]["seq_acc"] for r in positive]}
     verdict, why, _ = parity_decide(ev)
@@ -216,7 +227,7 @@ def _s3_evidence(runs: dict[str, list[dict]]) -> dict[str, dict[str, list[float]
        statement="on S3 (derived length 2) one abelian layer fails and two (restricted, AUSSM) "
                  "layers succeed, measured at 8T–16T where a readout cannot extrapolate")
 def s3_depth(ctx: Context) -> Outcome:
-    runs = {arm: run_many(ctx, _s3_cfgs(ctx, m, L)) for arm, m, L in _S3_ARMS}
+    runs = run_arms(ctx, {arm: _s3_cfgs(ctx, m, L) for arm, m, L in _S3_ARMS})
     ev = _s3_evidence(runs)
     verdict, why, rates = s3_decide(ev)
     T = runs["aussm L=2"][0]["config"]["train_length"]
@@ -264,8 +275,8 @@ def s3_decide(seq_acc: dict[str, dict[str, list[float]]]) -> tuple[Verdict, str,
 @s3_depth.control
 def _s3_control(ctx: Context) -> ControlOutcome:
     # the two-layer arm trained on shuffled labels: the claim fails if two layers do not learn S3
-    runs = {arm: run_many(ctx, _s3_cfgs(ctx, m, L, shuffle=(arm == "aussm L=2")))
-            for arm, m, L in _S3_ARMS if arm != "aussm L=1"}
+    runs = run_arms(ctx, {arm: _s3_cfgs(ctx, m, L, shuffle=(arm == "aussm L=2"))
+                          for arm, m, L in _S3_ARMS if arm != "aussm L=1"})
     ev = _s3_evidence(runs)
     v, why, _ = s3_decide(ev)
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
@@ -294,8 +305,8 @@ def _wp_plan(ctx: Context) -> list[tuple[str, str, int, int, int]]:
 
 def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]:
     rows = []
-    for g, m, L, T, steps in plan:
-        rs = run_many(ctx, wp_cfgs(ctx, g, m, L, T, steps, shuffle=L == shuffle_depth))
+    runs = run_arms(ctx, {cell: wp_cfgs(ctx, *cell, shuffle=cell[2] == shuffle_depth) for cell in plan})
+    for (g, m, L, T, steps), rs in runs.items():
         check_protocol(rs, max(S3_FACTORS))
         acc = [acc_at(r, 2 * T) for r in rs]
         rows.append({"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
@@ -425,7 +436,7 @@ def _rotation_cfgs(ctx: Context, depth: int, salt: str = "") -> list:
 
 
 def _rotation_runs(ctx: Context) -> dict[int, list[dict]]:
-    return {L: run_many(ctx, _rotation_cfgs(ctx, L)) for L in ([1, 2] if ctx.quick else [1, 2, 4])}
+    return run_arms(ctx, {L: _rotation_cfgs(ctx, L) for L in ([1, 2] if ctx.quick else [1, 2, 4])})
 
 
 @claim(id="depth.exp.rotation", title="A5 rotation task: MSE decreases with depth",
@@ -501,8 +512,8 @@ def mse_decreasing(mses: dict[int, list[float]], baseline: float | None = None,
 def _rotation_control(ctx: Context) -> ControlOutcome:
     # the deeper model replaced by the depth-1 architecture trained with other seeds: no depth
     # effect, so the claim's decrease must not be found
-    one = run_many(ctx, _rotation_cfgs(ctx, 1))
-    other = run_many(ctx, _rotation_cfgs(ctx, 1, salt=":control"))
+    runs = run_arms(ctx, {1: _rotation_cfgs(ctx, 1), 2: _rotation_cfgs(ctx, 1, salt=":control")})
+    one, other = runs[1], runs[2]
     mses = {1: [r["test"]["mse"] for r in one], 2: [r["test"]["mse"] for r in other]}
     v, why = mse_decreasing(mses, constant_mse(_rotation_cfgs(ctx, 1)[0]))
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
@@ -644,8 +655,9 @@ def pair_stats(bound, ex, er, base) -> dict[str, float]:
 
 def _thm32_rows(ctx: Context, model: str = "abelian") -> list[dict]:
     rows = []
-    for e, cfgs in _eps_cfgs(ctx, model, 1).items():
-        run_many(ctx, cfgs)
+    arms = _eps_cfgs(ctx, model, 1)
+    run_arms(ctx, arms)
+    for e, cfgs in arms.items():
         rows += [{"eps": e, "seed": c.seed, **pair_stats(*reversal_pairs(ctx, c))} for c in cfgs]
     return rows
 
@@ -771,8 +783,9 @@ def _cor36_errors(ctx: Context) -> dict[int, dict[float, float]]:
     out = {}
     for k in ([1] if ctx.quick else [1, 2, 3]):
         model = "abelian" if k == 1 else "signed_mamba"
-        out[k] = {e: float(np.mean([math.sqrt(r["test"]["mse_train_length"]) for r in run_many(ctx, cfgs)]))
-                  for e, cfgs in _eps_cfgs(ctx, model, k).items()}
+        runs = run_arms(ctx, _eps_cfgs(ctx, model, k))
+        out[k] = {e: float(np.mean([math.sqrt(r["test"]["mse_train_length"]) for r in rs]))
+                  for e, rs in runs.items()}
     return out
 
 
@@ -822,9 +835,9 @@ ALPHA = 0.05
 
 def _a5_runs(ctx: Context) -> dict[int, list[dict]]:
     depths, T, steps = ([1, 2], 3, 400) if ctx.quick else ([1, 2, 3, 4], 4, 2000)
-    return {L: run_many(ctx, _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba",
-                                   depth=L, **recipe(T, steps, test_length=A5_TEST_FACTOR * T)))
-            for L in depths}
+    return run_arms(ctx, {L: _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba",
+                                   depth=L, **recipe(T, steps, test_length=A5_TEST_FACTOR * T))
+                          for L in depths})
 
 
 @claim(id="depth.prop3.7.trained", title="A5: held-out length generalisation grows with depth",
