@@ -746,7 +746,6 @@ def _fit(eps, err) -> dict:
 
 #: the candidate exponents of the local error of a depth-k abelian model (v1 and the simplified form)
 CANDIDATES = {"k+1": lambda k: k + 1, "2^(k-1)+1": lambda k: 2 ** (k - 1) + 1}
-_CANDIDATES = CANDIDATES
 
 
 @claim(id="depth.cor3.6.trained", title="Trained depth-k diagonal models: error vs ε",
