@@ -37,7 +37,12 @@ __all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_compari
 
 @dataclass(frozen=True)
 class LMConfig:
-    """Model and training configuration (all runs of one comparison share it)."""
+    """Model and training configuration (all runs of one comparison share it).
+
+    Optimizer defaults follow the released recipes of [HEAD] (arXiv:2608.22253; SPEC §3.2): head
+    AdamW betas (0.9, 0.999), eps 1e-10, weight decay 0.1; head RowNorm β 0.95, eps 1e-8, no
+    weight decay; backbone Muon (Nesterov, momentum 0.95, 5 Newton–Schulz steps: the
+    ``torch.optim.Muon`` defaults) with weight decay 0.1."""
 
     d_model: int = 32
     n_layers: int = 2
@@ -47,9 +52,13 @@ class LMConfig:
     batch_size: int = 8
     steps: int = 150
     backbone_lr: float = 3e-3
-    head_weight_decay: float = 0.0
-    adam_betas: tuple[float, float] = (0.9, 0.95)
-    rownorm_beta: float = 0.9
+    backbone_weight_decay: float = 0.1
+    adamw_weight_decay: float = 0.1
+    adam_betas: tuple[float, float] = (0.9, 0.999)
+    adam_eps: float = 1e-10
+    rownorm_beta: float = 0.95
+    rownorm_eps: float = 1e-8
+    rownorm_weight_decay: float = 0.0
     warmup: int = 20
     eval_windows: int = 32
     panel_windows: int = 2
@@ -183,13 +192,13 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     model = DecoderLM(data.vocab_size, cfg).to(dev)
     U = model.head.weight
     hidden, other, head_params = split_parameters(model, U, [model.tok.weight, model.pos.weight])
-    opts = muon_for_hidden(hidden, other, cfg.backbone_lr)
+    opts = muon_for_hidden(hidden, other, cfg.backbone_lr, weight_decay=cfg.backbone_weight_decay)
     if head == "adamw":
-        hopt = AdamWHead(head_params, lr=head_lr, betas=cfg.adam_betas,
-                         weight_decay=cfg.head_weight_decay)
+        hopt = AdamWHead(head_params, lr=head_lr, betas=cfg.adam_betas, eps=cfg.adam_eps,
+                         weight_decay=cfg.adamw_weight_decay)
     else:
-        hopt = RowNorm(head_params, lr=head_lr, beta=cfg.rownorm_beta,
-                       weight_decay=cfg.head_weight_decay)
+        hopt = RowNorm(head_params, lr=head_lr, beta=cfg.rownorm_beta, eps=cfg.rownorm_eps,
+                       weight_decay=cfg.rownorm_weight_decay)
     all_opts = opts + [hopt]
     base_lrs = [[g["lr"] for g in o.param_groups] for o in all_opts]
     ex, ey = (t.to(dev) for t in data.fixed_windows("val", cfg.eval_windows, cfg.seq_len))
@@ -253,9 +262,7 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
 
     Head lrs: given explicitly, or tuned by :func:`select_head_lr` (seed ``tune_seed``, distinct
     from the reported seeds). Returns ``{"runs": {"adamw": [...], "rownorm": [...]}, "tuning",
-    "summary", "config", "corpus_sha256"}``; ``summary`` holds per-seed and mean ratios
-    ``mean_t D_adamw / mean_t D_rownorm`` (``ratio_diameter``), the same for the Hilbert RMS
-    (``ratio_hilbert_rms``), and ``val_loss_diff`` = RowNorm − AdamW (mean, SE, per seed).
+    "summary", "config", "corpus_sha256"}``; ``summary`` is :func:`summarise` (final-step ratios).
     """
     if data is None:
         data = TextData.from_corpus(load_corpus(corpus, cfg.max_bytes), level=cfg.level)
@@ -274,16 +281,33 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
 
 
 def summarise(runs_a: list[dict], runs_b: list[dict]) -> dict:
-    """Ratios ``A/B`` of per-run mean ``D(S_t)`` and Hilbert RMS, and ``val_b − val_a``, paired by
-    position in the lists."""
+    """The paper's statistics of arm A (AdamW) vs arm B (RowNorm), runs paired by position:
+
+    * ``ratio_diameter`` = mean over seeds of the final-step ``D(S_T)`` of A / the same of B;
+      ``ratio_hilbert_rms`` likewise for the final-step Hilbert RMS ([HEAD] reports ratios of
+      mean final-step values across seeds); per-seed final-step ratios in ``*_per_seed``;
+    * ``frac_steps_b_smaller`` = fraction of recorded (seed, step) measurements at which B's
+      ``D(S_t)`` and Hilbert RMS are both below A's;
+    * ``val_loss_diff`` = val loss B − A (mean, SE, per seed).
+
+    ``ValueError`` for empty or unequal lists."""
     if len(runs_a) != len(runs_b) or not runs_a:
         raise ValueError("runs_a and runs_b must be non-empty and of equal length")
-    rd = [np.mean(a["diameter"]) / np.mean(b["diameter"]) for a, b in zip(runs_a, runs_b)]
-    rh = [np.mean(a["hilbert_rms"]) / np.mean(b["hilbert_rms"]) for a, b in zip(runs_a, runs_b)]
+
+    def final(runs, key):
+        return [float(r[key][-1]) for r in runs]
+
+    smaller = np.concatenate([(np.asarray(b["diameter"]) < np.asarray(a["diameter"]))
+                              & (np.asarray(b["hilbert_rms"]) < np.asarray(a["hilbert_rms"]))
+                              for a, b in zip(runs_a, runs_b)])
     dv = [b["val_loss"] - a["val_loss"] for a, b in zip(runs_a, runs_b)]
     se = float(np.std(dv, ddof=1) / math.sqrt(len(dv))) if len(dv) > 1 else float("nan")
-    return dict(ratio_diameter=float(np.mean(rd)), ratio_diameter_per_seed=[float(x) for x in rd],
-                ratio_hilbert_rms=float(np.mean(rh)),
-                ratio_hilbert_rms_per_seed=[float(x) for x in rh],
-                val_loss_diff=float(np.mean(dv)), val_loss_diff_se=se,
-                val_loss_diff_per_seed=[float(x) for x in dv])
+    out = dict(val_loss_diff=float(np.mean(dv)), val_loss_diff_se=se,
+               val_loss_diff_per_seed=[float(x) for x in dv],
+               frac_steps_b_smaller=float(smaller.mean()))
+    for key, name in (("diameter", "ratio_diameter"), ("hilbert_rms", "ratio_hilbert_rms")):
+        fa, fb = final(runs_a, key), final(runs_b, key)
+        out[name] = float(np.mean(fa) / np.mean(fb))
+        out[name + "_per_seed"] = [x / y for x, y in zip(fa, fb)]
+        out["final_" + key] = {"a": fa, "b": fb}
+    return out

@@ -265,6 +265,8 @@ def accuracy_vs_depth_figure(exp: dict, rows: Sequence[dict]):
                        alpha=0.3, color=colours[model], linewidths=0)
         ax.set_title(task)
         ax.set_xlabel("depth")
+        depths = sorted({c["depth"] for c in exp["cells"] if c["task"] == task})
+        ax.set_xticks(depths, [str(d) for d in depths])       # integer depth ticks only
         ax.set_ylim(-0.03, 1.03)
         ax.grid(alpha=0.3)
     for ax in list(axes.flat)[len(tasks):]:

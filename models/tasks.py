@@ -183,6 +183,18 @@ class WordProblemData:
     def n_classes(self) -> int:
         return self.group.order
 
+    def label(self, words: np.ndarray) -> np.ndarray:
+        """Prefix-product labels ``(N, T)`` int64 of integer words ``(N, T)`` (no BOS) under the
+        dataset's group and convention; ``ValueError`` for letters outside ``[0, |G|)``."""
+        words = np.asarray(words)
+        if words.ndim != 2 or not np.issubdtype(words.dtype, np.integer):
+            raise ValueError(f"words must be an integer array of shape (N, T), got {words.dtype} "
+                             f"{words.shape}")
+        if words.size and (words.min() < 0 or words.max() >= self.group.order):
+            raise ValueError(f"words must have letters in [0, {self.group.order})")
+        return prefix_products(self.group.cayley_table(), words, self.group.identity_index,
+                               self.spec.convention)
+
     def with_shuffled_labels(self, seed: int = 0) -> "WordProblemData":
         """Negative-control copy: the training label sequences are permuted across sequences, so
         labels are no longer a function of the tokens (test data unchanged)."""

@@ -3,14 +3,18 @@
 One run = one :class:`TrainConfig` (a frozen dataclass; its sha256 key is the run's identity in
 the :class:`~seqtheory.models.store.ResultsStore`). Optimiser: AdamW with linear warm-up then
 cosine decay to 0, gradient-norm clipping. Precision ``fp32`` | ``bf16`` (autocast; scans and
-cumulative products stay in float32) | ``fp64``. Device ``auto`` | ``cpu`` | ``cuda``. Seeds: python,
+cumulative products stay in float32) | ``fp64``. Batches: rows of the fixed training set, or
+(``fresh_words``) fresh uniform random words every step with an optional length curriculum
+(:func:`training_batch`). Models: :data:`TRAIN_MODELS` (the :class:`SequenceModel` families and
+the purely abelian one-layer ``"abelian"`` model). Device ``auto`` | ``cpu`` | ``cuda``. Seeds: python,
 numpy and torch are seeded from ``cfg.seed``; minibatch ``s`` is drawn by a numpy generator seeded
 by ``(seed, s)``, so a resumed run sees exactly the batches of an uninterrupted one (on CPU the
 resumed run is bit-identical; tests/test_train.py).
 
 Metrics (on the held-out test set, length ``2T`` by default):
 
-* classification: ``per_position_accuracy[t]``; ``seq_acc`` = fraction of test sequences with
+* classification: ``per_position_accuracy[t]``; ``prefix_seq_acc[ℓ−1]`` = fraction of test
+  sequences correct on all of their first ``ℓ`` positions; ``seq_acc`` = fraction of test sequences with
   every position correct (at the test length); ``seq_acc_train_length`` (first ``T`` positions);
   ``max_len_90`` = the largest ``ℓ`` such that ≥ 90% of test sequences are correct on all of their
   first ``ℓ`` positions (0 if none);
@@ -30,19 +34,24 @@ import torch
 import torch.nn.functional as F
 
 from ._checks import check_int, check_int_fields
+from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .store import ResultsStore, config_key, default_owner
 from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
                     make_word_problem)
 
 __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
-           "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at"]
+           "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
+           "length_at_step", "training_batch"]
 
 PRECISIONS = ("fp32", "bf16", "fp64")
 #: Revision of the model/task code. It is part of every run configuration (hence of the store
 #: key): bump it whenever a change to layers, tasks or training alters what a configuration
 #: trains, so that stale stored results are not reused.
-CODE_REVISION = 2   # 2: AUSSM learned start state; chunk = min(chunk, T)
+CODE_REVISION = 3   # 2: AUSSM learned start state; chunk = min(chunk, T); 3: fresh words, curriculum
+#: Model names a run may use: the :class:`SequenceModel` families plus ``"abelian"``
+#: (:class:`~seqtheory.models.abelian.AbelianStateModel`, one purely abelian layer; depth 1 only).
+TRAIN_MODELS = MODEL_NAMES + ("abelian",)
 ProgressFn = Callable[[dict], None]
 
 
@@ -53,6 +62,11 @@ class TrainConfig:
     ``task``: a group name of SPEC §2 (``"C2"``, ``"S3"``, ``"H3(2)"`` …), ``"rotation_a5"``
     (exact icosahedral rotations) or ``"rotation_eps"`` (``exp(ε log R)``, ``eps`` required).
     ``shuffle_labels``: negative control (training labels permuted across sequences).
+    ``fresh_words``: every step draws a fresh batch of uniform random words (labels / targets
+    computed by the task) instead of sampling the fixed training set; the test set is unchanged
+    (words of length ``2T``, a length never trained on). ``curriculum_steps``: the training length
+    ramps linearly from ``curriculum_start`` to ``train_length`` over that many steps (needs
+    ``fresh_words``; 0 = no curriculum).
     """
 
     task: str
@@ -80,13 +94,18 @@ class TrainConfig:
     seed: int = 0
     data_seed: int = 0
     shuffle_labels: bool = False
+    fresh_words: bool = False
+    curriculum_steps: int = 0
+    curriculum_start: int = 2
     checkpoint_every: int = 250
     log_every: int = 25
     code_revision: int = CODE_REVISION
 
     def __post_init__(self) -> None:
-        if self.model not in MODEL_NAMES:
-            raise ValueError(f"model must be one of {MODEL_NAMES}, got {self.model!r}")
+        if self.model not in TRAIN_MODELS:
+            raise ValueError(f"model must be one of {TRAIN_MODELS}, got {self.model!r}")
+        if self.model == "abelian" and self.depth != 1:
+            raise ValueError(f"model 'abelian' has one layer: depth must be 1, got {self.depth!r}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
         if self.task == "rotation_eps" and self.eps is None:
@@ -96,7 +115,14 @@ class TrainConfig:
         check_int_fields(self, ("depth", "width", "n_heads", "d_state", "n_householder",
                                 "train_length", "n_train", "n_test", "steps", "batch_size",
                                 "checkpoint_every", "log_every"))
-        check_int_fields(self, ("seed", "data_seed", "warmup"), 0)
+        check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
+        check_int("curriculum_start", self.curriculum_start, 1)
+        if self.curriculum_steps and not self.fresh_words:
+            raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
+                             "has one length)")
+        if self.curriculum_start > self.train_length:
+            raise ValueError(f"curriculum_start ({self.curriculum_start}) must be <= train_length "
+                             f"({self.train_length})")
         if self.test_length is not None:
             check_int("test_length", self.test_length, self.train_length)
         if self.convention not in ("left", "right"):
@@ -142,8 +168,11 @@ def build_task(cfg: TrainConfig):
     return data.with_shuffled_labels(cfg.data_seed) if cfg.shuffle_labels else data
 
 
-def build_model(cfg: TrainConfig, data) -> SequenceModel:
+def build_model(cfg: TrainConfig, data) -> SequenceModel | AbelianStateModel:
     rot = cfg.is_rotation
+    if cfg.model == "abelian":
+        return AbelianStateModel(data.vocab_size, 3 if rot else data.n_classes, width=cfg.width,
+                                 hidden=2 * cfg.width)
     mc = ModelConfig(name=cfg.model, vocab_size=data.vocab_size, n_out=3 if rot else data.n_classes,
                      depth=cfg.depth, width=cfg.width, n_heads=cfg.n_heads, d_state=cfg.d_state,
                      head="regression" if rot else "classification", positions=cfg.positions,
@@ -176,6 +205,33 @@ def _lr_lambda(cfg: TrainConfig):
         prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
         return 0.5 * (1.0 + math.cos(math.pi * min(1.0, prog)))
     return f
+
+
+def length_at_step(cfg: TrainConfig, step: int) -> int:
+    """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
+    ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
+    if not cfg.curriculum_steps:
+        return cfg.train_length
+    frac = min(1.0, step / cfg.curriculum_steps)
+    return int(round(cfg.curriculum_start + frac * (cfg.train_length - cfg.curriculum_start)))
+
+
+def training_batch(cfg: TrainConfig, data, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """The minibatch ``(tokens (B, ℓ), labels (B, ℓ) | targets (B, ℓ, 3))`` of ``step``, a pure
+    function of ``(cfg, step)`` (resumed runs see the same batches). ``fresh_words``: uniform random
+    words of length :func:`length_at_step` from a generator seeded by ``(seed, step)``; with
+    ``shuffle_labels`` their label sequences are permuted across the batch (negative control).
+    Otherwise: rows of the fixed training set."""
+    rng = np.random.default_rng([cfg.seed, step])
+    if not cfg.fresh_words:
+        xtr, ytr, _, _ = _arrays(data, cfg)
+        idx = rng.integers(0, len(xtr), cfg.batch_size)
+        return xtr[idx], ytr[idx]
+    words = rng.integers(0, data.vocab_size, (cfg.batch_size, length_at_step(cfg, step)))
+    y = data.propagate(words) if cfg.is_rotation else data.label(words)
+    if cfg.shuffle_labels:
+        y = y[rng.permutation(len(y))]
+    return words, y
 
 
 def _arrays(data, cfg: TrainConfig):
@@ -219,6 +275,7 @@ def evaluate(model: SequenceModel, tokens: np.ndarray, targets: np.ndarray, regr
                 "mse_train_length": float(pp[:train_length].mean()) if train_length else None}
     correct = pred == targets
     res = {"per_position_accuracy": correct.mean(axis=0).tolist(),
+           "prefix_seq_acc": np.logical_and.accumulate(correct, axis=1).mean(axis=0).tolist(),
            "seq_acc": float(correct.all(axis=1).mean()),
            "max_len_90": max_len_at(correct, 0.9), "test_length": int(tokens.shape[1])}
     if train_length:
@@ -297,14 +354,12 @@ def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
             torch.set_rng_state(ck["torch_rng"])
     regression = cfg.is_rotation
     ydtype = _dtype(cfg) if regression else torch.long
-    ytr_t = torch.as_tensor(ytr, dtype=ydtype)
-    xtr_t = torch.as_tensor(xtr)
     amp = cfg.precision == "bf16"
     t0, tokens_seen, last_hb = time.perf_counter(), 0, time.time()
     model.train()
     for step in range(start, cfg.steps):
-        idx = np.random.default_rng([cfg.seed, step]).integers(0, len(xtr), cfg.batch_size)
-        xb, yb = xtr_t[idx].to(dev), ytr_t[idx].to(dev)
+        xnp, ynp = training_batch(cfg, data, step)
+        xb, yb = torch.as_tensor(xnp).to(dev), torch.as_tensor(ynp, dtype=ydtype).to(dev)
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=amp):
             out = model(xb)
         loss = _loss(out, yb, regression)

@@ -34,51 +34,9 @@ def test_claim_verdict_and_control(cid, tmp_path):
 
 def test_sources_and_versions():
     assert get_claim("head.equidistance_limit").source.version == "v1"
-    for cid in ("head.rownorm_oracle", "head.rownorm_ratio", "head.exp.rownorm_vs_adamw"):
+    for cid in ("head.rownorm_oracle", "head.rownorm_ratio"):
         assert get_claim(cid).source.version == "v2"
         assert get_claim(cid).source.arxiv == "2608.22253"
-    assert get_claim("head.exp.rownorm_vs_adamw").uses_training
-
-
-def _runs(v0=5.5, v1=2.5):
-    return {"adamw": [{"val_loss": v1, "val_loss_init": v0}] * 3,
-            "rownorm": [{"val_loss": v1, "val_loss_init": v0}] * 3}
-
-
-def _summary(rd, rh, dv=0.01):
-    import numpy as np
-    return {"ratio_diameter": float(np.mean(rd)), "ratio_diameter_per_seed": rd,
-            "ratio_hilbert_rms": float(np.mean(rh)), "ratio_hilbert_rms_per_seed": rh,
-            "val_loss_diff": dv}
-
-
-def test_experiment_decision_rule():
-    from seqtheory.proofs_checks.claims.head import experiment_verdict
-
-    ok = experiment_verdict(_summary([50, 40, 55], [12, 14, 13]), _runs())[0]
-    assert ok is Verdict.SUPPORTED
-    assert experiment_verdict(_summary([0.9, 0.8, 0.95], [0.7, 0.8, 0.9]), _runs())[0] \
-        is Verdict.REFUTED
-    assert experiment_verdict(_summary([1.1, 1.2, 1.05], [1.1, 1.0, 1.2]), _runs())[0] \
-        is Verdict.INCONCLUSIVE                        # direction holds, magnitude far off
-    assert experiment_verdict(_summary([1.0, 1.01, 0.99], [1.0, 1.0, 1.0]), _runs())[0] \
-        is Verdict.INCONCLUSIVE                        # AdamW vs AdamW-like: no effect
-    assert experiment_verdict(_summary([50, 40, 55], [12, 14, 13]), _runs(5.5, 5.3))[0] \
-        is Verdict.INCONCLUSIVE                        # not converged
-    assert experiment_verdict(_summary([50, 40, 55], [12, 14, 13]), _runs(),
-                              {"adamw": {"at_edge": True}})[0] is Verdict.INCONCLUSIVE
-    assert experiment_verdict(_summary([50, 40, 55], [12, 14, 13], dv=0.5), _runs())[0] \
-        is Verdict.INCONCLUSIVE                        # loss cost too large
-
-
-@pytest.mark.slow
-def test_experiment_claim_quick_profile(tmp_path):
-    c = get_claim("head.exp.rownorm_vs_adamw")
-    ctx = Context(seed=0, out_dir=tmp_path)
-    out = c.check(ctx)
-    assert out.verdict in set(Verdict)
-    assert out.evidence["summary"]["ratio_diameter"] > 0
-    assert c.negative_control(ctx).rejected
 
 
 def test_extra_wrong_variants_are_rejected_by_the_same_logic():
