@@ -12,8 +12,8 @@ Each run is *the same run* as :func:`seqtheory.models.train.train` would train a
 (:mod:`seqtheory.models.recipe`):
 
 * its own initial parameters (``seed_all(cfg.seed)`` then ``build_model``),
-* its own data stream (its dataset from ``cfg.data_seed``/``cfg.shuffle_labels``, minibatch
-  ``step`` from ``default_rng([cfg.seed, step])``),
+* its own data stream (``train.training_batch(cfg, data, step)``: rows of its training set, or
+  fresh words with the length curriculum; its dataset from ``cfg.data_seed``/``shuffle_labels``),
 * its own optimizer: AdamW (betas (0.9, 0.999), eps 1e-8) with its own learning rate, warm-up,
   cosine schedule and decoupled weight decay, and gradient-norm clipping at its own
   ``grad_clip`` over its own parameters (:class:`StackedAdamW`, :func:`clip_grad_norm_per_run`).
@@ -45,10 +45,10 @@ import torch
 from torch.func import functional_call, vmap
 
 from .model import MODEL_NAMES, SequenceModel
-from .recipe import (jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays,
-                     training_batch)
+from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, default_owner
-from .train import TrainConfig, build_model, build_task, evaluate, resolve_device
+from .train import (TrainConfig, build_model, build_task, evaluate, resolve_device,
+                    training_batch)
 
 __all__ = ["PER_RUN_FIELDS", "VMAP_MODELS", "shape_key", "train_batched", "train_many",
            "StackedAdamW", "clip_grad_norm_per_run", "stacked_forward"]
@@ -83,10 +83,6 @@ def _check_configs(configs: Any) -> list[TrainConfig]:
         if cfg.model not in MODEL_NAMES:
             raise ValueError(f"configs[{i}]: model {cfg.model!r} is not a SequenceModel family "
                              f"{MODEL_NAMES}; the batched engine stacks SequenceModels only")
-        if getattr(cfg, "fresh_words", False) or getattr(cfg, "curriculum_steps", 0):
-            raise ValueError(f"configs[{i}]: fresh words / a length curriculum are not supported "
-                             f"by this revision of the batched engine (its minibatches are rows "
-                             f"of the fixed training set)")
         if cfg.precision == "bf16":
             raise ValueError(f"configs[{i}]: precision 'bf16' is not supported by the batched "
                              f"engine (use fp32 or fp64, or train one at a time)")

@@ -6,8 +6,6 @@ A run is defined by these pieces, so every engine must use them unchanged:
 
 * :func:`seed_all` — python, numpy and torch seeded from ``cfg.seed`` before the model is built
   (the parameter initialisation of the run);
-* :func:`training_batch` — minibatch ``step`` is drawn by a numpy generator seeded by
-  ``(cfg.seed, step)`` (the run's data stream; a resumed run sees the same batches);
 * :func:`lr_factor` — linear warm-up over ``cfg.warmup`` steps, then cosine decay to 0 at
   ``cfg.steps`` (the multiplier of ``cfg.lr`` used by optimizer step ``step``, 0-based);
 * :func:`task_loss` — cross-entropy (classification, logits cast to float32) or mean squared
@@ -25,7 +23,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-__all__ = ["seed_all", "training_batch", "lr_factor", "task_loss", "run_dtype", "train_arrays",
+__all__ = ["seed_all", "lr_factor", "task_loss", "run_dtype", "train_arrays",
            "jsonable"]
 
 
@@ -34,15 +32,6 @@ def seed_all(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
-
-
-def training_batch(cfg, data, step: int) -> tuple[np.ndarray, np.ndarray]:
-    """Minibatch ``step`` of run ``cfg`` on its dataset ``data``: ``(tokens (B, T), labels (B, T)
-    | targets (B, T, 3))``, the rows of the fixed training set at indices drawn uniformly with
-    replacement by ``default_rng([cfg.seed, step])``; a pure function of ``(cfg, step)``."""
-    xtr, ytr, _, _ = train_arrays(data, cfg)
-    idx = np.random.default_rng([cfg.seed, step]).integers(0, len(xtr), cfg.batch_size)
-    return xtr[idx], ytr[idx]
 
 
 def lr_factor(cfg, step: int) -> float:

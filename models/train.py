@@ -23,7 +23,6 @@ Metrics (on the held-out test set, length ``2T`` by default):
 from __future__ import annotations
 
 import math
-import random
 import time
 import traceback
 from dataclasses import asdict, dataclass
@@ -31,11 +30,11 @@ from typing import Any, Callable
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from ._checks import check_int, check_int_fields
 from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
+from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, config_key, default_owner
 from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
                     make_word_problem)
@@ -192,21 +191,6 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
-def _seed_all(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    torch.manual_seed(seed)
-
-
-def _lr_lambda(cfg: TrainConfig):
-    def f(step: int) -> float:
-        if cfg.warmup and step < cfg.warmup:
-            return (step + 1) / cfg.warmup
-        prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
-        return 0.5 * (1.0 + math.cos(math.pi * min(1.0, prog)))
-    return f
-
-
 def length_at_step(cfg: TrainConfig, step: int) -> int:
     """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
     ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
@@ -224,7 +208,7 @@ def training_batch(cfg: TrainConfig, data, step: int) -> tuple[np.ndarray, np.nd
     Otherwise: rows of the fixed training set."""
     rng = np.random.default_rng([cfg.seed, step])
     if not cfg.fresh_words:
-        xtr, ytr, _, _ = _arrays(data, cfg)
+        xtr, ytr, _, _ = train_arrays(data, cfg)
         idx = rng.integers(0, len(xtr), cfg.batch_size)
         return xtr[idx], ytr[idx]
     words = rng.integers(0, data.vocab_size, (cfg.batch_size, length_at_step(cfg, step)))
@@ -232,18 +216,6 @@ def training_batch(cfg: TrainConfig, data, step: int) -> tuple[np.ndarray, np.nd
     if cfg.shuffle_labels:
         y = y[rng.permutation(len(y))]
     return words, y
-
-
-def _arrays(data, cfg: TrainConfig):
-    if cfg.is_rotation:
-        return data.train_tokens, data.train_targets, data.test_tokens, data.test_targets
-    return data.train_tokens, data.train_labels, data.test_tokens, data.test_labels
-
-
-def _loss(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Tensor:
-    if regression:
-        return F.mse_loss(out.float(), y.float()) if out.dtype != torch.float64 else F.mse_loss(out, y)
-    return F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1))
 
 
 def max_len_at(correct: np.ndarray, threshold: float = 0.9) -> int:
@@ -281,10 +253,6 @@ def evaluate(model: SequenceModel, tokens: np.ndarray, targets: np.ndarray, regr
     if train_length:
         res["seq_acc_train_length"] = float(correct[:, :train_length].all(axis=1).mean())
     return res
-
-
-def _dtype(cfg: TrainConfig) -> torch.dtype:
-    return torch.float64 if cfg.precision == "fp64" else torch.float32
 
 
 def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "auto",
@@ -337,12 +305,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
 
 
 def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
-    _seed_all(cfg.seed)
+    seed_all(cfg.seed)
     data = build_task(cfg)
-    xtr, ytr, xte, yte = _arrays(data, cfg)
-    model = build_model(cfg, data).to(device=dev, dtype=_dtype(cfg))
+    xtr, ytr, xte, yte = train_arrays(data, cfg)
+    model = build_model(cfg, data).to(device=dev, dtype=run_dtype(cfg))
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, _lr_lambda(cfg))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr_factor(cfg, s))
     start, curve, elapsed = 0, [], 0.0
     if store is not None:
         ck = store.load_checkpoint(cfg)
@@ -353,7 +321,7 @@ def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
             start, curve, elapsed = ck["step"], ck["curve"], ck.get("elapsed", 0.0)
             torch.set_rng_state(ck["torch_rng"])
     regression = cfg.is_rotation
-    ydtype = _dtype(cfg) if regression else torch.long
+    ydtype = run_dtype(cfg) if regression else torch.long
     amp = cfg.precision == "bf16"
     t0, tokens_seen, last_hb = time.perf_counter(), 0, time.time()
     model.train()
@@ -362,7 +330,7 @@ def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
         xb, yb = torch.as_tensor(xnp).to(dev), torch.as_tensor(ynp, dtype=ydtype).to(dev)
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=amp):
             out = model(xb)
-        loss = _loss(out, yb, regression)
+        loss = task_loss(out, yb, regression)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
@@ -389,33 +357,19 @@ def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
             store.heartbeat(cfg, owner, s, lease_s)
             last_hb = time.time()
     train_time = elapsed + time.perf_counter() - t0
-    metrics = evaluate(model, xte, yte, regression, dev, _dtype(cfg), train_length=cfg.train_length)
-    train_metrics = evaluate(model, xtr[:512], ytr[:512], regression, dev, _dtype(cfg))
+    metrics = evaluate(model, xte, yte, regression, dev, run_dtype(cfg), train_length=cfg.train_length)
+    train_metrics = evaluate(model, xtr[:512], ytr[:512], regression, dev, run_dtype(cfg))
     return {"config": asdict(cfg), "key": cfg.key, "device": dev.type, "precision": cfg.precision,
             "torch": torch.__version__, "train_time_s": train_time,
             "tokens_per_s": tokens_seen / max(1e-9, time.perf_counter() - t0),
             "final_loss": curve[-1]["loss"] if curve else None, "curve": curve,
-            "test": metrics, "train": train_metrics, "data": _jsonable(data.metadata)}
+            "test": metrics, "train": train_metrics, "data": jsonable(data.metadata)}
 
 
 def _save(store, cfg, model, opt, sched, step, curve, elapsed) -> None:
     store.save_checkpoint(cfg, {"model": model.state_dict(), "opt": opt.state_dict(),
                                 "sched": sched.state_dict(), "step": step, "curve": list(curve),
                                 "elapsed": elapsed, "torch_rng": torch.get_rng_state()})
-
-
-def _jsonable(md: dict) -> dict:
-    out = {}
-    for k, v in md.items():
-        if isinstance(v, dict):
-            out[k] = _jsonable(v)
-        elif isinstance(v, (np.generic,)):
-            out[k] = v.item()
-        elif isinstance(v, tuple):
-            out[k] = list(v)
-        else:
-            out[k] = v
-    return out
 
 
 def load_model(cfg: TrainConfig, store: ResultsStore, device: str = "cpu") -> SequenceModel:
@@ -426,7 +380,7 @@ def load_model(cfg: TrainConfig, store: ResultsStore, device: str = "cpu") -> Se
     if ck is None:
         raise ValueError(f"run {cfg.key[:12]} has no checkpoint in {store.root}")
     data = build_task(cfg)
-    model = build_model(cfg, data).to(device=resolve_device(device), dtype=_dtype(cfg))
+    model = build_model(cfg, data).to(device=resolve_device(device), dtype=run_dtype(cfg))
     model.load_state_dict(ck["model"])
     model.eval()
     return model

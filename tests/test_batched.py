@@ -93,6 +93,12 @@ def test_every_per_run_field_may_differ(tmp_path):
     _assert_same_runs(cfgs, tmp_path)
 
 
+def test_fresh_words_and_curriculum(tmp_path):
+    cfgs = _grid("mamba", fresh_words=True, curriculum_steps=4, curriculum_start=2,
+                 shuffle_labels=False)[:3]
+    _assert_same_runs(cfgs, tmp_path)
+
+
 def test_regression_task_and_fp32(tmp_path):
     rot = _grid("gla", task="rotation_a5")[:2]
     _assert_same_runs(rot, tmp_path / "rot")
