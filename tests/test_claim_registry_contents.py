@@ -31,6 +31,7 @@ STABLE_IDS = [
     "depth.s3_one_restricted_layer",
     "depth.thm3.2",
     "depth.thm3.2.abelian",
+    "depth.thm3.2.abelian.trained",
     "depth.thm3.2.trained",
     "depth.thm3.4",
     "free_lie.free_nilpotent_series",

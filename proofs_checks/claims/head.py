@@ -842,13 +842,3 @@ def _(ctx: Context) -> ControlOutcome:
     verdict, why = equidistance_decide(r["exact"], r["optimisation"])
     return ControlOutcome(verdict is Verdict.REFUTED, "limit V ≤ d (instead of d+1)",
                           f"{verdict.value}: {why}", {"exact": r["exact"]})
-
-
-# ============================================================================================
-# head.exp.rownorm_vs_adamw
-# ============================================================================================
-
-PAPER = {"ratio_diameter": (45.0, 60.0), "ratio_hilbert_rms": (12.0, 15.0),
-         "val_loss_diff": (0.006, 0.015), "scale": "190M–640M parameters"}
-_MAGNITUDE_FACTOR = 10.0     # "same order of magnitude": within 10× of the paper's range
-_LOSS_TOL = 0.1              # RowNorm's validation-loss cost tolerated at tiny scale (nats)
