@@ -551,7 +551,8 @@ NB03 = [
     """),
     code("""
         C = nilpotent_cascade(so3, 2, "polynomial")
-        C, [C.error([0, 1, 1, 0, 1], Fraction(1, N), dps=50) for N in (100, 200)]
+        (C, C.error([0, 1, 1, 0, 1], Fraction(1, 100), dps=50),
+         C.error([0, 1, 1, 0, 1], Fraction(1, 200), dps=50))
     """),
     md("""
         Halving ε divides the error by about 2^5 = 32: the exponent is `c_2(2) + 1 = 5`. The check
