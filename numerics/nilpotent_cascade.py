@@ -416,7 +416,9 @@ class NilpotentCascade:
 
     # -------------------------------------------------------------- output map
     def output(self, state: list[np.ndarray], dps: int = 50):
-        """``exp(ρ(log g))`` (mpmath matrix, d×d) for the element ``g`` the state encodes."""
+        """``exp(ρ(log g))`` (mpmath matrix, d×d) for the element ``g`` the state encodes.
+        ``dps``: decimal digits of the output map, an int ≥ 15 (``ValueError``/``TypeError``)."""
+        _check_dps(dps)
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
         with mpmath.workdps(dps):
@@ -441,10 +443,21 @@ class NilpotentCascade:
 
     def error(self, word, eps, dps: int = 50):
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
+        _check_dps(dps)
         with mpmath.workdps(dps):
             out = _to_obj(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
+
+
+MIN_DPS = 15   # fewer decimal digits than a float64 would make the mpmath output meaningless
+
+
+def _check_dps(dps) -> None:
+    if not isinstance(dps, int) or isinstance(dps, bool):
+        raise TypeError(f"dps must be an int (decimal digits), got {type(dps).__name__}")
+    if dps < MIN_DPS:
+        raise ValueError(f"dps must be >= {MIN_DPS} decimal digits, got {dps}")
 
 
 def nilpotent_cascade(generators, depth: int, coupling: str = "polynomial",

@@ -139,9 +139,21 @@ def fig2_decide(rows: list[dict[str, Any]]) -> tuple[Verdict, str]:
     ``refuted`` if the statistic separates the memoriser from the group model at some T (then it
     does measure generalisation); ``inconclusive`` if the two models are not separated on
     held-out words at some T (the sample cannot tell them apart) or the memoriser's held-out
-    accuracy is inconsistent with its expectation; ``confirmed`` otherwise."""
+    accuracy is inconsistent with its expectation, or the group model does not score 1 on the
+    training words (the premise: both models are perfect there); ``confirmed`` otherwise.
+    ``ValueError`` for an accuracy that is not a number in [0, 1]."""
     if not rows:
         return Verdict.INCONCLUSIVE, "no lengths evaluated"
+    for r in rows:
+        for key in ("stat_memoriser", "stat_true", "heldout_memoriser", "heldout_true"):
+            v = r[key]
+            if not (isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1):
+                raise ValueError(f"rows[T={r.get('T')}][{key!r}] must be an accuracy in [0, 1], "
+                                 f"got {v!r}")
+    imperfect = [r["T"] for r in rows if r["stat_true"] != 1]
+    if imperfect:
+        return (Verdict.INCONCLUSIVE, f"the group model does not score 1 on the training words "
+                f"at T = {imperfect}: the audit's premise fails")
     sep = [r["T"] for r in rows if r["stat_memoriser"] != r["stat_true"]]
     if sep:
         return (Verdict.REFUTED, f"the statistic separates the memoriser from the group model "

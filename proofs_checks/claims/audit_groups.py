@@ -440,14 +440,23 @@ def paper_rotation_decide(rows: list[dict[str, Any]], audited: list[str], refere
     :func:`paper_rotation_evidence`): ``inconclusive`` unless the ``reference`` map (the
     package's faithful one) passes the same audit with |G| distinct images (the audit itself
     works); ``refuted`` if every ``audited`` reading of the released map fails to be a
-    homomorphism; ``confirmed`` if some reading is one."""
+    homomorphism, or if the homomorphisms among them are not faithful (|G| distinct images: A5
+    is simple, so a non-faithful map collapses the task); ``confirmed`` if some reading is a
+    faithful representation; ``inconclusive`` when no reading was audited."""
     by = {r["map"]: r for r in rows}
     ref = by[reference]
     if not (ref["is_homomorphism"] and ref["n_distinct"] == ref["order"]):
         return Verdict.INCONCLUSIVE, f"the reference map {reference!r} fails the same audit"
-    good = [n for n in audited if by[n]["is_homomorphism"]]
+    if not audited:
+        return Verdict.INCONCLUSIVE, "no reading of the released map was audited"
+    homs = [n for n in audited if by[n]["is_homomorphism"]]
+    good = [n for n in homs if by[n]["n_distinct"] == by[n]["order"]]
     if good:
-        return Verdict.CONFIRMED, f"{good} respect every product: a representation"
+        return Verdict.CONFIRMED, f"{good} respect every product: a faithful representation"
+    if homs:
+        return Verdict.REFUTED, (f"{homs} respect every product but are not faithful ("
+                                 + ", ".join(f"{by[n]['n_distinct']} distinct images of "
+                                             f"{by[n]['order']}" for n in homs) + ")")
     return (Verdict.REFUTED, "not a homomorphism under any reading: " + "; ".join(
         f"{n}: {by[n]['n_respected']}/{by[n]['n_pairs']} products, {by[n]['n_distinct']} distinct"
         for n in audited))

@@ -89,7 +89,15 @@ def s3_one_layer(ctx) -> Outcome:
 def s3_decide(ev: dict) -> tuple[Verdict, str]:
     """Decision rule of ``depth.s3_one_restricted_layer`` (pure): inconclusive if the layer is
     not restricted (linear parts do not commute); confirmed iff no prefix is wrong on the
-    exhaustive and the random words; refuted otherwise."""
+    exhaustive and the random words; refuted otherwise. ``ValueError`` for counts that are not
+    non-negative ints; inconclusive when either word set checked no prefix."""
+    counts = ("exhaustive_prefixes", "random_prefixes", "exhaustive_mismatches", "random_mismatches")
+    for key in counts:
+        v = ev[key]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ValueError(f"evidence[{key!r}] must be an int >= 0, got {v!r}")
+    if not (ev["exhaustive_prefixes"] and ev["random_prefixes"]):
+        return Verdict.INCONCLUSIVE, "no prefix checked on the exhaustive or on the random words"
     if not ev["linear_parts_commute"]:
         return Verdict.INCONCLUSIVE, "the layer is not restricted: its linear parts do not commute"
     bad = ev["exhaustive_mismatches"] + ev["random_mismatches"]

@@ -390,13 +390,19 @@ def _class_summary(rows: list[dict], cls: str, layer: str, bound=stated_bound) -
 
 
 def _class_verdict(s: dict[str, Any]) -> tuple[Verdict, str]:
+    if not s["per_k"]:
+        return Verdict.INCONCLUSIVE, "no instance computed"
     bad = [k for k, v in s["per_k"].items() if v["exceeding"]]
     if bad:
         return Verdict.REFUTED, f"derived length above the bound (or not solvable) at k = {bad}"
     short = {k: v["max"] for k, v in s["per_k"].items() if not v["attained"]}
+    undecided = sum(v["undecided"] for v in s["per_k"].values())
+    if not short and undecided:
+        return (Verdict.INCONCLUSIVE, f"bound attained for every k, but {undecided} instances "
+                "generate an algebra larger than the cap (not decided: one of them could exceed it)")
     if not short:
         return Verdict.CONFIRMED, "bound attained for every k and never exceeded"
-    if any(v["undecided"] for v in s["per_k"].values()):
+    if undecided:
         return (Verdict.INCONCLUSIVE, f"bound not attained (max {short}) and "
                 f"{sum(v['undecided'] for v in s['per_k'].values())} instances generate an "
                 "algebra larger than the cap (not decided)")
@@ -466,7 +472,10 @@ def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, V
 
     Per class: ``refuted`` if an instance exceeds the bound (not solvable, or an exact lower bound
     above it); ``confirmed`` if an instance of exactly the bound's derived length exists for every
-    k; else ``inconclusive`` when some instances were not decided, ``refined`` otherwise. Overall: ``refuted`` if any class is; ``confirmed`` if for each
+    k and no instance was left undecided (an algebra above the cap could exceed the bound); else
+    ``inconclusive`` when some instances were not decided (or none was computed), ``refined``
+    otherwise. Overall: ``inconclusive`` without evidence for both layer classes; ``refuted`` if
+    any class is; ``confirmed`` if for each
     layer class (abelian bound k, restricted bound 2k) some coupling attains it; otherwise the
     bound that is never attained makes it ``inconclusive`` if one of its classes is, else
     ``refined``. Returns ``(overall, {class: verdict}, why)``."""
@@ -476,6 +485,10 @@ def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, V
     if Verdict.REFUTED in verdicts.values():
         return Verdict.REFUTED, verdicts, why
     layers = sorted({s["layer"] for s in summaries})
+    missing = sorted({"abelian", "restricted"} - set(layers))
+    if missing:
+        return (Verdict.INCONCLUSIVE, verdicts,
+                f"no evidence for the {', '.join(missing)} layers (both bounds are stated). " + why)
     open_layers = [l for l in layers if not any(verdicts[s["class"]] is Verdict.CONFIRMED
                                                 for s in summaries if s["layer"] == l)]
     if not open_layers:

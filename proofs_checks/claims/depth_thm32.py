@@ -15,6 +15,7 @@ corrected statement for abelian models.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -150,11 +151,16 @@ def thm32(ctx) -> Outcome:
 def thm32_decide(rows: list[dict], tol: float = ERROR_TOL,
                  threshold: float = MASS_THRESHOLD) -> tuple[Verdict, str]:
     """Decision rule of ``depth.thm3.2`` (pure). ``rows``: per word, ``error`` of the model and
-    ``norm_Omega2`` of the target. Refuted iff some word has ``error ≤ tol`` and mass ≥
-    ``threshold``; otherwise supported, with the smallest ratio error/mass (the best constant C
-    the rows allow)."""
+    ``norm_Omega2`` of the target (finite, ≥ 0; ``ValueError`` otherwise). Refuted iff some word
+    has mass ≥ ``threshold`` and ``error ≤ tol·max(1, mass)`` (the tolerance is relative to the
+    mass, so a near-exact tracker at a large scale is not read as a bound holding); otherwise
+    supported, with the smallest ratio error/mass (the best constant C the rows allow)."""
+    for i, r in enumerate(rows):
+        if not (_finite(r["error"], r["norm_Omega2"]) and r["error"] >= 0 and r["norm_Omega2"] >= 0):
+            raise ValueError(f"rows[{i}]: error and norm_Omega2 must be finite numbers >= 0, got "
+                             f"{r['error']!r}, {r['norm_Omega2']!r}")
     massive = [r for r in rows if r["norm_Omega2"] >= threshold]
-    bad = [r for r in massive if r["error"] <= tol]
+    bad = [r for r in massive if r["error"] <= tol * max(1.0, r["norm_Omega2"])]
     if bad:
         w = max(bad, key=lambda r: r["norm_Omega2"])
         return Verdict.REFUTED, (f"{len(bad)}/{len(massive)} words with ‖Ω2‖ ≥ {threshold:g} "
@@ -350,21 +356,42 @@ def abelian_decide(ev: dict, resolution: float = SLOPE_RESOLUTION) -> tuple[Verd
     every abelian model above the bound and the unobserved-direction gap (‖Ω2‖ > 0, bound ≡ 0)
     all hold (the statement needs ‖Ω2 h0‖, not ‖Ω2‖); supported without the gap; else refuted."""
     p = ev["exponent"]
-    lo, hi = ev["bound_ci"]
-    ok_b = min(lo, ev["bound_slope"] - resolution) <= p <= max(hi, ev["bound_slope"] + resolution)
+    above, gap = _flag(ev, "abelian_models_above_bound"), _flag(ev, "unobserved_gap")
+    informative = all(_finite(ev[k]) and _finite(*ev[c]) and (ev[c][1] - ev[c][0]) / 2 <= resolution
+                      for k, c in (("bound_slope", "bound_ci"), ("growth_slope", "growth_ci")))
+    ok_b = _agrees(ev["bound_slope"], ev["bound_ci"], p, resolution)
     ok_r = ev["residual_slope"] >= p + 1 - resolution
     ok_ratio = abs(ev["ratio_at_min_eps"] - 1) < 1e-2
-    glo, ghi = ev["growth_ci"]
-    grows = (min(glo, ev["growth_slope"] - resolution) <= 1
-             <= max(ghi, ev["growth_slope"] + resolution))
+    grows = _agrees(ev["growth_slope"], ev["growth_ci"], 1.0, resolution)
     why = (f"bound slope {ev['bound_slope']:.3f} (expected {p:g}): {ok_b}; residual slope "
            f"{ev['residual_slope']:.3f} (≥ {p + 1 - resolution:g}): {ok_r}; ratio "
            f"{ev['ratio_at_min_eps']:.5f}: {ok_ratio}; growth slope {ev['growth_slope']:.2f}: "
            f"{grows}; models above bound: {ev['abelian_models_above_bound']}; unobserved gap: "
            f"{ev['unobserved_gap']}")
-    if not (ok_b and ok_r and ok_ratio and grows and ev["abelian_models_above_bound"]):
+    if not informative:
+        return Verdict.INCONCLUSIVE, (f"a slope fit is not informative (95% CI half-width above "
+                                      f"{resolution:g}, or not finite): {why}")
+    if not (ok_b and ok_r and ok_ratio and grows and above):
         return Verdict.REFUTED, why
-    return (Verdict.REFINED if ev["unobserved_gap"] else Verdict.SUPPORTED), why
+    return (Verdict.REFINED if gap else Verdict.SUPPORTED), why
+
+
+def _finite(*xs) -> bool:
+    return all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+               for x in xs)
+
+
+def _agrees(slope: float, ci, value: float, resolution: float) -> bool:
+    """A fitted slope agrees with ``value`` when its CI contains it or it lies within
+    ``resolution`` of it (the CI is assumed informative: half-width ≤ ``resolution``)."""
+    return ci[0] <= value <= ci[1] or abs(slope - value) <= resolution
+
+
+def _flag(ev: dict, key: str) -> bool:
+    v = ev[key]
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"evidence[{key!r}] must be a bool, got {type(v).__name__}")
+    return bool(v)
 
 
 def _figure(ctx, res, growth):
