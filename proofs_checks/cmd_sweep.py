@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from .cli_types import int_at_least, number_above, number_at_least
+
 __all__ = ["register"]
 
 
@@ -86,37 +88,6 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_int(s: str) -> int:
-    v = int(s)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
-    return v
-
-
-def _positive_float(s: str) -> float:
-    v = float(s)
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {s}")
-    return v
-
-
-def _non_negative_float(s: str) -> float:
-    v = float(s)
-    if not v >= 0:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {s}")
-    return v
-
-
-def _non_negative_int(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {s}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {s}")
-    return v
-
-
 def register(subparsers) -> None:
     """Add the ``sweep`` and ``sweep-report`` subcommands."""
     s = subparsers.add_parser(
@@ -132,22 +103,22 @@ def register(subparsers) -> None:
                    help="local process pool or Ray (needs the sweeps extra; default local)")
     s.add_argument("--address", default=None,
                    help="Ray cluster address (backend ray; default: start a local Ray instance)")
-    s.add_argument("--workers", type=_positive_int, default=1,
+    s.add_argument("--workers", type=int_at_least(1), default=1,
                    help="parallel workers (local processes or Ray tasks; default 1)")
-    s.add_argument("--threads", type=_positive_int, default=1,
+    s.add_argument("--threads", type=int_at_least(1), default=1,
                    help="torch threads per worker (default 1)")
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="cpu",
                    help="where the runs train (default cpu)")
-    s.add_argument("--lease-s", type=_positive_float, default=None,
+    s.add_argument("--lease-s", type=number_above(0), default=None,
                    help="lease of a claimed run in seconds (default: the sweep file's, else 600)")
-    s.add_argument("--poll-s", type=_positive_float, default=5.0,
+    s.add_argument("--poll-s", type=number_above(0), default=5.0,
                    help="how often a worker re-checks runs held by others (default 5 s)")
-    s.add_argument("--progress-s", type=_positive_float, default=30.0,
+    s.add_argument("--progress-s", type=number_above(0), default=30.0,
                    help="seconds between progress lines (default 30)")
-    s.add_argument("--stream-s", type=_non_negative_float, default=30.0,
+    s.add_argument("--stream-s", type=number_at_least(0), default=30.0,
                    help="backend ray: seconds between mid-run checkpoints shipped to the driver "
                         "(0 ships every checkpoint; default 30)")
-    s.add_argument("--ray-retries", type=_non_negative_int, default=3,
+    s.add_argument("--ray-retries", type=int_at_least(0), default=3,
                    help="backend ray: restarts of a run whose worker died, from the driver's "
                         "newest checkpoint (default 3)")
     s.add_argument("--dry-run", action="store_true",

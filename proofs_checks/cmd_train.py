@@ -7,30 +7,11 @@ stored summary is printed); an interrupted run resumes from its last checkpoint.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
+from .cli_types import finite_number, int_at_least
+
 __all__ = ["register", "run"]
-
-
-def _positive_int(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {s}")
-    return v
-
-
-def _finite_float(s: str) -> float:
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {s!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {s}")
-    return v
 
 
 TASK_HELP = ("a word problem over a group named as FiniteGroup.named accepts it: C<n> (cyclic), "
@@ -58,35 +39,35 @@ def register(subparsers) -> None:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     _add(p, "--task", TASK_HELP, required=True)
     _add(p, "--model", "the sequence model", required=True, choices=MODEL_NAMES)
-    _add(p, "--depth", "number of layers", type=_positive_int, default=1)
-    _add(p, "--width", "model width (hidden size)", type=_positive_int, default=64)
-    _add(p, "--heads", "attention / state heads per layer", type=_positive_int, default=4)
-    _add(p, "--n-householder", "DeltaProduct Householder steps per token", type=_positive_int,
+    _add(p, "--depth", "number of layers", type=int_at_least(1), default=1)
+    _add(p, "--width", "model width (hidden size)", type=int_at_least(1), default=64)
+    _add(p, "--heads", "attention / state heads per layer", type=int_at_least(1), default=4)
+    _add(p, "--n-householder", "DeltaProduct Householder steps per token", type=int_at_least(1),
          default=2)
     _add(p, "--positions", "position encoding of the transformer", choices=("rotary", "learned"),
          default="rotary")
-    _add(p, "--train-length", "sequence length T of the training words", type=_positive_int,
+    _add(p, "--train-length", "sequence length T of the training words", type=int_at_least(1),
          default=16)
     _add(p, "--test-length", "length of the held-out test words; none means twice the train "
-         "length", type=_positive_int, default=None)
-    _add(p, "--n-train", "number of training sequences", type=_positive_int, default=4096)
-    _add(p, "--n-test", "number of held-out test sequences", type=_positive_int, default=512)
+         "length", type=int_at_least(1), default=None)
+    _add(p, "--n-train", "number of training sequences", type=int_at_least(1), default=4096)
+    _add(p, "--n-test", "number of held-out test sequences", type=int_at_least(1), default=512)
     _add(p, "--convention", "prefix products: left g_t = x_t g_(t-1), right g_t = g_(t-1) x_t",
          choices=("left", "right"), default="left")
     _add(p, "--eps", "generator scale of rotation_eps (required there, unused otherwise)",
-         type=_finite_float, default=None)
-    _add(p, "--steps", "optimiser steps", type=_positive_int, default=1000)
-    _add(p, "--batch-size", "sequences per step", type=_positive_int, default=64)
-    _add(p, "--lr", "peak learning rate (AdamW)", type=_finite_float, default=3e-3)
-    _add(p, "--weight-decay", "AdamW weight decay", type=_finite_float, default=0.01)
+         type=finite_number, default=None)
+    _add(p, "--steps", "optimiser steps", type=int_at_least(1), default=1000)
+    _add(p, "--batch-size", "sequences per step", type=int_at_least(1), default=64)
+    _add(p, "--lr", "peak learning rate (AdamW)", type=finite_number, default=3e-3)
+    _add(p, "--weight-decay", "AdamW weight decay", type=finite_number, default=0.01)
     _add(p, "--warmup", "linear warm-up steps", type=int, default=50)
-    _add(p, "--grad-clip", "gradient-norm clip", type=_finite_float, default=1.0)
+    _add(p, "--grad-clip", "gradient-norm clip", type=finite_number, default=1.0)
     _add(p, "--precision", "training precision", choices=PRECISIONS, default="fp32")
     _add(p, "--seed", "training seed: initialisation and minibatch order (the data set has its "
          "own fixed seed)", type=int, default=0)
     _add(p, "--device", "auto: cuda when torch sees a GPU, else cpu",
          choices=("auto", "cpu", "cuda"), default="auto")
-    _add(p, "--threads", "torch CPU threads; none leaves torch's choice", type=_positive_int,
+    _add(p, "--threads", "torch CPU threads; none leaves torch's choice", type=int_at_least(1),
          default=None)
     _add(p, "--results", "results store folder", default="results")
     _add(p, "--no-progress", "no live progress bar", action="store_true")
