@@ -50,6 +50,8 @@ import mpmath
 import numpy as np
 from flint import fmpq, fmpq_mat
 
+from seqtheory.theory.linalg import rref_pivots
+
 from .local_error import _to_obj, as_mp_matrices, check_word, path_product
 from .separation import max_class_for_depth
 
@@ -191,12 +193,7 @@ def _greedy_extension(low: list, cand: list) -> list:
     cols = low + cand
     M = fmpq_mat(len(cols[0]), len(cols), [v[i] for i in range(len(cols[0])) for v in cols])
     R, rank = M.rref()
-    piv, col = [], 0
-    for i in range(rank):
-        while R[i, col] == 0:
-            col += 1
-        piv.append(col)
-        col += 1
+    piv = rref_pivots(R, rank)
     if piv[:len(low)] != list(range(len(low))):  # pragma: no cover - low is a basis by construction
         raise AssertionError("the lower derived term is not linearly independent")
     return [cand[j - len(low)] for j in piv[len(low):]]
@@ -257,12 +254,7 @@ def _complement_blocks(Dprev: dict, Dnext: dict, c: int) -> list[_Block]:
         full = comp + low
         M = fmpq_mat(len(full), len(full[0]), [x for r in full for x in r])
         R, rank = M.rref()
-        piv, col = [], 0
-        for i in range(rank):
-            while R[i, col] == 0:
-                col += 1
-            piv.append(col)
-            col += 1
+        piv = rref_pivots(R, rank)
         sq = fmpq_mat(rank, rank, [full[i][p] for i in range(rank) for p in piv])
         inv = sq.inv()   # α · sq = w[P]  =>  α = w[P] · inv
         coord = np.array([[inv[i, j] for j in range(len(comp))] for i in range(rank)],

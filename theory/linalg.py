@@ -166,13 +166,19 @@ def independent_rows(basis: np.ndarray, cand: np.ndarray) -> list[int]:
     N, m = stack.shape[1], stack.shape[0]
     M = flint.fmpz_mat(N, m, [int(x) for x in stack.T.ravel().tolist()])
     R, _den, r = M.rref()
+    return [p - b for p in rref_pivots(R, r) if p >= b]
+
+
+def rref_pivots(R: Any, rank: int) -> list[int]:
+    """Pivot columns of a matrix ``R`` in reduced row echelon form with ``rank`` non-zero rows
+    (python-flint ``fmpz_mat``/``fmpq_mat`` or anything indexable as ``R[i, j]``), in order."""
     piv, j = [], 0
-    for i in range(r):
+    for i in range(rank):
         while R[i, j] == 0:
             j += 1
         piv.append(j)
         j += 1
-    return [p - b for p in piv if p >= b]
+    return piv
 
 
 # ----------------------------------------------------------------------------- input handling
