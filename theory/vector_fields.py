@@ -182,12 +182,7 @@ class _Echelon:
         for p, row in self.rows.items():
             c = v.get(p)
             if c:
-                for k, r in row.items():
-                    x = v.get(k, Fraction(0)) - c * r
-                    if x:
-                        v[k] = x
-                    else:
-                        v.pop(k, None)
+                _subtract_multiple(v, c, row)
         return v
 
     def add(self, v: dict) -> bool:
@@ -201,14 +196,19 @@ class _Echelon:
         for q, row in self.rows.items():
             c = row.get(p)
             if c:
-                for k, x in r.items():
-                    y = row.get(k, Fraction(0)) - c * x
-                    if y:
-                        row[k] = y
-                    else:
-                        row.pop(k, None)
+                _subtract_multiple(row, c, r)
         self.rows[p] = r
         return True
+
+
+def _subtract_multiple(v: dict, c, row: dict) -> None:
+    """``v ← v − c·row`` in place for sparse coefficient dicts (zero entries removed)."""
+    for k, x in row.items():
+        y = v.get(k, Fraction(0)) - c * x
+        if y:
+            v[k] = y
+        else:
+            v.pop(k, None)
 
     @property
     def dim(self) -> int:
