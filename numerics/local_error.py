@@ -28,6 +28,7 @@ import numpy as np
 
 __all__ = [
     "as_mp_matrices",
+    "mp_to_object_array",
     "log_series_coefficients",
     "path_product",
     "truncation_error",
@@ -172,12 +173,14 @@ def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
         P = _eye(d)
         for a in w:
             if a not in cache:
-                cache[a] = _to_obj(mpmath.expm(mpmath.matrix((X[a] * e).tolist())))
+                cache[a] = mp_to_object_array(mpmath.expm(mpmath.matrix((X[a] * e).tolist())))
             P = cache[a].dot(P)
         return P
 
 
-def _to_obj(M) -> np.ndarray:
+def mp_to_object_array(M) -> np.ndarray:
+    """An mpmath matrix as a numpy object array of the same shape (entries kept as mpf/mpc),
+    the form :func:`as_mp_matrices` reads back."""
     out = np.empty((M.rows, M.cols), dtype=object)
     for i in range(M.rows):
         for j in range(M.cols):
@@ -198,7 +201,7 @@ def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
         e = _to_mpf(eps)
         P = path_product(gens, word, e, dps)
-        L = _to_obj(mpmath.logm(mpmath.matrix(P.tolist())))
+        L = mp_to_object_array(mpmath.logm(mpmath.matrix(P.tolist())))
         trunc = _zeros(P.shape[0])
         for m in range(1, c + 1):
             trunc = trunc + Z[m - 1] * e ** m

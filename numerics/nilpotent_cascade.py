@@ -52,7 +52,7 @@ from flint import fmpq, fmpq_mat
 
 from seqtheory.theory.linalg import rref_pivots
 
-from .local_error import _to_obj, as_mp_matrices, check_word, path_product
+from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
 from .separation import max_class_for_depth
 
 __all__ = ["NilpotentCascade", "CascadeLayer", "nilpotent_cascade", "free_group_element",
@@ -437,7 +437,7 @@ class NilpotentCascade:
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
         _check_dps(dps)
         with mpmath.workdps(dps):
-            out = _to_obj(self.simulate(word, eps, dps))
+            out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
 
