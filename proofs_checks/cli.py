@@ -227,8 +227,21 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                                    highlight=False)
             progress.advance(task)
 
+        def training(info: dict | None) -> None:
+            if info is None:
+                progress.update(task, description="training the runs of the trained claims "
+                                                  "(read from the results store when finished)", left="")
+                return
+            progress.console.print(f"  trained {info['runs']} runs ({info['jobs']} jobs, "
+                                   f"{info['workers']} worker processes) in "
+                                   f"{info['seconds']:.1f} s", highlight=False)
+            if info.get("error"):
+                progress.console.print("  training failed; each check trains its own runs:\n"
+                                       + info["error"].rstrip().splitlines()[-1], highlight=False)
+
         try:
-            run_claims(claims, ctx, controls=args.controls, on_start=start, on_done=done)
+            run_claims(claims, ctx, controls=args.controls, on_start=start, on_done=done,
+                       on_training=training)
         except KeyboardInterrupt:
             return results, True
         progress.update(task, description="done", left="")

@@ -180,6 +180,7 @@ class ControlOutcome:
 CheckFn = Callable[[Context], Outcome]
 ControlFn = Callable[[Context], ControlOutcome]
 DecisionFn = Callable[..., Any]
+PlanFn = Callable[[Context, bool], list]
 
 # Ids of the claims whose decision rule ran, while a ``recording_decisions()`` block is open.
 _DECISIONS_RUN: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
@@ -214,6 +215,7 @@ class Claim:
     claim_version: int = 1
     uses_training: bool = False
     decision: DecisionFn | None = None
+    plan: PlanFn | None = None
 
     @property
     def family(self) -> str:
@@ -242,6 +244,19 @@ class Claim:
 
         self.decision = rule
         return rule
+
+
+    def training_plan(self, fn: PlanFn) -> PlanFn:
+        """Decorator registering the training runs of a trained claim: ``fn(ctx, controls)``
+        returns every training job the check (and, when ``controls``, its negative control) will
+        ask the results store for — :class:`~seqtheory.models.train.TrainConfig` objects and
+        :class:`~seqtheory.proofs_checks.training_runs.StoreJob` objects. The runner trains the
+        plans of all selected claims together before the checks run
+        (:func:`seqtheory.proofs_checks.training_runs.prefetch`), so the runs of every claim share
+        the CPU workers; a check then reads its runs from the store. A plan is an optimisation
+        only: a run missing from it is trained when the check asks for it."""
+        self.plan = fn
+        return fn
 
 
 REGISTRY: dict[str, Claim] = {}

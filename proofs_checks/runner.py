@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable
 
 from .registry import Claim, Context, ControlOutcome, Outcome, recording_decisions
 
-__all__ = ["ClaimResult", "run_claim", "run_claims", "resolve_device"]
+__all__ = ["ClaimResult", "run_claim", "run_claims", "prefetch_training", "resolve_device"]
 
 
 @dataclass
@@ -128,10 +128,34 @@ def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult
     return res
 
 
+def prefetch_training(claims: list[Claim], ctx: Context, controls: bool = False) -> dict[str, Any]:
+    """Train the runs of every selected trained claim together before the checks run
+    (:func:`seqtheory.proofs_checks.training_runs.prefetch`). Never raises for a failed training
+    worker: the error is returned under ``"error"`` and each check then trains (and reports) its
+    own runs."""
+    from .training_runs import prefetch
+
+    try:
+        return prefetch(claims, ctx, controls)
+    except Exception:
+        return {"runs": 0, "jobs": 0, "workers": 0, "seconds": 0.0, "error": traceback.format_exc()}
+
+
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_start: Callable[[Claim], None] | None = None,
-               on_done: Callable[[ClaimResult], None] | None = None) -> list[ClaimResult]:
-    """Run claims in order, calling ``on_start`` / ``on_done`` around each (progress display)."""
+               on_done: Callable[[ClaimResult], None] | None = None,
+               on_training: Callable[[dict | None], None] | None = None) -> list[ClaimResult]:
+    """Run claims in order, calling ``on_start`` / ``on_done`` around each (progress display).
+    When some claims registered a training plan, their runs are trained first, together
+    (:func:`prefetch_training`); ``on_training`` is called with ``None`` before and with the
+    summary after."""
+    claims = list(claims)
+    if any(c.plan is not None for c in claims):
+        if on_training:
+            on_training(None)
+        info = prefetch_training(claims, ctx, controls)
+        if on_training:
+            on_training(info)
     results = []
     for c in claims:
         if on_start:

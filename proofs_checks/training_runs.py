@@ -8,16 +8,27 @@ the fact. ``quick`` runs :data:`QUICK_SEEDS` seeds per cell, ``full`` :data:`FUL
 """
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import json
 import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.proofs_checks.registry import Context
 
-__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "n_seeds", "seeds", "store", "run_many", "cpu_workers"]
+__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
+           "run_many", "train_all", "prefetch", "schedule", "cpu_workers"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
+#: most runs one batched job stacks (larger groups spill out of the CPU caches; benchmarks/README_batched.md)
+MAX_GROUP = 8
 
 
 def n_seeds(ctx: Context) -> int:
@@ -61,36 +72,131 @@ def _config_from_dict(d: dict):
     return TrainConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
 
-def _worker_main(argv: list[str]) -> None:
-    """``python -m seqtheory.proofs_checks.training_runs STORE DEVICE CONFIGS.json``: train the
-    configurations listed in the JSON file, one after the other, into the store."""
-    import json
+# ------------------------------------------------------------------------------------------------
+# jobs: what one worker trains in one go
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StoreJob:
+    """A training job that is not a single :class:`~seqtheory.models.train.TrainConfig` (e.g. the
+    head experiment): ``function`` (``"package.module:name"``) is called with a
+    :class:`~seqtheory.proofs_checks.registry.Context` of the same seed, profile and device whose
+    results store is the caller's, and stores its own result there. ``config`` is the object the
+    store keys that result by (the job is skipped when the store holds it finished);
+    ``cpu_seconds`` is a rough cost estimate used to balance the workers."""
 
-    from seqtheory.models.store import ResultsStore
+    function: str
+    config: Any
+    cpu_seconds: float
+
+
+def _batchable(cfg) -> bool:
+    from seqtheory.models.batched import VMAP_MODELS
+
+    return cfg.model in VMAP_MODELS and cfg.precision != "bf16"
+
+
+def _cost(job: Any) -> float:
+    """Rough CPU seconds of a job (a StoreJob, or a list of TrainConfigs trained as one group):
+    ≈ 3 ms fixed per step plus 12 µs per (sequence × position × layer) at width 32, measured on
+    the 2-core development machine; a stacked group pays the fixed part once."""
+    if isinstance(job, StoreJob):
+        return job.cpu_seconds
+    c = job[0]
+    per_run = 1.2e-5 * c.batch_size * c.train_length * c.depth * (c.width / 32) ** 2
+    return c.steps * (0.003 + per_run * len(job))
+
+
+def _jobs(configs: Sequence[Any], workers: int, batched: bool, max_group: int) -> list:
+    """Split unfinished runs into jobs: runs of one shape that the batched engine can stack form
+    one job (at most ``max_group`` runs); other runs are one job each. While there are fewer jobs
+    than ``workers``, the largest group is halved."""
+    from seqtheory.models.batched import shape_key
+
+    jobs: list = []
+    groups: dict[tuple, list] = {}
+    for c in configs:
+        if isinstance(c, StoreJob):
+            jobs.append(c)
+        elif batched and _batchable(c):
+            groups.setdefault(shape_key(c), []).append(c)
+        else:
+            jobs.append([c])
+    for g in groups.values():
+        jobs += [g[i:i + max_group] for i in range(0, len(g), max_group)]
+    while len(jobs) < workers:
+        big = max((j for j in jobs if isinstance(j, list)), key=len, default=None)
+        if big is None or len(big) < 2:
+            break
+        jobs.remove(big)
+        jobs += [big[:len(big) // 2], big[len(big) // 2:]]
+    return jobs
+
+
+def schedule(jobs: Sequence[Any], workers: int) -> list[list]:
+    """Longest-processing-time-first assignment of ``jobs`` to ``workers`` shards (each job to
+    the least loaded shard, in decreasing order of :func:`_cost`); empty shards are dropped."""
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    shards: list[list] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for job in sorted(jobs, key=_cost, reverse=True):
+        w = load.index(min(load))
+        shards[w].append(job)
+        load[w] += _cost(job)
+    return [s for s in shards if s]
+
+
+def _run_job(job: Any, st, device: str, ctx_fields: dict) -> None:
+    from seqtheory.models.batched import train_batched
     from seqtheory.models.train import train
 
-    root, device, path = argv
+    if isinstance(job, StoreJob):
+        module, name = job.function.split(":")
+        fn = getattr(importlib.import_module(module), name)
+        fn(Context(results_dir=st.root, **ctx_fields))
+    elif len(job) == 1:
+        train(job[0], store=st, device=device, threads=1 if device == "cpu" else None, wait_s=3600.0)
+    else:
+        train_batched(list(job), store=st, device=device, threads=1 if device == "cpu" else None)
+
+
+def _encode(job: Any) -> dict:
+    if isinstance(job, StoreJob):
+        return {"store_job": job.function}
+    return {"configs": [dataclasses.asdict(c) for c in job]}
+
+
+def _decode(d: dict) -> Any:
+    if "store_job" in d:
+        return StoreJob(d["store_job"], None, 0.0)
+    return [_config_from_dict(c) for c in d["configs"]]
+
+
+def _worker_main(argv: list[str]) -> None:
+    """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json``: run the jobs
+    listed in the JSON file, one after the other, into the store."""
+    from seqtheory.models.store import ResultsStore
+
+    root, ctx_path, path = argv
     st = ResultsStore(root)
+    ctx_fields = json.loads(Path(ctx_path).read_text())
     for d in json.loads(Path(path).read_text()):
-        train(_config_from_dict(d), store=st, device=device, threads=1, wait_s=3600.0)
+        _run_job(_decode(d), st, ctx_fields["device"], ctx_fields)
 
 
-def _train_in_processes(root: str, device: str, configs: Sequence[Any], workers: int) -> None:
-    """Train ``configs`` in ``workers`` subprocesses (round-robin shards); RuntimeError naming
+def _run_in_processes(root: str, ctx_fields: dict, shards: Sequence[Sequence[Any]]) -> None:
+    """Run each shard of jobs in its own subprocess (one torch thread each); RuntimeError naming
     the failure when a worker exits non-zero."""
-    import dataclasses
-    import json
-    import subprocess
-    import sys
-    import tempfile
-
     with tempfile.TemporaryDirectory() as tmp:
+        ctx_path = Path(tmp) / "ctx.json"
+        ctx_path.write_text(json.dumps(ctx_fields))
         procs = []
-        for w in range(workers):
+        for w, shard in enumerate(shards):
             path = Path(tmp) / f"shard{w}.json"
-            path.write_text(json.dumps([dataclasses.asdict(c) for c in configs[w::workers]]))
+            path.write_text(json.dumps([_encode(j) for j in shard]))
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "seqtheory.proofs_checks.training_runs", root, device, str(path)],
+                [sys.executable, "-m", "seqtheory.proofs_checks.training_runs", root,
+                 str(ctx_path), str(path)],
                 stderr=subprocess.PIPE, env=dict(os.environ, OMP_NUM_THREADS="1")))
         errors = [p.communicate()[1] for p in procs]
         for p, err in zip(procs, errors):
@@ -99,25 +205,64 @@ def _train_in_processes(root: str, device: str, configs: Sequence[Any], workers:
                                    f"{err.decode(errors='replace')[-2000:]}")
 
 
+def _unfinished(st, jobs: Sequence[Any]) -> list:
+    seen, todo = set(), []
+    for j in jobs:
+        cfg = j.config if isinstance(j, StoreJob) else j
+        key = st.key(cfg)
+        if key not in seen and st.result(cfg) is None:
+            seen.add(key)
+            todo.append(j)
+    return todo
+
+
+def train_all(ctx: Context, jobs: Sequence[Any], batched: bool = True,
+              max_group: int = MAX_GROUP) -> dict[str, Any]:
+    """Train every job of ``jobs`` (TrainConfigs and :class:`StoreJob` objects) that the store of
+    ``ctx`` does not hold finished. On CPU the unfinished runs are split into jobs (runs of one
+    shape stacked by the batched engine, :func:`seqtheory.models.batched.train_batched`, when
+    ``batched``; it reproduces one-at-a-time training, tests/test_batched.py) and spread over
+    :func:`cpu_workers` subprocesses by :func:`schedule`; every run is seeded, so the results do
+    not depend on the number of processes or on the grouping. On CUDA the jobs run in turn in
+    this process. Returns ``{"runs": trained runs, "jobs": jobs, "workers": processes,
+    "seconds": wall time}``."""
+    t0 = time.perf_counter()
+    st = store(ctx)
+    todo = _unfinished(st, jobs)
+    workers = cpu_workers() if ctx.device == "cpu" else 1
+    plan = _jobs(todo, workers, batched, max_group)
+    shards = schedule(plan, workers) if plan else []
+    ctx_fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
+    if len(shards) > 1:
+        _run_in_processes(str(st.root), ctx_fields, shards)
+    else:
+        for job in plan:
+            _run_job(job, st, ctx.device, ctx_fields)
+    runs = sum(1 if isinstance(j, StoreJob) else len(j) for j in plan)
+    return {"runs": runs, "jobs": len(plan), "workers": len(shards),
+            "seconds": time.perf_counter() - t0}
+
+
+def prefetch(claims: Sequence[Any], ctx: Context, controls: bool = False) -> dict[str, Any]:
+    """Train the runs of every claim of ``claims`` that registered a training plan
+    (:meth:`~seqtheory.proofs_checks.registry.Claim.training_plan`; with ``controls``, the
+    controls' runs too) in one :func:`train_all`, so that the runs of all claims share the
+    workers. The checks then read their runs from the store."""
+    jobs = [j for c in claims if c.plan is not None for j in c.plan(ctx, controls)]
+    return train_all(ctx, jobs) if jobs else {"runs": 0, "jobs": 0, "workers": 0, "seconds": 0.0}
+
+
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     """Results of the training runs ``configs`` (:class:`~seqtheory.models.train.TrainConfig`),
-    in order: read from the store when finished there, else trained and stored. On CPU the runs
-    not yet in the store are spread over :func:`cpu_workers` subprocesses (one torch thread each;
-    every run is seeded, so the results do not depend on the number of processes); on CUDA they
-    run in turn. Every set of runs of a trained claim goes through this one function, so a
-    batched engine can replace it without touching the claims."""
+    in order: read from the store when finished there, else trained (:func:`train_all`) and
+    stored. Every set of runs of a trained claim goes through this one function."""
     from seqtheory.models.train import train
 
+    train_all(ctx, configs)
     st = store(ctx)
-    todo = [c for c in configs if st.result(c) is None]
-    workers = min(cpu_workers(), len(todo)) if ctx.device == "cpu" else 1
-    if workers > 1:
-        _train_in_processes(str(st.root), ctx.device, todo, workers)
     return [train(cfg, store=st, device=ctx.device, threads=1 if ctx.device == "cpu" else None,
                   wait_s=3600.0) for cfg in configs]
 
 
 if __name__ == "__main__":
-    import sys
-
     _worker_main(sys.argv[1:])

@@ -186,6 +186,12 @@ def _parity_control(ctx: Context) -> ControlOutcome:
                           reason=f"{verdict.value}: {why}", evidence=ev)
 
 
+@parity.training_plan
+def _parity_plan(ctx: Context, controls: bool) -> list:
+    return (_parity_cfgs(ctx, "signed_mamba") + _parity_cfgs(ctx, "mamba")
+            + (_parity_cfgs(ctx, "signed_mamba", shuffle=True) if controls else []))
+
+
 # ------------------------------------------------------------------------------------------------
 # depth.exp.s3_depth
 # ------------------------------------------------------------------------------------------------
@@ -282,6 +288,12 @@ def _s3_control(ctx: Context) -> ControlOutcome:
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="two-layer AUSSM trained on labels shuffled across each batch",
                           reason=f"{v.value}: {why}", evidence=ev)
+
+
+@s3_depth.training_plan
+def _s3_plan(ctx: Context, controls: bool) -> list:
+    return [c for arm, m, L in _S3_ARMS for c in _s3_cfgs(ctx, m, L)] + \
+        (_s3_cfgs(ctx, "aussm", 2, shuffle=True) if controls else [])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -425,6 +437,17 @@ def _wp_control(ctx: Context) -> ControlOutcome:
                           reason=f"{v.value}: {parts}")
 
 
+@word_problems.training_plan
+def _wp_plan_runs(ctx: Context, controls: bool) -> list:
+    cfgs = [c for cell in _wp_plan(ctx) for c in wp_cfgs(ctx, *cell)]
+    if controls:
+        plan = [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")]
+        longest = max(c[3] for c in plan)
+        cfgs += [c for cell in plan if cell[3] == longest
+                 for c in wp_cfgs(ctx, *cell, shuffle=cell[2] == 2)]
+    return cfgs
+
+
 # ------------------------------------------------------------------------------------------------
 # depth.exp.rotation
 # ------------------------------------------------------------------------------------------------
@@ -435,8 +458,12 @@ def _rotation_cfgs(ctx: Context, depth: int, salt: str = "") -> list:
                  **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0))
 
 
+def _rotation_depths(ctx: Context) -> list[int]:
+    return [1, 2] if ctx.quick else [1, 2, 4]
+
+
 def _rotation_runs(ctx: Context) -> dict[int, list[dict]]:
-    return run_arms(ctx, {L: _rotation_cfgs(ctx, L) for L in ([1, 2] if ctx.quick else [1, 2, 4])})
+    return run_arms(ctx, {L: _rotation_cfgs(ctx, L) for L in _rotation_depths(ctx)})
 
 
 @claim(id="depth.exp.rotation", title="A5 rotation task: MSE decreases with depth",
@@ -519,6 +546,12 @@ def _rotation_control(ctx: Context) -> ControlOutcome:
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth 1 vs depth 1 (other seeds) labelled as depth 2",
                           reason=f"{v.value}: {why}", evidence={"mse": mses})
+
+
+@rotation.training_plan
+def _rotation_plan(ctx: Context, controls: bool) -> list:
+    return [c for L in _rotation_depths(ctx) for c in _rotation_cfgs(ctx, L)] + \
+        (_rotation_cfgs(ctx, 1, salt=":control") if controls else [])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -734,6 +767,11 @@ def _thm32_control(ctx: Context) -> ControlOutcome:
                           reason=f"{v.value}: {why}")
 
 
+@thm32_trained.training_plan
+def _thm32_plan(ctx: Context, controls: bool) -> list:
+    return [c for cfgs in _eps_cfgs(ctx, "abelian", 1).values() for c in cfgs]
+
+
 # ------------------------------------------------------------------------------------------------
 # depth.cor3.6.trained
 # ------------------------------------------------------------------------------------------------
@@ -778,11 +816,19 @@ def cor36_trained(ctx: Context) -> Outcome:
                          "a candidate exponent is inconclusive (optimisation floor), not a refutation")
 
 
+def _cor36_depths(ctx: Context) -> list[int]:
+    return [1] if ctx.quick else [1, 2, 3]
+
+
+def _cor36_arms(ctx: Context, k: int) -> dict[float, list]:
+    """The ε-sweep runs of depth ``k``: one abelian layer at k = 1, signed_mamba layers above."""
+    return _eps_cfgs(ctx, "abelian" if k == 1 else "signed_mamba", k)
+
+
 def _cor36_errors(ctx: Context) -> dict[int, dict[float, float]]:
     out = {}
-    for k in ([1] if ctx.quick else [1, 2, 3]):
-        model = "abelian" if k == 1 else "signed_mamba"
-        runs = run_arms(ctx, _eps_cfgs(ctx, model, k))
+    for k in _cor36_depths(ctx):
+        runs = run_arms(ctx, _cor36_arms(ctx, k))
         out[k] = {e: float(np.mean([math.sqrt(r["test"]["mse_train_length"]) for r in rs]))
                   for e, rs in runs.items()}
     return out
@@ -817,10 +863,15 @@ def _cor36_control(ctx: Context) -> ControlOutcome:
         pred = d.train_targets.mean(axis=0)[:T]
         err[e] = float(math.sqrt(((d.test_targets[:, :T] - pred) ** 2).mean()))
     fit = _fit(sorted(err), [err[x] for x in sorted(err)])
-    fits = {k: fit for k in ([1] if ctx.quick else [1, 2, 3])}
+    fits = {k: fit for k in _cor36_depths(ctx)}
     v, met = cor36_decide(fits)
     return ControlOutcome(rejected=v != Verdict.SUPPORTED, variant="the constant predictor (mean target)",
                           reason=f"{v.value}: slopes {[round(f['slope'], 2) for f in fits.values()]}; {met}")
+
+
+@cor36_trained.training_plan
+def _cor36_plan(ctx: Context, controls: bool) -> list:
+    return [c for k in _cor36_depths(ctx) for cfgs in _cor36_arms(ctx, k).values() for c in cfgs]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -832,11 +883,15 @@ A5_TEST_FACTOR = 4
 ALPHA = 0.05
 
 
-def _a5_runs(ctx: Context) -> dict[int, list[dict]]:
+def _a5_cfgs(ctx: Context) -> dict[int, list]:
     depths, T, steps = ([1, 2], 3, 400) if ctx.quick else ([1, 2, 3, 4], 4, 2000)
-    return run_arms(ctx, {L: _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba",
-                                   depth=L, **recipe(T, steps, test_length=A5_TEST_FACTOR * T))
-                          for L in depths})
+    return {L: _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba", depth=L,
+                     **recipe(T, steps, test_length=A5_TEST_FACTOR * T))
+            for L in depths}
+
+
+def _a5_runs(ctx: Context) -> dict[int, list[dict]]:
+    return run_arms(ctx, _a5_cfgs(ctx))
 
 
 @claim(id="depth.prop3.7.trained", title="A5: held-out length generalisation grows with depth",
@@ -905,3 +960,8 @@ def _prop37_control(ctx: Context) -> ControlOutcome:
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="the depth-1 models' lengths reported at every depth",
                           reason=f"{v.value}: {why}")
+
+
+@prop37_trained.training_plan
+def _prop37_plan(ctx: Context, controls: bool) -> list:
+    return [c for cfgs in _a5_cfgs(ctx).values() for c in cfgs]

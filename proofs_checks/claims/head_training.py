@@ -198,3 +198,15 @@ def _rownorm_control(ctx: Context) -> ControlOutcome:
                           "AdamW head in both arms (seeds paired s ↔ s+1)",
                           f"verdict {verdict.value}: {why}; D ratio {ev['ratio_diameter']:.2f}, "
                           f"Hilbert ratio {ev['ratio_hilbert_rms']:.2f}", {"decision": ev})
+
+
+#: rough CPU seconds of the stored head experiment per profile (2-core development machine)
+_HEAD_CPU_SECONDS = {"quick": 30.0, "full": 300.0}
+
+
+@rownorm_vs_adamw.training_plan
+def _head_plan(ctx: Context, controls: bool) -> list:
+    from seqtheory.proofs_checks.training_runs import StoreJob
+
+    return [StoreJob(f"{__name__}:stored_experiment", _experiment_config(ctx),
+                     _HEAD_CPU_SECONDS[ctx.profile])]

@@ -1,0 +1,151 @@
+"""How trained claims get their runs: jobs (batched groups), the worker schedule, the training
+plans of the claims (the prefetch trains what the checks will ask for) and the runner's handling
+of a failed prefetch."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from seqtheory.models.train import TrainConfig
+from seqtheory.proofs_checks import training_runs as tr
+from seqtheory.proofs_checks.registry import Context, all_claims
+
+
+def _cfg(**kw):
+    base = dict(task="S3", model="signed_mamba", train_length=8, steps=12, width=8, n_heads=2,
+                d_state=4, batch_size=4, n_train=32, n_test=16, fresh_words=True,
+                curriculum_steps=4, curriculum_start=2)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+# ------------------------------------------------------------------------------------------------
+# jobs and schedule
+# ------------------------------------------------------------------------------------------------
+def test_runs_of_one_shape_form_one_job_and_the_rest_run_alone():
+    a = [_cfg(seed=s) for s in range(3)]                    # one shape, batchable
+    b = [_cfg(seed=s, depth=2) for s in range(2)]           # another shape
+    c = [_cfg(seed=0, model="abelian", task="rotation_eps", eps=0.1)]  # not batchable
+    d = [_cfg(seed=0, precision="bf16")]                    # bf16: not batchable
+    jobs = tr._jobs(a + b + c + d, workers=2, batched=True, max_group=8)
+    assert sorted(len(j) for j in jobs) == [1, 1, 2, 3]
+    assert {tuple(x.key for x in j) for j in jobs} >= {tuple(x.key for x in a), tuple(x.key for x in b)}
+    alone = tr._jobs(a + b, workers=2, batched=False, max_group=8)
+    assert sorted(len(j) for j in alone) == [1] * 5
+
+
+def test_groups_respect_max_group_and_split_to_feed_every_worker():
+    a = [_cfg(seed=s) for s in range(5)]
+    assert sorted(len(j) for j in tr._jobs(a, workers=1, batched=True, max_group=2)) == [1, 2, 2]
+    assert sorted(len(j) for j in tr._jobs(a, workers=2, batched=True, max_group=8)) == [2, 3]
+    assert sorted(len(j) for j in tr._jobs(a[:1], workers=2, batched=True, max_group=8)) == [1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 50), min_size=1, max_size=30), st.integers(1, 6))
+def test_schedule_assigns_every_job_once_and_balances_like_lpt(costs, workers):
+    jobs = [tr.StoreJob(f"m:f{i}", None, float(c)) for i, c in enumerate(costs)]
+    shards = tr.schedule(jobs, workers)
+    flat = [j for s in shards for j in s]
+    assert sorted(j.function for j in flat) == sorted(j.function for j in jobs)
+    loads = [sum(j.cpu_seconds for j in s) for s in shards]
+    # LPT guarantee: the largest load is at most 4/3 of the optimum (≥ max(mean, largest job))
+    lower = max(sum(costs) / workers, max(costs))
+    assert max(loads) <= 4 / 3 * lower + 1e-9
+
+
+def test_schedule_refuses_bad_worker_counts():
+    with pytest.raises(ValueError, match="workers"):
+        tr.schedule([], 0)
+
+
+def test_train_all_trains_each_unfinished_run_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(tr, "cpu_workers", lambda: 1)       # in this process
+    ctx = Context(seed=1, results_dir=tmp_path / "res")
+    cfgs = [_cfg(seed=s) for s in tr.seeds(ctx, "t", 2)] + [_cfg(seed=5, depth=2)]
+    first = tr.train_all(ctx, cfgs + cfgs[:1])               # a repeated run is trained once
+    assert (first["runs"], first["jobs"]) == (3, 2)
+    assert all(tr.store(ctx).result(c) is not None for c in cfgs)
+    again = tr.train_all(ctx, cfgs)
+    assert (again["runs"], again["jobs"]) == (0, 0)
+    res = tr.run_many(ctx, cfgs)
+    assert [r["key"] for r in res] == [c.key for c in cfgs] and all(r["from_store"] for r in res)
+
+
+def test_batched_and_one_at_a_time_jobs_give_the_same_runs(tmp_path, monkeypatch):
+    monkeypatch.setattr(tr, "cpu_workers", lambda: 1)
+    cfgs = [_cfg(seed=s, precision="fp64") for s in (3, 4)]
+    a = Context(seed=0, results_dir=tmp_path / "a")
+    b = Context(seed=0, results_dir=tmp_path / "b")
+    tr.train_all(a, cfgs, batched=True)
+    tr.train_all(b, cfgs, batched=False)
+    for c in cfgs:
+        ra, rb = tr.store(a).result(c), tr.store(b).result(c)
+        assert ra["engine"]["name"] == "batched"
+        assert rb.get("engine", {}).get("name") != "batched"
+        assert ra["final_loss"] == pytest.approx(rb["final_loss"], rel=1e-10, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------
+# the training plans of the claims
+# ------------------------------------------------------------------------------------------------
+class _Asked(Exception):
+    pass
+
+
+TRAINED = [c for c in all_claims() if c.uses_training]
+
+
+def test_every_trained_claim_has_a_training_plan():
+    assert TRAINED and [c.id for c in TRAINED if c.plan is None] == []
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+@pytest.mark.parametrize("claim", TRAINED, ids=[c.id for c in TRAINED])
+def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, profile, monkeypatch,
+                                                                       tmp_path):
+    """The check's (and the control's) first request to the results store is part of the plan,
+    so the prefetch trains what the claim needs (a miss would only cost time: the check would
+    train it, one claim at a time)."""
+    import seqtheory.proofs_checks.claims.head_training as head
+
+    ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
+    asked: list = []
+
+    def fake_run_many(ctx, configs):
+        asked.append([c.key for c in configs])
+        raise _Asked
+
+    def fake_stored(ctx):
+        asked.append([tr.store(ctx).key(head._experiment_config(ctx))])
+        raise _Asked
+
+    monkeypatch.setattr(tr, "run_many", fake_run_many)
+    for mod in ("depth_training",):
+        monkeypatch.setattr(f"seqtheory.proofs_checks.claims.{mod}.run_many", fake_run_many)
+    monkeypatch.setattr(head, "stored_experiment", fake_stored)
+    planned = set()
+    for j in claim.plan(ctx, True):
+        cfg = j.config if isinstance(j, tr.StoreJob) else j
+        planned.add(tr.store(ctx).key(cfg))
+    for fn in (claim.check, claim.negative_control):
+        asked.clear()
+        try:
+            fn(ctx)
+        except _Asked:
+            pass
+        assert asked or fn is claim.negative_control, f"{claim.id}: the check asked for no run"
+        if asked:
+            assert set(asked[0]) <= planned, f"{claim.id}: asks for runs outside its plan"
+
+
+def test_a_failed_prefetch_is_reported_not_raised(monkeypatch):
+    from seqtheory.proofs_checks import runner
+
+    def boom(*a, **k):
+        raise RuntimeError("a training worker failed")
+
+    monkeypatch.setattr(tr, "prefetch", boom)
+    info = runner.prefetch_training(TRAINED, Context())
+    assert info["runs"] == 0 and "a training worker failed" in info["error"]
