@@ -95,7 +95,7 @@ class RowNorm(torch.optim.Optimizer):
                 M = st["m"] / (1.0 - beta ** st["step"])
                 if group["centre"]:
                     M = M - M.mean(dim=0, keepdim=True)
-                R = M / (M.norm(dim=1, keepdim=True) + eps)
+                R = M / (_row_norms(M) + eps)
                 if group["centre"]:
                     R = R - R.mean(dim=0, keepdim=True)
                 old = p.detach().clone()
@@ -105,6 +105,14 @@ class RowNorm(torch.optim.Optimizer):
                 updates.append(p.detach() - old)
         self.last_updates = updates
         return updates
+
+
+def _row_norms(M: torch.Tensor) -> torch.Tensor:
+    """Euclidean norms of the rows of ``M`` (shape ``(V, d)`` → ``(V, 1)``), computed on rows
+    scaled by their largest entry so that no square overflows (float32 rows up to the format's
+    maximum); zero rows give 0."""
+    a = M.abs().amax(dim=1, keepdim=True)
+    return a * (M / torch.where(a > 0, a, torch.ones_like(a))).norm(dim=1, keepdim=True)
 
 
 class AdamWHead(torch.optim.AdamW):

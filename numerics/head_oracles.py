@@ -268,10 +268,19 @@ def covering_radius_descent(G, eta: float = 1.0) -> SocpResult:
 
 def numerical_rank(G, rtol: float = 1e-9) -> int:
     """Rank of ``G`` after normalising by its largest singular value: the number of singular values
-    ``> rtol · σ_max`` (0 for the zero matrix). The tolerance is explicit (SPEC §5)."""
+    ``> rtol · σ_max`` (0 for the zero matrix), decided by
+    :func:`seqtheory.theory.linalg.rank_decision` with the SVD's rounding bound
+    ``4 u · max(m, n) · σ_max`` (``u`` the unit roundoff). The tolerance is explicit (SPEC §5).
+    Raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) when a
+    singular value lies below the tolerance but above the rounding bound, or when the kept and
+    the dropped values are not separated by a wide gap: the rank is then not determined."""
+    from seqtheory.theory.linalg import rank_decision
+
     A, _ = _normalised(_as_rows(G, "G"))          # rank is scale invariant; SVD of O(1) data
     s = np.linalg.svd(A, compute_uv=False)
-    return 0 if s.size == 0 or s[0] == 0 else int((s > rtol * s[0]).sum())
+    if s.size == 0 or s[0] == 0:
+        return 0
+    return rank_decision(s, rtol, 4 * UNIT_ROUNDOFF * max(A.shape) * float(s[0]), "G").rank
 
 
 def rownorm_ratio_bound(k: int) -> float:

@@ -109,8 +109,10 @@ class Context:
     results_dir: Path | None = None
 
     def __post_init__(self) -> None:
-        if self.profile not in ("quick", "full"):
-            raise ValueError(f"profile must be 'quick' or 'full', got {self.profile!r}")
+        from .profiles import PROFILES
+
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
 

@@ -214,3 +214,18 @@ def test_backward_change_bad_input():
         backward_signal(np.zeros((1, 2)), h, 0)
     with pytest.raises(TypeError, match="S must be"):
         u_dependent_backward_bound(U, None, h, 0)
+
+
+def test_rownorm_normalises_rows_whose_squares_overflow_float32():
+    """A float32 gradient row of size 1e20 (its square overflows) is normalised like any other:
+    the step moves each row by lr in Euclidean norm, with no inf/nan."""
+    import torch
+
+    from seqtheory.models.optim import RowNorm
+
+    p = torch.nn.Parameter(torch.zeros(3, 2, dtype=torch.float32))
+    opt = RowNorm([p], lr=0.5, beta=0.0, eps=1e-8, centre=False)
+    p.grad = torch.tensor([[1e20, 1e20], [3e-3, 4e-3], [0.0, 0.0]], dtype=torch.float32)
+    opt.step()
+    assert torch.isfinite(p).all()
+    assert p.norm(dim=1).tolist() == pytest.approx([0.5, 0.5 * 5e-3 / (5e-3 + 1e-8), 0.0], rel=1e-6)

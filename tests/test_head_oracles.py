@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from seqtheory.theory.linalg import NumericalRankError
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -98,7 +99,11 @@ def test_ratio_zero_gradient_and_rank_tolerance():
         rownorm_ratio(np.ones((3, 2)))
     assert numerical_rank(np.zeros((3, 2))) == 0
     A = np.diag([1.0, 1e-12])
-    assert numerical_rank(A, rtol=1e-9) == 1 and numerical_rank(A, rtol=1e-15) == 2
+    assert numerical_rank(A, rtol=1e-15) == 2
+    with pytest.raises(NumericalRankError):      # 1e-12: below the tolerance, above rounding
+        numerical_rank(A, rtol=1e-9)
+    assert numerical_rank(np.diag([1.0, 1e-18]), rtol=1e-9) == 1     # within rounding: zero
+    assert numerical_rank(np.array([[1.0, 1.0], [1.0, 1.0 + 2 ** -52]])) == 1
     with pytest.raises(ValueError):
         rownorm_ratio_bound(0)
 
