@@ -9,16 +9,47 @@ from .registry import Context, get_claim
 from .report import claim_record, md_table
 from .runner import ClaimResult, run_claim
 
-__all__ = ["check_claim", "claim_markdown", "show_claim"]
+__all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir"]
+
+
+def notebook_results_dir() -> Path:
+    """The results store the notebooks share: ``results/`` in the seqtheory cache folder
+    (``$SEQTHEORY_CACHE_DIR``, else ``~/.cache/seqtheory``), so a run trained by one notebook
+    (or one claim) is read back by the others and by a later session, never retrained."""
+    from seqtheory.theory._io import cache_dir
+
+    return cache_dir("results")
+
+
+def _context(seed: int, profile: str, out_dir: Path | None, results_dir: str | Path | None) -> Context:
+    res = Path(results_dir) if results_dir is not None else notebook_results_dir()
+    return Context(seed=seed, profile=profile, out_dir=out_dir, results_dir=res)
 
 
 def check_claim(claim_id: str, seed: int = 0, profile: str = "quick", controls: bool = True,
-                out_dir: str | Path | None = None) -> ClaimResult:
+                out_dir: str | Path | None = None,
+                results_dir: str | Path | None = None) -> ClaimResult:
     """Run one claim (and its negative control) with figures written under ``out_dir``
-    (a temporary folder when None)."""
+    (a temporary folder when None) and trained runs in ``results_dir`` (default
+    :func:`notebook_results_dir`)."""
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="seqtheory-nb-"))
-    return run_claim(get_claim(claim_id), Context(seed=seed, profile=profile, out_dir=out),
+    return run_claim(get_claim(claim_id), _context(seed, profile, out, results_dir),
                      controls=controls)
+
+
+def train_claims(claim_ids: list[str], seed: int = 0, profile: str = "quick", controls: bool = True,
+                 results_dir: str | Path | None = None) -> str:
+    """Train the runs of the trained claims ``claim_ids`` (and of their controls) together, as
+    ``seqtheory verify`` does before its checks (:func:`seqtheory.proofs_checks.runner.prefetch_training`),
+    into ``results_dir`` (default :func:`notebook_results_dir`); runs already there are read,
+    not retrained. Returns a one-line summary. ``KeyError`` for an unknown id; ``RuntimeError``
+    when a training worker failed."""
+    from .training_runs import prefetch
+
+    claims = [get_claim(c) for c in claim_ids]
+    info = prefetch(claims, _context(seed, profile, None, results_dir), controls)
+    return (f"trained {info['runs']} runs ({info['jobs']} jobs, {info['workers']} worker processes) "
+            f"in {info['seconds']:.1f} s; runs already in the store were read")
 
 
 def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -> str:
