@@ -18,8 +18,9 @@ runs the peer ``--repeat`` times as a subprocess, reading its own timing of the 
 (``#seconds=`` from the build driver described in the README, or ``#total time=`` that the
 upstream ``bch`` prints at ``verbosity_level=1``) and the number of non-zero coefficients per
 degree, which must equal seqtheory's (the row is marked otherwise). Recorded per row: both
-times, their ratio, the growth factor from the previous degree of the table, and the load
-average (``os.getloadavg``) before the row. ``--out FILE`` (or ``$SEQTHEORY_BENCH_OUT``) also
+times, their ratio (wall: seqtheory's wall time over the peer's own timing; CPU: CPU seconds of
+both, less sensitive to other jobs on a shared machine), the growth factor from the previous
+degree of the table, and the load average (``os.getloadavg``) before the row. ``--out FILE`` (or ``$SEQTHEORY_BENCH_OUT``) also
 writes the markdown table there.
 """
 from __future__ import annotations
@@ -90,15 +91,19 @@ def parse_peer_output(text: str, N: int) -> dict:
 
 def time_peer(peer: str, N: int, kind: str, repeat: int = 3) -> dict:
     """Best-of-``repeat`` of the peer's own timing of the computation; also the subprocess wall
-    time of that run (start-up and printing included)."""
+    time and CPU seconds (user + system, all threads) of that run, start-up and printing
+    included."""
     best = None
     for _ in range(max(1, repeat)):
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
         w0 = time.perf_counter()
         proc = subprocess.run([peer, f"N={N}", f"expression={_PEER_EXPRESSION[kind]}", "verbosity_level=1"],
                               capture_output=True, text=True, check=True)
         wall = time.perf_counter() - w0
+        ru2 = resource.getrusage(resource.RUSAGE_CHILDREN)
         r = parse_peer_output(proc.stdout, N)
         r["process_wall_s"] = wall
+        r["process_cpu_s"] = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
         if best is None or r["seconds"] < best["seconds"]:
             best = r
     return best
@@ -130,17 +135,18 @@ def run(degrees, kinds, peer: str | None, repeat: int = 2) -> list[dict]:
 def table(rows) -> str:
     have_peer = any(r["peer"] for r in rows)
     if have_peer:
-        head = ("| kind | N | non-zero (<= N) | counts agree | peer s | seqtheory wall s | seqtheory CPU s | "
-                "ratio | growth peer | growth seqtheory | load |")
-        out = [head, "|" + "---|" * 11]
+        head = ("| kind | N | non-zero (<= N) | counts agree | peer s | peer CPU s | seqtheory wall s | "
+                "seqtheory CPU s | ratio (wall) | ratio (CPU) | growth peer | growth seqtheory | load |")
+        out = [head, "|" + "---|" * 13]
         for r in rows:
             p = r["peer"]
             g = "" if r["growth"] is None else f"{r['growth']:.1f}x"
             gp = "" if r.get("peer_growth") is None else f"{r['peer_growth']:.1f}x"
+            rc = r["ours"]["cpu_s"] / p["process_cpu_s"] if p["process_cpu_s"] > 0 else float("inf")
             out.append(f"| {r['kind']} | {r['degree']} | {r['ours']['terms']} | "
                        f"{'yes' if r['counts_agree'] else '**NO**'} | {p['seconds']:.3f} | "
-                       f"{r['ours']['wall_s']:.2f} | {r['ours']['cpu_s']:.2f} | {r['ratio']:.1f}x | {gp} | {g} | "
-                       f"{r['load']:.2f} |")
+                       f"{p['process_cpu_s']:.3f} | {r['ours']['wall_s']:.2f} | {r['ours']['cpu_s']:.2f} | "
+                       f"{r['ratio']:.1f}x | {rc:.1f}x | {gp} | {g} | {r['load']:.2f} |")
     else:
         out = ["No peer given (--peer or $SEQTHEORY_BCH_PEER): seqtheory alone, no ratio.", "",
                "| kind | N | non-zero (<= N) | seqtheory wall s | seqtheory CPU s | growth | load |",

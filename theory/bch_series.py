@@ -439,14 +439,16 @@ class _TwoLetterEngine:
             e = min(s + block, n)
             M = self._pairing_matrix(cls[:e], codes[s:e], m)  # (e, e - s): M[l, w]
             if s:
-                # sum_l c[l] M[l, w] mod p by one float64 (BLAS) product, exact: c is split into
-                # 16-bit halves, so every partial sum is below fchunk * 2^16 * 2^(m-1) <= 2^53
+                # sum_l c[l] M[l, w] mod p by one float64 product, exact: c is split into 16-bit
+                # halves, so every partial sum is below fchunk * 2^16 * 2^(m-1) <= 2^53. einsum
+                # (single-threaded) rather than a BLAS call, whose threads would compete with the
+                # forked class workers.
                 Mp = M[:s].astype(np.float64)
                 acc = np.zeros((K, e - s), np.int64)
                 for t in range(0, s, fchunk):
                     u = min(t + fchunk, s)
                     halves = np.vstack([c[:, t:u] & 0xFFFF, c[:, t:u] >> 16]).astype(np.float64)
-                    prod = (halves @ Mp[t:u]).astype(np.int64)
+                    prod = np.einsum("ij,jk->ik", halves, Mp[t:u]).astype(np.int64)
                     acc = (acc + prod[:K] + (prod[K:] % P) * 65536) % P
                 r[:, s:e] = (r[:, s:e] - acc) % P
             T = M[s:e].astype(np.int64)  # T[l - s, w - s], unitriangular (l <= w)
@@ -541,9 +543,9 @@ def _default_workers(degree: int) -> int:
 
 @lru_cache(maxsize=4)
 def _engine(N: int) -> _TwoLetterEngine:
-    # lookup tables up to length 14 (about 16 MB of int32, 0.1 s); longer words are expanded
-    # by _pairing_matrix (larger tables were measured slower overall at degree 20)
-    return _TwoLetterEngine(N, table_max=14)
+    # lookup tables up to length 13/14 (4/16 MB of int32); longer words are expanded by
+    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 18/20)
+    return _TwoLetterEngine(N, table_max=13 if N <= 18 else 14)
 
 
 def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="xy") -> dict[str, Fraction]:
