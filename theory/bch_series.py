@@ -543,9 +543,9 @@ def _default_workers(degree: int) -> int:
 
 @lru_cache(maxsize=4)
 def _engine(N: int) -> _TwoLetterEngine:
-    # lookup tables up to length 13/14 (4/16 MB of int32); longer words are expanded by
-    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 18/20)
-    return _TwoLetterEngine(N, table_max=13 if N <= 18 else 14)
+    # lookup tables up to length 11..14 (at most 16 MB of int32); longer words are expanded by
+    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 14..20)
+    return _TwoLetterEngine(N, table_max=11 if N <= 14 else (12 if N <= 16 else (13 if N <= 18 else 14)))
 
 
 def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="xy") -> dict[str, Fraction]:
