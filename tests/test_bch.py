@@ -69,6 +69,19 @@ def test_fast_engine_equals_reference_solver():
     assert fast == ref.lyndon_coefficients()
 
 
+def test_even_degrees_and_symmetric_series_from_the_odd_degrees():
+    # method="fast" solves only the odd degrees of log(e^X e^Y) and derives the rest from
+    # Z_even = tanh(ad_X/2) Z_odd and S = sech(ad_X/2) Z_odd; here every degree is solved
+    # directly from its own word coefficients instead (Goldberg, resp. the exact DP for
+    # log(e^{X/2} e^Y e^{X/2})) and must agree exactly
+    assert lyndon_coordinates_two_letters(goldberg_coefficient, 13) == \
+        bch(13, use_cache=False).lyndon_coefficients()
+    half = Fraction(1, 2)
+    sym = lyndon_coordinates_two_letters(
+        lambda w: log_product_word_coefficient(w, [("x", half), ("y", 1), ("x", half)], "xy"), 11)
+    assert {w: v for w, v in sym.items() if v} == bch(11, "symmetric", use_cache=False).lyndon_coefficients()
+
+
 def test_symmetric_is_odd_and_low_order():
     S = bch(9, "symmetric")
     assert all(len(w) % 2 == 1 for w in S.lyndon_coefficients())  # Z(-X,-Y) = -Z(X,Y)

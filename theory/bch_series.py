@@ -17,15 +17,22 @@ Method.
    coordinates ``c`` satisfy the unitriangular integer system ``g = A c``,
    ``A[w, l] = <P_l, w>`` (the approach of F. Casas and A. Murua, J. Math. Phys. 50, 033513
    (2009), arXiv:0810.2656, and H. Hofstätter, arXiv:2012.03818, appendix).
-   For two letters this module has a vectorised engine: ``<P_l, w>`` is evaluated for whole
-   batches of (basis element, word) pairs at once, recursively through the standard
-   factorisation, with dense lookup tables for short words; the solve is done modulo five
-   31-bit primes (``A`` is unimodular, so ``c·D`` is an integer vector for ``D`` the common
+   For two letters this module has a vectorised engine: for each multidegree class the
+   pairings ``<P_l, w>`` are formed as dense blocks (rows: basis elements, columns: words) by
+   numpy gathers from lookup tables of short words, expanding longer words once through the
+   standard factorisation; the solve is a blocked forward substitution modulo five 31-bit
+   primes (``A`` is unimodular, so ``c·D`` is an integer vector for ``D`` the common
    denominator of ``g``), the integers are rebuilt from four primes by Garner's CRT and
-   certified against the fifth (a mismatch raises ``ArithmeticError``). Only columns with a
-   non-zero coordinate are ever formed. From degree 17 the multidegree classes are solved in
-   ``min(2, cpu_count)`` forked worker processes (``$SEQTHEORY_BCH_WORKERS`` overrides; 1 = no
-   fork). Timings: ``benchmarks/README_bch.md``.
+   certified against the fifth (a mismatch raises ``ArithmeticError``). From degree 17 the
+   classes are solved in ``min(2, cpu_count)`` forked worker processes
+   (``$SEQTHEORY_BCH_WORKERS`` overrides; 1 = no fork).
+3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
+   ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and ``S(-X,-Y) = -S(X,Y)`` (S has only odd
+   degrees), ``Z_even = tanh(ad_X/2) Z_odd`` and ``S = sech(ad_X/2) Z_odd``; in the Lyndon basis
+   ``ad_X P_q = P_{xq}`` for every Lyndon word ``q != x``, so both are exact sums over the
+   chains ``w = x^m q`` (the even-degree relation is the one used by H. Hofstätter's C program
+   ``bch``, https://github.com/HaraldHofstaetter/BCH). Timings against that program:
+   ``benchmarks/README_bch.md``.
 
 Results are cached on disk (:mod:`.series_cache`), keyed by kind and degree.
 """
@@ -40,7 +47,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .free_lie import _check_degree, _decode, _encode, _lyndon_internal, check_alphabet
+from .free_lie import _check_degree, _decode, _encode, check_alphabet
 from .lie_poly import LiePolynomial, _as_fraction, _coords_internal, log_word_coefficient
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
@@ -143,51 +150,85 @@ def log_product_word_coefficient(word: str, factors: Sequence[tuple[str, object]
 # ----------------------------------------------------------------------------------------------
 
 def _primes(count: int) -> list[int]:
-    from sympy import prevprime
+    """The ``count`` largest primes below 2^31 (flint's primality test)."""
+    import flint
 
     out, p = [], 2 ** 31
-    for _ in range(count):
-        p = prevprime(p)
-        out.append(p)
+    while len(out) < count:
+        p -= 1
+        if flint.fmpz(p).is_prime():
+            out.append(p)
     return out
 
 
 _PRIMES = None
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
-#: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32,
-#: and the modular block update sums up to 384 products ``c * <P_l, w>`` with ``c < 2^31`` in
-#: int64: ``384 * 2^31 * 2^(degree-1) < 2^63`` holds up to degree 23.
+#: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
+#: the in-block updates sum at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in int64, and the
+#: float64 block products are split so that every partial sum stays below 2^53 (exact).
 _FAST_MAX_DEGREE = 23
 _I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^31 (degree <= 23)
 
 
 class _TwoLetterEngine:
-    """Lyndon words over {0 < 1} up to length N as bit codes, with lookup tables of <P_l, w>
-    for short words and a batched evaluator for longer ones."""
+    """Lyndon words over {0 < 1} up to length N as bit codes (engine order: by length, then
+    lexicographic), their standard factorisations, lookup tables of <P_l, w> for short words and
+    dense pairing blocks for longer ones."""
 
     def __init__(self, N: int, table_max: int = 15):
         self.N = N
-        words = [w for m in range(1, N + 1) for w in _lyndon_internal(2, N)[m]]
-        self.words = words
-        tr = {0x100: "0", 0x101: "1"}
-        self.index = {w: i for i, w in enumerate(words)}
-        n = len(words)
-        self.LEN = np.fromiter((len(w) for w in words), _I, n)
-        self.CODE = np.fromiter((int(w.translate(tr), 2) for w in words), _I, n)
-        self.KY = np.fromiter((w.count(chr(0x101)) for w in words), _I, n)
+        # Lyndon words by length, ascending codes (= lexicographic order) within a length: a word
+        # of length n is Lyndon iff its n-bit code is strictly below all its proper rotations
+        lens, codes = [np.ones(2, _I)], [np.arange(2, dtype=_I)]
+        for m in range(2, N + 1):
+            c = np.arange(2 ** m, dtype=_I)
+            ok = np.ones(c.size, bool)
+            mask = _I((1 << m) - 1)
+            for j in range(1, m):
+                ok &= c < (((c << j) | (c >> (m - j))) & mask)
+            sel = c[ok]
+            lens.append(np.full(sel.size, m, _I))
+            codes.append(sel)
+        self.LEN = np.concatenate(lens)
+        self.CODE = np.concatenate(codes)
+        self.KY = np.bitwise_count(self.CODE).astype(_I)
+        n = self.CODE.size
+        self._words = None
+        # standard factorisation w = (u, v): v = the longest proper suffix that is a Lyndon word;
+        # words are located by their marker code (1 << length) | code
+        pos = np.full(2 ** (N + 1), -1, np.int32)
+        pos[(_I(1) << self.LEN) | self.CODE] = np.arange(n, dtype=np.int32)
         left = np.zeros(n, _I)
         right = np.zeros(n, _I)
-        idx = self.index
-        for i, w in enumerate(words):
-            if len(w) > 1:
-                j = min(range(1, len(w)), key=lambda s, w=w: w[s:])
-                left[i], right[i] = idx[w[:j]], idx[w[j:]]
+        for m in range(2, N + 1):
+            sel = np.nonzero(self.LEN == m)[0]
+            code = self.CODE[sel]
+            todo = np.ones(sel.size, bool)
+            for j in range(1, m):  # suffix w[j:], longest first
+                suf = (1 << (m - j)) | (code & ((1 << (m - j)) - 1))
+                hit = todo & (pos[suf] >= 0)
+                right[sel[hit]] = pos[suf[hit]]
+                left[sel[hit]] = pos[(1 << j) | (code[hit] >> (m - j))]
+                todo &= ~hit
         self.LEFT, self.RIGHT = left, right
         self.Mt = 0
         self.OFF = np.full(n, -1, _I)
         self.TAB = np.zeros(0, _I)
         self.RANK = np.zeros(2, _I)
         self._build_tables(min(table_max, N))
+
+    @property
+    def words(self) -> list[str]:
+        """The Lyndon words as internal strings (letters chr(0x100) < chr(0x101)), engine order."""
+        if self._words is None:
+            self._words = self.decode(np.arange(self.CODE.size), (chr(0x100), chr(0x101)))
+        return self._words
+
+    def decode(self, idx, letters) -> list[str]:
+        """The words of the engine indices ``idx`` spelled with the two ``letters``."""
+        tr = str.maketrans("01", letters[0] + letters[1])
+        return [format(c, "b").zfill(m).translate(tr)
+                for c, m in zip(self.CODE[idx].tolist(), self.LEN[idx].tolist())]
 
     # -- lookup tables ------------------------------------------------------------------------
     def _build_tables(self, M: int) -> None:
@@ -249,48 +290,61 @@ class _TwoLetterEngine:
                 self.TAB[self.OFF[a][:, None] + ra[None, :]]
         return T
 
-    # -- batched <P_L, code> ------------------------------------------------------------------
-    def _ev(self, L: np.ndarray, code: np.ndarray, check_weight: bool = True) -> np.ndarray:
-        """<P_L[i], code[i]> for arrays of Lyndon indices and word codes of equal lengths.
-        ``check_weight=False`` skips the multidegree test when the caller guarantees it."""
-        out = np.zeros(L.size, _I)
-        if L.size == 0:
-            return out
-        n = self.LEN[L]
-        ok = code >= self.CODE[L]  # support of P_l: words >= l (Reutenauer Thm 5.1)
-        if check_weight:
-            ok &= np.bitwise_count(code) == self.KY[L]
-        short = n <= self.Mt
-        t = np.nonzero(ok & short)[0]
-        if t.size:
-            Lt = L[t]
-            out[t] = self.TAB[self.OFF[Lt] + self.RANK[(_I(1) << n[t]) + code[t]]]
-        r = np.nonzero(ok & ~short)[0]
-        if r.size:
-            Lr, cr = L[r], code[r]
-            a, b = self.LEFT[Lr], self.RIGHT[Lr]
-            n1, n2 = self.LEN[a], self.LEN[b]
-            one = _I(1)
-            # <P_a, w[:n1]> <P_b, w[n1:]>  -  <P_b, w[:n2]> <P_a, w[n2:]>
-            res = self._pair(a, cr >> n2, b, cr & ((one << n2) - 1), n1 <= n2)
-            res -= self._pair(b, cr >> n1, a, cr & ((one << n1) - 1), n2 < n1)
-            out[r] = res
-        return out
-
-    def _pair(self, L1, c1, L2, c2, first_is_1) -> np.ndarray:
-        """<P_L1, c1> * <P_L2, c2>, evaluating the shorter (cheaper) factor first and the other
-        one only where the first is non-zero (where the first factor's multidegree matches, the
-        second's does too, so its weight test is skipped)."""
-        out = np.zeros(L1.size, _I)
-        for sel, (La, ca, Lb, cb) in ((np.nonzero(first_is_1)[0], (L1, c1, L2, c2)),
-                                      (np.nonzero(~first_is_1)[0], (L2, c2, L1, c1))):
-            if sel.size == 0:
-                continue
-            v = self._ev(La[sel], ca[sel])
-            nz = np.nonzero(v)[0]
-            if nz.size:
-                idx = sel[nz]
-                out[idx] = v[nz] * self._ev(Lb[idx], cb[idx], check_weight=False)
+    # -- dense blocks of pairings -------------------------------------------------------------
+    def _pairing_matrix(self, L: np.ndarray, C: np.ndarray, n: int) -> np.ndarray:
+        """``M[i, j] = <P_{L[i]}, C[j]>`` (int32) for Lyndon indices ``L`` of length ``n`` and one
+        multidegree and word codes ``C`` of length ``n`` and the same multidegree. Short words
+        are read from the lookup tables; longer ones are expanded once through the standard
+        factorisation ``P_l = P_a P_b - P_b P_a``, grouped by the shape of ``(a, b)``: both
+        factors short -> two table gathers; one factor a letter -> the other factor's block
+        (recursively); otherwise the factor blocks are formed on the distinct prefixes and
+        suffixes only. Dense gathers throughout, no per-pair recursion."""
+        TAB, OFF, RANK, Mt = self.TAB, self.OFF, self.RANK, self.Mt
+        if n <= Mt:
+            return TAB[OFF[L][:, None] + RANK[(1 << n) + C][None, :]]
+        a_all, b_all = self.LEFT[L], self.RIGHT[L]
+        key = self.LEN[a_all] * 64 + self.KY[a_all]
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        cuts = (np.flatnonzero(np.diff(ks)) + 1).tolist()
+        out = np.zeros((L.size, C.size), _I)  # rows in the grouped order, restored at the end
+        for s0, e0 in zip([0] + cuts, cuts + [L.size]):
+            g = order[s0:e0]
+            a, b = a_all[g], b_all[g]
+            n1, k1 = int(self.LEN[a[0]]), int(self.KY[a[0]])
+            n2, k2 = n - n1, int(self.KY[b[0]])
+            Mg = out[s0:e0]
+            # <P_a, w[:n1]> <P_b, w[n1:]>   minus   <P_b, w[:n2]> <P_a, w[n2:]>
+            for nf, kf, F, S, sign in ((n1, k1, a, b, 1), (n2, k2, b, a, -1)):
+                ns = n - nf
+                pre = C >> ns
+                v = np.flatnonzero(np.bitwise_count(pre) == kf)
+                if v.size == 0:
+                    continue
+                pre, suf = pre[v], C[v] & ((1 << ns) - 1)
+                if nf <= Mt and ns <= Mt:
+                    blk = TAB[OFF[F][:, None] + RANK[(1 << nf) + pre][None, :]] * \
+                        TAB[OFF[S][:, None] + RANK[(1 << ns) + suf][None, :]]
+                elif nf == 1:  # a letter: its factor is 1 on every kept word
+                    blk = self._pairing_matrix(S, suf, ns)
+                elif ns == 1:
+                    blk = self._pairing_matrix(F, pre, nf)
+                else:
+                    uF, iF = np.unique(F, return_inverse=True)
+                    uS, iS = np.unique(S, return_inverse=True)
+                    up, ip = np.unique(pre, return_inverse=True)
+                    us, js = np.unique(suf, return_inverse=True)
+                    blk = self._pairing_matrix(uF, up, nf)[iF][:, ip] * \
+                        self._pairing_matrix(uS, us, ns)[iS][:, js]
+                cols = slice(None) if v.size == C.size else v
+                if sign > 0:
+                    Mg[:, cols] = blk
+                else:
+                    Mg[:, cols] -= blk
+        if cuts or L.size < 2 or np.any(order[1:] < order[:-1]):
+            inv = np.empty_like(order)
+            inv[order] = np.arange(order.size)
+            return out[inv]
         return out
 
     # -- the solve ----------------------------------------------------------------------------
@@ -330,71 +384,134 @@ class _TwoLetterEngine:
         """Coordinates of the Lyndon words of length m with k letters y (one multidegree)."""
         sel = np.nonzero(self.LEN == m)[0]
         cls = sel[self.KY[sel] == k]
-        g = [Fraction(g_fn(self.words[i])) for i in cls]
+        if cls.size == 0:
+            return {}
+        if g_fn is _goldberg_internal:
+            g, inv = self._goldberg_class(cls, m)
+        else:
+            g, inv = [Fraction(g_fn(self.words[i])) for i in cls], np.arange(cls.size)
         D = 1
         for x in g:
             D = lcm(D, x.denominator)
         G = [x.numerator * (D // x.denominator) for x in g]
-        c = self._solve_mod(cls, G, np.array(_PRIMES, np.int64)[:, None])
+        r = np.array([[x % p for x in G] for p in _PRIMES], np.int64)[:, inv]
+        c = self._solve_mod(cls, r, np.array(_PRIMES, np.int64)[:, None])
         return {i: Fraction(val, D) for i, val in zip(cls.tolist(), self._crt(c)) if val}
 
-    def _solve_mod(self, cls: np.ndarray, G: list[int], P: np.ndarray, block: int = 384) -> np.ndarray:
+    def _goldberg_class(self, cls: np.ndarray, m: int) -> tuple[list[Fraction], np.ndarray]:
+        """Goldberg coefficients of the words ``cls`` (length m) as a list over their distinct
+        (first letter, multiset of run lengths) keys, and each word's key index: the coefficient
+        depends on nothing else (module docstring)."""
         n = cls.size
-        r = np.array([[x % int(p) for x in G] for p in P[:, 0]], np.int64)  # (K, n)
+        bits = (self.CODE[cls][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
+        rid = np.zeros((n, m), np.int64)
+        if m > 1:
+            rid[:, 1:] = np.cumsum(bits[:, 1:] != bits[:, :-1], axis=1)
+        rows = np.arange(n, dtype=np.int64)[:, None]
+        runs = np.bincount((rows * m + rid).ravel(), minlength=n * m).reshape(n, m)
+        hist = np.bincount((rows * (m + 1) + runs).ravel(), minlength=n * (m + 1)).reshape(n, m + 1)
+        hist[:, 0] = bits[:, 0]  # slot 0 (count of unused run slots) replaced by the first letter
+        keys, inv = np.unique(hist, axis=0, return_inverse=True)
+        vals = []
+        for key in keys.tolist():
+            runs_t = tuple(r for r in range(1, m + 1) for _ in range(key[r]))
+            v = _goldberg_runs(key[0] == 0, runs_t)
+            vals.append(Fraction(int(v.p), int(v.q)))
+        return vals, inv.ravel()
+
+    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 1024) -> np.ndarray:
+        """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
+        ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of one class (ascending), by
+        left-looking blocked forward substitution: for each block of rows (words) the pairings
+        with all earlier columns are formed densely (:meth:`_pairing_matrix`), the earlier
+        coordinates are applied with one exact float64 product, and the block's own unitriangular part
+        is solved column by column."""
+        n = cls.size
+        K = P.shape[0]
+        r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
         codes = self.CODE[cls]
+        m = int(self.LEN[cls[0]])
+        # int64 bound for one partial product sum: terms |c| < 2^31 times |<P_l, w>| <= 2^(m-1)
+        chunk = max(1, ((1 << 62) // ((1 << 31) << max(m - 1, 0))))
+        fchunk = max(1, (1 << 53) // ((1 << 16) << max(m - 1, 0)))
         for s in range(0, n, block):
             e = min(s + block, n)
-            # within-block lower triangle A[i, j], s <= j < i < e
-            ii, jj = np.tril_indices(e - s, -1)
-            vals = self._ev(cls[s + jj], codes[s + ii]) if ii.size else np.zeros(0, np.int64)
-            Ablk = np.zeros((e - s, e - s), np.int64)
-            Ablk[ii, jj] = vals
-            for j in range(s, e):
-                cj = r[:, j].copy()
-                c[:, j] = cj
-                if cj.any() and j + 1 < e:
-                    col = Ablk[j + 1 - s:, j - s]
-                    nzr = np.nonzero(col)[0]
-                    if nzr.size:
-                        r[:, j + 1 + nzr] = (r[:, j + 1 + nzr] - cj[:, None] * col[nzr][None, :]) % P
-            if e == n:
-                break
-            nzc = np.nonzero(c[:, s:e].any(axis=0))[0] + s
-            if nzc.size == 0:
-                continue
-            rows = np.arange(e, n)
-            Lc = np.repeat(cls[nzc], rows.size)
-            Wc = np.tile(codes[rows], nzc.size)
-            A = self._ev(Lc, Wc).reshape(nzc.size, rows.size)  # A[col, row]
-            upd = np.zeros((P.shape[0], rows.size), np.int64)
-            for q in range(P.shape[0]):
-                upd[q] = (c[q, nzc] @ A) % P[q, 0]
-            r[:, e:] = (r[:, e:] - upd) % P
+            M = self._pairing_matrix(cls[:e], codes[s:e], m)  # (e, e - s): M[l, w]
+            if s:
+                # sum_l c[l] M[l, w] mod p by one float64 product, exact: c is split into 16-bit
+                # halves, so every partial sum is below fchunk * 2^16 * 2^(m-1) <= 2^53. einsum
+                # (single-threaded) rather than a BLAS call, whose threads would compete with the
+                # forked class workers.
+                Mp = M[:s].astype(np.float64)
+                acc = np.zeros((K, e - s), np.int64)
+                for t in range(0, s, fchunk):
+                    u = min(t + fchunk, s)
+                    halves = np.vstack([c[:, t:u] & 0xFFFF, c[:, t:u] >> 16]).astype(np.float64)
+                    prod = np.einsum("ij,jk->ik", halves, Mp[t:u]).astype(np.int64)
+                    acc = (acc + prod[:K] + (prod[K:] % P) * 65536) % P
+                r[:, s:e] = (r[:, s:e] - acc) % P
+            T = M[s:e].astype(np.int64)  # T[l - s, w - s], unitriangular (l <= w)
+            self._solve_block(T, r[:, s:e], c[:, s:e], P, chunk)
         return c
 
     @staticmethod
+    def _solve_block(T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
+                     sub: int = 32) -> None:
+        """In place: ``c = T^-T r`` modulo ``P`` for one diagonal block (``T[l, w]``
+        unitriangular), in sub-blocks of ``sub`` columns: earlier sub-blocks are applied by one
+        product, inside a sub-block column by column without reduction (at most ``sub`` terms
+        ``< 2^31 * |T|`` each, within int64 by the caller's ``chunk`` bound)."""
+        b = T.shape[0]
+        Pv = P[:, 0]
+        for s in range(0, b, sub):
+            e = min(s + sub, b)
+            if s:
+                for t in range(0, s, chunk):
+                    u = min(t + chunk, s)
+                    r[:, s:e] = (r[:, s:e] - (c[:, t:u] @ T[t:u, s:e]) % P) % P
+            for j in range(s, e):
+                cj = r[:, j] % Pv
+                c[:, j] = cj
+                if j + 1 < e:
+                    r[:, j + 1:e] -= cj[:, None] * T[j, j + 1:e][None, :]
+
+    @staticmethod
     def _crt(c: np.ndarray) -> list[int]:
+        """Signed integers from their residues ``c`` (K+1, n) modulo ``_PRIMES``: Garner's
+        mixed-radix digits from the first K primes (vectorised), certified against the last."""
         ps = [int(p) for p in _PRIMES]
         K = len(ps) - 1  # reconstruct from K primes, certify with the last
         modulus = 1
         for p in ps[:K]:
             modulus *= p
+        n = c.shape[1]
+        digits = [c[0] % ps[0]]
+        for q in range(1, K + 1):
+            p = ps[q]
+            acc, radix = np.zeros(n, np.int64), 1
+            for i in range(q):
+                acc = (acc + digits[i] * radix) % p
+                radix = radix * ps[i] % p
+            if q < K:
+                digits.append(((c[q] - acc) % p) * pow(radix, -1, p) % p)
+        # acc = (unsigned x) mod p_K, radix = modulus mod p_K
+        check = acc
+        cols = [d.tolist() for d in digits]
+        ok = c[K].tolist()
+        chk = check.tolist()
+        half = modulus // 2
+        pK = ps[K]
         out = []
-        cols = c.T.tolist()
-        for res in cols:
-            if not any(res):
-                out.append(0)
-                continue
-            x, m = res[0], ps[0]
-            for q in range(1, K):
-                p = ps[q]
-                t = ((res[q] - x) * pow(m, -1, p)) % p
-                x += m * t
-                m *= p
-            if x > modulus // 2:
+        for j in range(n):
+            x = cols[K - 1][j]
+            for q in range(K - 2, -1, -1):
+                x = x * ps[q] + cols[q][j]
+            unsigned_ok = chk[j] == ok[j]
+            if x > half:
                 x -= modulus
-            if x % ps[K] != res[K]:
+                unsigned_ok = (chk[j] - radix) % pK == ok[j]
+            if not unsigned_ok:
                 raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
                                       "coefficients exceed the CRT range")
             out.append(x)
@@ -426,8 +543,9 @@ def _default_workers(degree: int) -> int:
 
 @lru_cache(maxsize=4)
 def _engine(N: int) -> _TwoLetterEngine:
-    # lookup tables up to length 16 (about 200 MB of int32) pay off from degree 19 on
-    return _TwoLetterEngine(N, table_max=14 if N <= 16 else (15 if N <= 18 else 16))
+    # lookup tables up to length 11..14 (at most 16 MB of int32); longer words are expanded by
+    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 14..20)
+    return _TwoLetterEngine(N, table_max=11 if N <= 14 else (12 if N <= 16 else (13 if N <= 18 else 14)))
 
 
 def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="xy") -> dict[str, Fraction]:
@@ -480,6 +598,82 @@ def _make_series(coeffs: dict[str, Fraction], alphabet, kind: str, degree: int, 
     return s
 
 
+def _half_angle_series(n_terms: int) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact Taylor coefficients ``t_k`` of ``tanh(x/2)`` and ``s_k`` of ``sech(x/2)`` for
+    ``k = 0 .. n_terms-1`` (power-series division of ``sinh(x/2)``, ``1`` by ``cosh(x/2)``)."""
+    from math import factorial
+
+    ch = [Fraction(1, 2 ** k * factorial(k)) if k % 2 == 0 else Fraction(0) for k in range(n_terms)]
+    sh = [Fraction(1, 2 ** k * factorial(k)) if k % 2 == 1 else Fraction(0) for k in range(n_terms)]
+
+    def divide(num):
+        q = []
+        for k in range(n_terms):
+            q.append(num[k] - sum((ch[j] * q[k - j] for j in range(1, k + 1)), Fraction(0)))
+        return q
+
+    return divide(sh), divide([Fraction(1)] + [Fraction(0)] * (n_terms - 1))
+
+
+def _ad_x_series(eng: "_TwoLetterEngine", cz: dict[int, Fraction], f: Sequence[Fraction],
+                 degrees) -> dict[int, Fraction]:
+    """Lyndon coordinates of ``Σ_m f[m] ad_x^m Z`` in the given degrees, from those ``cz`` of
+    ``Z`` (global engine indices). ``ad_x P_q = [x, P_q] = P_{xq}`` for every Lyndon word
+    ``q != x`` (the standard factorisation of ``xq`` is ``(x, q)``), so the coefficient of
+    ``P_w`` is ``Σ_m f[m] c[q_m]`` over the ``m`` with ``w = x^m q_m``, ``q_m`` Lyndon: the chain
+    of standard factorisations of ``w`` with left factor ``x``. Summed in integers over a common
+    denominator per output degree."""
+    # integer numerators of Z over one denominator per degree
+    den = [1] * (eng.N + 1)
+    for q, v in cz.items():
+        d = int(eng.LEN[q])
+        den[d] = lcm(den[d], v.denominator)
+    num = {q: v.numerator * (den[int(eng.LEN[q])] // v.denominator) for q, v in cz.items()}
+    out: dict[int, Fraction] = {}
+    x_index = 0  # engine index 0 is the letter x
+    for m_deg in degrees:
+        terms = [(m, f[m]) for m in range(min(len(f), m_deg)) if f[m]]
+        D = 1
+        for m, fm in terms:
+            D = lcm(D, fm.denominator * den[m_deg - m])
+        scale = {m: fm.numerator * (D // (fm.denominator * den[m_deg - m])) for m, fm in terms}
+        idx = np.nonzero(eng.LEN == m_deg)[0]
+        acc = dict.fromkeys(idx.tolist(), 0)
+        cur, own = idx, idx
+        m = 0
+        while cur.size:
+            if m in scale:
+                sc = scale[m]
+                for i, q in zip(own.tolist(), cur.tolist()):
+                    v = num.get(q)
+                    if v:
+                        acc[i] += sc * v
+            keep = (eng.LEN[cur] > 1) & (eng.LEFT[cur] == x_index)
+            cur, own = eng.RIGHT[cur[keep]], own[keep]
+            m += 1
+        out.update((i, Fraction(v, D)) for i, v in acc.items() if v)
+    return out
+
+
+def _fast_bch(degree: int, kind: str) -> dict[int, Fraction]:
+    """Lyndon coordinates (global engine indices) of the classical or symmetric series to
+    ``degree`` by the vectorised engine. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved
+    for; the rest follows exactly from ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and
+    ``S(-X,-Y) = -S(X,Y)`` (so ``S`` has only odd degrees): the even part of the identity gives
+    ``Z_even = tanh(ad_X/2) Z_odd`` and then ``S = sech(ad_X/2) Z_odd`` (the even-degree relation
+    as used by H. Hofstätter's BCH program, https://github.com/HaraldHofstaetter/BCH)."""
+    eng = _engine(degree)
+    odd = range(1, degree + 1, 2)
+    cz = eng.coordinates(_goldberg_internal, odd, workers=_default_workers(degree))
+    tanh_c, sech_c = _half_angle_series(degree)
+    if kind == "classical":
+        res = dict(cz)
+        res.update(_ad_x_series(eng, cz, tanh_c, range(2, degree + 1, 2)))
+    else:
+        res = _ad_x_series(eng, cz, sech_c, odd)
+    return dict(sorted(res.items()))
+
+
 def _symmetric_g(w: str) -> Fraction:
     return _log_product_internal(w, _SYM_FACTORS, _SYM_MEMO)
 
@@ -494,8 +688,10 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     ``kind="classical"``: ``log(e^X e^Y)``; ``kind="symmetric"``: ``log(e^{X/2} e^Y e^{X/2})``.
     ``method="fast"`` (vectorised two-letter engine) or ``"generic"`` (dict-based reference
     solver; slow, for cross-checks). Results are cached on disk unless ``use_cache=False``.
-    Word coefficients: Goldberg's closed form for the classical series (fast to degree 20);
-    the exact dynamic programme for the symmetric one (O(N^3) per word, practical to degree ~14).
+    ``"fast"`` solves the odd degrees of the classical series from Goldberg's closed form and
+    derives its even degrees and the symmetric series exactly from them (module docstring, 3.);
+    ``"generic"`` uses Goldberg's form, resp. the exact dynamic programme for the symmetric
+    series (O(N^3) per word, practical to degree ~14), and solves every degree.
     ``bch(4).lyndon_coefficients() == {"x": 1, "y": 1, "xy": 1/2, "xxy": 1/12, "xyy": 1/12,
     "xxyy": 1/24}`` (``P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]``).
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the engine) or an
@@ -520,8 +716,8 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     t0 = time.perf_counter()
     if method == "fast":
         eng = _engine(degree)
-        res = eng.coordinates(g, range(1, degree + 1), workers=_default_workers(degree))
-        coeffs = {_decode(eng.words[i], "xy"): v for i, v in sorted(res.items())}
+        res = _fast_bch(degree, kind)
+        coeffs = dict(zip(eng.decode(np.fromiter(res, np.int64, len(res)), "xy"), res.values()))
     else:
         res = _coords_internal(2, range(1, degree + 1), g)
         coeffs = {_decode(w, "xy"): v for w, v in
