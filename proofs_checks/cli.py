@@ -214,7 +214,8 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
         task = progress.add_task("starting", total=n, left="")
 
         def start(c: Claim) -> None:
-            left = estimate_remaining([x.id for x in claims[len(results):]], recorded,
+            finished = {r.claim.id for r in results}
+            left = estimate_remaining([x.id for x in claims if x.id not in finished], recorded,
                                       [r.seconds + (r.control_seconds or 0) for r in results])
             progress.update(task, description=f"checking [bold]{c.id}[/]",
                             left=f"about {format_duration(left)} left")
@@ -227,16 +228,18 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                                    highlight=False)
             progress.advance(task)
 
-        def training(info: dict | None) -> None:
-            if info is None:
-                progress.update(task, description="training the runs of the trained claims "
-                                                  "(read from the results store when finished)", left="")
+        def training(info: dict) -> None:
+            if info["phase"] == "started":
+                if info["runs"]:
+                    progress.console.print(f"  training {info['runs']} runs ({info['jobs']} jobs) in "
+                                           f"{info['workers'] or 1} worker process(es) while the "
+                                           "claims without training run", highlight=False)
                 return
-            progress.console.print(f"  trained {info['runs']} runs ({info['jobs']} jobs, "
-                                   f"{info['workers']} worker processes) in "
-                                   f"{info['seconds']:.1f} s", highlight=False)
+            if info["runs"]:
+                progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
+                                       highlight=False)
             if info.get("error"):
-                progress.console.print("  training failed; each check trains its own runs:\n"
+                progress.console.print("  training failed; each check trains its own runs:\n  "
                                        + info["error"].rstrip().splitlines()[-1], highlight=False)
 
         try:

@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterable
 
 from .registry import Claim, Context, ControlOutcome, Outcome, recording_decisions
 
-__all__ = ["ClaimResult", "run_claim", "run_claims", "prefetch_training", "resolve_device"]
+__all__ = ["ClaimResult", "run_claim", "run_claims", "start_training", "finish_training",
+           "prefetch_training", "resolve_device"]
 
 
 @dataclass
@@ -128,40 +129,67 @@ def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult
     return res
 
 
-def prefetch_training(claims: list[Claim], ctx: Context, controls: bool = False) -> dict[str, Any]:
-    """Train the runs of every selected trained claim together before the checks run
-    (:func:`seqtheory.proofs_checks.training_runs.prefetch`). Never raises for a failed training
-    worker: the error is returned under ``"error"`` and each check then trains (and reports) its
-    own runs."""
-    from .training_runs import prefetch
+def start_training(claims: list[Claim], ctx: Context, controls: bool = False):
+    """Start training the runs of every selected trained claim together
+    (:class:`seqtheory.proofs_checks.training_runs.TrainingPool` of their training plans).
+    Returns ``(pool, error)``: never raises for a failed start (the traceback is ``error``, the
+    pool ``None``); each check then trains (and reports) its own runs."""
+    from .training_runs import TrainingPool, plan_jobs
 
     try:
-        return prefetch(claims, ctx, controls)
+        return TrainingPool(ctx, plan_jobs(claims, ctx, controls)), None
     except Exception:
-        return {"runs": 0, "jobs": 0, "workers": 0, "seconds": 0.0, "error": traceback.format_exc()}
+        return None, traceback.format_exc()
+
+
+def finish_training(pool, error: str | None = None) -> dict[str, Any]:
+    """Wait for ``pool`` (from :func:`start_training`); returns its summary, with ``error`` when
+    the start or a worker failed (never raises for that)."""
+    empty = {"runs": 0, "jobs": 0, "workers": 0, "seconds": 0.0}
+    if pool is None:
+        return dict(empty, error=error) if error else empty
+    try:
+        return pool.wait()
+    except Exception:
+        return dict(pool.summary, seconds=0.0, error=traceback.format_exc())
+
+
+def prefetch_training(claims: list[Claim], ctx: Context, controls: bool = False) -> dict[str, Any]:
+    """Train the runs of every selected trained claim together and wait
+    (:func:`start_training` then :func:`finish_training`); never raises for a failed worker."""
+    return finish_training(*start_training(claims, ctx, controls))
 
 
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_start: Callable[[Claim], None] | None = None,
                on_done: Callable[[ClaimResult], None] | None = None,
-               on_training: Callable[[dict | None], None] | None = None) -> list[ClaimResult]:
-    """Run claims in order, calling ``on_start`` / ``on_done`` around each (progress display).
-    When some claims registered a training plan, their runs are trained first, together
-    (:func:`prefetch_training`); ``on_training`` is called with ``None`` before and with the
-    summary after."""
+               on_training: Callable[[dict], None] | None = None) -> list[ClaimResult]:
+    """Run claims, calling ``on_start`` / ``on_done`` around each (progress display), and return
+    the results in the order of ``claims``. When some claims registered a training plan, their
+    runs start training first, in worker processes, while the claims without training run here;
+    then the trained claims run, reading their runs from the store. ``on_training`` is called
+    with the pool's summary plus ``"phase": "started"`` and again with ``"phase": "finished"``
+    (and ``seconds``, ``error`` when training failed). Ctrl-C stops the workers."""
     claims = list(claims)
-    if any(c.plan is not None for c in claims):
-        if on_training:
-            on_training(None)
-        info = prefetch_training(claims, ctx, controls)
-        if on_training:
-            on_training(info)
-    results = []
-    for c in claims:
-        if on_start:
-            on_start(c)
-        r = run_claim(c, ctx, controls=controls)
-        results.append(r)
-        if on_done:
-            on_done(r)
-    return results
+    trained = [c for c in claims if c.plan is not None]
+    pool, error = start_training(claims, ctx, controls) if trained else (None, None)
+    if trained and on_training:
+        on_training(dict(pool.summary if pool else {"runs": 0, "jobs": 0, "workers": 0},
+                         phase="started"))
+    results: dict[str, ClaimResult] = {}
+    try:
+        for c in [c for c in claims if c.plan is None] + trained:
+            if trained and c is trained[0]:
+                info = finish_training(pool, error)
+                pool = None
+                if on_training:
+                    on_training(dict(info, phase="finished"))
+            if on_start:
+                on_start(c)
+            results[c.id] = run_claim(c, ctx, controls=controls)
+            if on_done:
+                on_done(results[c.id])
+    finally:
+        if pool is not None:
+            pool.stop()
+    return [results[c.id] for c in claims if c.id in results]

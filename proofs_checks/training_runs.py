@@ -23,7 +23,8 @@ from typing import Any, Sequence
 from seqtheory.proofs_checks.registry import Context
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
-           "run_many", "train_all", "prefetch", "schedule", "cpu_workers"]
+           "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
+           "cpu_workers"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
@@ -184,27 +185,6 @@ def _worker_main(argv: list[str]) -> None:
         _run_job(_decode(d), st, ctx_fields["device"], ctx_fields)
 
 
-def _run_in_processes(root: str, ctx_fields: dict, shards: Sequence[Sequence[Any]]) -> None:
-    """Run each shard of jobs in its own subprocess (one torch thread each); RuntimeError naming
-    the failure when a worker exits non-zero."""
-    with tempfile.TemporaryDirectory() as tmp:
-        ctx_path = Path(tmp) / "ctx.json"
-        ctx_path.write_text(json.dumps(ctx_fields))
-        procs = []
-        for w, shard in enumerate(shards):
-            path = Path(tmp) / f"shard{w}.json"
-            path.write_text(json.dumps([_encode(j) for j in shard]))
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "seqtheory.proofs_checks.training_runs", root,
-                 str(ctx_path), str(path)],
-                stderr=subprocess.PIPE, env=dict(os.environ, OMP_NUM_THREADS="1")))
-        errors = [p.communicate()[1] for p in procs]
-        for p, err in zip(procs, errors):
-            if p.returncode:
-                raise RuntimeError(f"a training worker failed (exit {p.returncode}):\n"
-                                   f"{err.decode(errors='replace')[-2000:]}")
-
-
 def _unfinished(st, jobs: Sequence[Any]) -> list:
     seen, todo = set(), []
     for j in jobs:
@@ -216,40 +196,94 @@ def _unfinished(st, jobs: Sequence[Any]) -> list:
     return todo
 
 
+class TrainingPool:
+    """Training of ``jobs`` (TrainConfigs and :class:`StoreJob` objects) into the store of
+    ``ctx``, started at construction and finished by :meth:`wait`. The jobs the store holds
+    finished are skipped; the others are split into jobs (runs of one shape stacked by the batched
+    engine, :func:`seqtheory.models.batched.train_batched`, when ``batched``; it reproduces
+    one-at-a-time training, tests/test_batched.py). On CPU with more than one job they run in
+    :func:`cpu_workers` subprocesses (one torch thread each, jobs assigned by :func:`schedule`),
+    which start at once, so the caller may do other work until :meth:`wait`; otherwise (one job,
+    one CPU, or CUDA) :meth:`wait` runs them in this process. Every run is seeded, so the results
+    do not depend on the number of processes or on the grouping.
+
+    ``summary`` (also returned by :meth:`wait`, with ``seconds``): ``runs`` to train, ``jobs``,
+    ``workers`` (processes; 0 when in this process)."""
+
+    def __init__(self, ctx: Context, jobs: Sequence[Any], batched: bool = True,
+                 max_group: int = MAX_GROUP):
+        self._t0 = time.perf_counter()
+        self._ctx, self._store = ctx, store(ctx)
+        workers = cpu_workers() if ctx.device == "cpu" else 1
+        self._plan = _jobs(_unfinished(self._store, jobs), workers, batched, max_group)
+        shards = schedule(self._plan, workers) if self._plan else []
+        self._fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
+        self._procs: list = []
+        self._tmp = None
+        if len(shards) > 1:
+            self._start(shards)
+        self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
+                        "jobs": len(self._plan), "workers": len(self._procs)}
+
+    def _start(self, shards: Sequence[Sequence[Any]]) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="seqtheory-training-")
+        tmp = Path(self._tmp.name)
+        (tmp / "ctx.json").write_text(json.dumps(self._fields))
+        for w, shard in enumerate(shards):
+            (tmp / f"shard{w}.json").write_text(json.dumps([_encode(j) for j in shard]))
+            with open(tmp / f"stderr{w}.txt", "wb") as err:   # a file, not a pipe: never blocks
+                self._procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
+                     str(self._store.root), str(tmp / "ctx.json"), str(tmp / f"shard{w}.json")],
+                    stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
+
+    def wait(self) -> dict[str, Any]:
+        """Finish the training; returns :attr:`summary` with ``seconds`` (wall time since the
+        start). ``RuntimeError`` with the end of its error output when a worker failed."""
+        try:
+            if not self._procs:
+                for job in self._plan:
+                    _run_job(job, self._store, self._ctx.device, self._fields)
+            for w, p in enumerate(self._procs):
+                if p.wait():
+                    err = (Path(self._tmp.name) / f"stderr{w}.txt").read_bytes()
+                    raise RuntimeError(f"a training worker failed (exit {p.returncode}):\n"
+                                       f"{err.decode(errors='replace')[-2000:]}")
+        finally:
+            self.stop()
+        return dict(self.summary, seconds=time.perf_counter() - self._t0)
+
+    def stop(self) -> None:
+        """Terminate the workers still running (their claimed runs are resumed or retrained
+        later) and remove the temporary files."""
+        for p in self._procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
 def train_all(ctx: Context, jobs: Sequence[Any], batched: bool = True,
               max_group: int = MAX_GROUP) -> dict[str, Any]:
-    """Train every job of ``jobs`` (TrainConfigs and :class:`StoreJob` objects) that the store of
-    ``ctx`` does not hold finished. On CPU the unfinished runs are split into jobs (runs of one
-    shape stacked by the batched engine, :func:`seqtheory.models.batched.train_batched`, when
-    ``batched``; it reproduces one-at-a-time training, tests/test_batched.py) and spread over
-    :func:`cpu_workers` subprocesses by :func:`schedule`; every run is seeded, so the results do
-    not depend on the number of processes or on the grouping. On CUDA the jobs run in turn in
-    this process. Returns ``{"runs": trained runs, "jobs": jobs, "workers": processes,
-    "seconds": wall time}``."""
-    t0 = time.perf_counter()
-    st = store(ctx)
-    todo = _unfinished(st, jobs)
-    workers = cpu_workers() if ctx.device == "cpu" else 1
-    plan = _jobs(todo, workers, batched, max_group)
-    shards = schedule(plan, workers) if plan else []
-    ctx_fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
-    if len(shards) > 1:
-        _run_in_processes(str(st.root), ctx_fields, shards)
-    else:
-        for job in plan:
-            _run_job(job, st, ctx.device, ctx_fields)
-    runs = sum(1 if isinstance(j, StoreJob) else len(j) for j in plan)
-    return {"runs": runs, "jobs": len(plan), "workers": len(shards),
-            "seconds": time.perf_counter() - t0}
+    """Train every job of ``jobs`` that the store of ``ctx`` does not hold finished
+    (:class:`TrainingPool`) and wait; returns the pool's summary."""
+    return TrainingPool(ctx, jobs, batched, max_group).wait()
+
+
+def plan_jobs(claims: Sequence[Any], ctx: Context, controls: bool = False) -> list:
+    """The training jobs of every claim of ``claims`` that registered a training plan
+    (:meth:`~seqtheory.proofs_checks.registry.Claim.training_plan`; with ``controls``, the
+    controls' runs too)."""
+    return [j for c in claims if c.plan is not None for j in c.plan(ctx, controls)]
 
 
 def prefetch(claims: Sequence[Any], ctx: Context, controls: bool = False) -> dict[str, Any]:
-    """Train the runs of every claim of ``claims`` that registered a training plan
-    (:meth:`~seqtheory.proofs_checks.registry.Claim.training_plan`; with ``controls``, the
-    controls' runs too) in one :func:`train_all`, so that the runs of all claims share the
-    workers. The checks then read their runs from the store."""
-    jobs = [j for c in claims if c.plan is not None for j in c.plan(ctx, controls)]
-    return train_all(ctx, jobs) if jobs else {"runs": 0, "jobs": 0, "workers": 0, "seconds": 0.0}
+    """Train the runs of the training plans of ``claims`` (:func:`plan_jobs`) together, so that
+    the runs of all claims share the workers, and wait. The checks then read their runs from
+    the store."""
+    return train_all(ctx, plan_jobs(claims, ctx, controls))
 
 
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:

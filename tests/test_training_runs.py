@@ -140,12 +140,82 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
             assert set(asked[0]) <= planned, f"{claim.id}: asks for runs outside its plan"
 
 
-def test_a_failed_prefetch_is_reported_not_raised(monkeypatch):
+def test_a_failed_start_or_worker_is_reported_not_raised(monkeypatch):
     from seqtheory.proofs_checks import runner
 
     def boom(*a, **k):
-        raise RuntimeError("a training worker failed")
+        raise RuntimeError("cannot plan")
 
-    monkeypatch.setattr(tr, "prefetch", boom)
+    monkeypatch.setattr(tr, "plan_jobs", boom)
     info = runner.prefetch_training(TRAINED, Context())
-    assert info["runs"] == 0 and "a training worker failed" in info["error"]
+    assert info["runs"] == 0 and "cannot plan" in info["error"]
+
+    class FailingPool:
+        summary = {"runs": 2, "jobs": 1, "workers": 2}
+
+        def wait(self):
+            raise RuntimeError("a training worker failed (exit 1)")
+
+    info = runner.finish_training(FailingPool())
+    assert info["runs"] == 2 and "a training worker failed" in info["error"]
+
+
+def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(monkeypatch):
+    """The claims without training run while the pool trains; the trained ones after it
+    finishes; results come back in the order asked."""
+    from seqtheory.proofs_checks import runner
+    from seqtheory.proofs_checks.registry import get_claim
+
+    events = []
+
+    class Pool:
+        summary = {"runs": 1, "jobs": 1, "workers": 2}
+
+        def wait(self):
+            events.append("wait")
+            return dict(self.summary, seconds=0.0)
+
+        def stop(self):
+            events.append("stop")
+
+    monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
+    monkeypatch.setattr(runner, "run_claim", lambda c, ctx, controls=False: events.append(c.id) or c.id)
+    ids = ["depth.exp.parity", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "depth.lemma3.1"]
+    phases = []
+    out = runner.run_claims([get_claim(i) for i in ids], Context(),
+                            on_training=lambda info: phases.append(info["phase"]))
+    assert out == ids and phases == ["started", "finished"]
+    assert events == ["free_lie.witt_dimensions", "depth.lemma3.1", "wait", "depth.exp.parity",
+                      "head.exp.rownorm_vs_adamw"]
+
+
+def test_an_interrupted_run_stops_the_workers(monkeypatch):
+    from seqtheory.proofs_checks import runner
+    from seqtheory.proofs_checks.registry import get_claim
+
+    stopped = []
+
+    class Pool:
+        summary = {"runs": 1, "jobs": 1, "workers": 2}
+
+        def stop(self):
+            stopped.append(True)
+
+    def interrupt(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
+    monkeypatch.setattr(runner, "run_claim", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_claims([get_claim("depth.lemma3.1"), get_claim("depth.exp.parity")], Context())
+    assert stopped == [True]
+
+
+def test_training_pool_runs_workers_in_the_background(tmp_path):
+    """Two worker processes train two jobs; wait() returns once both stored their runs."""
+    ctx = Context(seed=2, results_dir=tmp_path / "res")
+    cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=4, depth=2)]
+    pool = tr.TrainingPool(ctx, cfgs)
+    assert pool.summary == {"runs": 2, "jobs": 2, "workers": min(2, tr.cpu_workers())}
+    info = pool.wait()
+    assert info["runs"] == 2 and all(tr.store(ctx).result(c) is not None for c in cfgs)
