@@ -60,7 +60,8 @@ import numpy as np
 __all__ = [
     "Subspace", "RationalSubspace", "FieldSubspace", "FloatSubspace",
     "detect_field", "to_field_rows", "span", "zero_subspace", "rank", "solve", "nullspace",
-    "float_rank", "FloatRank", "exact_matmul", "as_int_rows", "primitive_rows", "independent_rows",
+    "float_rank", "FloatRank", "exact_matmul", "int64_matmul", "as_int_rows", "primitive_rows",
+    "independent_rows",
     "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
 ]
 
@@ -90,21 +91,38 @@ def as_int_rows(a: Any) -> np.ndarray:
     return np.vectorize(int, otypes=[object])(arr) if arr.dtype != object else arr
 
 
+_FLOAT_EXACT = 2 ** 53  # integers of absolute value <= 2**53 are exact in float64
+
+
 def _maxabs(a: np.ndarray) -> int:
     if a.size == 0:
         return 0
     if a.dtype == np.int64:
-        return int(np.abs(a).max())
+        return max(int(a.max()), -int(a.min()))
     return max(abs(int(x)) for x in a.flat)
 
 
+def int64_matmul(a: np.ndarray, b: np.ndarray, bound: int) -> np.ndarray:
+    """``a @ b`` for ``int64`` arrays (any shapes ``np.matmul`` accepts) whose every partial sum
+    is known to be at most ``bound`` in absolute value (e.g. ``max|a| max|b| inner``), with
+    ``bound < 2**62``. Below ``2**53`` the product is formed in ``float64`` by BLAS -- every
+    partial sum is then an integer exactly representable in ``float64``, so the result is exact
+    whatever the summation order -- and converted back; otherwise by numpy's integer matmul."""
+    if bound < _FLOAT_EXACT:
+        return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
+    return np.matmul(a, b)
+
+
 def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact integer matrix product of 2-D arrays: numpy ``int64`` when
-    ``max|a| * max|b| * inner < 2**62`` (so no partial sum can overflow), otherwise FLINT
-    ``fmpz_mat`` multiplication (result as an ``object`` array of Python ints)."""
+    """Exact integer matrix product of 2-D arrays: ``int64`` when
+    ``max|a| * max|b| * inner < 2**62`` (so no partial sum can overflow; formed by float64 BLAS
+    when the bound is below 2**53, see :func:`int64_matmul`), otherwise FLINT ``fmpz_mat``
+    multiplication (result as an ``object`` array of Python ints)."""
     inner = a.shape[-1]
-    if _is_int64(a) and _is_int64(b) and _maxabs(a) * _maxabs(b) * max(inner, 1) < _INT64_SAFE:
-        return a @ b
+    if _is_int64(a) and _is_int64(b):
+        bound = _maxabs(a) * _maxabs(b) * max(inner, 1)
+        if bound < _INT64_SAFE:
+            return int64_matmul(a, b, bound)
     import flint
 
     m, n = a.shape[0], b.shape[1]
