@@ -729,7 +729,12 @@ class LieAlgebra:
             return self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))
         R = _rows(Zc)
         if self.field == "QQ":
-            vecs = exact_matmul(as_int_rows(R), as_int_rows(B))
+            vecs = primitive_rows(exact_matmul(as_int_rows(R), as_int_rows(B)))
+            # RREF coordinates times an RREF basis are in RREF: row i has its pivot at the
+            # basis pivot of the coordinate pivot, and 0 at the other rows' pivots
+            piv = [self._space.pivots[p] for p in Zc.pivots]
+            if vecs.shape[0] == len(piv):
+                return self._sub(RationalSubspace(self._ambient.N, vecs, piv))
         else:
             vecs = np.asarray(R) @ np.asarray(B)
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
