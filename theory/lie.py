@@ -56,6 +56,7 @@ from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankEr
 __all__ = ["LieAlgebra", "LieSeries"]
 
 _CHUNK_ENTRIES = 4_000_000  # bracket batches are produced in chunks of about this many entries
+_SPARSE_WORK_CAP = 20_000_000  # sparse bracket products only below this many scalar products
 
 
 # ============================================================================ ambient spaces
@@ -135,8 +136,14 @@ class _MatrixAmbient:
             return None
         if _maxabs(U) * _maxabs(V) * n >= 2 ** 61:
             return None
-        nnz_u, nnz_v = int(np.count_nonzero(U)), int(np.count_nonzero(V))
-        if nnz_u > 0.2 * U.size or nnz_v > 0.2 * V.size:
+        if np.count_nonzero(U) > 0.2 * U.size or np.count_nonzero(V) > 0.2 * V.size:
+            return None
+        Um, Vm = U.reshape(p, n, n) != 0, V.reshape(q, n, n) != 0
+        # scalar products formed by the two sparse products: sum_k (#U_a[:, k] != 0) (#V_b[k, :] != 0)
+        # and the same with U, V swapped; beyond the cap the chunked dense batches are used
+        work = int(Um.sum(axis=(0, 1)) @ Vm.sum(axis=(0, 2))) \
+            + int(Vm.sum(axis=(0, 1)) @ Um.sum(axis=(0, 2)))
+        if work > _SPARSE_WORK_CAP:
             return None
         Us = sp.csr_matrix(U.reshape(p * n, n))                                   # [(a,i), k]
         Vc = sp.csr_matrix(V.reshape(q, n, n).transpose(1, 0, 2).reshape(n, q * n))  # [k, (b,j)]
@@ -937,7 +944,8 @@ def _integer_matrices(ms: list) -> tuple[np.ndarray, int] | None:
     n = None
     for m in ms:
         if not isinstance(m, np.ndarray) or m.dtype.kind not in "iu" or m.ndim != 2 \
-                or m.shape[0] != m.shape[1] or m.shape[0] == 0 or (n is not None and m.shape[0] != n):
+                or m.shape[0] != m.shape[1] or m.shape[0] == 0 \
+                or (n is not None and m.shape[0] != n):
             return None
         n = m.shape[0]
     stack = np.stack(ms).reshape(len(ms), n * n)
@@ -1069,7 +1077,8 @@ def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
     import scipy.sparse as sp
 
     piv = list(Z.pivots)
-    free = [j for j in range(d) if j not in set(piv)]
+    pset = set(piv)
+    free = [j for j in range(d) if j not in pset]
     if not free:
         return _full("QQ", d, None)
     if piv:
@@ -1080,7 +1089,8 @@ def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
             D = D * x // math.gcd(D, x)
         F = np.zeros((len(free), d), dtype=object)
         F[np.arange(len(free)), free] = D
-        F[:, piv] = -(Zr[:, free].astype(object) * np.array([D // x for x in zp], dtype=object)[:, None]).T
+        scale = np.array([D // x for x in zp], dtype=object)[:, None]
+        F[:, piv] = -(Zr[:, free].astype(object) * scale).T
         F = as_int_rows(F)
     else:
         F = np.eye(d, dtype=np.int64)
@@ -1107,7 +1117,8 @@ def _kernel_from_rref(R: RationalSubspace) -> np.ndarray:
     pivot entries), which every RREF row annihilates (its other pivot columns are 0)."""
     d = R.ambient_dim
     piv = list(R.pivots)
-    free = [j for j in range(d) if j not in set(piv)]
+    pset = set(piv)
+    free = [j for j in range(d) if j not in pset]
     if not free:
         return np.zeros((0, d), np.int64)
     if not piv:
