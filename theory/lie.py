@@ -16,6 +16,16 @@ generates (sympy ``DomainMatrix``); float input numerically with an explicit rel
 does not change the answer. Brackets are batched as matrix products (no per-entry Python loops on
 the rational fast path).
 
+Exact path over Q, in detail: brackets of sparse bases (e.g. matrix units) are formed by
+``scipy.sparse`` integer products under a proven no-overflow bound, dense ones by BLAS in
+``float64`` while every partial sum stays below 2**53 (exact), numpy ``int64`` or FLINT beyond;
+zero and duplicate brackets are dropped before elimination, and rows that are already a reduced
+echelon form are accepted without one. The brackets of the basis found by the closure check of
+:meth:`LieAlgebra.spanned_by` are kept for ``[g, g]``. The upper central series is computed in
+coordinates with sparse structure constants, one exact RREF (FLINT ``fmpz_mat.rref``) per term
+(``Z_{i+1}`` is the kernel of ``x -> [e_b, x] mod Z_i``, the quotient read off the RREF of
+``Z_i``), and :meth:`LieAlgebra.center` is its term ``Z_1``.
+
 Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
 Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
 propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
@@ -736,7 +746,15 @@ class LieAlgebra:
             return self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))
         R = _rows(Zc)
         if self.field == "QQ":
-            vecs = primitive_rows(exact_matmul(as_int_rows(R), as_int_rows(B)))
+            R, B = as_int_rows(R), as_int_rows(B)
+            if R.dtype == np.int64 and B.dtype == np.int64 \
+                    and _maxabs(R) * _maxabs(B) * R.shape[1] < 2 ** 62:
+                import scipy.sparse as sp   # sparse product, exact under the int64 bound
+
+                vecs = (sp.csr_matrix(R) @ sp.csr_matrix(B)).toarray()
+            else:
+                vecs = exact_matmul(R, B)
+            vecs = primitive_rows(vecs)
             # RREF coordinates times an RREF basis are in RREF: row i has its pivot at the
             # basis pivot of the coordinate pivot, and 0 at the other rows' pivots
             piv = [self._space.pivots[p] for p in Zc.pivots]
@@ -1087,11 +1105,7 @@ def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
         D = 1
         for x in zp:
             D = D * x // math.gcd(D, x)
-        F = np.zeros((len(free), d), dtype=object)
-        F[np.arange(len(free)), free] = D
-        scale = np.array([D // x for x in zp], dtype=object)[:, None]
-        F[:, piv] = -(Zr[:, free].astype(object) * scale).T
-        F = as_int_rows(F)
+        F = _reduction_rows(Zr, piv, free, zp, D)
     else:
         F = np.eye(d, dtype=np.int64)
     cmax = _maxabs(Ck.data) if Ck.nnz else 0
@@ -1123,14 +1137,29 @@ def _kernel_from_rref(R: RationalSubspace) -> np.ndarray:
         return np.zeros((0, d), np.int64)
     if not piv:
         return np.eye(d, dtype=np.int64)
-    Rr = np.asarray(R.rows, dtype=object)
+    Rr = as_int_rows(R.rows)
     rp = [int(Rr[i, p]) for i, p in enumerate(piv)]
     L = 1
     for x in rp:
         L = L * x // math.gcd(L, x)
+    return _reduction_rows(Rr, piv, free, rp, L)
+
+
+def _reduction_rows(Rr: np.ndarray, piv: list, free: list, rp: list, L: int) -> np.ndarray:
+    """Rows ``L e_j - sum_i (L / rp_i) Rr[i, j] e_{piv_i}`` for ``j`` in ``free`` (``Rr``: RREF
+    rows with pivot columns ``piv`` and pivot entries ``rp``; ``L``: a common multiple of the
+    ``rp``): the kernel of ``Rr`` and, read as functionals, the annihilator of its row space.
+    ``int64`` when the entries provably fit, else ``object``."""
+    d = Rr.shape[1]
+    mult = [L // x for x in rp]
+    if Rr.dtype == np.int64 and L < 2 ** 62 and _maxabs(Rr) * max(mult) < 2 ** 62:
+        K = np.zeros((len(free), d), dtype=np.int64)
+        K[np.arange(len(free)), free] = L
+        K[:, piv] = -(Rr[:, free] * np.array(mult, dtype=np.int64)[:, None]).T
+        return K
     K = np.zeros((len(free), d), dtype=object)
     K[np.arange(len(free)), free] = L
-    K[:, piv] = -(Rr[:, free] * np.array([L // x for x in rp], dtype=object)[:, None]).T
+    K[:, piv] = -(Rr[:, free].astype(object) * np.array(mult, dtype=object)[:, None]).T
     return as_int_rows(K)
 
 
