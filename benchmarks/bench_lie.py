@@ -2,17 +2,25 @@
 
 Measures: exact derived series of b(n) for n = 8, 12, 16 (dim up to 136 in gl(16)); the Lie closure
 of two random 10x10 integer matrices (seeded); the derived series of a sparse structure-constant
-algebra (strictly upper triangular n(20), dim 190, given as a dict). Results are printed and
-recorded by hand in ``benchmarks/README_lie.md``.
+algebra (strictly upper triangular n(20), dim 190, given as a dict); and (issue 14) build + derived,
+lower central and upper central series + centre of b(n), n = 8..24, n(16), n(20), so(12) against
+GAP 4 in the same run (skipped when ``gap`` is not on PATH). Results are printed and recorded by
+hand in ``benchmarks/README_lie.md``.
 Target: b(16) derived series (construction included) <= 10 s on a 2-core machine.
 """
+import json
+import os
+import shutil
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from seqtheory.theory.lie import LieAlgebra
-from seqtheory.theory.lie_named import b, strictly_upper
+from seqtheory.theory.lie_named import b, so, strictly_upper
 
 RESULTS: dict = {}
 
@@ -72,15 +80,6 @@ def test_sparse_structure_constants_n20():
 # (wall); its wall time including startup is reported too. seqtheory is timed after a warm-up
 # that loads its imports (the counterpart of excluding GAP's startup): wall (perf_counter) and
 # CPU (process_time). Both sides: best of REPS fresh runs (GAP: one run when a run exceeds 20 s).
-import json
-import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
-from seqtheory.theory.lie_named import so
-
 GAP = shutil.which("gap")
 REPS = 3
 GAP_CASES = {  # name -> (constructor, n, GAP loop bounds for j given i, GAP matrix expression)

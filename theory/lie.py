@@ -232,8 +232,21 @@ def _span_rows_qq(amb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
     """Over Q: integer rows spanning ``span{[U_a, V_b]}`` (all pairs, or ``a < b`` when
     ``triu``): the non-zero brackets made primitive, duplicates removed. Sparse products when
     the ambient offers them and the bases are sparse, else the dense :meth:`batches`."""
+    sb = _sparse_brackets(amb, U, V, triu)
+    return _span_rows_from(amb, sb, U, V, triu)
+
+
+def _sparse_brackets(amb, U, V, triu: bool):
+    """``amb.sparse_brackets`` on integer rows when the ambient has it, else ``None``."""
+    if not hasattr(amb, "sparse_brackets"):
+        return None
+    return amb.sparse_brackets(as_int_rows(U), as_int_rows(V), triu)
+
+
+def _span_rows_from(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
+    """:func:`_span_rows_qq` given the result ``sb`` of :func:`_sparse_brackets` (``None``:
+    the dense batches)."""
     U, V = as_int_rows(U), as_int_rows(V)
-    sb = amb.sparse_brackets(U, V, triu) if hasattr(amb, "sparse_brackets") else None
     if sb is not None:
         rows = sb[1]
         out = rows.toarray() if rows.shape[0] else np.zeros((0, amb.N), np.int64)
@@ -367,12 +380,16 @@ class LieAlgebra:
         S = S.extend_rows(data, argument="mats")[0] if field == "RR" else S.extend_rows(data)[0]
         B = _rows(S)
         if field == "QQ":
-            # the brackets of the basis span [g, g]: kept for derived_algebra
-            W = _span_rows_qq(amb, B, B, True)
+            # the brackets of the basis span [g, g] (kept for derived_algebra); their sparse
+            # form gives the structure constants (kept for the upper central series)
+            sb = _sparse_brackets(amb, B, B, True)
+            W = _span_rows_from(amb, sb, B, B, True)
             if not S.contains_rows(W):
                 raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
             L = cls(amb, S)
             L._cache["bracket_rows"] = W
+            if sb is not None:
+                L._cache["basis_brackets"] = sb
             return L
         e = _bracket_noise(amb, S, S)
         for chunk in amb.batches(S.field, B, B, True):
@@ -684,9 +701,9 @@ class LieAlgebra:
             return self._cache["sc_sparse"]
         d = self.dim
         B = _rows(self._space)
-        sb = None
-        if d and hasattr(self._ambient, "sparse_brackets") and "sc" not in self._cache:
-            sb = self._ambient.sparse_brackets(as_int_rows(B), as_int_rows(B), True)
+        sb = self._cache.get("basis_brackets")   # from the closure check of spanned_by
+        if sb is None and d and "sc" not in self._cache:
+            sb = _sparse_brackets(self._ambient, B, B, True)
         if sb is not None:
             pairs, rows = sb
             piv = list(self._space.pivots)
