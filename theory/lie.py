@@ -16,6 +16,16 @@ generates (sympy ``DomainMatrix``); float input numerically with an explicit rel
 does not change the answer. Brackets are batched as matrix products (no per-entry Python loops on
 the rational fast path).
 
+Exact path over Q, in detail: brackets of sparse bases (e.g. matrix units) are formed by
+``scipy.sparse`` integer products under a proven no-overflow bound, dense ones by BLAS in
+``float64`` while every partial sum stays below 2**53 (exact), numpy ``int64`` or FLINT beyond;
+zero and duplicate brackets are dropped before elimination, and rows that are already a reduced
+echelon form are accepted without one. The brackets of the basis found by the closure check of
+:meth:`LieAlgebra.spanned_by` are kept for ``[g, g]``. The upper central series is computed in
+coordinates with sparse structure constants, one exact RREF (FLINT ``fmpz_mat.rref``) per term
+(``Z_{i+1}`` is the kernel of ``x -> [e_b, x] mod Z_i``, the quotient read off the RREF of
+``Z_i``), and :meth:`LieAlgebra.center` is its term ``Z_1``.
+
 Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
 Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
 propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
@@ -50,12 +60,13 @@ import numpy as np
 
 from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankError, RationalSubspace,
                      Subspace, _check_number, _row_norms, _svd_noise, _unique_rows, as_int_rows,
-                     detect_field, exact_matmul, independent_rows, primitive_rows, rank_decision,
-                     to_field_rows, zero_subspace)
+                     detect_field, exact_matmul, independent_rows, int64_matmul, primitive_rows,
+                     rank_decision, to_field_rows, zero_subspace)
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
 _CHUNK_ENTRIES = 4_000_000  # bracket batches are produced in chunks of about this many entries
+_SPARSE_WORK_CAP = 20_000_000  # sparse bracket products only below this many scalar products
 
 
 # ============================================================================ ambient spaces
@@ -79,14 +90,23 @@ class _MatrixAmbient:
         p, q = U.shape[0], V.shape[0]
         if p == 0 or q == 0:
             return
+        bound = None
         if field == "QQ":
-            m = as_int_rows(U).dtype == np.int64 and as_int_rows(V).dtype == np.int64
             U, V = as_int_rows(U), as_int_rows(V)
-            safe = m and 2 * _maxabs(U) * _maxabs(V) * n < 2 ** 62
-            if not safe:
+            m = U.dtype == np.int64 and V.dtype == np.int64
+            bound = _maxabs(U) * _maxabs(V) * n if m else None
+            if bound is None or 2 * bound >= 2 ** 62:
                 U, V = U.astype(object), V.astype(object)
+                bound = None
         big = field == "QQ" and U.dtype == object
-        mul = exact_matmul if big else np.matmul
+        if big:
+            mul = exact_matmul
+        elif bound is not None:
+            # each product entry is a sum of n terms of size <= max|U| max|V|
+            def mul(x, y, _b=bound):
+                return int64_matmul(x, y, _b)
+        else:
+            mul = np.matmul
         Vm = V.reshape(q, n, n)
         Vcols = Vm.transpose(1, 0, 2).reshape(n, q * n)      # [b, (j, c)]
         Vrows = Vm.reshape(q * n, n)                          # [(j, a), b]
@@ -109,6 +129,52 @@ class _MatrixAmbient:
 
     def to_matrix(self, v) -> np.ndarray:
         return np.asarray(v).reshape(self.n, self.n)
+
+    def sparse_brackets(self, U: np.ndarray, V: np.ndarray, triu: bool):
+        """Over Q, for sparse bases: the non-zero brackets ``[U_a, V_b]`` as
+        ``(pairs, rows)`` -- ``pairs`` the flat indices ``a * len(V) + b`` (increasing; only
+        ``a < b`` when ``triu``), ``rows`` a ``scipy.sparse`` CSR ``int64`` matrix of the
+        brackets -- formed by sparse matrix products (exact: every partial sum is bounded by
+        ``max|U| max|V| n < 2**61``). ``None`` when that bound fails, the rows are not
+        ``int64``, or the bases are too dense for sparse products to pay off (the caller then
+        uses :meth:`batches`)."""
+        import scipy.sparse as sp
+
+        n, N = self.n, self.N
+        p, q = U.shape[0], V.shape[0]
+        if U.dtype != np.int64 or V.dtype != np.int64 or p == 0 or q == 0:
+            return None
+        if _maxabs(U) * _maxabs(V) * n >= 2 ** 61:
+            return None
+        if np.count_nonzero(U) > 0.2 * U.size or np.count_nonzero(V) > 0.2 * V.size:
+            return None
+        Um, Vm = U.reshape(p, n, n) != 0, V.reshape(q, n, n) != 0
+        # scalar products formed by the two sparse products: sum_k (#U_a[:, k] != 0) (#V_b[k, :] != 0)
+        # and the same with U, V swapped; beyond the cap the chunked dense batches are used
+        work = int(Um.sum(axis=(0, 1)) @ Vm.sum(axis=(0, 2))) \
+            + int(Vm.sum(axis=(0, 1)) @ Um.sum(axis=(0, 2)))
+        if work > _SPARSE_WORK_CAP:
+            return None
+        Us = sp.csr_matrix(U.reshape(p * n, n))                                   # [(a,i), k]
+        Vc = sp.csr_matrix(V.reshape(q, n, n).transpose(1, 0, 2).reshape(n, q * n))  # [k, (b,j)]
+        Vs = sp.csr_matrix(V.reshape(q * n, n))                                   # [(b,i), k]
+        Uc = sp.csr_matrix(U.reshape(p, n, n).transpose(1, 0, 2).reshape(n, p * n))  # [k, (a,j)]
+        P1 = (Us @ Vc).tocoo()      # (U_a V_b)[i, j] at [(a,i), (b,j)]
+        P2 = (Vs @ Uc).tocoo()      # (V_b U_a)[i, j] at [(b,i), (a,j)]
+        a = np.concatenate([P1.row // n, P2.col // n]).astype(np.int64)
+        b = np.concatenate([P1.col // n, P2.row // n]).astype(np.int64)
+        col = np.concatenate([(P1.row % n) * n + P1.col % n, (P2.row % n) * n + P2.col % n])
+        val = np.concatenate([P1.data.astype(np.int64), -P2.data.astype(np.int64)])
+        if triu:
+            keep = a < b
+            a, b, col, val = a[keep], b[keep], col[keep], val[keep]
+        flat = a * q + b
+        pairs, inv = np.unique(flat, return_inverse=True)
+        M = sp.csr_matrix((val, (inv.ravel(), col)), shape=(len(pairs), N), dtype=np.int64)
+        M.sum_duplicates()
+        M.eliminate_zeros()
+        nz = np.flatnonzero(np.diff(M.indptr))
+        return pairs[nz], M[nz]
 
 
 class _StructureAmbient:
@@ -162,11 +228,45 @@ class _StructureAmbient:
                 yield out.reshape(pa * q, self.N)
 
 
+def _span_rows_qq(amb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
+    """Over Q: integer rows spanning ``span{[U_a, V_b]}`` (all pairs, or ``a < b`` when
+    ``triu``): the non-zero brackets made primitive, duplicates removed. Sparse products when
+    the ambient offers them and the bases are sparse, else the dense :meth:`batches`."""
+    sb = _sparse_brackets(amb, U, V, triu)
+    return _span_rows_from(amb, sb, U, V, triu)
+
+
+def _sparse_brackets(amb, U, V, triu: bool):
+    """``amb.sparse_brackets`` on integer rows when the ambient has it, else ``None``."""
+    if not hasattr(amb, "sparse_brackets"):
+        return None
+    return amb.sparse_brackets(as_int_rows(U), as_int_rows(V), triu)
+
+
+def _span_rows_from(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
+    """:func:`_span_rows_qq` given the result ``sb`` of :func:`_sparse_brackets` (``None``:
+    the dense batches)."""
+    U, V = as_int_rows(U), as_int_rows(V)
+    if sb is not None:
+        rows = sb[1]
+        out = rows.toarray() if rows.shape[0] else np.zeros((0, amb.N), np.int64)
+        return _unique_rows(primitive_rows(out))
+    parts = []
+    for chunk in amb.batches("QQ", U, V, triu):
+        chunk = as_int_rows(chunk)
+        chunk = chunk[np.any(chunk != 0, axis=1)]
+        if chunk.shape[0]:
+            parts.append(_unique_rows(primitive_rows(chunk)))
+    if not parts:
+        return np.zeros((0, amb.N), np.int64)
+    return _unique_rows(_stack_int(parts))
+
+
 def _maxabs(a: np.ndarray) -> int:
     if a.size == 0:
         return 0
     if a.dtype == np.int64:
-        return int(np.abs(a).max())
+        return max(int(a.max()), -int(a.min()))
     return max(abs(int(x)) for x in a.flat)
 
 
@@ -222,6 +322,9 @@ class LieAlgebra:
             raise TypeError(f"{name} must be a sequence of square matrices") from exc
         if not ms:
             raise ValueError(f"{name} is empty: give at least one matrix")
+        fast = _integer_matrices(ms) if tol is None else None
+        if fast is not None:  # numpy integer arrays: exact over Q, nothing to check per entry
+            return fast[0], fast[1], "QQ"
         rows, n = [], None
         for t, m in enumerate(ms):
             if hasattr(m, "tolist") and not isinstance(m, np.ndarray):
@@ -276,6 +379,18 @@ class LieAlgebra:
         amb, S, data = cls._from_rows(rows, n, field, tol)
         S = S.extend_rows(data, argument="mats")[0] if field == "RR" else S.extend_rows(data)[0]
         B = _rows(S)
+        if field == "QQ":
+            # the brackets of the basis span [g, g] (kept for derived_algebra); their sparse
+            # form gives the structure constants (kept for the upper central series)
+            sb = _sparse_brackets(amb, B, B, True)
+            W = _span_rows_from(amb, sb, B, B, True)
+            if not S.contains_rows(W):
+                raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
+            L = cls(amb, S)
+            L._cache["bracket_rows"] = W
+            if sb is not None:
+                L._cache["basis_brackets"] = sb
+            return L
         e = _bracket_noise(amb, S, S)
         for chunk in amb.batches(S.field, B, B, True):
             if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
@@ -418,6 +533,12 @@ class LieAlgebra:
         self._same_ambient(other)
         A, B = _rows(self._space), _rows(other._space)
         sym = other is self or self._space == other._space
+        if self.field == "QQ":
+            if sym and "bracket_rows" in self._cache:   # kept from the closure check
+                W = self._cache["bracket_rows"]
+            else:
+                W = _span_rows_qq(self._ambient, A, A if sym else B, sym)
+            return self._sub(RationalSubspace(self._ambient.N).extend_rows(W)[0])
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
         e = _bracket_noise(self._ambient, self._space, other._space)
         for chunk in self._ambient.batches(self.field, A, A if sym else B, sym):
@@ -512,6 +633,8 @@ class LieAlgebra:
     def upper_central_series(self) -> LieSeries:
         """``Z_0 = 0, Z_1 = Z(g), Z_{i+1} = {x : [x, g] ⊆ Z_i}`` until it stops growing
         (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
+        if "ucs" not in self._cache and self.field == "QQ":
+            self._cache["ucs"] = self._upper_central_series_qq()
         if "ucs" not in self._cache:
             d = self.dim
             C = self._structure_coords()
@@ -533,6 +656,83 @@ class LieAlgebra:
             self._cache["ucs"] = ucs
         return self._cache["ucs"]
 
+    def _upper_central_series_qq(self) -> LieSeries:
+        """Exact path of :meth:`upper_central_series`, in coordinates with sparse structure
+        constants: ``Z_{i+1}`` is the kernel of the stacked maps ``x -> pi_i([e_b, x])``
+        (``pi_i``: the quotient by ``Z_i``, as the non-pivot coordinates of the reduction modulo
+        the RREF of ``Z_i``), one exact RREF per step (FLINT), its kernel read off the RREF."""
+        d = self.dim
+        zero = self._sub(zero_subspace(self._ambient.N, "QQ"))
+        terms = [zero]
+        Ck = self._ad_matrix_qq()
+        Z = RationalSubspace(d)
+        while Z.dim < d:
+            nz = _centraliser_qq(Ck, Z, d) if Ck is not None else None
+            if nz is None:   # large entries: dense exact path
+                nz = _centraliser_mod(self._structure_coords(), Z, "QQ", None).sum(Z)
+            if nz.dim == Z.dim:
+                break
+            if nz.dim < Z.dim:
+                raise RuntimeError(f"upper central series: Z_{len(terms)} has dimension "
+                                   f"{nz.dim} < {Z.dim}")
+            Z = nz
+            terms.append(self._from_coords(Z))
+        return LieSeries(terms, Z.dim < d, "upper central series")
+
+    def _ad_matrix_qq(self):
+        """Sparse ``(d, d*d)`` integer matrix ``A[k, b*d + a] = den * c[a, b, k]`` (scipy CSR,
+        ``int64``), with ``[e_a, e_b] = sum_k c[a,b,k] e_k``; ``den`` cancels in every kernel,
+        so it is dropped. ``None`` when a numerator exceeds the ``int64`` range."""
+        import scipy.sparse as sp
+
+        if "ad_qq" not in self._cache:
+            d = self.dim
+            a, b, k, v, _den = self._structure_sparse_qq()
+            self._cache["ad_qq"] = None if v.dtype != np.int64 else \
+                sp.csr_matrix((v, (k, b * d + a)), shape=(d, d * d), dtype=np.int64)
+        return self._cache["ad_qq"]
+
+    def _structure_sparse_qq(self):
+        """Non-zero structure constants over Q as arrays ``(a, b, k, num, den)`` with
+        ``[e_a, e_b] = sum num / den e_k`` (both orders ``(a, b)`` and ``(b, a)`` listed;
+        ``num`` is ``int64`` or ``object``). From sparse brackets when the ambient offers them,
+        else from the dense structure constants."""
+        if "sc_sparse" in self._cache:
+            return self._cache["sc_sparse"]
+        d = self.dim
+        B = _rows(self._space)
+        sb = self._cache.get("basis_brackets")   # from the closure check of spanned_by
+        if sb is None and d and "sc" not in self._cache:
+            sb = _sparse_brackets(self._ambient, B, B, True)
+        if sb is not None:
+            pairs, rows = sb
+            piv = list(self._space.pivots)
+            dv = [int(B[i, p]) for i, p in enumerate(piv)]
+            D = 1
+            for x in dv:
+                D = D * x // math.gcd(D, x)
+            mult = [D // x for x in dv]
+            coo = rows[:, piv].tocoo()
+            num = coo.data.astype(np.int64)
+            m = np.array(mult, dtype=object)[coo.col]
+            if _maxabs(num) * max(mult) < 2 ** 62:
+                num = num * m.astype(np.int64)
+            else:
+                num = as_int_rows((num.astype(object) * m)[None, :])[0]
+            a, b = pairs[coo.row] // d, pairs[coo.row] % d
+            k = coo.col.astype(np.int64)
+            res = (np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([k, k]),
+                   _stack_int([num[None, :], -num[None, :]]).reshape(-1)
+                   if num.dtype == np.int64 else np.concatenate([num, -num]),
+                   D * self._ambient.scale)
+        else:
+            Ci, den = self._structure_coords()
+            a, b, k = (x.astype(np.int64) for x in np.nonzero(Ci))
+            num = as_int_rows(Ci[a, b, k][None, :])[0] if len(a) else np.zeros(0, np.int64)
+            res = (a, b, k, num, den)
+        self._cache["sc_sparse"] = res
+        return res
+
     def _check_central_series(self, ucs: LieSeries) -> None:
         """Float path: the upper central series lies in g, reaches g exactly when the lower
         central series reaches 0, then in as many steps, with ``γ_{c+1-i} ⊆ Z_i``."""
@@ -549,11 +749,10 @@ class LieAlgebra:
                 _check_contained(lcs[c - i], ucs[i], f"γ_{c + 1 - i} inside Z_{i}")
 
     def center(self) -> "LieAlgebra":
-        """The centre ``{x in g : [x, g] = 0}``."""
-        C = self._structure_coords()
-        Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field, self.tol,
-                             self.noise)
-        return self._from_coords(Z)
+        """The centre ``{x in g : [x, g] = 0}``: the term ``Z_1`` of the (cached)
+        :meth:`upper_central_series` (``Z_0 = 0`` when the series stops there)."""
+        ucs = self.upper_central_series()
+        return ucs[1] if len(ucs) > 1 else ucs[0]
 
     centre = center
 
@@ -564,7 +763,20 @@ class LieAlgebra:
             return self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))
         R = _rows(Zc)
         if self.field == "QQ":
-            vecs = exact_matmul(as_int_rows(R), as_int_rows(B))
+            R, B = as_int_rows(R), as_int_rows(B)
+            if R.dtype == np.int64 and B.dtype == np.int64 \
+                    and _maxabs(R) * _maxabs(B) * R.shape[1] < 2 ** 62:
+                import scipy.sparse as sp   # sparse product, exact under the int64 bound
+
+                vecs = (sp.csr_matrix(R) @ sp.csr_matrix(B)).toarray()
+            else:
+                vecs = exact_matmul(R, B)
+            vecs = primitive_rows(vecs)
+            # RREF coordinates times an RREF basis are in RREF: row i has its pivot at the
+            # basis pivot of the coordinate pivot, and 0 at the other rows' pivots
+            piv = [self._space.pivots[p] for p in Zc.pivots]
+            if vecs.shape[0] == len(piv):
+                return self._sub(RationalSubspace(self._ambient.N, vecs, piv))
         else:
             vecs = np.asarray(R) @ np.asarray(B)
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
@@ -759,7 +971,27 @@ def _stack_int(parts):
     return as_int_rows(np.concatenate([p.astype(object) for p in parts]))
 
 
+def _integer_matrices(ms: list) -> tuple[np.ndarray, int] | None:
+    """Fast path of ``LieAlgebra._matrices``: when every entry of ``ms`` is a square numpy
+    integer array (not bool) of one common size ``n >= 1``, ``(rows, n)`` with the rows
+    ``(len(ms), n*n)`` as ``int64`` (``object`` beyond 2**62); else ``None`` (the general,
+    checked path decides)."""
+    n = None
+    for m in ms:
+        if not isinstance(m, np.ndarray) or m.dtype.kind not in "iu" or m.ndim != 2 \
+                or m.shape[0] != m.shape[1] or m.shape[0] == 0 \
+                or (n is not None and m.shape[0] != n):
+            return None
+        n = m.shape[0]
+    stack = np.stack(ms).reshape(len(ms), n * n)
+    if max(int(stack.max()), -int(stack.min())) >= 2 ** 62:   # beyond the int64 fast range
+        return as_int_rows(stack.astype(object)), n
+    return stack.astype(np.int64), n
+
+
 def _convert(rows, field, name: str = "mats"):
+    if field == "QQ" and isinstance(rows, np.ndarray):
+        return as_int_rows(rows)
     if field == "QQ":
         return to_field_rows(rows, "QQ", name)[0]
     if field == "RR":
@@ -865,6 +1097,87 @@ def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
                 break
         frontier = _concat(new, field, amb.N)
     return S
+
+
+def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
+    """``{x : [e_b, x] ∈ Z for all b}`` in coordinates over Q (the next term of the upper
+    central series after ``Z``). ``Ck``: the sparse ad matrix of ``LieAlgebra._ad_matrix_qq``.
+
+    The functionals annihilating ``Z`` are the non-pivot coordinates of the reduction modulo
+    the RREF of ``Z`` (scaled to integers by the lcm ``D`` of its pivot entries):
+    ``f_j = D e_j - sum_i (D / z_i[p_i]) z_i[j] e_{p_i}`` for every non-pivot ``j``. The
+    constraint rows ``x -> f_j([e_b, x])`` are the rows of ``F @ Ck`` regrouped by ``(b, j)``;
+    the answer is their kernel, read off their exact RREF. ``None`` when an entry bound
+    (``max|F| max|c| d < 2**62``) fails; the caller then takes the dense exact path."""
+    import scipy.sparse as sp
+
+    piv = list(Z.pivots)
+    pset = set(piv)
+    free = [j for j in range(d) if j not in pset]
+    if not free:
+        return _full("QQ", d, None)
+    if piv:
+        Zr = as_int_rows(Z.rows)
+        zp = [int(Zr[i, p]) for i, p in enumerate(piv)]
+        D = 1
+        for x in zp:
+            D = D * x // math.gcd(D, x)
+        F = _reduction_rows(Zr, piv, free, zp, D)
+    else:
+        F = np.eye(d, dtype=np.int64)
+    cmax = _maxabs(Ck.data) if Ck.nnz else 0
+    if F.dtype != np.int64 or _maxabs(F) * cmax * d >= 2 ** 62:
+        return None   # entries too large for int64 sparse products: the caller's dense path
+    T = (sp.csr_matrix(F) @ Ck).tocoo()                   # [j, b*d + a]
+    r = (T.col // d) * len(free) + T.row                  # constraint (b, j)
+    M = sp.csr_matrix((T.data.astype(np.int64), (r, T.col % d)),
+                      shape=(d * len(free), d), dtype=np.int64)
+    M.sum_duplicates()
+    M.eliminate_zeros()
+    nz = np.flatnonzero(np.diff(M.indptr))
+    rows = M[nz].toarray() if len(nz) else np.zeros((0, d), np.int64)
+    if rows.shape[0]:
+        rows = _unique_rows(primitive_rows(rows))
+    R = RationalSubspace(d).extend_rows(rows)[0]
+    return RationalSubspace(d).extend_rows(_kernel_from_rref(R))[0]
+
+
+def _kernel_from_rref(R: RationalSubspace) -> np.ndarray:
+    """Integer rows spanning the right kernel of the RREF rows of ``R``: for every non-pivot
+    column ``j``, ``x = L e_j - sum_i (L / r_i[p_i]) r_i[j] e_{p_i}`` (``L``: the lcm of the
+    pivot entries), which every RREF row annihilates (its other pivot columns are 0)."""
+    d = R.ambient_dim
+    piv = list(R.pivots)
+    pset = set(piv)
+    free = [j for j in range(d) if j not in pset]
+    if not free:
+        return np.zeros((0, d), np.int64)
+    if not piv:
+        return np.eye(d, dtype=np.int64)
+    Rr = as_int_rows(R.rows)
+    rp = [int(Rr[i, p]) for i, p in enumerate(piv)]
+    L = 1
+    for x in rp:
+        L = L * x // math.gcd(L, x)
+    return _reduction_rows(Rr, piv, free, rp, L)
+
+
+def _reduction_rows(Rr: np.ndarray, piv: list, free: list, rp: list, L: int) -> np.ndarray:
+    """Rows ``L e_j - sum_i (L / rp_i) Rr[i, j] e_{piv_i}`` for ``j`` in ``free`` (``Rr``: RREF
+    rows with pivot columns ``piv`` and pivot entries ``rp``; ``L``: a common multiple of the
+    ``rp``): the kernel of ``Rr`` and, read as functionals, the annihilator of its row space.
+    ``int64`` when the entries provably fit, else ``object``."""
+    d = Rr.shape[1]
+    mult = [L // x for x in rp]
+    if Rr.dtype == np.int64 and L < 2 ** 62 and _maxabs(Rr) * max(mult) < 2 ** 62:
+        K = np.zeros((len(free), d), dtype=np.int64)
+        K[np.arange(len(free)), free] = L
+        K[:, piv] = -(Rr[:, free] * np.array(mult, dtype=np.int64)[:, None]).T
+        return K
+    K = np.zeros((len(free), d), dtype=object)
+    K[np.arange(len(free)), free] = L
+    K[:, piv] = -(Rr[:, free].astype(object) * np.array(mult, dtype=object)[:, None]).T
+    return as_int_rows(K)
 
 
 def _coord_zero(field, d, tol):

@@ -60,7 +60,8 @@ import numpy as np
 __all__ = [
     "Subspace", "RationalSubspace", "FieldSubspace", "FloatSubspace",
     "detect_field", "to_field_rows", "span", "zero_subspace", "rank", "solve", "nullspace",
-    "float_rank", "FloatRank", "exact_matmul", "as_int_rows", "primitive_rows", "independent_rows",
+    "float_rank", "FloatRank", "exact_matmul", "int64_matmul", "as_int_rows", "primitive_rows",
+    "independent_rows",
     "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
 ]
 
@@ -84,27 +85,45 @@ def as_int_rows(a: Any) -> np.ndarray:
         arr = arr.astype(object)
     if arr.size == 0:
         return np.zeros(arr.shape, dtype=np.int64)
-    m = max(abs(int(x)) for x in arr.flat)
+    flat = [int(x) for x in arr.flat]
+    m = max(max(flat), -min(flat))
     if m < _INT64_SAFE:
         return arr.astype(np.int64)
     return np.vectorize(int, otypes=[object])(arr) if arr.dtype != object else arr
+
+
+_FLOAT_EXACT = 2 ** 53  # integers of absolute value <= 2**53 are exact in float64
 
 
 def _maxabs(a: np.ndarray) -> int:
     if a.size == 0:
         return 0
     if a.dtype == np.int64:
-        return int(np.abs(a).max())
+        return max(int(a.max()), -int(a.min()))
     return max(abs(int(x)) for x in a.flat)
 
 
+def int64_matmul(a: np.ndarray, b: np.ndarray, bound: int) -> np.ndarray:
+    """``a @ b`` for ``int64`` arrays (any shapes ``np.matmul`` accepts) whose every partial sum
+    is known to be at most ``bound`` in absolute value (e.g. ``max|a| max|b| inner``), with
+    ``bound < 2**62``. Below ``2**53`` the product is formed in ``float64`` by BLAS -- every
+    partial sum is then an integer exactly representable in ``float64``, so the result is exact
+    whatever the summation order -- and converted back; otherwise by numpy's integer matmul."""
+    if bound < _FLOAT_EXACT:
+        return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
+    return np.matmul(a, b)
+
+
 def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact integer matrix product of 2-D arrays: numpy ``int64`` when
-    ``max|a| * max|b| * inner < 2**62`` (so no partial sum can overflow), otherwise FLINT
-    ``fmpz_mat`` multiplication (result as an ``object`` array of Python ints)."""
+    """Exact integer matrix product of 2-D arrays: ``int64`` when
+    ``max|a| * max|b| * inner < 2**62`` (so no partial sum can overflow; formed by float64 BLAS
+    when the bound is below 2**53, see :func:`int64_matmul`), otherwise FLINT ``fmpz_mat``
+    multiplication (result as an ``object`` array of Python ints)."""
     inner = a.shape[-1]
-    if _is_int64(a) and _is_int64(b) and _maxabs(a) * _maxabs(b) * max(inner, 1) < _INT64_SAFE:
-        return a @ b
+    if _is_int64(a) and _is_int64(b):
+        bound = _maxabs(a) * _maxabs(b) * max(inner, 1)
+        if bound < _INT64_SAFE:
+            return int64_matmul(a, b, bound)
     import flint
 
     m, n = a.shape[0], b.shape[1]
@@ -141,10 +160,27 @@ def primitive_rows(a: np.ndarray) -> np.ndarray:
     return as_int_rows(a * sign[:, None])
 
 
+_HASH_WEIGHTS: dict[int, np.ndarray] = {}
+
+
 def _unique_rows(a: np.ndarray) -> np.ndarray:
+    """The distinct rows of an integer array, in order of first occurrence. ``int64``: rows are
+    grouped by a hash (a fixed pseudo-random linear form, wrapping modulo 2**64) and every row
+    is then compared with its group's representative, so a hash collision is detected (and
+    the exact ``np.unique`` used) -- never a dropped row."""
     if a.shape[0] <= 1:
         return a
     if _is_int64(a):
+        N = a.shape[1]
+        w = _HASH_WEIGHTS.get(N)
+        if w is None:
+            w = np.random.default_rng(N).integers(1, 2 ** 62, N, dtype=np.int64)
+            _HASH_WEIGHTS[N] = w
+        with np.errstate(over="ignore"):
+            h = (a * w).sum(axis=1)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        if np.array_equal(a[first[inv.ravel()]], a):
+            return a[np.sort(first)]
         return np.unique(a, axis=0)
     seen: dict[tuple, None] = {}
     for r in a:
@@ -167,6 +203,37 @@ def independent_rows(basis: np.ndarray, cand: np.ndarray) -> list[int]:
     M = flint.fmpz_mat(N, m, [int(x) for x in stack.T.ravel().tolist()])
     R, _den, r = M.rref()
     return [p - b for p in rref_pivots(R, r) if p >= b]
+
+
+def _reduced_echelon(a: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]] | None:
+    """When the non-zero integer rows ``a`` are, up to their order and row scaling, a reduced
+    row echelon form -- distinct leading columns, and every row 0 at the other rows' leading
+    columns -- ``(rows sorted by leading column, leading columns)``; else ``None``. Such rows
+    are independent and are their own RREF, so no elimination is needed (a common case for the
+    sparse bases of matrix Lie algebras)."""
+    r = a.shape[0]
+    if r == 0:
+        return None
+    nz = a != 0
+    lead = np.argmax(nz, axis=1)
+    if not nz[np.arange(r), lead].all() or len(np.unique(lead)) != r:
+        return None
+    order = np.argsort(lead, kind="stable")
+    a, lead = a[order], lead[order]
+    if np.count_nonzero(nz[order][:, lead]) != r:   # only the diagonal is non-zero
+        return None
+    return a, tuple(int(p) for p in lead)
+
+
+def _fmpz_rows(R: Any, r: int, N: int) -> np.ndarray:
+    """The first ``r`` rows of a FLINT ``fmpz_mat`` with ``N`` columns as an integer array
+    (``int64`` when every entry is below 2**62 in absolute value, else ``object``)."""
+    vals = list(map(int, R.entries()[:r * N]))
+    if not vals:
+        return np.zeros((r, N), np.int64)
+    if max(vals) < _INT64_SAFE and -min(vals) < _INT64_SAFE:
+        return np.array(vals, dtype=np.int64).reshape(r, N)
+    return np.array(vals, dtype=object).reshape(r, N)
 
 
 def rref_pivots(R: Any, rank: int) -> list[int]:
@@ -604,12 +671,21 @@ class RationalSubspace(Subspace):
             stack = np.concatenate([cur.rows.astype(object), block.astype(object)]) \
                 if (cur.rows.dtype != block.dtype or cur.rows.dtype == object) else \
                 np.concatenate([cur.rows, block])
-            M = flint.fmpz_mat(stack.shape[0], N, [int(x) for x in stack.ravel().tolist()])
+            if cur.dim:
+                stack = _unique_rows(stack)   # a candidate equal to a basis row adds nothing
+            ech = _reduced_echelon(stack)
+            if ech is not None:               # already an RREF up to row order: no elimination
+                if len(ech[1]) > cur.dim:
+                    cur = RationalSubspace(N, ech[0], ech[1])
+                continue
+            ents = stack.ravel().tolist()   # Python ints from int64; object arrays: coerce
+            M = flint.fmpz_mat(stack.shape[0], N,
+                               ents if stack.dtype == np.int64 else [int(x) for x in ents])
             R, _den, r = M.rref()
             if r == cur.dim:
                 continue
-            new = np.array([[int(R[i, j]) for j in range(N)] for i in range(r)], dtype=object)
-            new = primitive_rows(as_int_rows(new))
+            new = _fmpz_rows(R, r, N)
+            new = primitive_rows(new)
             piv = tuple(int(np.argmax(row != 0)) for row in new)
             cur = RationalSubspace(N, new, piv)
         old = set(self.pivots)
