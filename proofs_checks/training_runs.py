@@ -96,15 +96,20 @@ def _batchable(cfg) -> bool:
     return cfg.model in VMAP_MODELS and cfg.precision != "bf16"
 
 
+#: relative cost of a layer family per step (complex-diagonal AUSSM layers cost more)
+_LAYER_COST = {"aussm": 2.5}
+
+
 def _cost(job: Any) -> float:
-    """Rough CPU seconds of a job (a StoreJob, or a list of TrainConfigs trained as one group):
-    ≈ 3 ms fixed per step plus 12 µs per (sequence × position × layer) at width 32, measured on
-    the 2-core development machine; a stacked group pays the fixed part once."""
+    """Rough CPU seconds of a job (a StoreJob, or a list of TrainConfigs trained as one stacked
+    group of ``R`` runs): per step and layer ≈ 2 ms fixed plus 6 µs per (run × sequence ×
+    position) at width 32 (×2.5 for AUSSM layers), fitted to runs on the 2-core development
+    machine. Only the order of the costs matters (:func:`schedule`)."""
     if isinstance(job, StoreJob):
         return job.cpu_seconds
     c = job[0]
-    per_run = 1.2e-5 * c.batch_size * c.train_length * c.depth * (c.width / 32) ** 2
-    return c.steps * (0.003 + per_run * len(job))
+    per_step = c.depth * (0.002 + 6e-6 * len(job) * c.batch_size * c.train_length * (c.width / 32) ** 2)
+    return c.steps * per_step * _LAYER_COST.get(c.model, 1.0)
 
 
 def _jobs(configs: Sequence[Any], workers: int, batched: bool, max_group: int) -> list:
