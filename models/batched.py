@@ -46,7 +46,7 @@ from torch.func import functional_call, vmap
 
 from .model import MODEL_NAMES, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
-from .store import ResultsStore, default_owner
+from .store import ResultsStore, RunHeldError, default_owner
 from .train import (TrainConfig, build_model, build_task, evaluate, resolve_device,
                     training_batch)
 
@@ -272,7 +272,8 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     live worker holds one; the runs claimed so far are released), resumed from their last
     checkpoint (written by either engine; runs at different steps train as separate groups),
     checkpointed every ``checkpoint_every`` steps in ``train``'s format, and stored when done
-    (a failure marks the unfinished runs failed). ``on_progress(info)`` is called every
+    (a failure marks the unfinished runs failed); :class:`~seqtheory.models.store.RunHeldError`
+    when another live worker holds one of them (nothing is claimed then). ``on_progress(info)`` is called every
     ``log_every`` steps with ``step``, ``steps`` and the per-run lists ``keys``, ``loss``, ``acc``.
     """
     configs = _check_configs(configs)
@@ -331,7 +332,7 @@ def _claim_all(store, cfgs, owner, lease_s) -> list[TrainConfig]:
         if not store.claim(cfg, owner, lease_s=lease_s):
             for c in claimed:
                 store.release(c, owner)
-            raise RuntimeError(f"run {cfg.key[:12]} is held by another worker")
+            raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
         claimed.append(cfg)
     return claimed
 

@@ -42,8 +42,8 @@ from typing import Any
 
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
-__all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "default_owner",
-           "SCHEMA_VERSION"]
+__all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "RunHeldError",
+           "default_owner", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
@@ -77,6 +77,10 @@ def config_key(config: Any) -> str:
     payload = canonical_json({"type": type(config).__name__, "schema": SCHEMA_VERSION,
                               "config": config})
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class RunHeldError(RuntimeError):
+    """A run is held (claimed, lease not expired) by another live worker."""
 
 
 def default_owner() -> str:

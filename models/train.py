@@ -35,7 +35,7 @@ from ._checks import check_int, check_int_fields
 from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
-from .store import ResultsStore, config_key, default_owner
+from .store import ResultsStore, RunHeldError, config_key, default_owner
 from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
                     make_word_problem)
 
@@ -283,7 +283,7 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         if done is not None:
             return dict(done, from_store=True)
         if time.time() >= deadline:
-            raise RuntimeError(f"run {cfg.key[:12]} is held by another worker")
+            raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
         time.sleep(min(2.0, max(0.0, deadline - time.time())))
     old_threads = torch.get_num_threads()
     try:

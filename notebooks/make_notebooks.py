@@ -29,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 KERNEL_NAME = "python3"
-CELL_TIMEOUT_S = 900   # the training cell of notebook 05 trains every quick run of its claims
+CELL_TIMEOUT_S = 1800  # the training cell of notebook 05 trains every quick run of its claims
 
 __all__ = ["NOTEBOOKS", "KERNEL_NAME", "CELL_TIMEOUT_S", "build", "execute", "main"]
 

@@ -266,21 +266,27 @@ def covering_radius_descent(G, eta: float = 1.0) -> SocpResult:
                       "optimal", solver)
 
 
-def numerical_rank(G, rtol: float = 1e-9) -> int:
+def numerical_rank(G, rtol: float = 1e-9, data_scale: float = 0.0) -> int:
     """Rank of ``G`` after normalising by its largest singular value: the number of singular values
     ``> rtol · σ_max`` (0 for the zero matrix), decided by
-    :func:`seqtheory.theory.linalg.rank_decision` with the SVD's rounding bound
-    ``4 u · max(m, n) · σ_max`` (``u`` the unit roundoff). The tolerance is explicit (SPEC §5).
-    Raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) when a
-    singular value lies below the tolerance but above the rounding bound, or when the kept and
-    the dropped values are not separated by a wide gap: the rank is then not determined."""
+    :func:`seqtheory.theory.linalg.rank_decision` with the rounding bound
+    ``4 u · max(m, n) · (σ_max + data_scale)`` (``u`` the unit roundoff; ``data_scale``, in the
+    units of ``G``, the size of the data ``G`` was computed from when that computation cancelled,
+    e.g. ``max|A|`` for ``G = A − mean(A)``). The tolerance is explicit (SPEC §5). Raises
+    :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) when a singular value
+    lies below the tolerance but above the rounding bound, or when the kept and the dropped
+    values are not separated by a wide gap: the rank is then not determined."""
     from seqtheory.theory.linalg import rank_decision
 
-    A, _ = _normalised(_as_rows(G, "G"))          # rank is scale invariant; SVD of O(1) data
-    s = np.linalg.svd(A, compute_uv=False)
-    if s.size == 0 or s[0] == 0:
+    A = _as_rows(G, "G")
+    if not (isinstance(data_scale, (int, float)) and math.isfinite(data_scale) and data_scale >= 0):
+        raise ValueError(f"data_scale must be a finite number ≥ 0, got {data_scale!r}")
+    peak = float(np.abs(A).max()) if A.size else 0.0
+    if peak == 0:
         return 0
-    return rank_decision(s, rtol, 4 * UNIT_ROUNDOFF * max(A.shape) * float(s[0]), "G").rank
+    s = np.linalg.svd(A / peak, compute_uv=False)   # rank is scale invariant; SVD of O(1) data
+    noise = 4 * UNIT_ROUNDOFF * max(A.shape) * (float(s[0]) + data_scale / peak)
+    return rank_decision(s, rtol, noise, "G").rank
 
 
 def rownorm_ratio_bound(k: int) -> float:
@@ -299,7 +305,7 @@ def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:
     e = _eta(eta)
     An, ex = _normalised(_as_rows(G, "G", min_rows=2))       # the ratio is scale invariant
     PG = An - An.mean(axis=0)
-    k = numerical_rank(PG, rtol)
+    k = numerical_rank(PG, rtol, data_scale=float(np.abs(An).max()))   # centring cancels
     if k == 0:
         raise ValueError("G has PG = 0 (all rows equal): Δ* = 0 and the ratio is undefined")
     star = steepest_descent_diameter(PG, 1.0)

@@ -235,7 +235,7 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                                            f"{info['workers'] or 1} worker process(es) while the "
                                            "claims without training run", highlight=False)
                 return
-            if info["runs"]:
+            if info["runs"] and not info.get("error"):
                 progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
                                        highlight=False)
             if info.get("error"):

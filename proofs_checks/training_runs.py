@@ -12,6 +12,7 @@ import dataclasses
 import importlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -89,6 +90,13 @@ class StoreJob:
     config: Any
     cpu_seconds: float
 
+    def __post_init__(self) -> None:
+        module, sep, name = self.function.partition(":") if isinstance(self.function, str) else ("", "", "")
+        if not (module and sep and name.isidentifier()):
+            raise ValueError(f"function must read 'package.module:name', got {self.function!r}")
+        if not isinstance(self.cpu_seconds, (int, float)) or not self.cpu_seconds >= 0:
+            raise ValueError(f"cpu_seconds must be a number ≥ 0, got {self.cpu_seconds!r}")
+
 
 def _batchable(cfg) -> bool:
     from seqtheory.models.batched import VMAP_MODELS
@@ -154,6 +162,7 @@ def schedule(jobs: Sequence[Any], workers: int) -> list[list]:
 
 def _run_job(job: Any, st, device: str, ctx_fields: dict) -> None:
     from seqtheory.models.batched import train_batched
+    from seqtheory.models.store import RunHeldError
     from seqtheory.models.train import train
 
     if isinstance(job, StoreJob):
@@ -163,7 +172,12 @@ def _run_job(job: Any, st, device: str, ctx_fields: dict) -> None:
     elif len(job) == 1:
         train(job[0], store=st, device=device, threads=1 if device == "cpu" else None, wait_s=3600.0)
     else:
-        train_batched(list(job), store=st, device=device, threads=1 if device == "cpu" else None)
+        try:
+            train_batched(list(job), store=st, device=device, threads=1 if device == "cpu" else None)
+        except RunHeldError:   # another process trains some of them: wait for those, one by one
+            for cfg in job:
+                train(cfg, store=st, device=device, threads=1 if device == "cpu" else None,
+                      wait_s=3600.0)
 
 
 def _encode(job: Any) -> dict:
@@ -194,7 +208,9 @@ def _unfinished(st, jobs: Sequence[Any]) -> list:
     seen, todo = set(), []
     for j in jobs:
         cfg = j.config if isinstance(j, StoreJob) else j
-        key = st.key(cfg)
+        if cfg is None:
+            raise ValueError(f"StoreJob {j.function!r} has no config (the key of its stored result)")
+        key = (type(j).__name__, st.key(cfg))
         if key not in seen and st.result(cfg) is None:
             seen.add(key)
             todo.append(j)
@@ -240,7 +256,7 @@ class TrainingPool:
                 self._procs.append(subprocess.Popen(
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
                      str(self._store.root), str(tmp / "ctx.json"), str(tmp / f"shard{w}.json")],
-                    stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
+                    stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
 
     def wait(self) -> dict[str, Any]:
         """Finish the training; returns :attr:`summary` with ``seconds`` (wall time since the
@@ -259,11 +275,17 @@ class TrainingPool:
         return dict(self.summary, seconds=time.perf_counter() - self._t0)
 
     def stop(self) -> None:
-        """Terminate the workers still running (their claimed runs are resumed or retrained
-        later) and remove the temporary files."""
+        """Stop the workers still running and remove the temporary files. A worker gets SIGINT
+        first, so that it releases its claimed runs (resumed from their checkpoints later), and
+        is killed if it has not exited within 10 s."""
         for p in self._procs:
             if p.poll() is None:
-                p.terminate()
+                p.send_signal(signal.SIGINT)
+        for p in self._procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
                 p.wait()
         if self._tmp is not None:
             self._tmp.cleanup()

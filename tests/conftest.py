@@ -1,6 +1,7 @@
 """Session settings of the test suite.
 
-The suite writes nothing into the working tree: every test writes under its ``tmp_path``; the
+The suite writes nothing into the working tree, nor into the user's seqtheory cache (a fresh
+``$SEQTHEORY_CACHE_DIR`` per session, :func:`_session_cache`): every test writes under its ``tmp_path``; the
 hypothesis example database is kept in memory (no ``.hypothesis/`` folder), and
 :func:`_working_tree_is_unchanged` fails the session, naming the paths, when a file or folder
 appeared, disappeared or changed in the repository or the current folder. Tool caches
@@ -48,6 +49,20 @@ def tree_changes(before: dict[str, tuple], after: dict[str, tuple]) -> list[str]
             + [f"removed: {p}" for p in sorted(before.keys() - after.keys())]
             + [f"changed: {p}" for p in sorted(before.keys() & after.keys())
                if before[p] != after[p]])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory):
+    """The seqtheory cache (BCH series, results stores) of this test session (of this xdist
+    worker): a fresh folder, so that no test depends on, or writes into, the user's cache.
+    Subprocesses the tests start inherit it."""
+    old = os.environ.get("SEQTHEORY_CACHE_DIR")
+    os.environ["SEQTHEORY_CACHE_DIR"] = str(tmp_path_factory.mktemp("seqtheory-cache"))
+    yield
+    if old is None:
+        os.environ.pop("SEQTHEORY_CACHE_DIR", None)
+    else:
+        os.environ["SEQTHEORY_CACHE_DIR"] = old
 
 
 @pytest.fixture(scope="session", autouse=True)

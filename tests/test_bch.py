@@ -264,3 +264,23 @@ def test_log_product_factors_are_validated():
     with pytest.raises(ValueError, match="single letter"):
         log_product_word_coefficient("xy", [("xy", 1)], "xy")
     assert log_product_word_coefficient("xy", [("x", 1), ("y", 1)], "xy") == Fraction(1, 2)
+
+
+def test_generic_reference_never_reads_the_fast_engines_cache(tmp_path, monkeypatch):
+    """A cross-check with the defaults must solve, not read the fast engine's cached result."""
+    monkeypatch.setenv("SEQTHEORY_CACHE_DIR", str(tmp_path))
+    bch(6, "symmetric")                                  # fast engine, cached
+    ref = bch(6, "symmetric", method="generic")
+    assert not ref.from_cache
+    assert ref.lyndon_coefficients() == bch(6, "symmetric").lyndon_coefficients()
+
+
+def test_no_forked_class_workers_inside_a_daemonic_process(monkeypatch):
+    """A multiprocessing.Pool worker may not have children: bch solves in one process there."""
+    import multiprocessing
+
+    from seqtheory.theory.bch_series import _default_workers
+
+    monkeypatch.delenv("SEQTHEORY_BCH_WORKERS", raising=False)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_default_workers, (20,)) == 1

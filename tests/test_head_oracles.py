@@ -189,3 +189,14 @@ def test_values_beyond_float64_range_name_G_and_eta():
     assert steepest_descent_diameter(1e-300 * V2, 1e300).value == pytest.approx(-1.0, rel=1e-7)
     assert np.allclose(np.linalg.norm(row_normalise(np.array([[1e-300, 0], [0, 1e300]])), axis=1), 1.0)
     assert numerical_rank(1e300 * np.diag([1.0, 1e-3])) == 2 == numerical_rank(1e-300 * np.eye(2))
+
+
+def test_rank_of_nearly_equal_rows_counts_the_rounding_of_the_centring():
+    """Rows 1e-4 apart: centring cancels (rounding of order u·max|A|), and the centred part has
+    exact rank 2; the rank decision accounts for that rounding (data_scale)."""
+    rng = np.random.default_rng(0)
+    c = rng.normal(size=5)
+    P = rng.normal(size=(6, 2)) @ rng.normal(size=(2, 5)) * 1e-4
+    assert rownorm_ratio(c + P)["k"] == 2
+    with pytest.raises(ValueError, match="data_scale"):
+        numerical_rank(P, data_scale=-1.0)

@@ -3,11 +3,17 @@ plans of the claims (the prefetch trains what the checks will ask for) and the r
 of a failed prefetch."""
 from __future__ import annotations
 
+import dataclasses
+import threading
+import time
+
+import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from seqtheory.models.train import TrainConfig
+from seqtheory.models.train import TrainConfig, train
 from seqtheory.proofs_checks import training_runs as tr
 from seqtheory.proofs_checks.registry import Context, all_claims
 
@@ -219,3 +225,79 @@ def test_training_pool_runs_workers_in_the_background(tmp_path):
     assert pool.summary == {"runs": 2, "jobs": 2, "workers": min(2, tr.cpu_workers())}
     info = pool.wait()
     assert info["runs"] == 2 and all(tr.store(ctx).result(c) is not None for c in cfgs)
+
+
+# every request (not only the first; models loaded back included) of the depth claims
+DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith("depth.")]
+
+
+def _fake_result(cfg) -> dict:
+    rng = np.random.default_rng(cfg.seed % 2**31)
+    T2 = cfg.test_length or 2 * cfg.train_length
+    return {"config": dataclasses.asdict(cfg), "key": cfg.key, "final_loss": 1.0,
+            "curve": [{"step": 0, "loss": 1.0}, {"step": 1, "loss": 0.5}],
+            "data": {"train_length": cfg.train_length, "test_length": T2, "held_out": True,
+                     "audit": {}},
+            "test": {"test_length": T2, "seq_acc": float(rng.random()),
+                     "prefix_seq_acc": sorted(rng.random(T2).tolist(), reverse=True),
+                     "max_len_90": int(rng.integers(1, T2 + 1)), "mse": float(rng.random()) + 0.01,
+                     "mse_train_length": float(rng.random()) + 0.01,
+                     "per_position_mse": (rng.random(T2) + 0.01).tolist()}}
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+@pytest.mark.parametrize("claim", DEPTH_TRAINED, ids=[c.id for c in DEPTH_TRAINED])
+def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, monkeypatch, tmp_path):
+    import seqtheory.models.train as mt
+
+    ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
+    asked: set = set()
+
+    def fake_train(cfg, **kw):
+        asked.add(cfg.key)
+        return _fake_result(cfg)
+
+    def fake_load_model(cfg, store, device="cpu"):
+        asked.add(cfg.key)
+        return lambda words: torch.zeros(words.shape[0], words.shape[1], 3, dtype=torch.float64)
+
+    monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
+    monkeypatch.setattr(mt, "train", fake_train)
+    monkeypatch.setattr(mt, "load_model", fake_load_model)
+    planned = {c.key for c in claim.plan(ctx, True)}
+    for fn in (claim.check, claim.negative_control):
+        fn(ctx)
+    assert asked, claim.id
+    missing = asked - planned
+    assert not missing, f"{claim.id} ({profile}): {len(missing)} requested runs outside the plan"
+
+
+def test_a_batched_job_waits_for_a_run_another_live_worker_holds(tmp_path, monkeypatch):
+    """Two processes may share a results store (the notebooks share one): a stacked job whose
+    run another live worker holds waits for it and reads it, as one-at-a-time training does."""
+    monkeypatch.setattr(tr, "cpu_workers", lambda: 1)
+    ctx = Context(seed=0, results_dir=tmp_path / "res")
+    st_ = tr.store(ctx)
+    a, b = _cfg(seed=1, steps=8, precision="fp64"), _cfg(seed=2, steps=8, precision="fp64")
+    assert st_.claim(a, "other-worker", lease_s=60.0)
+
+    def other_finishes():
+        time.sleep(2.0)
+        train(a, store=tr.store(ctx), device="cpu", owner="other-worker", threads=1)
+
+    t = threading.Thread(target=other_finishes)
+    t.start()
+    try:
+        res = tr.run_many(ctx, [a, b])
+    finally:
+        t.join()
+    assert [r["key"] for r in res] == [a.key, b.key]
+
+
+def test_store_jobs_are_checked():
+    with pytest.raises(ValueError, match="package.module:name"):
+        tr.StoreJob("no_colon", None, 1.0)
+    with pytest.raises(ValueError, match="cpu_seconds"):
+        tr.StoreJob("m:f", None, -1.0)
+    with pytest.raises(ValueError, match="no config"):
+        tr._unfinished(tr.store(Context()), [tr.StoreJob("m:f", None, 1.0)])

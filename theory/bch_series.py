@@ -528,7 +528,8 @@ def _class_task(args):  # runs in a forked worker: the engine and g_fn are inher
 
 def _default_workers(degree: int) -> int:
     """Worker processes for the class solves: ``$SEQTHEORY_BCH_WORKERS`` if set (1 disables
-    forking), else ``min(2, cpu_count)`` from degree 17 on (below, one process is faster)."""
+    forking), else ``min(2, cpu_count)`` from degree 17 on (below, one process is faster); 1 inside
+    a daemonic process (a ``multiprocessing.Pool`` worker, which may not have children)."""
     import os
 
     env = os.environ.get("SEQTHEORY_BCH_WORKERS")
@@ -538,6 +539,10 @@ def _default_workers(degree: int) -> int:
         except ValueError:
             raise ValueError(f"SEQTHEORY_BCH_WORKERS must be an int, got {env!r}") from None
         return max(1, w)
+    import multiprocessing
+
+    if multiprocessing.current_process().daemon:   # a Pool worker may not fork children
+        return 1
     return min(2, os.cpu_count() or 1) if degree >= 17 else 1
 
 
@@ -687,7 +692,8 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
 
     ``kind="classical"``: ``log(e^X e^Y)``; ``kind="symmetric"``: ``log(e^{X/2} e^Y e^{X/2})``.
     ``method="fast"`` (vectorised two-letter engine) or ``"generic"`` (dict-based reference
-    solver; slow, for cross-checks). Results are cached on disk unless ``use_cache=False``.
+    solver; slow, for cross-checks, never cached). ``"fast"`` results are cached on disk unless
+    ``use_cache=False``.
     ``"fast"`` solves the odd degrees of the classical series from Goldberg's closed form and
     derives its even degrees and the symmetric series exactly from them (module docstring, 3.);
     ``"generic"`` uses Goldberg's form, resp. the exact dynamic programme for the symmetric
@@ -706,6 +712,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
                          f"and int64 modular sums could overflow); "
                          f"got {degree}")
     name = f"{kind}_deg{degree}"
+    use_cache = use_cache and method == "fast"     # a cross-check must not read the fast result back
     if use_cache:
         from .series_cache import load_series
 

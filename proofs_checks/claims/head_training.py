@@ -28,7 +28,7 @@ LOSS_TOL = 0.1              # RowNorm's validation-loss cost tolerated below the
 #: direction: RowNorm's final-step D and Hilbert RMS smaller in ≥ 80% of the seeds
 DIRECTION_RULE = SeedRule(min_rate=0.8, max_rate=0.0)
 #: revision of the experiment code (part of the store key): bump when lm.py changes what it trains
-HEAD_CODE_REVISION = 2      # 2: released recipes, final-step statistics
+HEAD_CODE_REVISION = 3      # 2: released recipes, final-step statistics; 3: RowNorm row norms on max-scaled rows
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,9 @@ def stored_experiment(ctx: Context) -> dict:
     except Exception:
         import traceback
         st.fail(cfg, owner, traceback.format_exc())
+        raise
+    except BaseException:       # Ctrl-C / SIGINT from the training pool: give the run back
+        st.release(cfg, owner)
         raise
     st.finish(cfg, owner, res)
     return st.result(cfg)
