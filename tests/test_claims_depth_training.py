@@ -95,7 +95,7 @@ def test_rotation_rule_is_per_seed():
 
 
 def test_thm32_rule_per_pair():
-    row = {"eps": 0.1, "seed": 1, "frac_pairs_above": 1.0, "worst_ratio": 1.3,
+    row = {"eps": 0.1, "seed": 1, "frac_pairs_above": 1.0, "worst_ratio": 1.3, "mean_bound": 0.04,
            "mean_pair_error": 0.05, "baseline_error": 0.5}
     rows = [dict(row, seed=s) for s in (1, 2, 3)]
     assert dt.thm32_decide(rows)[0] == _S
@@ -103,6 +103,20 @@ def test_thm32_rule_per_pair():
     assert dt.thm32_decide(rows[:2] + [dict(row, seed=3, frac_pairs_above=0.999, worst_ratio=0.9)])[0] == _R
     unlearned = [dict(r, mean_pair_error=0.45) for r in rows[:2]] + rows[2:]
     assert dt.thm32_decide(unlearned)[0] == _I
+
+
+def test_thm32_rule_asks_for_learning_only_where_the_bound_leaves_room():
+    """At an ε where the bound is close to the constant predictor's error (0.66×), no seed is
+    asked to beat the constant predictor by 20%; where it leaves room, every seed is."""
+    small = {"eps": 0.1, "frac_pairs_above": 1.0, "worst_ratio": 1.0, "mean_bound": 0.13,
+             "mean_pair_error": 0.135, "baseline_error": 0.54}
+    large = dict(small, eps=0.8, mean_bound=0.68, mean_pair_error=1.0, baseline_error=1.0)
+    rows = [dict(r, seed=s) for s in (1, 2, 3) for r in (small, large)]
+    v, why, rate = dt.thm32_decide(rows)
+    assert v == _S and rate["successes"] == 3 and "[0.1]" in why
+    lazy = [dict(r, mean_pair_error=0.5) if r["eps"] == 0.1 else r for r in rows]
+    assert dt.thm32_decide(lazy)[0] == _I                   # did not learn where it could
+    assert dt.thm32_decide([dict(large, seed=1)])[0] == _I   # no ε leaves room: undecided
 
 
 def test_pair_stats_counts_every_pair():
