@@ -231,9 +231,9 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
         def training(info: dict) -> None:
             if info["phase"] == "started":
                 if info["runs"]:
-                    progress.console.print(f"  training {info['runs']} runs ({info['jobs']} jobs) in "
-                                           f"{info['workers'] or 1} worker process(es) while the "
-                                           "claims without training run", highlight=False)
+                    progress.console.print(f"  training {info['runs']} runs in "
+                                           f"{info['workers'] or 1} process(es) meanwhile",
+                                           highlight=False)
                 return
             if info["runs"] and not info.get("error"):
                 progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
