@@ -4,8 +4,9 @@ outputs, code cells hold library calls only (no function/class definitions, no l
 committed notebooks are what ``notebooks/make_notebooks.py`` generates, and every registered
 claim is shown in exactly one notebook.
 
-The notebooks are executed once per session, concurrently (at most one kernel per CPU core; each
-kernel runs one claim at a time), in a temporary copy of ``notebooks/`` with nbclient and the
+The notebooks are executed once per session in two groups (the notebook that trains, executed by
+``tests/test_notebook_training.py``, and the others; each group's kernels run concurrently, at most
+one per CPU core; each kernel runs one claim at a time), in a temporary copy of ``notebooks/`` with nbclient and the
 ``python3`` kernel, which jupyter_client starts with the interpreter running pytest.
 """
 from __future__ import annotations
@@ -24,8 +25,6 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
-# one xdist worker executes the notebooks (the module fixture runs once)
-pytestmark = pytest.mark.xdist_group("notebooks")
 
 NB_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(p.name for p in NB_DIR.glob("*.ipynb"))
@@ -166,21 +165,37 @@ async def _run_all(paths: list[Path], workers: int) -> dict[str, dict]:
     return {p.name: r for p, r in zip(paths, results)}
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory) -> dict[str, dict]:
-    work = tmp_path_factory.mktemp("notebooks")
-    for name in NOTEBOOKS:
-        shutil.copy(NB_DIR / name, work / name)
-    workers = max(1, min(len(NOTEBOOKS), os.cpu_count() or 1))
-    # the notebook that trains starts first (it takes longest)
-    order = sorted(NOTEBOOKS, key=lambda n: "train_claims(" not in (NB_DIR / n).read_text())
-    return asyncio.run(_run_all([work / n for n in order], workers))
+def _trains(name: str) -> bool:
+    return "train_claims(" in (NB_DIR / name).read_text()
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_executes(name, executed):
-    res = executed[name]
-    print(f"{name}: executed in {res['seconds']:.1f} s")
+#: two execution groups, each executed once per session: the notebook that trains (the longest,
+#: executed by tests/test_notebook_training.py, a file of its own so that pytest-xdist's
+#: ``--dist loadfile`` runs it on another worker) and the others
+GROUPS = {"notebooks-training": [n for n in NOTEBOOKS if _trains(n)],
+          "notebooks": [n for n in NOTEBOOKS if not _trains(n)]}
+_EXECUTED: dict[str, dict[str, dict]] = {}
+
+
+@pytest.fixture(scope="session")
+def executed(tmp_path_factory):
+    """``executed(name)``: the executed copy of notebook ``name``; its group is executed (once
+    per session, kernels concurrently, at most one per CPU core) when first asked for."""
+    def get(name: str) -> dict:
+        group = next(g for g, names in GROUPS.items() if name in names)
+        if group not in _EXECUTED:
+            work = tmp_path_factory.mktemp(group)
+            for n in GROUPS[group]:
+                shutil.copy(NB_DIR / n, work / n)
+            workers = max(1, min(len(GROUPS[group]), os.cpu_count() or 1))
+            _EXECUTED[group] = asyncio.run(_run_all([work / n for n in GROUPS[group]], workers))
+        return _EXECUTED[group][name]
+    return get
+
+
+def check_executed(res: dict) -> None:
+    """The assertions on one executed notebook (no error, every cell run, no crashed claim or
+    unrejected control, a verdict for every claim shown)."""
     assert res["error"] is None, res["error"]
     cells = _code_cells(res["nb"])
     assert all(c.execution_count is not None for c in cells)
@@ -191,6 +206,13 @@ def test_notebook_executes(name, executed):
             assert marker not in text, f"{c.source!r}: {marker}"
     shown = [c for c in cells if SHOW_CLAIM.search(c.source)]
     assert all("**Verdict:" in _output_text(c) for c in shown)
+
+
+@pytest.mark.parametrize("name", GROUPS["notebooks"])
+def test_notebook_executes(name, executed):
+    res = executed(name)
+    print(f"{name}: executed in {res['seconds']:.1f} s")
+    check_executed(res)
 
 
 def test_harness_reports_a_failing_cell(tmp_path):

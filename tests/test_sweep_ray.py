@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'seqtheory[sweeps]')")
-# one xdist worker runs every Ray test (each starts its own local Ray instance)
-pytestmark = pytest.mark.xdist_group("ray")
 
 from seqtheory.models.store import ResultsStore, config_key  # noqa: E402
 from seqtheory.models.sweep import load_sweep, read_events, run_sweep  # noqa: E402

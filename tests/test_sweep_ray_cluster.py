@@ -19,8 +19,6 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'seqtheory[sweeps]')")
 cluster_utils = pytest.importorskip("ray.cluster_utils", reason="ray.cluster_utils is missing")
-# one xdist worker runs every Ray test (each starts its own local Ray instance)
-pytestmark = pytest.mark.xdist_group("ray")
 
 from seqtheory.models.store import ResultsStore, config_key  # noqa: E402
 from seqtheory.models.sweep import load_sweep, read_events, run_sweep  # noqa: E402

@@ -56,8 +56,10 @@ def test_schedule_assigns_every_job_once_and_balances_like_lpt(costs, workers):
     flat = [j for s in shards for j in s]
     assert sorted(j.function for j in flat) == sorted(j.function for j in jobs)
     loads = [sum(j.cpu_seconds for j in s) for s in shards]
-    # LPT guarantee: the largest load is at most 4/3 of the optimum (≥ max(mean, largest job))
-    lower = max(sum(costs) / workers, max(costs))
+    # LPT guarantee: the largest load is at most 4/3 of the optimum; the optimum is at least the
+    # mean load, the largest job, and (more jobs than workers) the sum of the m-th and (m+1)-th largest
+    p = sorted(costs, reverse=True)
+    lower = max(sum(costs) / workers, p[0], p[workers - 1] + p[workers] if len(p) > workers else 0)
     assert max(loads) <= 4 / 3 * lower + 1e-9
 
 

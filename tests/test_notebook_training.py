@@ -1,0 +1,24 @@
+"""The notebook that trains (``train_claims`` in its first cells: the trained claims of [DEPTH])
+executes top to bottom without errors. A file of its own, so that pytest-xdist (``--dist
+loadfile``) runs it on one worker while the other notebooks run on another; the harness and
+the assertions are those of ``tests/test_notebooks.py``."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("nbformat")
+pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+from test_notebooks import GROUPS, check_executed, executed  # noqa: E402,F401  (the fixture)
+
+
+def test_the_training_notebook_is_the_one_expected():
+    assert GROUPS["notebooks-training"] == ["05_training_depth_vs_theory.ipynb"]
+
+
+@pytest.mark.parametrize("name", GROUPS["notebooks-training"])
+def test_training_notebook_executes(name, executed):
+    res = executed(name)
+    print(f"{name}: executed in {res['seconds']:.1f} s")
+    check_executed(res)
