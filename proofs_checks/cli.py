@@ -225,7 +225,7 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
             v = r.outcome.verdict.value if r.outcome else "CRASHED"
             progress.console.print(f"  {len(results):>{len(str(n))}}/{n} {r.claim.id:<32} {v:<13}"
                                    f"{r.seconds:7.1f} s  {_control_word(r)}".rstrip(),
-                                   highlight=False)
+                                   highlight=False, soft_wrap=True)
             progress.advance(task)
 
         def training(info: dict) -> None:
@@ -233,14 +233,15 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                 if info["runs"]:
                     progress.console.print(f"  training {info['runs']} runs in "
                                            f"{info['workers'] or 1} process(es) meanwhile",
-                                           highlight=False)
+                                           highlight=False, soft_wrap=True)
                 return
             if info["runs"] and not info.get("error"):
                 progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
-                                       highlight=False)
+                                       highlight=False, soft_wrap=True)
             if info.get("error"):
                 progress.console.print("  training failed; each check trains its own runs:\n  "
-                                       + info["error"].rstrip().splitlines()[-1], highlight=False)
+                                       + info["error"].rstrip().splitlines()[-1], highlight=False,
+                                       soft_wrap=True)
 
         try:
             run_claims(claims, ctx, controls=args.controls, on_start=start, on_done=done,
