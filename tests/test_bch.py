@@ -284,3 +284,8 @@ def test_no_forked_class_workers_inside_a_daemonic_process(monkeypatch):
     monkeypatch.delenv("SEQTHEORY_BCH_WORKERS", raising=False)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_default_workers, (20,)) == 1
+
+
+def test_generic_reference_refuses_degrees_it_cannot_finish():
+    with pytest.raises(ValueError, match="method='generic'"):
+        bch(17, method="generic")

@@ -167,6 +167,8 @@ _PRIMES = None
 #: the in-block updates sum at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in int64, and the
 #: float64 block products are split so that every partial sum stays below 2^53 (exact).
 _FAST_MAX_DEGREE = 23
+#: the dict-based reference solver is a cross-check: O(N^3) per word, hours beyond this degree
+_GENERIC_MAX_DEGREE = 16
 _I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^31 (degree <= 23)
 
 
@@ -700,13 +702,17 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     series (O(N^3) per word, practical to degree ~14), and solves every degree.
     ``bch(4).lyndon_coefficients() == {"x": 1, "y": 1, "xy": 1/2, "xxy": 1/12, "xyy": 1/12,
     "xxyy": 1/24}`` (``P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]``).
-    Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the engine) or an
+    Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
+    engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
     _check_degree(degree, "degree")
     if kind not in BCH_KINDS:
         raise ValueError(f"kind must be one of {BCH_KINDS}, got {kind!r}")
     if method not in ("fast", "generic"):
         raise ValueError(f"method must be 'fast' or 'generic', got {method!r}")
+    if method == "generic" and degree > _GENERIC_MAX_DEGREE:
+        raise ValueError(f"degree must be <= {_GENERIC_MAX_DEGREE} for method='generic' (the reference "
+                         f"solver takes hours beyond it; use method='fast'), got {degree}")
     if method == "fast" and degree > _FAST_MAX_DEGREE:
         raise ValueError(f"degree must be <= {_FAST_MAX_DEGREE} for method='fast' (its int32 pairings "
                          f"and int64 modular sums could overflow); "
