@@ -159,3 +159,30 @@ def test_int64_matmul_exact_near_float_bound():
     big = rng.integers(-2 ** 28, 2 ** 28, (8, 4)).astype(np.int64) * 2 ** 25
     exact = a.astype(object) @ big.astype(object)
     assert (linalg.exact_matmul(a, big).astype(object) == exact).all()
+
+
+# found by review: mixed integer dtypes, the float centre, caller edits to a returned series
+def test_int64_uint64_mix_is_exact():
+    # np.stack(int64, uint64) -> float64 in _integer_matrices: 2**53 + 1 rounds to 2**53
+    a = np.diag(np.array([2**53 + 1, 1], dtype=np.int64))
+    b = np.diag(np.array([2**53, 1], dtype=np.uint64))
+    assert LieAlgebra.spanned_by([a, b]).dim == 2          # independent, abelian
+    assert LieAlgebra.spanned_by([a.tolist(), b.tolist()]).dim == 2
+
+
+def test_float_center_does_not_need_the_lower_central_series():
+    # these span n(3) (centre of dim 1); f16b268's center() answered 1
+    mats = [np.array(m) for m in (
+        [[0.0, -0.0033243825763210897, 2.009134941528146e-05], [0.0, 0.0, -0.0008289987576694607], [0.0, 0.0, 0.0]],
+        [[0.0, 0.0008859864782219287, 1.1054096900223888e-05], [0.0, 0.0, -0.0039761215987478594], [0.0, 0.0, 0.0]],
+        [[0.0, 0.0007629469095025819, 2.4216330013674132e-06], [0.0, 0.0, -0.011949728597811227], [0.0, 0.0, 0.0]])]
+    L = LieAlgebra.generated_by(mats, tol=1e-9)
+    assert L.dim == 3
+    assert L.center().dim == 1
+
+
+def test_center_independent_of_caller_edits_to_the_series():
+    L = heisenberg(1)
+    ucs = L.upper_central_series()
+    ucs[1] = ucs[2]                      # a LieSeries is a plain list, returned by reference
+    assert L.center().dim == 1

@@ -635,6 +635,8 @@ class LieAlgebra:
         (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
         if "ucs" not in self._cache and self.field == "QQ":
             self._cache["ucs"] = self._upper_central_series_qq()
+            self._cache.setdefault("center", self._cache["ucs"][1] if len(self._cache["ucs"]) > 1
+                                   else self._cache["ucs"][0])
         if "ucs" not in self._cache:
             d = self.dim
             C = self._structure_coords()
@@ -749,10 +751,20 @@ class LieAlgebra:
                 _check_contained(lcs[c - i], ucs[i], f"γ_{c + 1 - i} inside Z_{i}")
 
     def center(self) -> "LieAlgebra":
-        """The centre ``{x in g : [x, g] = 0}``: the term ``Z_1`` of the (cached)
-        :meth:`upper_central_series` (``Z_0 = 0`` when the series stops there)."""
-        ucs = self.upper_central_series()
-        return ucs[1] if len(ucs) > 1 else ucs[0]
+        """The centre ``{x in g : [x, g] = 0}``. Exact path: the term ``Z_1`` of the cached upper
+        central series (``Z_0 = 0`` when the series stops there), not a recomputation. Float
+        path: one centraliser computation (the whole series, with its consistency checks,
+        refuses more often than the centre alone needs)."""
+        if "center" not in self._cache:
+            if self.field == "QQ":
+                ucs = self._cache.get("ucs") or self.upper_central_series()
+                self._cache["center"] = ucs[1] if len(ucs) > 1 else ucs[0]
+            else:
+                C = self._structure_coords()
+                Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field,
+                                     self.tol, self.noise)
+                self._cache["center"] = self._from_coords(Z)
+        return self._cache["center"]
 
     centre = center
 
@@ -983,6 +995,8 @@ def _integer_matrices(ms: list) -> tuple[np.ndarray, int] | None:
                 or (n is not None and m.shape[0] != n):
             return None
         n = m.shape[0]
+    if np.result_type(*ms).kind not in "iu":   # e.g. int64 with uint64: numpy would give float64
+        return as_int_rows(np.stack([m.astype(object) for m in ms]).reshape(len(ms), n * n)), n
     stack = np.stack(ms).reshape(len(ms), n * n)
     if max(int(stack.max()), -int(stack.min())) >= 2 ** 62:   # beyond the int64 fast range
         return as_int_rows(stack.astype(object)), n

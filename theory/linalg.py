@@ -164,10 +164,10 @@ _HASH_WEIGHTS: dict[int, np.ndarray] = {}
 
 
 def _unique_rows(a: np.ndarray) -> np.ndarray:
-    """The distinct rows of an integer array, in order of first occurrence. ``int64``: rows are
-    grouped by a hash (a fixed pseudo-random linear form, wrapping modulo 2**64) and every row
-    is then compared with its group's representative, so a hash collision is detected (and
-    the exact ``np.unique`` used) -- never a dropped row."""
+    """The distinct rows of an integer array, in order of first occurrence (sorted instead after
+    a hash collision). ``int64``: rows are grouped by a hash (a fixed pseudo-random linear form,
+    wrapping modulo 2**64) and every row is then compared with its group's representative, so a
+    hash collision is detected (and the exact ``np.unique`` used) -- never a dropped row."""
     if a.shape[0] <= 1:
         return a
     if _is_int64(a):
