@@ -40,7 +40,7 @@ def check_claim(claim_id: str, seed: int = 0, profile: str = "quick", controls: 
 def train_claims(claim_ids: list[str], seed: int = 0, profile: str = "quick", controls: bool = True,
                  results_dir: str | Path | None = None) -> str:
     """Train the runs of the trained claims ``claim_ids`` (and of their controls) together, as
-    ``seqtheory verify`` does before its checks (:func:`seqtheory.proofs_checks.runner.prefetch_training`),
+    ``seqtheory verify`` does before its checks (:func:`seqtheory.proofs_checks.training_runs.prefetch`),
     into ``results_dir`` (default :func:`notebook_results_dir`); runs already there are read,
     not retrained. Returns a one-line summary. ``KeyError`` for an unknown id; ``RuntimeError``
     when a training worker failed."""

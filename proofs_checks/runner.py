@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable
 from .registry import Claim, Context, ControlOutcome, Outcome, recording_decisions
 
 __all__ = ["ClaimResult", "run_claim", "run_claims", "start_training", "finish_training",
-           "prefetch_training", "resolve_device"]
+           "resolve_device"]
 
 
 @dataclass
@@ -152,12 +152,6 @@ def finish_training(pool, error: str | None = None) -> dict[str, Any]:
         return pool.wait()
     except Exception:
         return dict(pool.summary, seconds=0.0, error=traceback.format_exc())
-
-
-def prefetch_training(claims: list[Claim], ctx: Context, controls: bool = False) -> dict[str, Any]:
-    """Train the runs of every selected trained claim together and wait
-    (:func:`start_training` then :func:`finish_training`); never raises for a failed worker."""
-    return finish_training(*start_training(claims, ctx, controls))
 
 
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,

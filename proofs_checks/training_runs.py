@@ -160,24 +160,31 @@ def schedule(jobs: Sequence[Any], workers: int) -> list[list]:
     return [s for s in shards if s]
 
 
-def _run_job(job: Any, st, device: str, ctx_fields: dict) -> None:
+def _threads(device: str) -> int | None:
+    """Torch threads of a training process: one on CPU (one process per CPU), torch's default else."""
+    return 1 if device == "cpu" else None
+
+
+def _run_job(job: Any, st, ctx_fields: dict) -> None:
+    """Run one job into the store ``st``; ``ctx_fields``: the seed, profile and device."""
     from seqtheory.models.batched import train_batched
     from seqtheory.models.store import RunHeldError
     from seqtheory.models.train import train
 
+    device = ctx_fields["device"]
     if isinstance(job, StoreJob):
         module, name = job.function.split(":")
         fn = getattr(importlib.import_module(module), name)
         fn(Context(results_dir=st.root, **ctx_fields))
-    elif len(job) == 1:
-        train(job[0], store=st, device=device, threads=1 if device == "cpu" else None, wait_s=3600.0)
-    else:
+        return
+    if len(job) > 1:
         try:
-            train_batched(list(job), store=st, device=device, threads=1 if device == "cpu" else None)
+            train_batched(list(job), store=st, device=device, threads=_threads(device))
+            return
         except RunHeldError:   # another process trains some of them: wait for those, one by one
-            for cfg in job:
-                train(cfg, store=st, device=device, threads=1 if device == "cpu" else None,
-                      wait_s=3600.0)
+            pass
+    for cfg in job:
+        train(cfg, store=st, device=device, threads=_threads(device), wait_s=3600.0)
 
 
 def _encode(job: Any) -> dict:
@@ -201,7 +208,7 @@ def _worker_main(argv: list[str]) -> None:
     st = ResultsStore(root)
     ctx_fields = json.loads(Path(ctx_path).read_text())
     for d in json.loads(Path(path).read_text()):
-        _run_job(_decode(d), st, ctx_fields["device"], ctx_fields)
+        _run_job(_decode(d), st, ctx_fields)
 
 
 def _unfinished(st, jobs: Sequence[Any]) -> list:
@@ -234,7 +241,7 @@ class TrainingPool:
     def __init__(self, ctx: Context, jobs: Sequence[Any], batched: bool = True,
                  max_group: int = MAX_GROUP):
         self._t0 = time.perf_counter()
-        self._ctx, self._store = ctx, store(ctx)
+        self._store = store(ctx)
         workers = cpu_workers() if ctx.device == "cpu" else 1
         self._plan = _jobs(_unfinished(self._store, jobs), workers, batched, max_group)
         shards = schedule(self._plan, workers) if self._plan else []
@@ -264,7 +271,7 @@ class TrainingPool:
         try:
             if not self._procs:
                 for job in self._plan:
-                    _run_job(job, self._store, self._ctx.device, self._fields)
+                    _run_job(job, self._store, self._fields)
             for w, p in enumerate(self._procs):
                 if p.wait():
                     err = (Path(self._tmp.name) / f"stderr{w}.txt").read_bytes()
@@ -321,8 +328,8 @@ def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
 
     train_all(ctx, configs)
     st = store(ctx)
-    return [train(cfg, store=st, device=ctx.device, threads=1 if ctx.device == "cpu" else None,
-                  wait_s=3600.0) for cfg in configs]
+    return [train(cfg, store=st, device=ctx.device, threads=_threads(ctx.device), wait_s=3600.0)
+            for cfg in configs]
 
 
 if __name__ == "__main__":

@@ -155,7 +155,7 @@ def test_a_failed_start_or_worker_is_reported_not_raised(monkeypatch):
         raise RuntimeError("cannot plan")
 
     monkeypatch.setattr(tr, "plan_jobs", boom)
-    info = runner.prefetch_training(TRAINED, Context())
+    info = runner.finish_training(*runner.start_training(TRAINED, Context()))
     assert info["runs"] == 0 and "cannot plan" in info["error"]
 
     class FailingPool:

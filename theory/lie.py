@@ -635,8 +635,8 @@ class LieAlgebra:
         (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
         if "ucs" not in self._cache and self.field == "QQ":
             self._cache["ucs"] = self._upper_central_series_qq()
-            self._cache.setdefault("center", self._cache["ucs"][1] if len(self._cache["ucs"]) > 1
-                                   else self._cache["ucs"][0])
+            ucs = self._cache["ucs"]
+            self._cache.setdefault("center", ucs[1] if len(ucs) > 1 else ucs[0])
         if "ucs" not in self._cache:
             d = self.dim
             C = self._structure_coords()
@@ -757,8 +757,7 @@ class LieAlgebra:
         refuses more often than the centre alone needs)."""
         if "center" not in self._cache:
             if self.field == "QQ":
-                ucs = self._cache.get("ucs") or self.upper_central_series()
-                self._cache["center"] = ucs[1] if len(ucs) > 1 else ucs[0]
+                self.upper_central_series()          # caches its Z_1 as the centre
             else:
                 C = self._structure_coords()
                 Z = _centraliser_mod(C, _coord_zero(self.field, self.dim, self.tol), self.field,
