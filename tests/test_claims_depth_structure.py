@@ -91,3 +91,22 @@ def test_prop33_reproducible(tmp_path):
     a = c.check(Context(seed=3, out_dir=tmp_path / "a"))
     b = c.check(Context(seed=3, out_dir=tmp_path / "b"))
     assert a.tables["instances"] == b.tables["instances"]
+
+
+def _bracketed(k, lower, upper, exact=False):
+    return {"class": "restricted x polynomial", "k": k, "lower": lower, "upper": upper,
+            "exact": exact, "not_solvable": False, "derived_length": lower if exact else None}
+
+
+def test_prop33_certified_upper_bound_at_the_bound_decides_the_instance():
+    # full profile, k = 3: two state-dependent instances bracketed 5 <= dl <= 6 = 2k cannot
+    # exceed the bound; one with no certificate (upper None) or a weaker one (upper 7) can
+    attained = _bracketed(3, 6, 6, exact=True)
+    s = ds._class_summary([attained, _bracketed(3, 5, 6), _bracketed(3, 5, 6)], "restricted x polynomial",
+                          "restricted")
+    assert s["per_k"][3]["undecided"] == 0
+    assert ds._class_verdict(s)[0] is Verdict.CONFIRMED
+    for upper in (None, 7):
+        s = ds._class_summary([attained, _bracketed(3, 5, upper)], "restricted x polynomial", "restricted")
+        assert s["per_k"][3]["undecided"] == 1
+        assert ds._class_verdict(s)[0] is Verdict.INCONCLUSIVE

@@ -384,8 +384,10 @@ def _class_summary(rows: list[dict], cls: str, layer: str, bound=stated_bound) -
                     "exceeding": sum(r["not_solvable"] or (r["lower"] is not None and r["lower"] > b)
                                      for r in at_k),
                     "decided": len(exact) + sum(r["not_solvable"] for r in at_k),
+                    # not decided: no exact derived length and no certified upper bound ≤ b (an
+                    # instance whose certified upper bound is ≤ b cannot exceed the bound)
                     "undecided": sum(not r["exact"] and not r["not_solvable"]
-                                     and (r["upper"] is None or r["upper"] >= b) for r in at_k)}
+                                     and (r["upper"] is None or r["upper"] > b) for r in at_k)}
     return {"class": cls, "layer": layer, "per_k": per_k}
 
 
