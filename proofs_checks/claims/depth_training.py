@@ -322,7 +322,8 @@ def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]
         check_protocol(rs, max(S3_FACTORS))
         acc = [acc_at(r, 2 * T) for r in rs]
         rows.append({"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
-                     "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc)})
+                     "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc),
+                     "per_position": [r["test"]["per_position_accuracy"] for r in rs]})
     return rows
 
 
@@ -334,12 +335,13 @@ def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]
 def word_problems(ctx: Context) -> Outcome:
     rows = _wp_rows(ctx, _wp_plan(ctx))
     verdict, parts = wp_pattern(rows)
-    figs = _wp_heatmap(ctx, rows)
+    figs = _wp_heatmap(ctx, rows) + _extrapolation_fig(ctx, rows)
     return Outcome(verdict, "; ".join(f"{k}: {v}" for k, v in parts.items()),
                    evidence={"parts": parts, "rule": RATE_RULE.describe(),
                              "cells": [(r["group"], r["model"], r["depth"], r["train_length"], r["steps"])
                                        for r in rows]},
-                   tables={"word_problems": [dict({k: v for k, v in r.items() if k != "seq_acc"},
+                   tables={"word_problems": [dict({k: v for k, v in r.items()
+                                                   if k not in ("seq_acc", "per_position")},
                                                   rate=success_rate(a >= SUCCESS for a in r["seq_acc"]))
                                              for r in rows]},
                    figures=figs,
@@ -423,6 +425,36 @@ def _wp_heatmap(ctx: Context, rows: list[dict]) -> list[str]:
     ax.set_title(f"success rate over seeds (seq. acc. at 2T ≥ {SUCCESS})", fontsize=8)
     fig.colorbar(im, ax=ax)
     return save_figure(fig, ctx, "depth_exp_word_problems")
+
+
+def _extrapolation_fig(ctx: Context, rows: list[dict]) -> list[str]:
+    """Held-out accuracy per position (position / T on the x axis) for every run: one panel per
+    (group, T), one colour per depth, one line per seed. Shows where a run stops tracking the
+    group: at the training length (the dotted line), at 2T (the evaluated length) or beyond."""
+    from seqtheory.theory.groups import FiniteGroup
+
+    keys = sorted({(r["group"], r["train_length"]) for r in rows})
+    depths = sorted({r["depth"] for r in rows})
+    fig, axes = new_figure(1, len(keys), figsize=(2.6 * len(keys) + 0.6, 2.8), squeeze=False,
+                           sharey=True)
+    for ax, (g, T) in zip(axes[0], keys):
+        for r in (r for r in rows if (r["group"], r["train_length"]) == (g, T)):
+            c = f"C{depths.index(r['depth'])}"
+            for pp in r["per_position"]:
+                ax.plot(np.arange(1, len(pp) + 1) / T, pp, color=c, lw=0.7, alpha=0.7)
+        ax.axvline(1, color="grey", ls=":", lw=0.8)
+        ax.axvline(2, color="k", ls="--", lw=0.8)
+        ax.axhline(1 / FiniteGroup.named(g).order, color="grey", lw=0.5)   # chance
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{g}, T = {T}", fontsize=8)
+        ax.set_xlabel("position / T")
+    axes[0][0].set_ylabel("held-out accuracy at the position")
+    from matplotlib.lines import Line2D
+
+    fig.legend([Line2D([], [], color=f"C{i}") for i in range(len(depths))],
+               [f"depth {d}" for d in depths], loc="upper right", fontsize=7, ncol=len(depths),
+               bbox_to_anchor=(1.0, 1.08))
+    return save_figure(fig, ctx, "depth_exp_word_problems_extrapolation")
 
 
 @word_problems.control
