@@ -1,12 +1,43 @@
 """The run profiles of ``seqtheory verify``: the one place their names are listed.
 
-``quick``: seconds per claim on a CPU; ``full``: the complete tables. The command line's
-``--profile`` choices and the report schema both read :data:`PROFILES`.
+* ``quick``: seconds per claim on a CPU (the default; the test suite and CI use it);
+* ``full``: the complete tables, sized for a 2-core CPU (about an hour);
+* ``paper``: the trained claims at the training lengths of [DEPTH]'s released sweep grid (train
+  length 128, test length 256; see ``sweeps/paper_full.toml``) on a CUDA GPU
+  (``--device cuda``), or read back from an evidence bundle made on one (``--evidence DIR``,
+  :mod:`seqtheory.proofs_checks.evidence`). The paper's training budget (steps, batch, width per
+  cell) is unknown; the budget used is the package's choice, stated in each claim's notes. Claims
+  without training, and trained claims whose paper scale is unknown, run as in ``full``.
+
+The command line's ``--profile`` choices and the report schema read :data:`PROFILES`; a claim
+picks its scale with :meth:`~seqtheory.proofs_checks.registry.Context.by_profile`.
 """
 from __future__ import annotations
 
-__all__ = ["PROFILES", "PROFILE_HELP"]
+from typing import Any, TypeVar
 
-PROFILES: tuple[str, ...] = ("quick", "full")
+__all__ = ["PROFILES", "PROFILE_HELP", "GPU_PROFILES", "pick"]
 
-PROFILE_HELP = {"quick": "seconds per claim on a CPU", "full": "the complete tables"}
+PROFILES: tuple[str, ...] = ("quick", "full", "paper")
+
+#: profiles that train only on a CUDA GPU (on a CPU they read an evidence bundle)
+GPU_PROFILES: tuple[str, ...] = ("paper",)
+
+PROFILE_HELP = {"quick": "seconds per claim on a CPU",
+                "full": "the complete tables (about an hour on 2 CPU cores)",
+                "paper": "the paper's training lengths: trains with --device cuda, or reads an "
+                         "evidence bundle (--evidence DIR)"}
+
+T = TypeVar("T")
+
+
+def pick(profile: str, quick: T, full: T, paper: Any = None) -> T:
+    """The value of ``profile``: ``quick``, ``full``, or ``paper`` (``full`` when ``paper`` is
+    None). ``ValueError`` for an unknown profile."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    if profile == "quick":
+        return quick
+    if profile == "paper" and paper is not None:
+        return paper
+    return full

@@ -97,9 +97,13 @@ def AUDIT(location: str) -> Source:
 class Context:
     """What a check may use: the seed, the profile, the device and where to put figures.
 
-    ``profile`` is ``"quick"`` (seconds per claim, CPU) or ``"full"`` (complete tables).
-    ``out_dir`` is the report folder; figures go under ``out_dir / "figures"`` and are referred to
-    by their path relative to ``out_dir``. ``results_dir`` is the trained-model results store.
+    ``profile`` is one of :data:`~seqtheory.proofs_checks.profiles.PROFILES` (``"quick"``:
+    seconds per claim, CPU; ``"full"``: complete tables; ``"paper"``: the paper's training
+    lengths, GPU). ``out_dir`` is the report folder; figures go under ``out_dir / "figures"`` and
+    are referred to by their path relative to ``out_dir``. ``results_dir`` is the trained-model
+    results store. ``evidence``: an evidence bundle folder
+    (:mod:`seqtheory.proofs_checks.evidence`); when set, trained claims read their runs from the
+    bundle only and never train.
     """
 
     seed: int = 0
@@ -107,6 +111,7 @@ class Context:
     device: str = "cpu"
     out_dir: Path | None = None
     results_dir: Path | None = None
+    evidence: Path | None = None
 
     def __post_init__(self) -> None:
         from .profiles import PROFILES
@@ -119,6 +124,13 @@ class Context:
     @property
     def quick(self) -> bool:
         return self.profile == "quick"
+
+    def by_profile(self, quick, full, paper=None):
+        """``quick``, ``full`` or ``paper`` by the profile (``full`` when ``paper`` is None:
+        the paper's scale of that setting is unknown or the same)."""
+        from .profiles import pick
+
+        return pick(self.profile, quick, full, paper)
 
     def rng(self, salt: str = "") -> random.Random:
         """A ``random.Random`` seeded from the run seed and a per-use salt (stable across runs)."""
