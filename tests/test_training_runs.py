@@ -242,6 +242,7 @@ def _fake_result(cfg) -> dict:
                      "audit": {}},
             "test": {"test_length": T2, "seq_acc": float(rng.random()),
                      "prefix_seq_acc": sorted(rng.random(T2).tolist(), reverse=True),
+                     "per_position_accuracy": rng.random(T2).tolist(),
                      "max_len_90": int(rng.integers(1, T2 + 1)), "mse": float(rng.random()) + 0.01,
                      "mse_train_length": float(rng.random()) + 0.01,
                      "per_position_mse": (rng.random(T2) + 0.01).tolist()}}
