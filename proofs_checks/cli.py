@@ -125,6 +125,29 @@ def _check_results_dir(path: Path | None, needed: bool) -> None:
         ResultsStore(path)
 
 
+def _check_evidence(args: argparse.Namespace) -> Path | None:
+    """The evidence bundle of ``--evidence`` (None without one); sets ``args.provenance``.
+    ``ValueError`` for a bad bundle, a bundle of another profile or seed, or a GPU profile
+    (:data:`~seqtheory.proofs_checks.profiles.GPU_PROFILES`) asked to train on a CPU."""
+    from .evidence import load_provenance
+    from .profiles import GPU_PROFILES
+
+    args.provenance = None
+    if args.evidence is None:
+        if args.profile in GPU_PROFILES and args.device_resolved != "cuda":
+            raise ValueError(f"profile {args.profile!r} trains on a CUDA GPU: give --device cuda, "
+                             "or read an evidence bundle made there with --evidence DIR")
+        return None
+    root = Path(args.evidence).resolve()
+    prov = load_provenance(root)
+    for key in ("profile", "seed"):
+        if prov[key] != getattr(args, key):
+            raise ValueError(f"--evidence {str(root)!r} was made with {key} {prov[key]!r}; this "
+                             f"run uses {getattr(args, key)!r} (give --{key} {prov[key]})")
+    args.provenance = dict(prov, path=str(root))
+    return root
+
+
 def _existing_report(out: Path) -> tuple[dict | None, str | None]:
     """The report already in the folder ``out`` (``None`` when there is none) and, when one is
     there but cannot be read as a report of this seqtheory, why."""
@@ -149,7 +172,8 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path
     old, unreadable = _existing_report(out)
     partial = {c.id for c in claims} != {c.id for c in all_claims()}
     probe = {"seed": args.seed, "profile": args.profile, "device": args.device_resolved,
-             "seqtheory_version": package_version(), "claims": [{"id": c.id} for c in claims]}
+             "seqtheory_version": package_version(), "claims": [{"id": c.id} for c in claims],
+             "environment": {"evidence": getattr(args, "provenance", None)}}
     why = unreadable or (old and merge_problem(
         old, probe, {c.id: c.claim_version for c in all_claims()}))
     if why and partial and not args.replace:
@@ -259,10 +283,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         claims = select_claims(args.only)
         args.device_resolved = resolve_device(args.device)
+        evidence = _check_evidence(args)
         out = ensure_dir(Path(args.out).resolve(), "--out")
         ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
-                      out_dir=out, results_dir=Path(args.results).resolve() if args.results else None)
-        _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
+                      out_dir=out, results_dir=Path(args.results).resolve() if args.results else None,
+                      evidence=evidence)
+        if evidence is None:
+            _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
         old, base = _merge_base(args, claims, out)
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
@@ -275,7 +302,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return 130
     report = build_report(results, seed=args.seed, profile=args.profile,
                           device=args.device_resolved, controls=args.controls,
-                          interrupted=interrupted)
+                          interrupted=interrupted, evidence=args.provenance)
     partial = interrupted or len(claims) < len(all_claims())
     if base is not None and partial:
         report = merge_reports(base, report, [c.id for c in all_claims()])
@@ -424,6 +451,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                    help="where trained-model claims train (default cpu)")
     v.add_argument("--results", default="results", help="trained-model results store (default ./results)")
+    v.add_argument("--evidence", default=None, metavar="DIR",
+                   help="read the trained claims' runs from this evidence bundle (made by "
+                        "seqtheory evidence pack on another machine) instead of --results; "
+                        "nothing is trained, a missing run is reported (default none)")
     v.add_argument("--replace", action="store_true",
                    help="write a fresh report instead of merging into the one in --out")
     v.add_argument("--controls", action="store_true",

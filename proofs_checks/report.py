@@ -5,13 +5,15 @@ report.json schema (``schema_version`` 2)::
     {
       "schema_version": 2,
       "seqtheory_version": str, "git_commit": str, "created_utc": str (ISO 8601),
-      "seed": int, "profile": "quick" | "full", "device": "cpu" | "cuda",
+      "seed": int, "profile": "quick" | "full" | "paper", "device": "cpu" | "cuda",
       "controls": bool,                            # every claim's negative control ran
       "interrupted": bool,                         # the last run was stopped (Ctrl-C) part-way
       "runs": [{"created_utc": str, "git_commit": str, "claims": [str]}],
                                           # every verify run that wrote records, oldest first
       "environment": {"versions": {package: str | null}, "platform": str, "machine": str,
-                      "device": str, "git_commit": str, ...},
+                      "device": str, "git_commit": str, ...,
+                      "evidence": {provenance of an evidence bundle, "path": str}},
+                                          # only when the trained claims read a bundle
       "claims": [
         {
           "id": str, "aliases": [str], "claim_version": int, "title": str,
@@ -140,20 +142,33 @@ def to_jsonable(x: Any) -> Any:
     return str(x)
 
 
-def reproduce_command(claim_id: str, seed: int, profile: str) -> str:
+def reproduce_command(claim_id: str, seed: int, profile: str, evidence: dict | None = None) -> str:
+    """The command line that reruns one claim as this report ran it."""
+    from .profiles import GPU_PROFILES
+
     cmd = f"seqtheory verify --only {claim_id} --seed {seed}"
-    return cmd + (" --profile full" if profile == "full" else "")
+    if profile != "quick":
+        cmd += f" --profile {profile}"
+    if evidence is not None:
+        return cmd + f" --evidence {evidence.get('path', 'BUNDLE')}"
+    return cmd + (" --device cuda" if profile in GPU_PROFILES else "")
 
 
-def claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
-    """The report.json record of one result (see the module docstring for its keys)."""
+def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None = None) -> dict:
+    """The report.json record of one result (see the module docstring for its keys). With
+    ``evidence`` (a bundle's provenance) a trained claim's notes begin by naming the bundle."""
+    from .evidence import describe
+
     c, o = r.claim, r.outcome
+    notes = o.notes if o else ""
+    if evidence is not None and c.uses_training:
+        notes = f"Runs read from the {describe(evidence)}. " + notes
     rec = {
         "id": c.id, "aliases": list(c.aliases), "claim_version": c.claim_version, "title": c.title,
         "source": asdict(c.source), "statement": c.statement,
         "status": "crashed" if r.error else "ok",
         "verdict": o.verdict.value if o else None,
-        "key_figure": o.key_figure if o else "", "notes": o.notes if o else "",
+        "key_figure": o.key_figure if o else "", "notes": notes,
         "evidence": o.evidence if o else {}, "tables": o.tables if o else {},
         "figures": o.figures if o else [], "error": r.error,
         "control": None if r.control is None else {
@@ -163,20 +178,23 @@ def claim_record(r: ClaimResult, seed: int, profile: str) -> dict:
         "seconds": round(r.seconds, 3),
         "control_seconds": None if r.control_seconds is None else round(r.control_seconds, 3),
         "rerun": False,
-        "reproduce": reproduce_command(c.id, seed, profile),
+        "reproduce": reproduce_command(c.id, seed, profile, evidence),
     }
     return to_jsonable(rec)
 
 
 def build_report(results: list[ClaimResult], *, seed: int, profile: str, device: str,
-                 controls: bool, interrupted: bool = False) -> dict:
+                 controls: bool, interrupted: bool = False, evidence: dict | None = None) -> dict:
     """The report.json document for a list of results (see the module docstring for the schema).
 
     ``interrupted`` marks a run stopped part-way (Ctrl-C): ``results`` then holds the claims that
-    finished."""
+    finished. ``evidence``: the provenance of the evidence bundle the trained claims read
+    (:mod:`seqtheory.proofs_checks.evidence`), recorded as ``environment.evidence``."""
     env = environment_info(device)
+    if evidence is not None:
+        env["evidence"] = evidence
     created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    claims = [claim_record(r, seed, profile) for r in results]
+    claims = [claim_record(r, seed, profile, evidence) for r in results]
     return {
         "schema_version": SCHEMA_VERSION,
         "seqtheory_version": package_version(),
@@ -201,6 +219,9 @@ def merge_problem(old: dict, new: dict, claim_versions: dict[str, int]) -> str |
     for key in ("seed", "profile", "device", "seqtheory_version"):
         if old[key] != new[key]:
             return f"it was made with {key} {old[key]!r}, this run uses {new[key]!r}"
+    if _evidence_id(old) != _evidence_id(new):
+        return (f"its trained claims read {_evidence_id(old) or 'this machine’s runs'}, this run "
+                f"reads {_evidence_id(new) or 'this machine’s runs'} (evidence is never mixed)")
     rerun = {c["id"] for c in new["claims"]}
     for c in old["claims"]:
         if c["id"] in rerun:
@@ -367,6 +388,14 @@ def _claim_markdown(c: dict) -> list[str]:
     return L
 
 
+def _evidence_id(report: dict) -> str | None:
+    """The evidence bundle a report's trained claims read (its description), or None."""
+    from .evidence import describe
+
+    ev = report.get("environment", {}).get("evidence")
+    return describe(ev) if ev else None
+
+
 def render_markdown(report: dict) -> str:
     """report.md: readable on its own (statement, source, verdict, evidence, figures, reproduce).
 
@@ -376,6 +405,10 @@ def render_markdown(report: dict) -> str:
          f"seqtheory {report['seqtheory_version']}, commit `{report['git_commit']}`, "
          f"profile `{report['profile']}`, seed {report['seed']}, device `{report['device']}`, "
          f"created {report['created_utc']} (UTC).", ""]
+    if _evidence_id(report):
+        L += [f"**Trained claims read an {_evidence_id(report)}**, folder "
+              f"`{report['environment']['evidence'].get('path', '?')}`; nothing was trained for "
+              "this report.", ""]
     if report["interrupted"]:
         L += ["**Interrupted**: the last run was stopped before every claim it selected had run; "
               "this report holds the claims that finished.", ""]

@@ -4,7 +4,12 @@ set of runs (:func:`run_many`).
 Every training run of a claim goes through the results store (``ctx.results_dir``, else
 ``<out_dir>/results``, else the seqtheory cache folder): a run already finished there is read,
 never retrained. Seeds come from the run seed by fixed salts (:func:`seeds`), never chosen after
-the fact. ``quick`` runs :data:`QUICK_SEEDS` seeds per cell, ``full`` :data:`FULL_SEEDS`.
+the fact. ``quick`` runs :data:`QUICK_SEEDS` seeds per cell, ``full`` and ``paper``
+:data:`FULL_SEEDS`.
+
+With an evidence bundle (``ctx.evidence``, :mod:`seqtheory.proofs_checks.evidence`) the store is
+the bundle's and nothing is trained: :func:`run_many` returns the bundle's runs or raises
+:class:`~seqtheory.proofs_checks.evidence.MissingEvidence` (:func:`from_bundle`).
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from typing import Any, Sequence
 from seqtheory.proofs_checks.registry import Context
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
-           "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
+           "from_bundle", "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
            "cpu_workers"]
 
 QUICK_SEEDS = 3
@@ -51,7 +56,11 @@ def store(ctx: Context):
     from seqtheory.models.store import ResultsStore
     from seqtheory.theory._io import cache_dir
 
-    if ctx.results_dir is not None:
+    if ctx.evidence is not None:
+        from .evidence import bundle_store_dir
+
+        root = bundle_store_dir(ctx.evidence)
+    elif ctx.results_dir is not None:
         root = Path(ctx.results_dir)
     elif ctx.out_dir is not None:
         root = Path(ctx.out_dir) / "results"
@@ -243,7 +252,8 @@ class TrainingPool:
         self._t0 = time.perf_counter()
         self._store = store(ctx)
         workers = cpu_workers() if ctx.device == "cpu" else 1
-        self._plan = _jobs(_unfinished(self._store, jobs), workers, batched, max_group)
+        todo = [] if ctx.evidence is not None else _unfinished(self._store, jobs)   # never train into a bundle
+        self._plan = _jobs(todo, workers, batched, max_group)
         shards = schedule(self._plan, workers) if self._plan else []
         self._fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
         self._procs: list = []
@@ -326,10 +336,34 @@ def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     stored. Every set of runs of a trained claim goes through this one function."""
     from seqtheory.models.train import train
 
+    if ctx.evidence is not None:
+        return from_bundle(ctx, configs)
     train_all(ctx, configs)
     st = store(ctx)
     return [train(cfg, store=st, device=ctx.device, threads=_threads(ctx.device), wait_s=3600.0)
             for cfg in configs]
+
+
+def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
+    """The results of ``configs`` from the evidence bundle of ``ctx`` (never trained here);
+    :class:`~seqtheory.proofs_checks.evidence.MissingEvidence` naming how many it lacks."""
+    from .evidence import MissingEvidence, describe, load_provenance
+
+    st = store(ctx)
+    out = [st.result(c) for c in configs]
+    missing = [c for c, r in zip(configs, out) if r is None]
+    if missing:
+        raise MissingEvidence(
+            f"{len(missing)} of {len(configs)} runs are not in the {describe(load_provenance(ctx.evidence))} "
+            f"(first missing: {_label(st, missing[0])}); they are not trained here")
+    return out
+
+
+def _label(st, cfg) -> str:
+    """Short name of a run configuration for messages: key prefix, task, model, depth."""
+    parts = [st.key(cfg)[:12]] + [f"{f} {getattr(cfg, f)}" for f in ("task", "model", "depth")
+                                  if hasattr(cfg, f)]
+    return ", ".join(parts)
 
 
 if __name__ == "__main__":

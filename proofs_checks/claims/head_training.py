@@ -19,7 +19,7 @@ from typing import Any
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
-from seqtheory.proofs_checks.training_runs import n_seeds, seeds, store
+from seqtheory.proofs_checks.training_runs import from_bundle, n_seeds, seeds, store
 
 PAPER = {"ratio_diameter": (45.0, 60.0), "ratio_hilbert_rms": (12.0, 15.0),
          "val_loss_diff": (0.006, 0.015), "scale": "190M–640M parameters"}
@@ -60,6 +60,8 @@ def stored_experiment(ctx: Context) -> dict:
     from seqtheory.models.store import default_owner
 
     cfg, st = _experiment_config(ctx), store(ctx)
+    if ctx.evidence is not None:                 # read from the bundle, never run here
+        return from_bundle(ctx, [cfg])[0]
     done = st.result(cfg)
     if done is not None:
         return done

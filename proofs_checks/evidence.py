@@ -1,0 +1,159 @@
+"""Evidence bundles: trained runs made elsewhere (a GPU machine) that ``seqtheory verify`` reads
+back on any machine, marked with where they came from.
+
+A bundle is a folder::
+
+    provenance.json        format, profile, seed, git commit, device (name), versions, runs, created
+    results/               a results store (models/store.py) holding the finished runs only;
+                           checkpoints hold the final model weights (no optimizer state)
+
+``seqtheory evidence pack --results DIR --out BUNDLE --profile paper`` makes one from a results
+store that ``seqtheory verify --profile paper --device cuda --results DIR`` filled;
+``seqtheory verify --profile paper --evidence BUNDLE`` reads it. With a bundle, the trained claims
+read their runs from the bundle's store only: a run the bundle lacks is reported missing (the
+claim crashes with :class:`MissingEvidence`), never trained here, so the bundle's runs are never
+mixed with runs of another machine or configuration. The report records the provenance
+(``environment.evidence``) and every trained claim's notes name it.
+
+The bundle's runs are identified by their configuration hashes (the device is not part of a
+configuration), so a bundle answers exactly the runs the profile and seed ask for; the profile and
+seed of ``verify`` must be those of the bundle (``ValueError`` otherwise).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from seqtheory.theory._io import atomic_write_text
+
+from .environment import environment_info
+
+__all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
+           "bundle_store_dir"]
+
+BUNDLE_FORMAT = 1
+_PROVENANCE = "provenance.json"
+_REQUIRED = {"format": int, "profile": str, "seed": int, "git_commit": str, "device": str,
+             "versions": dict, "runs": int, "created_utc": str}
+
+
+class MissingEvidence(RuntimeError):
+    """A trained claim asked an evidence bundle for runs it does not hold."""
+
+
+def bundle_store_dir(bundle: str | os.PathLike) -> Path:
+    """The results-store folder inside ``bundle``."""
+    return Path(bundle) / "results"
+
+
+def load_provenance(bundle: str | os.PathLike) -> dict[str, Any]:
+    """The provenance of the bundle folder ``bundle``. ``ValueError`` naming ``bundle`` when it
+    is not a folder, has no (or a malformed) ``provenance.json``, or no results store."""
+    root = Path(bundle)
+    if not root.is_dir():
+        raise ValueError(f"evidence bundle {str(root)!r} is not a folder")
+    path = root / _PROVENANCE
+    try:
+        prov = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"evidence bundle {str(root)!r} has no {_PROVENANCE}") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"evidence bundle {str(root)!r}: unreadable {_PROVENANCE} ({exc})") from None
+    if not isinstance(prov, dict):
+        raise ValueError(f"evidence bundle {str(root)!r}: {_PROVENANCE} is not an object")
+    for key, typ in _REQUIRED.items():
+        if not isinstance(prov.get(key), typ) or isinstance(prov.get(key), bool):
+            raise ValueError(f"evidence bundle {str(root)!r}: {_PROVENANCE} needs {key!r} "
+                             f"({typ.__name__}), got {prov.get(key)!r}")
+    if prov["format"] != BUNDLE_FORMAT:
+        raise ValueError(f"evidence bundle {str(root)!r}: format {prov['format']} is not "
+                         f"{BUNDLE_FORMAT}")
+    if not (bundle_store_dir(root) / "results.sqlite").is_file():
+        raise ValueError(f"evidence bundle {str(root)!r} has no results store (results/results.sqlite)")
+    return prov
+
+
+def describe(prov: dict[str, Any]) -> str:
+    """One line naming a bundle's origin: device, commit, torch, profile, seed, runs, date."""
+    torch_v = prov["versions"].get("torch") or "unknown"
+    return (f"evidence bundle made on {prov['device']} at commit {prov['git_commit'][:12]} "
+            f"(torch {torch_v}, profile {prov['profile']}, seed {prov['seed']}, "
+            f"{prov['runs']} runs, {prov['created_utc']})")
+
+
+def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str, seed: int,
+         device: str | None = None) -> dict[str, Any]:
+    """Write the bundle ``out`` from the finished runs of the results store ``results_dir``
+    (made by ``verify --profile PROFILE --seed SEED``); returns its provenance.
+
+    ``device``: the device the runs were trained on (default: read from the runs' results;
+    ``"cuda"`` adds the GPU's name when torch sees one). Only finished runs are copied, with
+    their metric curves and the model weights of their final checkpoints. The bundle is built in
+    a temporary folder next to ``out`` and moved into place, so an interrupted pack leaves no
+    half bundle. ``ValueError`` when ``results_dir`` holds no finished run, when ``out`` exists,
+    or for an unknown profile."""
+    from .profiles import PROFILES
+
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    src, dst = Path(results_dir), Path(out)
+    if not (src / "results.sqlite").is_file():
+        raise ValueError(f"results_dir {str(src)!r} holds no results store")
+    if dst.exists():
+        raise ValueError(f"out {str(dst)!r} exists; choose a new folder")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", dir=dst.parent))
+    try:
+        devices, n = _copy_finished(src, bundle_store_dir(tmp))
+        if not n:
+            raise ValueError(f"results_dir {str(src)!r} holds no finished run")
+        dev = device or ("+".join(sorted(devices)) if devices else "unknown")
+        env = environment_info(dev)
+        prov = {"format": BUNDLE_FORMAT, "profile": profile, "seed": seed,
+                "git_commit": env["git_commit"],
+                "device": env.get("device_name", dev) if dev.startswith("cuda") else dev,
+                "versions": env["versions"], "platform": env["platform"], "runs": n,
+                "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+        atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, dst)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return prov
+
+
+def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
+    """Copy the finished runs of the store ``src`` into a new store ``dst`` (their metric curves
+    and the model weights of their final checkpoints included); returns (devices recorded in the
+    results, runs copied)."""
+    from seqtheory.models.store import ResultsStore
+
+    dst.mkdir(parents=True)
+    with sqlite3.connect(f"file:{src / 'results.sqlite'}?mode=ro", uri=True) as con, \
+            sqlite3.connect(dst / "results.sqlite") as out:
+        con.backup(out)
+    out = sqlite3.connect(dst / "results.sqlite", isolation_level=None)
+    try:
+        out.execute("PRAGMA journal_mode=DELETE")          # one self-contained file
+        out.execute("DELETE FROM runs WHERE status != 'finished'")
+        out.execute("DELETE FROM metrics WHERE key NOT IN (SELECT key FROM runs)")
+        rows = out.execute("SELECT key, result FROM runs").fetchall()
+        out.execute("VACUUM")
+    finally:
+        out.close()
+    store, source = ResultsStore(dst), ResultsStore(src)
+    for key, _ in rows:
+        ck = source.load_checkpoint(key)
+        if ck is not None:
+            store.save_checkpoint(key, {k: ck[k] for k in ("model", "step", "curve") if k in ck})
+    devices = {r.get("device") for r in (json.loads(x) for _, x in rows if x)
+               if isinstance(r, dict) and isinstance(r.get("device"), str)}
+    return devices, len(rows)

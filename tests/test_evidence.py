@@ -1,0 +1,187 @@
+"""Evidence bundles: runs trained elsewhere, read back with their provenance, never mixed with
+runs trained here (proofs_checks/evidence.py, `seqtheory evidence pack`, `verify --evidence`)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from seqtheory.models.store import ResultsStore
+from seqtheory.models.train import TrainConfig, train
+from seqtheory.proofs_checks import evidence as ev
+from seqtheory.proofs_checks import training_runs as tr
+from seqtheory.proofs_checks.cli import main
+from seqtheory.proofs_checks.registry import Context, get_claim, load_all
+from seqtheory.proofs_checks.report import build_report, merge_problem
+from seqtheory.proofs_checks.runner import run_claim
+
+
+def _cfg(**kw):
+    base = dict(task="S3", model="signed_mamba", train_length=4, steps=6, width=8, n_heads=2,
+                d_state=4, batch_size=4, n_train=16, n_test=8, fresh_words=True)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory):
+    """A store with two finished runs, one run left unfinished and one failed."""
+    root = tmp_path_factory.mktemp("store")
+    st = ResultsStore(root)
+    for s in (1, 2):
+        train(_cfg(seed=s), store=st, device="cpu", threads=1)
+    assert st.claim(_cfg(seed=3), "someone")                  # running, never finished
+    assert st.claim(_cfg(seed=4), "someone")
+    st.fail(_cfg(seed=4), "someone", "boom")
+    return root
+
+
+@pytest.fixture()
+def bundle(store_dir, tmp_path):
+    ev.pack(store_dir, tmp_path / "bundle", profile="quick", seed=0)
+    return tmp_path / "bundle"
+
+
+def test_pack_copies_finished_runs_with_model_weights_only(store_dir, bundle):
+    prov = ev.load_provenance(bundle)
+    assert prov["runs"] == 2 and prov["device"] == "cpu" and prov["profile"] == "quick"
+    assert prov["format"] == ev.BUNDLE_FORMAT and prov["versions"]["torch"] == torch.__version__
+    st = ResultsStore(ev.bundle_store_dir(bundle))
+    assert {r.status for r in st.runs()} == {"finished"} and len(st.runs()) == 2
+    assert st.result(_cfg(seed=1)) == ResultsStore(store_dir).result(_cfg(seed=1))
+    assert st.metrics(_cfg(seed=1)) == ResultsStore(store_dir).metrics(_cfg(seed=1))
+    ck = st.load_checkpoint(_cfg(seed=1))
+    assert set(ck) <= {"model", "step", "curve"} and "opt" not in ck
+    full = ResultsStore(store_dir).load_checkpoint(_cfg(seed=1))
+    assert all(torch.equal(ck["model"][k], full["model"][k]) for k in full["model"])
+
+
+def test_runs_are_read_from_the_bundle_and_never_trained(bundle, monkeypatch):
+    ctx = Context(seed=0, evidence=bundle)
+    assert tr.store(ctx).root == ev.bundle_store_dir(bundle)
+
+    def no_training(*a, **k):
+        raise AssertionError("nothing may be trained with an evidence bundle")
+
+    monkeypatch.setattr("seqtheory.models.train.train", no_training)
+    monkeypatch.setattr(tr, "train_all", no_training)
+    got = tr.run_many(ctx, [_cfg(seed=1), _cfg(seed=2)])
+    assert [r["config"]["seed"] for r in got] == [1, 2]
+    assert tr.TrainingPool(ctx, [_cfg(seed=9)]).summary["runs"] == 0
+
+
+def test_a_run_missing_from_the_bundle_is_reported_not_trained(bundle, monkeypatch):
+    monkeypatch.setattr(tr, "train_all", lambda *a, **k: pytest.fail("trained"))
+    ctx = Context(seed=0, evidence=bundle)
+    with pytest.raises(ev.MissingEvidence, match=r"2 of 3 runs are not in the evidence bundle"):
+        tr.run_many(ctx, [_cfg(seed=1), _cfg(seed=3), _cfg(seed=7)])     # 3 unfinished there
+
+
+def test_a_trained_claim_with_a_bundle_lacking_its_runs_crashes_naming_the_bundle(bundle):
+    load_all()
+    r = run_claim(get_claim("depth.exp.parity"), Context(seed=0, evidence=bundle))
+    assert r.outcome is None and "MissingEvidence" in r.error and "not trained here" in r.error
+
+
+@pytest.mark.parametrize("damage, match", [
+    (lambda b: (b / "provenance.json").unlink(), "has no provenance.json"),
+    (lambda b: (b / "provenance.json").write_text("{"), "unreadable provenance.json"),
+    (lambda b: (b / "provenance.json").write_text("[]"), "is not an object"),
+    (lambda b: _edit(b, format=2), "format 2 is not 1"),
+    (lambda b: _edit(b, seed="0"), "needs 'seed'"),
+    (lambda b: _edit(b, runs=True), "needs 'runs'"),
+    (lambda b: (ev.bundle_store_dir(b) / "results.sqlite").unlink(), "has no results store"),
+])
+def test_a_damaged_bundle_is_refused_naming_it(bundle, damage, match):
+    damage(bundle)
+    with pytest.raises(ValueError, match=match):
+        ev.load_provenance(bundle)
+
+
+def _edit(bundle, **kw):
+    p = bundle / "provenance.json"
+    p.write_text(json.dumps(dict(json.loads(p.read_text()), **kw)))
+
+
+def test_pack_refuses_bad_arguments_and_leaves_nothing_when_interrupted(store_dir, tmp_path,
+                                                                        monkeypatch):
+    with pytest.raises(ValueError, match="profile must be one of"):
+        ev.pack(store_dir, tmp_path / "b", profile="huge", seed=0)
+    with pytest.raises(ValueError, match="seed must be"):
+        ev.pack(store_dir, tmp_path / "b", profile="quick", seed=-1)
+    with pytest.raises(ValueError, match="holds no results store"):
+        ev.pack(tmp_path / "nothing", tmp_path / "b", profile="quick", seed=0)
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(ValueError, match="exists"):
+        ev.pack(store_dir, tmp_path / "taken", profile="quick", seed=0)
+    empty = tmp_path / "empty"
+    ResultsStore(empty)
+    with pytest.raises(ValueError, match="no finished run"):
+        ev.pack(empty, tmp_path / "b", profile="quick", seed=0)
+
+    def killed(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ev, "environment_info", killed)
+    with pytest.raises(KeyboardInterrupt):
+        ev.pack(store_dir, tmp_path / "b", profile="quick", seed=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "taken"]   # no half bundle
+
+
+def test_verify_checks_the_bundle_against_its_profile_and_seed(bundle, tmp_path, capsys):
+    out = str(tmp_path / "rep")
+    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(bundle), "--seed", "1",
+                 "--out", out, "--no-progress"]) == 2
+    assert "was made with seed 0; this run uses 1 (give --seed 0)" in capsys.readouterr().err
+    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(bundle), "--profile",
+                 "full", "--out", out, "--no-progress"]) == 2
+    assert "was made with profile 'quick'" in capsys.readouterr().err
+    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(tmp_path / "none"),
+                 "--out", out, "--no-progress"]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_the_paper_profile_trains_only_on_a_gpu(tmp_path, capsys):
+    assert main(["verify", "--only", "depth.exp.parity", "--profile", "paper", "--out",
+                 str(tmp_path / "rep"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "profile 'paper' trains on a CUDA GPU" in err and "--evidence" in err
+    assert not (tmp_path / "rep" / "report.json").exists()
+
+
+def test_pack_command_line(store_dir, tmp_path, capsys):
+    assert main(["evidence", "pack", "--results", str(store_dir), "--out", str(tmp_path / "b"),
+                 "--profile", "quick"]) == 0
+    assert "2 runs" in capsys.readouterr().out
+    assert main(["evidence", "pack", "--results", str(store_dir), "--out", str(tmp_path / "b"),
+                 "--profile", "quick"]) == 2
+    assert "exists" in capsys.readouterr().err
+
+
+def test_the_report_names_the_bundle_and_refuses_to_merge_with_local_runs(bundle):
+    load_all()
+    prov = dict(ev.load_provenance(bundle), path=str(bundle))
+    r = run_claim(get_claim("depth.prop3.3"), Context(seed=0))       # any claim: the header
+    with_ev = build_report([r], seed=0, profile="quick", device="cpu", controls=False, evidence=prov)
+    local = build_report([r], seed=0, profile="quick", device="cpu", controls=False)
+    assert with_ev["environment"]["evidence"]["path"] == str(bundle)
+    versions = {"depth.prop3.3": get_claim("depth.prop3.3").claim_version}
+    assert "evidence is never mixed" in merge_problem(local, with_ev, versions)
+    assert "evidence is never mixed" in merge_problem(with_ev, local, versions)
+    assert merge_problem(with_ev, with_ev, versions) is None
+    rec = with_ev["claims"][0]
+    assert "--evidence" in rec["reproduce"]
+    assert not rec["notes"].startswith("Runs read from")             # not a trained claim
+
+
+def test_partial_runs_merge_only_with_a_report_that_read_the_same_evidence(bundle, tmp_path, capsys):
+    out = str(tmp_path / "rep")
+    base = ["verify", "--out", out, "--no-progress", "--only"]
+    assert main(base + ["audit.task_identity", "--evidence", str(bundle)]) == 0
+    assert main(base + ["depth.lemma3.1", "--evidence", str(bundle)]) == 0
+    report = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert {c["id"] for c in report["claims"]} == {"audit.task_identity", "depth.lemma3.1"}
+    capsys.readouterr()
+    assert main(base + ["depth.lemma3.1"]) == 2
+    assert "evidence is never mixed" in capsys.readouterr().err
