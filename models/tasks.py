@@ -105,9 +105,9 @@ def _unique_words(rng: np.random.Generator, n_letters: int, length: int, count: 
                   what: str = "words") -> np.ndarray:
     """``count`` distinct uniform random words (int64 ``(count, length)``); when ``forbidden`` is
     given, no word's first ``forbid_prefix`` letters are in it."""
-    total = float(n_letters) ** length
-    budget = total - (len(forbidden) * float(n_letters) ** (length - forbid_prefix)
-                      if forbidden else 0.0)
+    # exact integers: n_letters ** length overflows a float for long words (6 ** 2048)
+    total = n_letters ** length
+    budget = total - (len(forbidden) * n_letters ** (length - forbid_prefix) if forbidden else 0)
     if count > budget:
         raise ValueError(f"cannot draw {count} distinct {what} of length {length} over "
                          f"{n_letters} letters (at most {int(budget)} available)")

@@ -68,6 +68,15 @@ def test_impossible_request_raises():
         make_word_problem(WordProblemSpec("Z7x", train_length=2, n_train=2, n_test=2))
 
 
+def test_long_test_words_count_their_budget_exactly():
+    # 6 ** 2048 overflows a float: S3 tested at 16T for T = 128 (the paper profile's length)
+    d = make_word_problem(WordProblemSpec("S3", train_length=128, n_train=8, n_test=4,
+                                          test_length=2048))
+    assert d.test_tokens.shape == (4, 2048) and d.train_tokens.shape == (8, 128)
+    with pytest.raises(ValueError, match="at most 4 available"):   # 2 ** 2 words of length 2
+        make_word_problem(WordProblemSpec("C2", train_length=2, n_train=5, n_test=1))
+
+
 def test_bos_policy():
     d = make_word_problem(WordProblemSpec("S3", train_length=4, n_train=20, n_test=5, bos=True))
     assert (d.train_tokens[:, 0] == 6).all() and (d.train_labels[:, 0] == S3.identity_index).all()

@@ -109,7 +109,7 @@ def test_every_trained_claim_has_a_training_plan():
     assert TRAINED and [c.id for c in TRAINED if c.plan is None] == []
 
 
-@pytest.mark.parametrize("profile", ["quick", "full"])
+@pytest.mark.parametrize("profile", ["quick", "full", "paper"])
 @pytest.mark.parametrize("claim", TRAINED, ids=[c.id for c in TRAINED])
 def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, profile, monkeypatch,
                                                                        tmp_path):
@@ -248,7 +248,7 @@ def _fake_result(cfg) -> dict:
                      "per_position_mse": (rng.random(T2) + 0.01).tolist()}}
 
 
-@pytest.mark.parametrize("profile", ["quick", "full"])
+@pytest.mark.parametrize("profile", ["quick", "full", "paper"])
 @pytest.mark.parametrize("claim", DEPTH_TRAINED, ids=[c.id for c in DEPTH_TRAINED])
 def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, monkeypatch, tmp_path):
     import seqtheory.models.train as mt

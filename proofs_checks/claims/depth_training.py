@@ -33,6 +33,19 @@ PARITY_SUCCESS = 0.99  # parity: sequence accuracy at 2T that counts as "solved"
 #: succeeds: ≥ 80% of seeds (4/5, 3/3); fails: no seed succeeds. Stated before the runs.
 RATE_RULE = SeedRule(min_rate=0.8, max_rate=0.0)
 PARITY_SEEDS = 5       # parity runs 5 seeds in every profile
+#: the train length of the paper's released sweep grid (``sweeps/paper_full.toml``; its test
+#: length is 256)
+PAPER_T = 128
+#: the package's training budget of the ``paper`` profile's word-problem family (parity, S3, Table
+#: 1, rotation, A5), float32, batch 32 (the recipe's), 5 seeds per cell: the paper's is unknown.
+#: ESTIMATE from the plans, not a measurement: 165 distinct float32 runs (controls included; the
+#: S3 cells are shared by s3_depth and word_problems), Σ steps × batch × train length × depth =
+#: 2.3e9 token-layer steps, about 180× the measured reference (benchmarks/README_batched.md: 32
+#: batched runs of S3, mamba, width 32, T = 16, batch 64, depth 2, 200 steps = 1.3e7 in 3.6 s on
+#: one H200). Scaled linearly that is about 10 minutes, but width 64, words up to 128 (tested up to
+#: 16T = 2048), AUSSM layers and batched groups of 5–10 runs per shape (not 32) differ from the
+#: reference: the 10-minute target is unverified until measured.
+PAPER_RECIPE = dict(width=64, steps=2000)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -47,6 +60,19 @@ def recipe(T: int, steps: int, **kw) -> dict:
              curriculum_start=min(2, T), n_train=min(64, 2 ** T), n_test=256)
     d.update(kw)
     return d
+
+
+def paper_width(ctx: Context) -> dict:
+    """Recipe overrides of the profile: :data:`PAPER_RECIPE`'s width in ``paper``, none in
+    ``quick`` / ``full`` (width 32). The steps are picked with each claim's train length."""
+    return ctx.by_profile({}, {}, paper={"width": PAPER_RECIPE["width"]})
+
+
+def full_scale_note(ctx: Context) -> str:
+    """The notes' sentence of a claim that runs at ``full``'s scale in ``paper`` (the paper's
+    scale of its experiment is unknown); empty in the other profiles."""
+    return ctx.by_profile("", "", paper=". Profile paper: run at the full profile's scale (the "
+                                        "paper's scale of this experiment is unknown)")
 
 
 def _cfgs(ctx: Context, salt: str, n: int, **kw) -> list:
@@ -124,9 +150,10 @@ def _rate_str(r: dict) -> str:
 # depth.exp.parity
 # ------------------------------------------------------------------------------------------------
 def _parity_cfgs(ctx: Context, model: str, shuffle: bool = False) -> list:
-    T, steps = (8, 1000) if ctx.quick else (16, 1500)
+    T, steps = ctx.by_profile((8, 1000), (16, 1500), paper=(PAPER_T, PAPER_RECIPE["steps"]))
     return _cfgs(ctx, f"parity:{model}" + (":shuffled" if shuffle else ""), PARITY_SEEDS,
-                 task="C2", model=model, depth=1, shuffle_labels=shuffle, **recipe(T, steps))
+                 task="C2", model=model, depth=1, shuffle_labels=shuffle,
+                 **recipe(T, steps, **paper_width(ctx)))
 
 
 @claim(id="depth.exp.parity", title="Parity needs negative eigenvalues (1 diagonal layer)",
@@ -152,7 +179,8 @@ def parity(ctx: Context) -> Outcome:
                                      "max_len_90": r["test"]["max_len_90"],
                                      "final_loss": r["final_loss"], "key": r["key"][:12]}
                                     for rs in arms.values() for r in rs]},
-                   notes=f"{why}. Scale: width 32, T = {T}, {arms['signed'][0]['config']['steps']} steps, "
+                   notes=f"{why}. Scale: width {arms['signed'][0]['config']['width']}, T = {T}, "
+                         f"{arms['signed'][0]['config']['steps']} steps, "
                          f"{PARITY_SEEDS} seeds per model; success = sequence accuracy ≥ "
                          f"{PARITY_SUCCESS} on held-out words of length 2T")
 
@@ -209,11 +237,12 @@ def wp_cfgs(ctx: Context, group: str, model: str, depth: int, T: int, steps: int
     and ``depth.exp.word_problems`` share these runs."""
     return _cfgs(ctx, f"wp:{group}:{model}:{depth}:{T}" + (":shuffled" if shuffle else ""),
                  n_seeds(ctx), task=group, model=model, depth=depth, shuffle_labels=shuffle,
-                 **recipe(T, steps, test_length=max(S3_FACTORS) * T, n_test=128))
+                 **recipe(T, steps, test_length=max(S3_FACTORS) * T, n_test=128,
+                          **paper_width(ctx)))
 
 
 def _s3_scale(ctx: Context) -> tuple[int, int]:
-    return (4, 600) if ctx.quick else (8, 2000)
+    return ctx.by_profile((4, 600), (8, 2000), paper=(PAPER_T, PAPER_RECIPE["steps"]))
 
 
 def _s3_cfgs(ctx: Context, model: str, depth: int, shuffle: bool = False) -> list:
@@ -250,7 +279,8 @@ def s3_depth(ctx: Context) -> Outcome:
                          "only on the multiset of letters); AUSSM = restricted (complex diagonal linear "
                          "part plus an input bias, affine). One restricted layer with a periodic readout "
                          "tracks S3 exactly (a separate constructive claim); an ordinary readout cannot "
-                         f"extrapolate, hence the test at 8T and 16T. Scale: T = {T}, width 32, "
+                         f"extrapolate, hence the test at 8T and 16T. Scale: T = {T}, width "
+                         f"{runs['aussm L=2'][0]['config']['width']}, "
                          f"{runs['aussm L=2'][0]['config']['steps']} steps, {len(runs['aussm L=2'])} seeds")
 
 
@@ -302,17 +332,26 @@ def _s3_plan(ctx: Context, controls: bool) -> list:
 DIAGONAL = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
 
 
+def _wp_cells(groups, lengths, depths, steps: int) -> list[tuple[str, str, int, int, int]]:
+    """AUSSM cells (group, "aussm", depth, T, steps), ordered by group, T, depth."""
+    return [(g, "aussm", L, t, steps) for g in groups for t in lengths for L in depths]
+
+
 def _wp_plan(ctx: Context) -> list[tuple[str, str, int, int, int]]:
-    """(group, model, depth, T, steps) cells. Quick: D8 and S3 with AUSSM at depths 1, 2 and one
+    """(group, model, depth, T, steps) cells, all AUSSM. Quick: D8 and S3 at depths 1, 2 and one
     train length (the S3 cells are the runs of ``depth.exp.s3_depth``). Full: D8, S3 at two train
-    lengths (depths 1, 2), S4 (depths 2, 3), A5 at two train lengths (depths 1–4), AUSSM."""
+    lengths (depths 1, 2), S4 (depths 2, 3), A5 at two train lengths (depths 1–4). Paper: D8, S3 at
+    T = 64, 128 (depths 1, 2), S4 at T = 128 (depths 2, 3), A5 at T = 64, 128 (depths 1, 2, 4, 8),
+    :data:`PAPER_RECIPE`."""
     T, steps = _s3_scale(ctx)
-    if ctx.quick:
-        return [(g, "aussm", L, T, steps) for g in ("D8", "S3") for L in (1, 2)]
-    cells = [(g, "aussm", L, t, steps) for g in ("D8", "S3") for t in (T // 2, T) for L in (1, 2)]
-    cells += [("S4", "aussm", L, 6, 2000) for L in (2, 3)]
-    cells += [("A5", "aussm", L, t, 2000) for t in (2, 4) for L in (1, 2, 3, 4)]
-    return cells
+    pair = ("D8", "S3")
+    two_lengths = _wp_cells(pair, (T // 2, T), (1, 2), steps)
+    return ctx.by_profile(
+        _wp_cells(pair, (T,), (1, 2), steps),
+        two_lengths + _wp_cells(("S4",), (6,), (2, 3), 2000)
+        + _wp_cells(("A5",), (2, 4), (1, 2, 3, 4), 2000),
+        paper=two_lengths + _wp_cells(("S4",), (T,), (2, 3), steps)
+        + _wp_cells(("A5",), (T // 2, T), (1, 2, 4, 8), steps))
 
 
 def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]:
@@ -457,12 +496,17 @@ def _extrapolation_fig(ctx: Context, rows: list[dict]) -> list[str]:
     return save_figure(fig, ctx, "depth_exp_word_problems_extrapolation")
 
 
+def _wp_control_cells(ctx: Context) -> list[tuple[str, str, int, int, int]]:
+    """The plan's D8 and S3 cells at their longest train length (the control's cells)."""
+    plan = [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")]
+    longest = max(c[3] for c in plan)
+    return [c for c in plan if c[3] == longest]
+
+
 @word_problems.control
 def _wp_control(ctx: Context) -> ControlOutcome:
     # the depth-2 cells (longest train length) trained on shuffled labels: part B must then fail
-    plan = [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")]
-    longest = max(c[3] for c in plan)
-    rows = _wp_rows(ctx, [c for c in plan if c[3] == longest], shuffle_depth=2)
+    rows = _wp_rows(ctx, _wp_control_cells(ctx), shuffle_depth=2)
     v, parts = wp_pattern(rows)
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth-2 runs on D8/S3 trained on labels shuffled across each batch",
@@ -473,9 +517,7 @@ def _wp_control(ctx: Context) -> ControlOutcome:
 def _wp_plan_runs(ctx: Context, controls: bool) -> list:
     cfgs = [c for cell in _wp_plan(ctx) for c in wp_cfgs(ctx, *cell)]
     if controls:
-        plan = [c for c in _wp_plan(ctx) if c[0] in ("D8", "S3")]
-        longest = max(c[3] for c in plan)
-        cfgs += [c for cell in plan if cell[3] == longest
+        cfgs += [c for cell in _wp_control_cells(ctx)
                  for c in wp_cfgs(ctx, *cell, shuffle=cell[2] == 2)]
     return cfgs
 
@@ -484,14 +526,14 @@ def _wp_plan_runs(ctx: Context, controls: bool) -> list:
 # depth.exp.rotation
 # ------------------------------------------------------------------------------------------------
 def _rotation_cfgs(ctx: Context, depth: int, salt: str = "") -> list:
-    T, steps = (6, 300) if ctx.quick else (12, 2000)
+    T, steps = ctx.by_profile((6, 300), (12, 2000), paper=(64, PAPER_RECIPE["steps"]))
     return _cfgs(ctx, f"rot:signed_mamba:{depth}{salt}", n_seeds(ctx), task="rotation_a5",
                  model="signed_mamba", depth=depth,
-                 **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0))
+                 **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0, **paper_width(ctx)))
 
 
 def _rotation_depths(ctx: Context) -> list[int]:
-    return [1, 2] if ctx.quick else [1, 2, 4]
+    return ctx.by_profile([1, 2], [1, 2, 4], paper=[1, 2, 4, 8])
 
 
 def _rotation_runs(ctx: Context) -> dict[int, list[dict]]:
@@ -670,12 +712,12 @@ ROOM = 0.5
 
 def _eps_grid(ctx: Context) -> list[float]:
     # small ε: the local regime of the statement
-    return [0.05, 0.1, 0.2, 0.4] if ctx.quick else [0.025, 0.05, 0.1, 0.2, 0.4, 0.8]
+    return ctx.by_profile([0.05, 0.1, 0.2, 0.4], [0.025, 0.05, 0.1, 0.2, 0.4, 0.8])
 
 
 def _eps_cfgs(ctx: Context, model: str, depth: int) -> dict[float, list]:
     """{ε: configs (one per seed)} of the ε-scaled rotation task (float64)."""
-    T, steps = (6, 300) if ctx.quick else (12, 1000 if depth == 1 else 600)
+    T, steps = ctx.by_profile((6, 300), (12, 1000 if depth == 1 else 600))
     # the same training seeds at every ε (seed i is one replicate of the whole ε sweep)
     return {e: _cfgs(ctx, f"eps:{model}:{depth}", n_seeds(ctx), task="rotation_eps", eps=e,
                      model=model, depth=depth, precision="fp64",
@@ -761,7 +803,7 @@ def thm32_trained(ctx: Context) -> Outcome:
                    notes=why + ". Model: one abelian layer (commuting complex-diagonal transitions, "
                          "no input bias, state-only readout; seqtheory.models.abelian), float64; "
                          "pairs = held-out words at the training length and their reversals. The "
-                         "restricted form (with input bias) is a separate claim")
+                         "restricted form (with input bias) is a separate claim" + full_scale_note(ctx))
 
 
 @thm32_trained.decision_rule
@@ -859,11 +901,12 @@ def cor36_trained(ctx: Context) -> Outcome:
                          "signed_mamba (restricted layers); float64 on CPU; fit by "
                          "numerics.fits.fit_loglog_slope (95% CI) of the mean over seeds. A trained "
                          "model's error bounds the best achievable error from above, so a slope below "
-                         "a candidate exponent is inconclusive (optimisation floor), not a refutation")
+                         "a candidate exponent is inconclusive (optimisation floor), not a refutation"
+                         + full_scale_note(ctx))
 
 
 def _cor36_depths(ctx: Context) -> list[int]:
-    return [1] if ctx.quick else [1, 2, 3]
+    return ctx.by_profile([1], [1, 2, 3])
 
 
 def _cor36_arms(ctx: Context, k: int) -> dict[float, list]:
@@ -930,9 +973,10 @@ ALPHA = 0.05
 
 
 def _a5_cfgs(ctx: Context) -> dict[int, list]:
-    depths, T, steps = ([1, 2], 3, 400) if ctx.quick else ([1, 2, 3, 4], 4, 2000)
+    depths, T, steps = ctx.by_profile(([1, 2], 3, 400), ([1, 2, 3, 4], 4, 2000),
+                                      paper=([1, 2, 4, 8], 32, PAPER_RECIPE["steps"]))
     return {L: _cfgs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba", depth=L,
-                     **recipe(T, steps, test_length=A5_TEST_FACTOR * T))
+                     **recipe(T, steps, test_length=A5_TEST_FACTOR * T, **paper_width(ctx)))
             for L in depths}
 
 

@@ -205,8 +205,9 @@ def _rownorm_control(ctx: Context) -> ControlOutcome:
                           f"Hilbert ratio {ev['ratio_hilbert_rms']:.2f}", {"decision": ev})
 
 
-#: rough CPU seconds of the stored head experiment per profile (2-core development machine)
-_HEAD_CPU_SECONDS = {"quick": 30.0, "full": 300.0}
+#: rough CPU seconds of the stored head experiment (2-core development machine): quick, full
+#: (``paper`` runs the full experiment)
+_HEAD_CPU_SECONDS = (30.0, 300.0)
 
 
 @rownorm_vs_adamw.training_plan
@@ -214,4 +215,4 @@ def _head_plan(ctx: Context, controls: bool) -> list:
     from seqtheory.proofs_checks.training_runs import StoreJob
 
     return [StoreJob(f"{__name__}:stored_experiment", _experiment_config(ctx),
-                     _HEAD_CPU_SECONDS[ctx.profile])]
+                     ctx.by_profile(*_HEAD_CPU_SECONDS))]
