@@ -407,6 +407,10 @@ def _cmd_cite(args: argparse.Namespace) -> int:
     if rec is not None:
         verdict, version, commit = rec["verdict"], rep["seqtheory_version"], rep["git_commit"]
         origin = f"report {rpath}, seed {rep['seed']}, profile {rep['profile']}"
+        if c.uses_training and rep["environment"].get("evidence"):
+            from .evidence import describe
+
+            origin += f"; runs read from the {describe(rep['environment']['evidence'])}"
         if rec["control"] is not None and not rec["control"]["rejected"]:
             origin += "; its negative control was NOT rejected: the check is broken"
     else:

@@ -35,7 +35,7 @@ from seqtheory.theory._io import atomic_write_text
 from .environment import environment_info
 
 __all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
-           "bundle_store_dir"]
+           "bundle_store_dir", "bundle_store"]
 
 BUNDLE_FORMAT = 1
 _PROVENANCE = "provenance.json"
@@ -50,6 +50,52 @@ class MissingEvidence(RuntimeError):
 def bundle_store_dir(bundle: str | os.PathLike) -> Path:
     """The results-store folder inside ``bundle``."""
     return Path(bundle) / "results"
+
+
+def bundle_store(bundle: str | os.PathLike):
+    """The results store of ``bundle``, opened read-only (sqlite ``mode=ro&immutable=1``): reading
+    needs no write access and changes nothing; taking or finishing a run fails; checkpoints are
+    loaded with torch's ``weights_only`` loader (a bundle comes from another machine).
+    ``ValueError`` when the database is missing or not a seqtheory results store."""
+    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx
+
+    class BundleStore(ResultsStore):
+        def __init__(self, root):
+            self.root = Path(root)
+            self.path = self.root / DB_NAME
+            self._busy = 60.0
+            try:
+                with self._connect() as con:
+                    for table, cols in _COLUMNS.items():
+                        have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+                        if not cols <= have:
+                            raise ValueError(f"{str(self.path)!r} is not a seqtheory results store")
+            except sqlite3.Error as exc:
+                raise ValueError(f"{str(self.path)!r} cannot be read as an SQLite database "
+                                 f"({exc})") from None
+
+        def _connect(self):
+            return _Tx(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1",
+                                       uri=True, isolation_level=None))
+
+        def load_checkpoint(self, config, map_location: str = "cpu"):
+            import torch
+
+            p = self.checkpoint_path(config)
+            if not p.is_file():
+                return None
+            try:
+                ck = torch.load(p, map_location=map_location, weights_only=True)
+            except Exception as exc:
+                raise ValueError(f"bundle checkpoint {str(p)!r} cannot be read with torch's "
+                                 f"weights-only loader ({type(exc).__name__}: {exc})") from None
+            if not isinstance(ck, dict):
+                raise ValueError(f"bundle checkpoint {str(p)!r} holds a {type(ck).__name__}")
+            return ck
+
+    if not (bundle_store_dir(bundle) / DB_NAME).is_file():
+        raise ValueError(f"evidence bundle {str(bundle)!r} has no results store (results/results.sqlite)")
+    return BundleStore(bundle_store_dir(bundle))
 
 
 def load_provenance(bundle: str | os.PathLike) -> dict[str, Any]:
@@ -74,8 +120,12 @@ def load_provenance(bundle: str | os.PathLike) -> dict[str, Any]:
     if prov["format"] != BUNDLE_FORMAT:
         raise ValueError(f"evidence bundle {str(root)!r}: format {prov['format']} is not "
                          f"{BUNDLE_FORMAT}")
-    if not (bundle_store_dir(root) / "results.sqlite").is_file():
-        raise ValueError(f"evidence bundle {str(root)!r} has no results store (results/results.sqlite)")
+    try:
+        bundle_store(root)
+    except ValueError as exc:
+        if "has no results store" in str(exc):
+            raise
+        raise ValueError(f"evidence bundle {str(root)!r}: damaged results store: {exc}") from None
     return prov
 
 
@@ -123,6 +173,9 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
         atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)                       # mkdtemp makes it 0700
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -154,6 +207,12 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
         ck = source.load_checkpoint(key)
         if ck is not None:
             store.save_checkpoint(key, {k: ck[k] for k in ("model", "step", "curve") if k in ck})
+    del store, source
+    out = sqlite3.connect(dst / "results.sqlite", isolation_level=None)
+    try:
+        out.execute("PRAGMA journal_mode=DELETE")          # ResultsStore set WAL again
+    finally:
+        out.close()
     devices = {r.get("device") for r in (json.loads(x) for _, x in rows if x)
                if isinstance(r, dict) and isinstance(r.get("device"), str)}
     return devices, len(rows)

@@ -57,10 +57,10 @@ def store(ctx: Context):
     from seqtheory.theory._io import cache_dir
 
     if ctx.evidence is not None:
-        from .evidence import bundle_store_dir
+        from .evidence import bundle_store
 
-        root = bundle_store_dir(ctx.evidence)
-    elif ctx.results_dir is not None:
+        return bundle_store(ctx.evidence)              # read-only: nothing is written there
+    if ctx.results_dir is not None:
         root = Path(ctx.results_dir)
     elif ctx.out_dir is not None:
         root = Path(ctx.out_dir) / "results"
