@@ -24,7 +24,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("evidence", help="make an evidence bundle of trained runs",
                               description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION",
+                           help="pack: make a bundle from a results store")
     k = sub.add_parser("pack", help="copy a results store's finished runs into a new bundle",
                        description="Copy the finished runs of a results store (their results, "
                                    "metric curves and final model weights) into a new evidence "

@@ -11,9 +11,9 @@ report.json schema (``schema_version`` 2)::
       "runs": [{"created_utc": str, "git_commit": str, "claims": [str]}],
                                           # every verify run that wrote records, oldest first
       "environment": {"versions": {package: str | null}, "platform": str, "machine": str,
-                      "device": str, "git_commit": str, ...,
-                      "evidence": {provenance of an evidence bundle, "path": str}},
-                                          # only when the trained claims read a bundle
+                      "device": str, "git_commit": str, ...},
+                                          # ... includes evidence (the bundle's provenance.json
+                                          # plus its path) when the trained claims read a bundle
       "claims": [
         {
           "id": str, "aliases": [str], "claim_version": int, "title": str,

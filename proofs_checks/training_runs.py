@@ -355,6 +355,7 @@ def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     if missing:
         raise MissingEvidence(
             f"{len(missing)} of {len(configs)} runs are not in the {describe(load_provenance(ctx.evidence))} "
+            f"at {ctx.evidence} "
             f"(first missing: {_label(st, missing[0])}); they are not trained here")
     return out
 

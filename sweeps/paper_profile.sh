@@ -30,8 +30,10 @@ TRAINED=$(python -c "
 from seqtheory.proofs_checks.registry import all_claims, load_all
 load_all(); print(' '.join(c.id for c in all_claims() if c.uses_training))")
 START=$(date +%s)
-timeout --signal=INT "$BUDGET_S" seqtheory verify --profile "$PROFILE" --device "$DEVICE" --no-progress \
+timeout --signal=INT --kill-after=60 "$BUDGET_S" seqtheory verify --profile "$PROFILE" --device "$DEVICE" --no-progress \
     --results "$OUT/results" --out "$OUT/report" --replace --only $TRAINED
 echo "verify exit status $? after $(( $(date +%s) - START )) s"
 seqtheory evidence pack --results "$OUT/results" --out "$OUT/evidence/$PROFILE" --profile "$PROFILE"
-du -sh "$OUT/evidence/$PROFILE"
+STATUS=$?
+[ -d "$OUT/evidence/$PROFILE" ] && du -sh "$OUT/evidence/$PROFILE"
+exit $STATUS
