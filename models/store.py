@@ -107,6 +107,12 @@ class RunRecord:
 class ResultsStore:
     """Results store rooted at ``root`` (created). See the module docstring for the protocol."""
 
+    #: ``torch.load(weights_only=...)`` for checkpoints; a store from another machine (an evidence
+    #: bundle, :mod:`seqtheory.proofs_checks.evidence`) loads weights only (no pickled code)
+    CHECKPOINT_WEIGHTS_ONLY = False
+    #: the advice given with an unreadable checkpoint
+    DAMAGED_CHECKPOINT_ADVICE = "delete it to restart this run from step 0"
+
     def __init__(self, root: str | os.PathLike, busy_timeout_s: float = 60.0):
         """Open (creating if needed) the store under ``root``.
 
@@ -280,13 +286,13 @@ class ResultsStore:
         if not p.is_file():
             return None
         try:
-            ck = torch.load(p, map_location=map_location, weights_only=False)
+            ck = torch.load(p, map_location=map_location, weights_only=self.CHECKPOINT_WEIGHTS_ONLY)
         except Exception as exc:
             raise ValueError(f"checkpoint {str(p)!r} cannot be read ({type(exc).__name__}: "
-                             f"{exc}); delete it to restart this run from step 0") from None
+                             f"{exc}); {self.DAMAGED_CHECKPOINT_ADVICE}") from None
         if not isinstance(ck, dict):
             raise ValueError(f"checkpoint {str(p)!r} holds a {type(ck).__name__}, not a "
-                             f"checkpoint dict; delete it to restart this run from step 0")
+                             f"checkpoint dict; {self.DAMAGED_CHECKPOINT_ADVICE}")
         return ck
 
 

@@ -60,6 +60,9 @@ def bundle_store(bundle: str | os.PathLike):
     from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx
 
     class BundleStore(ResultsStore):
+        CHECKPOINT_WEIGHTS_ONLY = True          # a bundle comes from another machine
+        DAMAGED_CHECKPOINT_ADVICE = "the evidence bundle is damaged; pack it again"
+
         def __init__(self, root):
             self.root = Path(root)
             self.path = self.root / DB_NAME
@@ -77,21 +80,6 @@ def bundle_store(bundle: str | os.PathLike):
         def _connect(self):
             return _Tx(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1",
                                        uri=True, isolation_level=None))
-
-        def load_checkpoint(self, config, map_location: str = "cpu"):
-            import torch
-
-            p = self.checkpoint_path(config)
-            if not p.is_file():
-                return None
-            try:
-                ck = torch.load(p, map_location=map_location, weights_only=True)
-            except Exception as exc:
-                raise ValueError(f"bundle checkpoint {str(p)!r} cannot be read with torch's "
-                                 f"weights-only loader ({type(exc).__name__}: {exc})") from None
-            if not isinstance(ck, dict):
-                raise ValueError(f"bundle checkpoint {str(p)!r} holds a {type(ck).__name__}")
-            return ck
 
     if not (bundle_store_dir(bundle) / DB_NAME).is_file():
         raise ValueError(f"evidence bundle {str(bundle)!r} has no results store (results/results.sqlite)")

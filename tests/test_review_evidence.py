@@ -9,20 +9,14 @@ import stat
 import pytest
 
 from seqtheory.models.store import ResultsStore
-from seqtheory.models.train import TrainConfig, train
+from seqtheory.models.train import train
 from seqtheory.proofs_checks import evidence as ev
 from seqtheory.proofs_checks import training_runs as tr
 from seqtheory.proofs_checks.cli import main
 from seqtheory.proofs_checks.registry import Context, get_claim, load_all
 from seqtheory.proofs_checks.report import build_report
 from seqtheory.proofs_checks.runner import run_claim
-
-
-def _cfg(**kw):
-    base = dict(task="S3", model="signed_mamba", train_length=4, steps=6, width=8, n_heads=2,
-                d_state=4, batch_size=4, n_train=16, n_test=8, fresh_words=True)
-    base.update(kw)
-    return TrainConfig(**base)
+from test_evidence import _cfg  # the same tiny run configuration
 
 
 @pytest.fixture(scope="module")
