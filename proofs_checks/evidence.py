@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from seqtheory.theory._io import atomic_write_text
+from seqtheory.theory._io import _umask, atomic_write_text
 
 from .environment import environment_info
 
@@ -161,9 +161,7 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
         atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)                       # mkdtemp makes it 0700
+        os.chmod(tmp, 0o777 & ~_umask())                    # mkdtemp makes it 0700
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -175,20 +173,16 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     """Copy the finished runs of the store ``src`` into a new store ``dst`` (their metric curves
     and the model weights of their final checkpoints included); returns (devices recorded in the
     results, runs copied)."""
-    from seqtheory.models.store import ResultsStore
+    from seqtheory.models.store import DB_NAME, ResultsStore
 
     dst.mkdir(parents=True)
-    with sqlite3.connect(f"file:{src / 'results.sqlite'}?mode=ro", uri=True) as con, \
-            sqlite3.connect(dst / "results.sqlite") as out:
-        con.backup(out)
-    out = sqlite3.connect(dst / "results.sqlite", isolation_level=None)
+    con = sqlite3.connect(f"file:{src / DB_NAME}?mode=ro", uri=True)
+    out = sqlite3.connect(dst / DB_NAME)
     try:
-        out.execute("PRAGMA journal_mode=DELETE")          # one self-contained file
-        out.execute("DELETE FROM runs WHERE status != 'finished'")
-        out.execute("DELETE FROM metrics WHERE key NOT IN (SELECT key FROM runs)")
-        rows = out.execute("SELECT key, result FROM runs").fetchall()
-        out.execute("VACUUM")
+        con.backup(out)
+        rows = out.execute("SELECT key, result FROM runs WHERE status = 'finished'").fetchall()
     finally:
+        con.close()
         out.close()
     store, source = ResultsStore(dst), ResultsStore(src)
     for key, _ in rows:
@@ -196,9 +190,12 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
         if ck is not None:
             store.save_checkpoint(key, {k: ck[k] for k in ("model", "step", "curve") if k in ck})
     del store, source
-    out = sqlite3.connect(dst / "results.sqlite", isolation_level=None)
-    try:
-        out.execute("PRAGMA journal_mode=DELETE")          # ResultsStore set WAL again
+    out = sqlite3.connect(dst / DB_NAME, isolation_level=None)
+    try:                            # last, as ResultsStore sets WAL: one self-contained file
+        out.execute("PRAGMA journal_mode=DELETE")
+        out.execute("DELETE FROM runs WHERE status != 'finished'")
+        out.execute("DELETE FROM metrics WHERE key NOT IN (SELECT key FROM runs)")
+        out.execute("VACUUM")
     finally:
         out.close()
     devices = {r.get("device") for r in (json.loads(x) for _, x in rows if x)

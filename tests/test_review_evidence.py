@@ -16,6 +16,7 @@ from seqtheory.proofs_checks.cli import main
 from seqtheory.proofs_checks.registry import Context, get_claim, load_all
 from seqtheory.proofs_checks.report import build_report
 from seqtheory.proofs_checks.runner import run_claim
+from seqtheory.theory._io import _umask
 from test_evidence import _cfg  # the same tiny run configuration
 
 
@@ -98,12 +99,6 @@ def test_a_bundle_with_a_corrupt_database_is_refused_up_front(bundle, tmp_path, 
 def test_the_bundle_folder_is_readable_by_others(bundle):
     """mkdtemp makes 0700 folders; the bundle is meant to be shared (committed, copied)."""
     assert stat.S_IMODE(bundle.stat().st_mode) & 0o055 == 0o055 & ~_umask()
-
-
-def _umask():
-    m = os.umask(0)
-    os.umask(m)
-    return m
 
 
 def test_cite_names_the_bundle_of_an_evidence_report(bundle, tmp_path, capsys):
