@@ -72,9 +72,12 @@ def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path, monkeypatc
     with pytest.raises(ValueError, match="no CUDA GPU"):
         run_sweep(configs, tmp_path / "a", backend="ray", workers=1, device="cuda")
     assert not ray.is_initialized()
-    # a "cluster" without GPUs: connecting to it starts a local CPU-only instance instead
+    # a "cluster" without GPUs: connecting to it starts a local CPU-only instance instead.
+    # address="local": without it Ray would join whatever instance another test process has
+    # started on this machine (its /tmp/ray/ray_current_cluster) and refuse num_cpus
     ray_init = ray.init
-    monkeypatch.setattr(ray, "init", lambda **kw: ray_init(num_cpus=1, include_dashboard=False))
+    monkeypatch.setattr(ray, "init", lambda **kw: ray_init(address="local", num_cpus=1,
+                                                           include_dashboard=False))
     try:
         with pytest.raises(ValueError, match="Ray cluster has no GPU"):
             run_sweep(configs, tmp_path / "b", backend="ray", workers=1, device="cuda",
