@@ -2,7 +2,8 @@
 
 The suite writes nothing into the working tree, nor into the user's seqtheory cache (a fresh
 ``$SEQTHEORY_CACHE_DIR`` per session, :func:`_session_cache`): every test writes under its ``tmp_path``; the
-hypothesis example database is kept in memory (no ``.hypothesis/`` folder), and
+hypothesis example database is kept in memory (no ``.hypothesis/`` folder; under ``CI`` the
+examples are derandomized), and
 :func:`_working_tree_is_unchanged` fails the session, naming the paths, when a file or folder
 appeared, disappeared or changed in the repository or the current folder. Tool caches
 (``.pytest_cache``, ``__pycache__``) and environments (``.venv``, ``.git``) are not watched.
@@ -16,8 +17,14 @@ import pytest
 from hypothesis import settings
 from hypothesis.database import InMemoryExampleDatabase
 
-settings.register_profile("seqtheory", database=InMemoryExampleDatabase())
-settings.load_profile("seqtheory")
+# No deadline: tests are not timed (performance lives in benchmarks/), and a loaded 2-core CI
+# machine would turn a slow example into a failure. Under CI (the CI environment variable set)
+# the examples are derandomized, so that CI runs the same examples every time and a failure
+# there reproduces with ``CI=true python -m pytest``; a developer's run keeps drawing new ones.
+settings.register_profile("seqtheory", database=InMemoryExampleDatabase(), deadline=None)
+settings.register_profile("seqtheory-ci", parent=settings.get_profile("seqtheory"),
+                          derandomize=True)
+settings.load_profile("seqtheory-ci" if os.environ.get("CI") else "seqtheory")
 
 REPO = Path(__file__).resolve().parent.parent
 _NOT_WATCHED = {".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".hypothesis",
