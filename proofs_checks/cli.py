@@ -217,7 +217,14 @@ def _control_word(r) -> str:
         return "control CRASHED"
     if r.control is None:
         return ""
-    return "control rejected" if r.control.rejected else "control NOT REJECTED"
+    from .report import control_unseparated
+
+    if not r.control.rejected:
+        return "control NOT REJECTED"
+    verdict = r.outcome.verdict.value if r.outcome else None
+    if control_unseparated(True, verdict, [v and v.value for v in r.control.rule_verdicts]):
+        return f"control rejected, not separated (rule: {verdict} on both)"
+    return "control rejected"
 
 
 def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespace,
@@ -411,8 +418,13 @@ def _cmd_cite(args: argparse.Namespace) -> int:
             from .evidence import describe
 
             origin += f"; runs read from the {describe(rep['environment']['evidence'])}"
-        if rec["control"] is not None and not rec["control"]["rejected"]:
-            origin += "; its negative control was NOT rejected: the check is broken"
+        if rec["control"] is not None:
+            from .report import control_outcome
+
+            if not rec["control"]["rejected"]:
+                origin += "; its negative control was NOT rejected: the check is broken"
+            elif control_outcome(rec) != "rejected":
+                origin += f"; its negative control was {control_outcome(rec)}"
     else:
         seed = 0 if args.seed is None else args.seed
         r = run_claim(c, Context(seed=seed, profile="quick"))

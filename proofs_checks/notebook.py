@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from .registry import Context, get_claim
-from .report import claim_record, md_table
+from .report import claim_record, control_outcome, md_table
 from .runner import ClaimResult, run_claim
 
 __all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir"]
@@ -68,8 +68,7 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
         lines += [f"**{name}**", "", md_table(rows)]
     if rec["control"] is not None:
         c = rec["control"]
-        lines += [f"Negative control ({c['variant']}): "
-                  f"**{'rejected' if c['rejected'] else 'NOT rejected — the check is broken'}** — {c['reason']}"]
+        lines += [f"Negative control ({c['variant']}): **{control_outcome(rec)}** — {c['reason']}"]
     return "\n".join(lines)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 __all__ = [
     "Verdict", "Source", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
-    "recording_decisions",
+    "recording_decisions", "DecisionLog", "verdict_of",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
@@ -182,13 +182,16 @@ class ControlOutcome:
     """The result of a negative control: ``rejected`` must be True for a working check.
 
     ``variant`` names the deliberately wrong variant; ``reason`` says how the check rejected it
-    (or, if it did not, what it saw).
+    (or, if it did not, what it saw). ``rule_verdicts`` is filled by the runner, not by the
+    control: the verdicts the claim's decision rule returned while the control ran, in call
+    order (``None`` for a call whose return value names no verdict).
     """
 
     rejected: bool
     variant: str
     reason: str
     evidence: dict[str, Any] = field(default_factory=dict)
+    rule_verdicts: tuple[Verdict | None, ...] = ()
 
 
 CheckFn = Callable[[Context], Outcome]
@@ -196,17 +199,42 @@ ControlFn = Callable[[Context], ControlOutcome]
 DecisionFn = Callable[..., Any]
 PlanFn = Callable[[Context, bool], list]
 
-# Ids of the claims whose decision rule ran, while a ``recording_decisions()`` block is open.
-_DECISIONS_RUN: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+class DecisionLog(list):
+    """The ids of the claims whose decision rule was called (a list, in call order, with
+    repeats); ``verdicts[i]`` is the verdict the ``i``-th call returned (``None`` while it runs,
+    when it raised, or when its return value names no verdict: see :func:`verdict_of`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.verdicts: list[Verdict | None] = []
+
+    def verdicts_of(self, claim_id: str) -> tuple[Verdict | None, ...]:
+        """The verdicts returned by the calls of ``claim_id``'s rule, in call order."""
+        return tuple(v for c, v in zip(self, self.verdicts) if c == claim_id)
+
+
+def verdict_of(result: Any) -> Verdict | None:
+    """The verdict named by a decision rule's return value: a :class:`Verdict`, the first item
+    of a tuple or list (``(Verdict, why)``), or a dict's ``"verdict"``; ``None`` otherwise."""
+    if isinstance(result, (tuple, list)) and result:
+        result = result[0]
+    elif isinstance(result, dict):
+        result = result.get("verdict")
+    return result if isinstance(result, Verdict) else None
+
+
+# The log of the open ``recording_decisions()`` block, if any.
+_DECISIONS_RUN: contextvars.ContextVar[DecisionLog | None] = contextvars.ContextVar(
     "seqtheory_decisions_run", default=None)
 
 
 @contextlib.contextmanager
 def recording_decisions():
-    """Context manager yielding the list of claim ids whose registered decision rule was called
-    inside the block (in call order, with repeats). The runner uses it to check that a negative
-    control went through its claim's own rule (SPEC §3, fidelity rules)."""
-    log: list[str] = []
+    """Context manager yielding a :class:`DecisionLog`: the ids of the claims whose registered
+    decision rule was called inside the block (in call order, with repeats) and the verdict each
+    call returned. The runner uses it to check that a negative control went through its claim's
+    own rule (SPEC §3, fidelity rules) and to record what the rule said of the control."""
+    log = DecisionLog()
     token = _DECISIONS_RUN.set(log)
     try:
         yield log
@@ -252,9 +280,14 @@ class Claim:
         @functools.wraps(fn)
         def rule(*args: Any, **kwargs: Any) -> Any:
             log = _DECISIONS_RUN.get()
-            if log is not None:
-                log.append(claim_id)
-            return fn(*args, **kwargs)
+            if log is None:
+                return fn(*args, **kwargs)
+            log.append(claim_id)
+            log.verdicts.append(None)
+            i = len(log) - 1
+            result = fn(*args, **kwargs)
+            log.verdicts[i] = verdict_of(result)
+            return result
 
         self.decision = rule
         return rule

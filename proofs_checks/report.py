@@ -24,7 +24,9 @@ report.json schema (``schema_version`` 2)::
           "key_figure": str, "notes": str,
           "evidence": {...}, "tables": {name: [row, ...]}, "figures": [relative path],
           "error": str | null,                     # traceback when crashed
-          "control": {"variant", "rejected", "reason", "evidence"} | null,
+          "control": {"variant", "rejected", "reason", "evidence",
+                      "rule_verdicts"} | null,     # rule_verdicts: what the claim's rule
+                                                   # returned on the control (optional key)
           "control_error": str | null,
           "seconds": float, "control_seconds": float | null,
           "rerun": bool,                           # run by the last of several runs
@@ -56,7 +58,7 @@ import math
 from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from seqtheory.theory._io import atomic_write_text
 
@@ -67,7 +69,8 @@ from .runner import ClaimResult
 __all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
            "reproduce_command", "validate_report", "merge_problem", "merge_reports",
            "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
-           "PAPER_TITLES", "group_by_paper"]
+           "PAPER_TITLES", "group_by_paper", "control_unseparated",
+           "control_outcome"]
 
 SCHEMA_VERSION = 2
 
@@ -173,7 +176,8 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
         "figures": o.figures if o else [], "error": r.error,
         "control": None if r.control is None else {
             "variant": r.control.variant, "rejected": r.control.rejected,
-            "reason": r.control.reason, "evidence": r.control.evidence},
+            "reason": r.control.reason, "evidence": r.control.evidence,
+            "rule_verdicts": [v and v.value for v in r.control.rule_verdicts]},
         "control_error": r.control_error,
         "seconds": round(r.seconds, 3),
         "control_seconds": None if r.control_seconds is None else round(r.control_seconds, 3),
@@ -260,17 +264,38 @@ def stale_figures(old: dict | None, new: dict) -> list[str]:
 # --------------------------------------------------------------------------- tally
 def tally(claims: list[dict]) -> dict[str, int]:
     """How many records carry each verdict (``crashed`` for a check without one), and the
-    control outcomes (``control rejected`` / ``control NOT rejected`` / ``control crashed``),
-    in a fixed order; zero counts are left out."""
-    counts = {k: 0 for k in (*_VERDICTS, "crashed", "control rejected", "control NOT rejected",
+    control outcomes (``control rejected`` / ``control rejected but not separated`` (the rule gave
+    it the claim's own verdict: :func:`control_unseparated`) / ``control NOT rejected`` /
+    ``control crashed``), in a fixed order; zero counts are left out."""
+    counts = {k: 0 for k in (*_VERDICTS, "crashed", "control rejected",
+                             "control rejected but not separated", "control NOT rejected",
                              "control crashed")}
     for c in claims:
         counts[c["verdict"] or "crashed"] += 1
         if c["control"] is not None:
-            counts["control rejected" if c["control"]["rejected"] else "control NOT rejected"] += 1
+            counts["control NOT rejected" if not c["control"]["rejected"] else
+                   "control rejected but not separated" if _unseparated(c)
+                   else "control rejected"] += 1
         elif c["control_error"]:
             counts["control crashed"] += 1
     return {k: v for k, v in counts.items() if v}
+
+
+def control_unseparated(rejected: bool, claim_verdict: str | None,
+                        rule_verdicts: Sequence[str | None]) -> bool:
+    """True for a rejected negative control that the claim's decision rule did not tell apart
+    from the claim: every verdict the rule returned on the control (``rule_verdicts``, values
+    of :class:`~seqtheory.proofs_checks.registry.Verdict`) is the one it returned on the
+    claim's own evidence (``claim_verdict``), typically ``inconclusive`` on both. Such a control
+    shows that the rule does not accept the wrong variant, not that the check can separate it
+    (its power). False when no rule verdict was recorded (reports written before they were)."""
+    return bool(rejected and claim_verdict is not None and rule_verdicts
+                and all(v == claim_verdict for v in rule_verdicts))
+
+
+def _unseparated(c: dict) -> bool:
+    ctl = c["control"]
+    return control_unseparated(ctl["rejected"], c["verdict"], ctl.get("rule_verdicts") or [])
 
 
 def tally_line(claims: list[dict]) -> str:
@@ -379,13 +404,24 @@ def _claim_markdown(c: dict) -> list[str]:
             L += [f"![{c['id']}]({fig})", ""]
     if c["control"] is not None:
         ctl = c["control"]
-        L += [f"Negative control ({ctl['variant']}): "
-              f"{'rejected' if ctl['rejected'] else 'NOT REJECTED — the check is broken'}"
-              f" — {ctl['reason']}", ""]
+        L += [f"Negative control ({ctl['variant']}): {control_outcome(c)} — {ctl['reason']}",
+              ""]
     elif c["control_error"]:
         L += [f"Negative control crashed: `{c['control_error'].strip().splitlines()[-1]}`", ""]
     L += [f"Reproduce: `{c['reproduce']}` ({format_number(float(c['seconds']), 3)} s)", ""]
     return L
+
+
+def control_outcome(c: dict) -> str:
+    """How a claim record's negative control came out, in words (``rejected``, ``rejected, not
+    separated (...)``, ``NOT rejected — the check is broken``); see :func:`control_unseparated`."""
+    if not c["control"]["rejected"]:
+        return "NOT rejected — the check is broken"
+    if _unseparated(c):
+        return (f"rejected, not separated (the claim's rule returned {c['verdict']} on it, as "
+                "on the claim: the rule does not accept the wrong variant, but this does not "
+                "show that the check can tell it apart)")
+    return "rejected"
 
 
 def _evidence_id(report: dict) -> str | None:
@@ -495,21 +531,25 @@ _CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(in
 _SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "reference")}
 _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
             "evidence": _is(dict)}
+#: optional keys of a control (absent from reports written before they were recorded)
+_CONTROL_OPTIONAL = {"rule_verdicts": _list_of(_or_null(_one_of(*_VERDICTS)))}
 _ENV = {"versions": lambda v: isinstance(v, dict) and all(
             x is None or isinstance(x, str) for x in v.values()),
         "platform": _is(str), "machine": _is(str), "device": _is(str), "git_commit": _is(str)}
 
 
-def _check_keys(d: Any, spec: dict, where: str, extra_ok: bool = False) -> None:
+def _check_keys(d: Any, spec: dict, where: str, extra_ok: bool = False,
+                optional: dict | None = None) -> None:
     if not isinstance(d, dict):
         raise ValueError(f"{where}: expected an object, got {type(d).__name__}")
     missing = [k for k in spec if k not in d]
     if missing:
         raise ValueError(f"{where}: missing key(s) {missing}")
-    extra = [k for k in d if k not in spec]
+    known = {**spec, **{k: ok for k, ok in (optional or {}).items() if k in d}}
+    extra = [k for k in d if k not in known]
     if extra and not extra_ok:
         raise ValueError(f"{where}: unexpected key(s) {extra}")
-    for k, ok in spec.items():
+    for k, ok in known.items():
         if not ok(d[k]):
             raise ValueError(f"{where}.{k}: unexpected value {d[k]!r:.80}")
 
@@ -552,7 +592,7 @@ def validate_report(doc: Any) -> None:
         _check_keys(c, _CLAIM, where)
         _check_keys(c["source"], _SOURCE, f"{where}.source")
         if c["control"] is not None:
-            _check_keys(c["control"], _CONTROL, f"{where}.control")
+            _check_keys(c["control"], _CONTROL, f"{where}.control", optional=_CONTROL_OPTIONAL)
         crashed = c["status"] == "crashed"
         if crashed != (c["verdict"] is None) or crashed != (c["error"] is not None):
             raise ValueError(f"{where}: status {c['status']!r}, verdict {c['verdict']!r} and "

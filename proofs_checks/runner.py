@@ -125,6 +125,8 @@ def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult
                 if claim.id not in decided:
                     ctl, cerr = None, (f"the control of {claim.id} did not go through the claim's "
                                        "decision rule (SPEC §3: the check and its control both call it)")
+                else:
+                    ctl.rule_verdicts = decided.verdicts_of(claim.id)
             res.control, res.control_error, res.control_seconds = ctl, cerr, csecs
     return res
 
