@@ -1,5 +1,6 @@
 """Test helper: run a claim's negative control and require that it went through the claim's
-registered decision rule (SPEC §3 fidelity rules; :meth:`Claim.decision_rule`)."""
+registered decision rule (SPEC §3 fidelity rules; :meth:`Claim.decision_rule`) and that each
+call of the rule named its verdict."""
 from __future__ import annotations
 
 from seqtheory.proofs_checks.registry import Claim, Context, ControlOutcome, recording_decisions
@@ -13,4 +14,8 @@ def control_through_rule(claim: Claim, ctx: Context) -> ControlOutcome:
     with recording_decisions() as decided:
         out = claim.negative_control(ctx)
     assert claim.id in decided, f"the control of {claim.id} bypassed the claim's decision rule"
+    # every call names its verdict, so the report can tell whether the rule separated the
+    # control from the claim (report.control_unseparated)
+    assert None not in decided.verdicts_of(claim.id), \
+        f"the decision rule of {claim.id} returned no Verdict on its control: {decided.verdicts}"
     return out
