@@ -92,7 +92,7 @@ def _print_summary(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from .report import PAPER_TITLES, group_by_paper
+    from .report import PAPER_TITLES, control_state, group_by_paper
 
     console = Console()
     colours = {"confirmed": "green", "supported": "cyan", "refuted": "red", "refined": "yellow",
@@ -107,6 +107,8 @@ def _print_summary(report: dict) -> None:
             v = c["verdict"] or "CRASHED"
             if c["control"] is not None and not c["control"]["rejected"]:
                 v += " (CONTROL NOT REJECTED)"
+            elif control_state(c) not in ("", "rejected"):
+                v += f" (control {control_state(c)})"
             t.add_row(c["id"], _clip(c["statement"], 70),
                       f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
         console.print(t)
@@ -213,18 +215,20 @@ def _recorded_seconds(old: dict | None, profile: str, controls: bool) -> dict[st
 
 
 def _control_word(r) -> str:
+    from .report import control_state
+
     if r.control_error:
         return "control CRASHED"
     if r.control is None:
         return ""
-    from .report import control_unseparated
-
     if not r.control.rejected:
         return "control NOT REJECTED"
     verdict = r.outcome.verdict.value if r.outcome else None
-    if control_unseparated(True, verdict, [v and v.value for v in r.control.rule_verdicts]):
+    state = control_state({"verdict": verdict, "control": {
+        "rejected": True, "rule_verdicts": [v and v.value for v in r.control.rule_verdicts]}})
+    if state == "rejected but not separated":
         return f"control rejected, not separated (rule: {verdict} on both)"
-    return "control rejected"
+    return f"control {state}"
 
 
 def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespace,

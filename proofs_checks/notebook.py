@@ -68,7 +68,8 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
         lines += [f"**{name}**", "", md_table(rows)]
     if rec["control"] is not None:
         c = rec["control"]
-        lines += [f"Negative control ({c['variant']}): **{control_outcome(rec)}** — {c['reason']}"]
+        lines += [f"Negative control ({c['variant']}): **{control_outcome(rec)}** — "
+                  f"{c['reason']}"]
     return "\n".join(lines)
 
 

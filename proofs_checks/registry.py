@@ -214,13 +214,23 @@ class DecisionLog(list):
 
 
 def verdict_of(result: Any) -> Verdict | None:
-    """The verdict named by a decision rule's return value: a :class:`Verdict`, the first item
-    of a tuple or list (``(Verdict, why)``), or a dict's ``"verdict"``; ``None`` otherwise."""
-    if isinstance(result, (tuple, list)) and result:
-        result = result[0]
-    elif isinstance(result, dict):
-        result = result.get("verdict")
-    return result if isinstance(result, Verdict) else None
+    """The verdict named by a decision rule's return value: a :class:`Verdict` or its value
+    (``"refuted"``), a dict's ``"verdict"``, the ``verdict`` attribute of an object that has one
+    (an :class:`Outcome`, a named tuple), or (recursively) the first item of a tuple or list
+    (``(Verdict, why)``); ``None`` when it names none."""
+    if isinstance(result, dict):
+        v = result.get("verdict")
+    elif hasattr(result, "verdict"):           # an Outcome, a named tuple with that field
+        v = result.verdict
+    elif isinstance(result, (tuple, list)) and result:
+        return verdict_of(result[0])
+    else:
+        v = result
+    if isinstance(v, Verdict):
+        return v
+    if isinstance(v, str) and v in Verdict._value2member_map_:
+        return Verdict(v)
+    return None
 
 
 # The log of the open ``recording_decisions()`` block, if any.

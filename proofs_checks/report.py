@@ -69,8 +69,8 @@ from .runner import ClaimResult
 __all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
            "reproduce_command", "validate_report", "merge_problem", "merge_reports",
            "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
-           "PAPER_TITLES", "group_by_paper", "control_unseparated",
-           "control_outcome"]
+           "PAPER_TITLES", "group_by_paper", "control_separation",
+           "control_state", "control_outcome"]
 
 SCHEMA_VERSION = 2
 
@@ -262,40 +262,64 @@ def stale_figures(old: dict | None, new: dict) -> list[str]:
 
 
 # --------------------------------------------------------------------------- tally
+_REJECTED = {"separated": "rejected", "not separated": "rejected but not separated",
+             "unknown": "rejected, separation unknown"}
+
+
 def tally(claims: list[dict]) -> dict[str, int]:
     """How many records carry each verdict (``crashed`` for a check without one), and the
-    control outcomes (``control rejected`` / ``control rejected but not separated`` (the rule gave
-    it the claim's own verdict: :func:`control_unseparated`) / ``control NOT rejected`` /
-    ``control crashed``), in a fixed order; zero counts are left out."""
-    counts = {k: 0 for k in (*_VERDICTS, "crashed", "control rejected",
-                             "control rejected but not separated", "control NOT rejected",
-                             "control crashed")}
+    control outcomes (``control rejected`` / ``control rejected but not separated`` /
+    ``control rejected, separation unknown`` (:func:`control_separation`) / ``control NOT
+    rejected`` / ``control crashed``), in a fixed order; zero counts are left out."""
+    counts = {k: 0 for k in (*_VERDICTS, "crashed",
+                             *(f"control {s}" for s in (*_REJECTED.values(), "NOT rejected",
+                                                        "crashed")))}
     for c in claims:
         counts[c["verdict"] or "crashed"] += 1
-        if c["control"] is not None:
-            counts["control NOT rejected" if not c["control"]["rejected"] else
-                   "control rejected but not separated" if _unseparated(c)
-                   else "control rejected"] += 1
-        elif c["control_error"]:
-            counts["control crashed"] += 1
+        if control_state(c):
+            counts[f"control {control_state(c)}"] += 1
     return {k: v for k, v in counts.items() if v}
 
 
-def control_unseparated(rejected: bool, claim_verdict: str | None,
-                        rule_verdicts: Sequence[str | None]) -> bool:
-    """True for a rejected negative control that the claim's decision rule did not tell apart
-    from the claim: every verdict the rule returned on the control (``rule_verdicts``, values
-    of :class:`~seqtheory.proofs_checks.registry.Verdict`) is the one it returned on the
-    claim's own evidence (``claim_verdict``), typically ``inconclusive`` on both. Such a control
-    shows that the rule does not accept the wrong variant, not that the check can separate it
-    (its power). False when no rule verdict was recorded (reports written before they were)."""
-    return bool(rejected and claim_verdict is not None and rule_verdicts
-                and all(v == claim_verdict for v in rule_verdicts))
+def control_separation(claim_verdict: str | None,
+                       rule_verdicts: Sequence[str | None] | None) -> tuple[str, str]:
+    """Whether the claim's decision rule told a rejected negative control apart from the claim:
+    ``("separated", "")`` when some verdict the rule returned on the control (``rule_verdicts``,
+    values of :class:`~seqtheory.proofs_checks.registry.Verdict`) differs from the one it returned
+    on the claim's own evidence (``claim_verdict``); ``("not separated", why)`` when every one is
+    the claim's verdict (typically ``inconclusive`` on both: the rule does not accept the wrong
+    variant, but nothing shows that the check can tell it apart, i.e. its power);
+    ``("unknown", why)`` when that cannot be told: the check crashed, the rule named no verdict on
+    some call, or ``rule_verdicts`` is ``None`` (a report written before they were recorded)."""
+    if rule_verdicts is None:
+        return "unknown", "the report predates the recording of the rule's verdicts"
+    if claim_verdict is None:
+        return "unknown", "the check crashed"
+    if not rule_verdicts or None in rule_verdicts:
+        k = list(rule_verdicts).index(None) + 1 if rule_verdicts else 0
+        return "unknown", (f"the rule named no verdict on its call {k}" if k
+                           else "no call of the rule was recorded")
+    if all(v == claim_verdict for v in rule_verdicts):
+        return "not separated", (f"the claim's rule returned {claim_verdict} on it, as on the "
+                                 "claim: the rule does not accept the wrong variant, but this "
+                                 "does not show that the check can tell it apart")
+    return "separated", ""
 
 
-def _unseparated(c: dict) -> bool:
-    ctl = c["control"]
-    return control_unseparated(ctl["rejected"], c["verdict"], ctl.get("rule_verdicts") or [])
+def _separation(c: dict) -> tuple[str, str]:
+    return control_separation(c["verdict"], c["control"].get("rule_verdicts"))
+
+
+def control_state(c: dict) -> str:
+    """A claim record's control outcome as the tally counts it (after ``control ``):
+    ``rejected``, ``rejected but not separated``, ``rejected, separation unknown``
+    (:func:`control_separation`) or ``NOT rejected``; ``crashed`` for a control that crashed,
+    ``""`` when no control ran."""
+    if c["control"] is None:
+        return "crashed" if c.get("control_error") else ""
+    if not c["control"]["rejected"]:
+        return "NOT rejected"
+    return _REJECTED[_separation(c)[0]]
 
 
 def tally_line(claims: list[dict]) -> str:
@@ -413,15 +437,15 @@ def _claim_markdown(c: dict) -> list[str]:
 
 
 def control_outcome(c: dict) -> str:
-    """How a claim record's negative control came out, in words (``rejected``, ``rejected, not
-    separated (...)``, ``NOT rejected — the check is broken``); see :func:`control_unseparated`."""
+    """How a claim record's negative control came out, in words: ``rejected``, ``rejected, not
+    separated (why)``, ``rejected, separation unknown (why)`` (:func:`control_separation`) or
+    ``NOT rejected — the check is broken``."""
     if not c["control"]["rejected"]:
         return "NOT rejected — the check is broken"
-    if _unseparated(c):
-        return (f"rejected, not separated (the claim's rule returned {c['verdict']} on it, as "
-                "on the claim: the rule does not accept the wrong variant, but this does not "
-                "show that the check can tell it apart)")
-    return "rejected"
+    state, why = _separation(c)
+    if state == "separated":
+        return "rejected"
+    return f"rejected, {'separation unknown' if state == 'unknown' else state} ({why})"
 
 
 def _evidence_id(report: dict) -> str | None:

@@ -88,10 +88,11 @@ def test_cite_prints_version_commit_and_verdict(tmp_path, capsys):
 # --------------------------------------------------------------------------- bad input, exit codes
 def _register(cid, check, control=None, **kw):
     """Register a throw-away claim; its control (when given) goes through the claim's rule, a
-    synthetic one that names no verdict (so the control's own ``rejected`` decides how it is
-    reported; tests/test_control_separation.py covers rules that name verdicts)."""
+    synthetic one that returns ``inconclusive`` on it (none of these claims is inconclusive, so
+    the rule separates each control from its claim; tests/test_control_separation.py covers the
+    other cases)."""
     c = reg.claim(cid, title="t", source=TEXTBOOK("x"), statement="s", **kw)(check)
-    rule = c.decision_rule(lambda evidence: "synthetic: names no verdict")
+    rule = c.decision_rule(lambda evidence: (Verdict.INCONCLUSIVE, "synthetic"))
     if control is not None:
         c.control(lambda ctx: (rule({}), control(ctx))[1])
     return c

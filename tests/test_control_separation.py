@@ -10,14 +10,16 @@ import pytest
 from seqtheory.proofs_checks import registry as reg
 from seqtheory.proofs_checks.registry import (Claim, Context, ControlOutcome, Outcome, Verdict,
                                               TEXTBOOK, verdict_of)
-from seqtheory.proofs_checks.report import (build_report, control_unseparated, render_markdown,
+from seqtheory.proofs_checks.cli import main
+from seqtheory.proofs_checks.report import (build_report, control_separation, render_markdown,
                                             tally, tally_line, validate_report, write_report)
 from seqtheory.proofs_checks.runner import run_claim
 
 
 def _claim(claim_verdict: Verdict, control_verdicts: list, id: str = "test.sep") -> Claim:
     """A claim whose check and control both go through its rule; the rule returns
-    ``claim_verdict`` on the claim's evidence and ``control_verdicts`` (in turn) on the control's."""
+    ``claim_verdict`` on the claim's evidence and ``control_verdicts`` (in turn) on the
+    control's."""
     c = Claim(id=id, title="t", source=TEXTBOOK("none"), statement="s", check=lambda ctx: None)
     rule = c.decision_rule(lambda ev: ev)
 
@@ -50,11 +52,12 @@ def test_rule_verdicts_are_recorded_in_call_order_for_every_return_shape():
         rule((Verdict.REFUTED, "why"))
         rule(Verdict.INCONCLUSIVE)
         rule({"verdict": Verdict.SUPPORTED})
-        rule("confirmed")            # a string is not a Verdict: unknown
+        rule("confirmed")            # a verdict's value names it
+        rule("confirmed-ish")        # another string does not
         rule(None)
-    assert list(log) == ["test.shapes"] * 5
+    assert list(log) == ["test.shapes"] * 6
     assert log.verdicts_of("test.shapes") == (Verdict.REFUTED, Verdict.INCONCLUSIVE,
-                                              Verdict.SUPPORTED, None, None)
+                                              Verdict.SUPPORTED, Verdict.CONFIRMED, None, None)
     assert log.verdicts_of("other") == ()
 
 
@@ -99,21 +102,83 @@ def test_a_control_the_rule_tells_apart_is_plainly_rejected(claim_verdict, contr
     assert "not separated" not in render_markdown(rep)
 
 
-def test_control_unseparated_needs_a_rejection_and_recorded_verdicts():
-    assert control_unseparated(True, "inconclusive", ["inconclusive", "inconclusive"])
-    assert not control_unseparated(False, "inconclusive", ["inconclusive"])  # broken, not this
-    assert not control_unseparated(True, "inconclusive", [])     # an older report: unknown
-    assert not control_unseparated(True, None, [None])           # crashed claim, unknown verdicts
-    assert not control_unseparated(True, "inconclusive", ["inconclusive", None])
+def test_control_separation_is_unknown_without_the_claims_or_the_rules_verdicts():
+    assert control_separation("inconclusive", ["inconclusive"] * 2)[0] == "not separated"
+    assert control_separation("confirmed", ["inconclusive", "refuted"]) == ("separated", "")
+    state, why = control_separation("inconclusive", None)
+    assert state == "unknown" and "predates" in why                  # an older report
+    assert control_separation(None, ["inconclusive"]) == ("unknown", "the check crashed")
+    state, why = control_separation("inconclusive", ["inconclusive", None])
+    assert state == "unknown" and "call 2" in why
+    assert control_separation("inconclusive", [])[0] == "unknown"
 
 
-def test_reports_without_rule_verdicts_still_validate_and_bad_ones_do_not(tmp_path):
+def test_rule_return_shapes_that_name_a_verdict():
+    from collections import namedtuple
+
+    import numpy as np
+
+    named = namedtuple("named", "why verdict")
+    for result, verdict in [((Verdict.REFUTED, "w"), Verdict.REFUTED),
+                            ("inconclusive", Verdict.INCONCLUSIVE),
+                            (np.str_("refuted"), Verdict.REFUTED),
+                            (Outcome(Verdict.SUPPORTED, "k"), Verdict.SUPPORTED),
+                            (named("w", Verdict.REFINED), Verdict.REFINED),
+                            (((Verdict.REFUTED, "w"), 1), Verdict.REFUTED),
+                            ({"verdict": "refuted"}, Verdict.REFUTED),
+                            ("maybe", None), (None, None), (3, None), ((), None)]:
+        assert verdict_of(result) is verdict, result
+
+
+def test_an_older_report_merged_with_a_new_run_says_separation_unknown(tmp_path):
     _, rep = _record(Verdict.INCONCLUSIVE, [Verdict.INCONCLUSIVE], tmp_path)
     jpath, _ = write_report(rep, tmp_path)
     doc = json.loads(jpath.read_text())
     del doc["claims"][0]["control"]["rule_verdicts"]       # written before they were recorded
     validate_report(doc)
-    assert tally(doc["claims"]) == {"inconclusive": 1, "control rejected": 1}
+    assert tally(doc["claims"]) == {"inconclusive": 1, "control rejected, separation unknown": 1}
+    assert "rejected, separation unknown (the report predates" in render_markdown(doc)
     doc["claims"][0]["control"]["rule_verdicts"] = ["maybe"]
     with pytest.raises(ValueError, match=r"claims\[0\]\.control\.rule_verdicts"):
         validate_report(doc)
+
+
+def test_a_crashed_check_leaves_its_controls_separation_unknown(tmp_path):
+    c = _claim(Verdict.INCONCLUSIVE, [Verdict.INCONCLUSIVE], id="test.sep_crash")
+    c.check = lambda ctx: 1 / 0
+    res = run_claim(c, Context(out_dir=tmp_path), controls=True)
+    rep = build_report([res], seed=0, profile="quick", device="cpu", controls=True)
+    assert tally(rep["claims"]) == {"crashed": 1, "control rejected, separation unknown": 1}
+
+
+@pytest.fixture
+def registered():
+    made = []
+
+    def make(*args, **kw):
+        c = _claim(*args, **kw)
+        reg.REGISTRY[c.id] = c
+        made.append(c.id)
+        return c
+
+    yield make
+    for cid in made:
+        reg.REGISTRY.pop(cid, None)
+
+
+def test_verify_and_cite_name_a_control_not_separated(tmp_path, capsys, registered):
+    registered(Verdict.INCONCLUSIVE, [Verdict.INCONCLUSIVE], id="test.sep_same")
+    registered(Verdict.CONFIRMED, [Verdict.INCONCLUSIVE], id="test.sep_apart")
+    assert main(["verify", "--only", "test.sep_*", "--controls", "--out", str(tmp_path),
+                 "--no-progress"]) == 0                    # not separated is not a failure
+    out = capsys.readouterr().out
+    lines = [ln.rstrip() for ln in out.splitlines()]
+    assert any("test.sep_same" in ln and ln.endswith(
+        "control rejected, not separated (rule: inconclusive on both)") for ln in lines), out
+    assert any("test.sep_apart" in ln and ln.endswith("control rejected") for ln in lines), out
+    assert "controls: 1 rejected, 1 rejected but not separated" in out
+    assert "inconclusive (control rejected but not separated)" in " ".join(out.split())
+    assert main(["cite", "test.sep_same", "--report", str(tmp_path)]) == 0
+    assert "its negative control was rejected, not separated" in capsys.readouterr().out
+    assert main(["cite", "test.sep_apart", "--report", str(tmp_path)]) == 0
+    assert "negative control" not in capsys.readouterr().out
