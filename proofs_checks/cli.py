@@ -102,16 +102,29 @@ def _print_summary(report: dict) -> None:
         t.add_column("claim", no_wrap=True)
         t.add_column("statement", overflow="fold", ratio=2)
         t.add_column("verdict", no_wrap=True)
+        controls = any(control_state(c) for c in cl)
+        if controls:
+            t.add_column("control", no_wrap=True)
         t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
         for c in cl:
             v = c["verdict"] or "CRASHED"
-            if c["control"] is not None and not c["control"]["rejected"]:
-                v += " (CONTROL NOT REJECTED)"
-            elif control_state(c) not in ("", "rejected"):
-                v += f" (control {control_state(c)})"
-            t.add_row(c["id"], _clip(c["statement"], 70),
-                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
+            row = [c["id"], _clip(c["statement"], 70),
+                   f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]"]
+            if controls:
+                row.append(_CONTROL_CELL.get(control_state(c), ""))
+            t.add_row(*row, _clip(c["key_figure"], 160))
         console.print(t)
+    if any(control_state(c) in _CONTROL_CELL and control_state(c) != "rejected"
+           for c in report["claims"]):
+        console.print("control: not separated = the rule gave the control the claim's own "
+                      "verdict (no evidence of power); unknown = that cannot be told; see "
+                      "report.md")
+
+
+#: the closing table's control column (report.control_state → a short cell)
+_CONTROL_CELL = {"rejected": "rejected", "rejected but not separated": "not separated",
+                 "rejected (separation unknown)": "unknown",
+                 "NOT rejected": "[bold red]NOT REJECTED[/]", "crashed": "[bold red]crashed[/]"}
 
 
 def _check_results_dir(path: Path | None, needed: bool) -> None:
@@ -227,7 +240,7 @@ def _control_word(r) -> str:
     state = control_state({"verdict": verdict, "control": {
         "rejected": True, "rule_verdicts": [v and v.value for v in r.control.rule_verdicts]}})
     if state == "rejected but not separated":
-        return f"control rejected, not separated (rule: {verdict} on both)"
+        return f"control rejected but not separated (rule: {verdict} on both)"
     return f"control {state}"
 
 
@@ -422,13 +435,15 @@ def _cmd_cite(args: argparse.Namespace) -> int:
             from .evidence import describe
 
             origin += f"; runs read from the {describe(rep['environment']['evidence'])}"
-        if rec["control"] is not None:
-            from .report import control_outcome
+        from .report import control_outcome
 
-            if not rec["control"]["rejected"]:
-                origin += "; its negative control was NOT rejected: the check is broken"
-            elif control_outcome(rec) != "rejected":
-                origin += f"; its negative control was {control_outcome(rec)}"
+        ctl = control_outcome(rec)
+        if rec["control"] is not None and not rec["control"]["rejected"]:
+            origin += "; its negative control was NOT rejected: the check is broken"
+        elif rec["control"] is not None and ctl != "rejected":
+            origin += f"; its negative control was {ctl}"
+        elif rec["control_error"]:
+            origin += f"; its negative control {ctl}"
     else:
         seed = 0 if args.seed is None else args.seed
         r = run_claim(c, Context(seed=seed, profile="quick"))

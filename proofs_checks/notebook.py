@@ -70,6 +70,8 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
         c = rec["control"]
         lines += [f"Negative control ({c['variant']}): **{control_outcome(rec)}** — "
                   f"{c['reason']}"]
+    elif rec["control_error"]:
+        lines += [f"Negative control **{control_outcome(rec)}**"]
     return "\n".join(lines)
 
 

@@ -263,13 +263,13 @@ def stale_figures(old: dict | None, new: dict) -> list[str]:
 
 # --------------------------------------------------------------------------- tally
 _REJECTED = {"separated": "rejected", "not separated": "rejected but not separated",
-             "unknown": "rejected, separation unknown"}
+             "unknown": "rejected (separation unknown)"}
 
 
 def tally(claims: list[dict]) -> dict[str, int]:
     """How many records carry each verdict (``crashed`` for a check without one), and the
     control outcomes (``control rejected`` / ``control rejected but not separated`` /
-    ``control rejected, separation unknown`` (:func:`control_separation`) / ``control NOT
+    ``control rejected (separation unknown)`` (:func:`control_separation`) / ``control NOT
     rejected`` / ``control crashed``), in a fixed order; zero counts are left out."""
     counts = {k: 0 for k in (*_VERDICTS, "crashed",
                              *(f"control {s}" for s in (*_REJECTED.values(), "NOT rejected",
@@ -286,13 +286,16 @@ def control_separation(claim_verdict: str | None,
     """Whether the claim's decision rule told a rejected negative control apart from the claim:
     ``("separated", "")`` when some verdict the rule returned on the control (``rule_verdicts``,
     values of :class:`~seqtheory.proofs_checks.registry.Verdict`) differs from the one it returned
-    on the claim's own evidence (``claim_verdict``); ``("not separated", why)`` when every one is
-    the claim's verdict (typically ``inconclusive`` on both: the rule does not accept the wrong
-    variant, but nothing shows that the check can tell it apart, i.e. its power);
+    on the claim's own evidence (``claim_verdict``), whichever verdicts they are (a confirmed
+    claim whose wrong variant is left inconclusive is separated; the rule need not refute it);
+    ``("not separated", why)`` when every one is the claim's verdict (typically ``inconclusive``
+    on both: the rule does not accept the wrong variant, but nothing shows that the check can
+    tell it apart, i.e. its power);
     ``("unknown", why)`` when that cannot be told: the check crashed, the rule named no verdict on
     some call, or ``rule_verdicts`` is ``None`` (a report written before they were recorded)."""
     if rule_verdicts is None:
-        return "unknown", "the report predates the recording of the rule's verdicts"
+        return "unknown", ("this record comes from a run made before the rule's verdicts were "
+                           "recorded (re-run it with --controls)")
     if claim_verdict is None:
         return "unknown", "the check crashed"
     if not rule_verdicts or None in rule_verdicts:
@@ -300,9 +303,9 @@ def control_separation(claim_verdict: str | None,
         return "unknown", (f"the rule named no verdict on its call {k}" if k
                            else "no call of the rule was recorded")
     if all(v == claim_verdict for v in rule_verdicts):
-        return "not separated", (f"the claim's rule returned {claim_verdict} on it, as on the "
-                                 "claim: the rule does not accept the wrong variant, but this "
-                                 "does not show that the check can tell it apart")
+        return "not separated", (f"the claim's rule returned {claim_verdict} on the control, as "
+                                 "on the claim, so the control does not show that the check "
+                                 "can tell the wrong variant apart")
     return "separated", ""
 
 
@@ -312,7 +315,7 @@ def _separation(c: dict) -> tuple[str, str]:
 
 def control_state(c: dict) -> str:
     """A claim record's control outcome as the tally counts it (after ``control ``):
-    ``rejected``, ``rejected but not separated``, ``rejected, separation unknown``
+    ``rejected``, ``rejected but not separated``, ``rejected (separation unknown)``
     (:func:`control_separation`) or ``NOT rejected``; ``crashed`` for a control that crashed,
     ``""`` when no control ran."""
     if c["control"] is None:
@@ -431,21 +434,30 @@ def _claim_markdown(c: dict) -> list[str]:
         L += [f"Negative control ({ctl['variant']}): {control_outcome(c)} — {ctl['reason']}",
               ""]
     elif c["control_error"]:
-        L += [f"Negative control crashed: `{c['control_error'].strip().splitlines()[-1]}`", ""]
+        L += [f"Negative control crashed: `{_last_line(c['control_error'])}`", ""]
     L += [f"Reproduce: `{c['reproduce']}` ({format_number(float(c['seconds']), 3)} s)", ""]
     return L
 
 
 def control_outcome(c: dict) -> str:
-    """How a claim record's negative control came out, in words: ``rejected``, ``rejected, not
-    separated (why)``, ``rejected, separation unknown (why)`` (:func:`control_separation`) or
-    ``NOT rejected — the check is broken``."""
+    """How a claim record's negative control came out, in words: ``rejected``, ``rejected but
+    not separated (why)``, ``rejected (separation unknown: why)`` (:func:`control_separation`),
+    ``NOT rejected — the check is broken``, or ``crashed (the error's last line)``; ``""`` when
+    no control ran."""
+    if c["control"] is None:
+        return f"crashed ({_last_line(c['control_error'])})" if c.get("control_error") else ""
     if not c["control"]["rejected"]:
         return "NOT rejected — the check is broken"
     state, why = _separation(c)
     if state == "separated":
         return "rejected"
-    return f"rejected, {'separation unknown' if state == 'unknown' else state} ({why})"
+    if state == "unknown":
+        return f"rejected (separation unknown: {why})"
+    return f"rejected but not separated ({why})"
+
+
+def _last_line(text: str) -> str:
+    return text.strip().splitlines()[-1] if text.strip() else text
 
 
 def _evidence_id(report: dict) -> str | None:

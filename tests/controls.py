@@ -15,7 +15,7 @@ def control_through_rule(claim: Claim, ctx: Context) -> ControlOutcome:
         out = claim.negative_control(ctx)
     assert claim.id in decided, f"the control of {claim.id} bypassed the claim's decision rule"
     # every call names its verdict, so the report can tell whether the rule separated the
-    # control from the claim (report.control_unseparated)
+    # control from the claim (report.control_separation)
     assert None not in decided.verdicts_of(claim.id), \
         f"the decision rule of {claim.id} returned no Verdict on its control: {decided.verdicts}"
     return out

@@ -4,6 +4,7 @@ not separated": it shows that the rule does not accept the wrong variant, not th
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_control_with_the_claims_own_verdict_is_not_separated(tmp_path):
     assert rec["control"]["rule_verdicts"] == ["inconclusive"]
     assert tally(rep["claims"]) == {"inconclusive": 1, "control rejected but not separated": 1}
     assert tally_line(rep["claims"]).endswith("controls: 1 rejected but not separated")
-    assert "rejected, not separated (the claim's rule returned inconclusive" in \
+    assert "rejected but not separated (the claim's rule returned inconclusive" in \
         render_markdown(rep)
 
 
@@ -106,7 +107,7 @@ def test_control_separation_is_unknown_without_the_claims_or_the_rules_verdicts(
     assert control_separation("inconclusive", ["inconclusive"] * 2)[0] == "not separated"
     assert control_separation("confirmed", ["inconclusive", "refuted"]) == ("separated", "")
     state, why = control_separation("inconclusive", None)
-    assert state == "unknown" and "predates" in why                  # an older report
+    assert state == "unknown" and "made before" in why              # an older report
     assert control_separation(None, ["inconclusive"]) == ("unknown", "the check crashed")
     state, why = control_separation("inconclusive", ["inconclusive", None])
     assert state == "unknown" and "call 2" in why
@@ -136,8 +137,9 @@ def test_an_older_report_merged_with_a_new_run_says_separation_unknown(tmp_path)
     doc = json.loads(jpath.read_text())
     del doc["claims"][0]["control"]["rule_verdicts"]       # written before they were recorded
     validate_report(doc)
-    assert tally(doc["claims"]) == {"inconclusive": 1, "control rejected, separation unknown": 1}
-    assert "rejected, separation unknown (the report predates" in render_markdown(doc)
+    assert tally(doc["claims"]) == {"inconclusive": 1, "control rejected (separation unknown)": 1}
+    assert "rejected (separation unknown: this record comes from a run made before" in \
+        render_markdown(doc)
     doc["claims"][0]["control"]["rule_verdicts"] = ["maybe"]
     with pytest.raises(ValueError, match=r"claims\[0\]\.control\.rule_verdicts"):
         validate_report(doc)
@@ -148,7 +150,7 @@ def test_a_crashed_check_leaves_its_controls_separation_unknown(tmp_path):
     c.check = lambda ctx: 1 / 0
     res = run_claim(c, Context(out_dir=tmp_path), controls=True)
     rep = build_report([res], seed=0, profile="quick", device="cpu", controls=True)
-    assert tally(rep["claims"]) == {"crashed": 1, "control rejected, separation unknown": 1}
+    assert tally(rep["claims"]) == {"crashed": 1, "control rejected (separation unknown)": 1}
 
 
 @pytest.fixture
@@ -174,11 +176,32 @@ def test_verify_and_cite_name_a_control_not_separated(tmp_path, capsys, register
     out = capsys.readouterr().out
     lines = [ln.rstrip() for ln in out.splitlines()]
     assert any("test.sep_same" in ln and ln.endswith(
-        "control rejected, not separated (rule: inconclusive on both)") for ln in lines), out
+        "control rejected but not separated (rule: inconclusive on both)") for ln in lines), out
     assert any("test.sep_apart" in ln and ln.endswith("control rejected") for ln in lines), out
     assert "controls: 1 rejected, 1 rejected but not separated" in out
-    assert "inconclusive (control rejected but not separated)" in " ".join(out.split())
+    table = [ln for ln in lines if ln.startswith("│")]       # the closing table's rows
+    assert any("test.sep_same" in ln and re.search(r"inconclusive\s*│\s*not separated", ln)
+               for ln in table), out
+    assert any("test.sep_apart" in ln and re.search(r"confirmed\s*│\s*rejected\s*│", ln)
+               for ln in table), out
     assert main(["cite", "test.sep_same", "--report", str(tmp_path)]) == 0
-    assert "its negative control was rejected, not separated" in capsys.readouterr().out
+    assert "its negative control was rejected but not separated" in capsys.readouterr().out
     assert main(["cite", "test.sep_apart", "--report", str(tmp_path)]) == 0
     assert "negative control" not in capsys.readouterr().out
+
+
+def test_a_crashed_control_is_named_in_every_outlet(tmp_path, capsys, registered):
+    from seqtheory.proofs_checks.notebook import claim_markdown
+
+    c = registered(Verdict.CONFIRMED, [Verdict.INCONCLUSIVE], id="test.sep_ctlcrash")
+    c.negative_control = lambda ctx: 1 / 0
+    assert main(["verify", "--only", c.id, "--controls", "--out", str(tmp_path),
+                 "--no-progress"]) == 1                   # a crashed control fails the run
+    out = capsys.readouterr().out
+    assert "control CRASHED" in out and "controls: 1 crashed" in out
+    assert "Negative control crashed: `ZeroDivisionError: division by zero`" in \
+        (tmp_path / "report.md").read_text()
+    assert main(["cite", c.id, "--report", str(tmp_path)]) == 0
+    assert "its negative control crashed (ZeroDivisionError" in capsys.readouterr().out
+    md = claim_markdown(run_claim(c, Context(out_dir=tmp_path), controls=True))
+    assert "Negative control **crashed (ZeroDivisionError: division by zero)**" in md

@@ -33,7 +33,8 @@ CELL_TIMEOUT_S = 1800  # as notebooks/make_notebooks.py (its training cell)
 
 SHOW_CLAIM = re.compile(r"""show_claim\(\s*["']([^"']+)["']""")
 LOGIC_AT_LINE_START = re.compile(r"^\s*(def|class|for|while|async\s+def|async\s+for)\b", re.M)
-CRASH_MARKERS = ("**Verdict: CRASHED**", "NOT rejected — the check is broken")
+CRASH_MARKERS = ("**Verdict: CRASHED**", "NOT rejected — the check is broken",
+                 "Negative control **crashed")
 
 
 def _code_cells(nb) -> list:
