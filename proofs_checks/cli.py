@@ -102,29 +102,26 @@ def _print_summary(report: dict) -> None:
         t.add_column("claim", no_wrap=True)
         t.add_column("statement", overflow="fold", ratio=2)
         t.add_column("verdict", no_wrap=True)
-        controls = any(control_state(c) for c in cl)
-        if controls:
-            t.add_column("control", no_wrap=True)
         t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
         for c in cl:
-            v = c["verdict"] or "CRASHED"
-            row = [c["id"], _clip(c["statement"], 70),
-                   f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]"]
-            if controls:
-                row.append(_CONTROL_CELL.get(control_state(c), ""))
-            t.add_row(*row, _clip(c["key_figure"], 160))
+            v = (c["verdict"] or "CRASHED") + _CONTROL_MARK.get(control_state(c), ("", ""))[0]
+            t.add_row(c["id"], _clip(c["statement"], 70),
+                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
         console.print(t)
-    if any(control_state(c) in _CONTROL_CELL and control_state(c) != "rejected"
-           for c in report["claims"]):
-        console.print("control: not separated = the rule gave the control the claim's own "
-                      "verdict (no evidence of power); unknown = that cannot be told; see "
-                      "report.md")
+    for state, (mark, legend) in _CONTROL_MARK.items():
+        if legend and any(control_state(c) == state for c in report["claims"]):
+            console.print(f"{mark} {legend}", highlight=False)
 
 
-#: the closing table's control column (report.control_state → a short cell)
-_CONTROL_CELL = {"rejected": "rejected", "rejected but not separated": "not separated",
-                 "rejected (separation unknown)": "unknown",
-                 "NOT rejected": "[bold red]NOT REJECTED[/]", "crashed": "[bold red]crashed[/]"}
+#: the closing table's marks on a verdict for its control's outcome (report.control_state),
+#: with the legend printed under the tables ("" for a mark that says it all)
+_CONTROL_MARK = {
+    "rejected but not separated": ("*", "control rejected but not separated: the rule gave it the "
+                                        "claim's own verdict (no evidence of the check's power)"),
+    "rejected (separation unknown)": ("†", "control rejected, separation unknown (see report.md)"),
+    "NOT rejected": (" (CONTROL NOT REJECTED)", ""),
+    "crashed": (" (control crashed)", ""),
+}
 
 
 def _check_results_dir(path: Path | None, needed: bool) -> None:
