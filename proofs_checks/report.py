@@ -298,10 +298,11 @@ def control_separation(claim_verdict: str | None,
                            "recorded (re-run it with --controls)")
     if claim_verdict is None:
         return "unknown", "the check crashed"
-    if not rule_verdicts or None in rule_verdicts:
-        k = list(rule_verdicts).index(None) + 1 if rule_verdicts else 0
-        return "unknown", (f"the rule named no verdict on its call {k}" if k
-                           else "no call of the rule was recorded")
+    if not rule_verdicts:
+        return "unknown", "no call of the rule was recorded"
+    if None in rule_verdicts:
+        k = list(rule_verdicts).index(None) + 1
+        return "unknown", f"the rule named no verdict on its call {k}"
     if all(v == claim_verdict for v in rule_verdicts):
         return "not separated", (f"the claim's rule returned {claim_verdict} on the control, as "
                                  "on the claim, so the control does not show that the check "
