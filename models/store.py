@@ -43,10 +43,17 @@ from typing import Any
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "RunHeldError",
-           "default_owner", "SCHEMA_VERSION"]
+           "default_owner", "holds_store", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
+
+
+def holds_store(root: str | os.PathLike) -> bool:
+    """True when the folder ``root`` holds a results store's database (``DB_NAME``); nothing is
+    created or opened."""
+    return (Path(root) / DB_NAME).is_file()
+
 _COLUMNS = {"runs": {"key", "config", "status", "owner", "lease_until", "step", "result", "error",
                      "created", "updated"},
             "metrics": {"key", "step", "data"}}

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 
 from seqtheory.theory._io import atomic_write_bytes, atomic_write_text
 
-from .store import ResultsStore, canonical_json, config_key
+from .store import ResultsStore, canonical_json, config_key, holds_store
 from .tasks import TASK_GROUPS
 
 __all__ = ["collect_runs", "summarize", "render_markdown", "accuracy_vs_depth_figure",
@@ -307,7 +307,7 @@ def write_word_problem_report(results_dir: str | os.PathLike, out_dir: str | os.
     import matplotlib
 
     results_dir, out_dir = Path(results_dir), Path(out_dir)
-    if not (results_dir / "results.sqlite").is_file():
+    if not holds_store(results_dir):
         raise ValueError(f"results_dir {results_dir} holds no results store (results.sqlite)")
     store = ResultsStore(results_dir)
     rows, skipped = collect_runs(store, configs)

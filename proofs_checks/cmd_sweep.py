@@ -56,10 +56,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_sweep_report(args: argparse.Namespace) -> int:
+    from seqtheory.models.store import holds_store
     from seqtheory.models.sweep import load_sweep
     from seqtheory.models.sweep_report import summary_lines, write_word_problem_report
 
-    if not (Path(args.results) / "results.sqlite").is_file():
+    if not holds_store(args.results):
         print(f"seqtheory sweep-report: error: no results store at {args.results}",
               file=sys.stderr)
         return 2

@@ -57,7 +57,7 @@ def bundle_store(bundle: str | os.PathLike):
     needs no write access and changes nothing; taking or finishing a run fails; checkpoints are
     loaded with torch's ``weights_only`` loader (a bundle comes from another machine).
     ``ValueError`` when the database is missing or not a seqtheory results store."""
-    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx
+    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx, holds_store
 
     class BundleStore(ResultsStore):
         CHECKPOINT_WEIGHTS_ONLY = True          # a bundle comes from another machine
@@ -81,7 +81,7 @@ def bundle_store(bundle: str | os.PathLike):
             return _Tx(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1",
                                        uri=True, isolation_level=None))
 
-    if not (bundle_store_dir(bundle) / DB_NAME).is_file():
+    if not holds_store(bundle_store_dir(bundle)):
         raise ValueError(f"evidence bundle {str(bundle)!r} has no results store (results/results.sqlite)")
     return BundleStore(bundle_store_dir(bundle))
 
@@ -136,14 +136,15 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
     a temporary folder next to ``out`` and moved into place, so an interrupted pack leaves no
     half bundle. ``ValueError`` when ``results_dir`` holds no finished run, when ``out`` exists,
     or for an unknown profile."""
-    from .profiles import PROFILES
+    from seqtheory.models.store import holds_store
 
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    from .profiles import check_profile
+
+    check_profile(profile)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     src, dst = Path(results_dir), Path(out)
-    if not (src / "results.sqlite").is_file():
+    if not holds_store(src):
         raise ValueError(f"results_dir {str(src)!r} holds no results store")
     if dst.exists():
         raise ValueError(f"out {str(dst)!r} exists; choose a new folder")

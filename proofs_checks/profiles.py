@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-__all__ = ["PROFILES", "PROFILE_HELP", "GPU_PROFILES", "pick"]
+__all__ = ["PROFILES", "PROFILE_HELP", "GPU_PROFILES", "check_profile", "pick"]
 
 PROFILES: tuple[str, ...] = ("quick", "full", "paper")
 
@@ -31,11 +31,16 @@ PROFILE_HELP = {"quick": "seconds per claim on a CPU",
 T = TypeVar("T")
 
 
+def check_profile(profile: Any) -> None:
+    """``ValueError`` naming the profiles when ``profile`` is not one of :data:`PROFILES`."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+
+
 def pick(profile: str, quick: T, full: T, paper: Any = None) -> T:
     """The value of ``profile``: ``quick``, ``full``, or ``paper`` (``full`` when ``paper`` is
     None). ``ValueError`` for an unknown profile."""
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    check_profile(profile)
     if profile == "quick":
         return quick
     if profile == "paper" and paper is not None:

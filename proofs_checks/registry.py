@@ -114,10 +114,9 @@ class Context:
     evidence: Path | None = None
 
     def __post_init__(self) -> None:
-        from .profiles import PROFILES
+        from .profiles import check_profile
 
-        if self.profile not in PROFILES:
-            raise ValueError(f"profile must be one of {PROFILES}, got {self.profile!r}")
+        check_profile(self.profile)
         if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
 
