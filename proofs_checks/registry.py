@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 __all__ = [
     "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
-    "recording_decisions", "DecisionLog", "verdict_of",
+    "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
@@ -44,6 +44,33 @@ class Verdict(str, enum.Enum):
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.value
+
+
+#: How a claim with several parts (readings, layer classes, exact and numerical parts) combines
+#: their verdicts: the first verdict of this order that some part has decides the whole.
+COMBINATION_ORDER = (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.REFINED, Verdict.SUPPORTED,
+                     Verdict.CONFIRMED)
+
+
+def combine_verdicts(parts: dict[str, Verdict]) -> tuple[Verdict, str]:
+    """The verdict of a statement made of several parts, by the rule of SPEC §3 ("a claim with
+    sub-verdicts combines them by a rule written in its decision function"): the whole is as
+    strong as its weakest part -- ``refuted`` if any part is refuted (the statement as written
+    covers it), else ``inconclusive`` if any part is, else ``refined`` if any part is, else
+    ``supported`` if any part is, else ``confirmed`` (every part has a certificate). ``parts``
+    maps each part's name to its verdict; returns ``(verdict, why)`` with the rule and the parts
+    that decided. ``ValueError`` for no parts, ``TypeError`` for a value that is not a Verdict."""
+    if not parts:
+        raise ValueError("parts must name at least one part's verdict")
+    for name, v in parts.items():
+        if not isinstance(v, Verdict):
+            raise TypeError(f"parts[{name!r}] must be a Verdict, got {v!r}")
+    whole = next(v for v in COMBINATION_ORDER if v in parts.values())
+    deciding = [n for n, v in parts.items() if v is whole]
+    order = " > ".join(v.value for v in COMBINATION_ORDER)
+    return whole, (f"combined by the weakest part ({order}): {whole.value} from "
+                   f"{', '.join(deciding)}; parts: "
+                   + ", ".join(f"{n} {v.value}" for n, v in parts.items()))
 
 
 @dataclass(frozen=True)
