@@ -72,7 +72,8 @@ def test_paper_rotation_rule_needs_a_faithful_map_and_an_audited_reading():
 def test_s3_rule_needs_checked_prefixes_and_counts():
     decide = get_claim("depth.s3_one_restricted_layer").decision
     ev = dict(linear_parts_commute=True, exhaustive_prefixes=10, random_prefixes=10,
-              exhaustive_mismatches=0, random_mismatches=0)
+              exhaustive_mismatches=0, random_mismatches=0, step_transitions=36,
+              step_failures=0, initial_ok=True)
     assert decide(ev)[0] is Verdict.CONFIRMED
     assert decide(dict(ev, exhaustive_prefixes=0, random_prefixes=0))[0] is Verdict.INCONCLUSIVE
     with pytest.raises(ValueError, match="mismatches"):
