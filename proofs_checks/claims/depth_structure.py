@@ -18,7 +18,9 @@
   class (abelian, restricted) and per coupling between layers: linear (matrix algebras,
   :mod:`seqtheory.theory.lie_cascades`) and polynomial (polynomial vector fields,
   :mod:`seqtheory.theory.polynomial_cascades`), with a verdict per class and an overall verdict
-  derived from them by the decision rule :func:`prop33_decide`.
+  derived from them by the decision rule :func:`prop33_decide`: every bound is universal and
+  checked on finitely many instances, so each class is at best ``supported`` (the weakest class
+  decides); where a bound is attained by an exact witness is reported, not a verdict.
 """
 from __future__ import annotations
 
@@ -571,7 +573,7 @@ def _class_summary(rows: list[dict], cls: str, layer: str, bound=stated_bound) -
         b = bound(layer, k)
         at_k = [r for r in mine if r["k"] == k]
         exact = [r["derived_length"] for r in at_k if r["exact"]]
-        per_k[k] = {"bound": b,
+        per_k[k] = {"bound": b, "instances": len(at_k),
                     "max": max(exact) if exact else None,
                     "max_lower": max((r["lower"] for r in at_k if r["lower"] is not None), default=None),
                     "attained": b in exact,
@@ -586,23 +588,29 @@ def _class_summary(rows: list[dict], cls: str, layer: str, bound=stated_bound) -
 
 
 def _class_verdict(s: dict[str, Any]) -> tuple[Verdict, str]:
+    """Sub-rule of one layer class x coupling: the bound is universal (every k-layer cascade of
+    the class), the evidence finitely many instances, so the best it can be is ``supported``."""
     if not s["per_k"]:
         return Verdict.INCONCLUSIVE, "no instance computed"
     bad = [k for k, v in s["per_k"].items() if v["exceeding"]]
     if bad:
         return Verdict.REFUTED, f"derived length above the bound (or not solvable) at k = {bad}"
-    short = {k: v["max"] for k, v in s["per_k"].items() if not v["attained"]}
     undecided = sum(v["undecided"] for v in s["per_k"].values())
-    if not short and undecided:
-        return (Verdict.INCONCLUSIVE, f"bound attained for every k, but {undecided} instances "
-                "generate an algebra larger than the cap (not decided: one of them could exceed it)")
-    if not short:
-        return Verdict.CONFIRMED, "bound attained for every k and never exceeded"
     if undecided:
-        return (Verdict.INCONCLUSIVE, f"bound not attained (max {short}) and "
-                f"{sum(v['undecided'] for v in s['per_k'].values())} instances generate an "
-                "algebra larger than the cap (not decided)")
-    return Verdict.REFINED, f"never exceeded; not attained: largest found {short}"
+        return (Verdict.INCONCLUSIVE, f"{undecided} instances generate an algebra larger than the "
+                "cap (not decided: one of them could exceed the bound)")
+    n = sum(v["instances"] for v in s["per_k"].values())
+    return Verdict.SUPPORTED, (f"never exceeded on {n} instances at k = {sorted(s['per_k'])}; "
+                               + _attainment(s))
+
+
+def _attainment(s: dict[str, Any]) -> str:
+    """Where the bound is attained by an exact witness in one class, and the largest derived
+    length found where it is not (generated from the summary, so it cannot contradict it)."""
+    att = [k for k, v in s["per_k"].items() if v["attained"]]
+    short = {k: v["max"] for k, v in s["per_k"].items() if not v["attained"]}
+    return ((f"attained at k = {att}" if att else "attained at no k")
+            + (f"; not attained at k = {sorted(short)} (largest found {short})" if short else ""))
 
 
 @claim(id="depth.prop3.3",
@@ -615,7 +623,8 @@ def prop33(ctx) -> Outcome:
     rows, aff = prop33_evidence(ctx)
     summaries = [_class_summary(rows, cls, layer) for cls, (layer, _) in PROP33_CLASSES.items()]
     verdict, per_class, why = prop33_decide(summaries)
-    table = [{"class": s["class"], "k": k, "bound": v["bound"], "max_derived_length": v["max"],
+    table = [{"class": s["class"], "k": k, "bound": v["bound"], "instances": v["instances"],
+              "max_derived_length": v["max"], "attained": v["attained"],
               "decided": v["decided"], "undecided (cap)": v["undecided"],
               "exceeding": v["exceeding"], "class_verdict": per_class[s["class"]].value}
              for s in summaries for k, v in s["per_k"].items()]
@@ -648,52 +657,49 @@ def prop33(ctx) -> Outcome:
                "(a, c) with generators alpha I + p(u) E12; restricted polynomial layers are 1-d "
                "h' = alpha h + q(u), and with a linear part alpha + beta*u depending on the "
                "previous state. With token-only linear parts [g, g] consists of fields whose "
-               "layer-i component does not depend on h_i, so the derived length is at most k + 1. "
+               "layer-i component does not depend on h_i, so the derived length is at most k + 1 "
+               "(an argument, not checked by the code). "
                "A linear part that depends on the previous state makes the algebra "
                "infinite-dimensional (the bracket of p h d/dh and q d/dh is -pq d/dh); there the "
                "derived length is bracketed exactly: below by nested brackets of generated "
                "elements (S_i ⊆ g^(i), S_i != 0), above by a symbolic certificate with generic "
                "smooth coefficients (g^(j) ⊆ S_j, S_2k = 0). The ladder cascade "
-               "x: h_1' = h_1, h_i' = 1; y: h_1' = 1, h_i' = h_{i-1}^2 h_i reaches 2k exactly. "
-               f"Affine pair F_x(h) = h, F_y(h) = 2h + 1: [X, Y] = {aff['bracket']}, derived "
-               f"series {aff['derived_series']} (2 = 2k at k = 1)."),
+               "x: h_1' = h_1, h_i' = 1; y: h_1' = 1, h_i' = h_{i-1}^2 h_i: derived length "
+               + ", ".join(f"{r['lower']}..{r['upper']} (2k = {2 * r['k']}) at k = {r['k']}"
+                           for r in rows if r["instance"].startswith("explicit ladder"))
+               + f". Affine pair F_x(h) = h, F_y(h) = 2h + 1: [X, Y] = {aff['bracket']}, derived "
+               f"series {aff['derived_series']}, derived length {aff['derived_length']} (2k = 2 "
+               "at k = 1). Every stated bound is universal; the instances support it, no "
+               "certificate covers every k (the symbolic certificate covers 1-d restricted "
+               "layers at the k listed)."),
     )
 
 
 @prop33.decision_rule
 def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, Verdict], str]:
     """Decision rule of ``depth.prop3.3``, a pure function of the per-class summaries (each
-    ``{"class", "layer": "abelian" | "restricted", "per_k": {k: {"bound", "max" (largest exact
-    derived length), "attained", "exceeding", "decided", "undecided"}}}``).
+    ``{"class", "layer": "abelian" | "restricted", "per_k": {k: {"bound", "instances", "max"
+    (largest exact derived length), "attained", "exceeding", "decided", "undecided"}}}``).
 
-    Per class: ``refuted`` if an instance exceeds the bound (not solvable, or an exact lower bound
-    above it); ``confirmed`` if an instance of exactly the bound's derived length exists for every
-    k and no instance was left undecided (an algebra above the cap could exceed the bound); else
-    ``inconclusive`` when some instances were not decided (or none was computed), ``refined``
-    otherwise. Overall: ``inconclusive`` without evidence for both layer classes; ``refuted`` if
-    any class is; ``confirmed`` if for each
-    layer class (abelian bound k, restricted bound 2k) some coupling attains it; otherwise the
-    bound that is never attained makes it ``inconclusive`` if one of its classes is, else
-    ``refined``. Returns ``(overall, {class: verdict}, why)``."""
+    Per class (the bound is stated for every k-layer cascade; the evidence is finitely many):
+    ``refuted`` if an instance exceeds the bound (not solvable, or an exact lower bound above
+    it); ``inconclusive`` if some instance was not decided (an algebra above the cap could exceed
+    the bound) or none was computed; otherwise ``supported``, with the instances counted and
+    where the bound is attained by an exact witness. Overall: ``refuted`` if a class is;
+    ``inconclusive`` without evidence for both layer classes (both bounds are stated); otherwise
+    the classes combined by
+    :func:`~seqtheory.proofs_checks.registry.combine_verdicts` (the weakest class decides).
+    Attainment is reported, never a verdict: a bound not attained on the instances is not shown
+    to be loose. Returns ``(overall, {class: verdict}, why)``."""
     per = {s["class"]: _class_verdict(s) for s in summaries}
     verdicts = {c: v for c, (v, _) in per.items()}
     why = "; ".join(f"{c}: {v.value} ({w})" for c, (v, w) in per.items())
-    if Verdict.REFUTED in verdicts.values():
-        return Verdict.REFUTED, verdicts, why
-    layers = sorted({s["layer"] for s in summaries})
-    missing = sorted({"abelian", "restricted"} - set(layers))
-    if missing:
+    missing = sorted({"abelian", "restricted"} - {s["layer"] for s in summaries})
+    if missing and Verdict.REFUTED not in verdicts.values():
         return (Verdict.INCONCLUSIVE, verdicts,
                 f"no evidence for the {', '.join(missing)} layers (both bounds are stated). " + why)
-    open_layers = [l for l in layers if not any(verdicts[s["class"]] is Verdict.CONFIRMED
-                                                for s in summaries if s["layer"] == l)]
-    if not open_layers:
-        return Verdict.CONFIRMED, verdicts, "every stated bound is attained and never exceeded. " + why
-    pending = any(verdicts[s["class"]] is Verdict.INCONCLUSIVE
-                  for s in summaries if s["layer"] in open_layers)
-    head = (f"bound of the {', '.join(open_layers)} layers not attained in any class computed"
-            + ("; some instances undecided. " if pending else ". "))
-    return (Verdict.INCONCLUSIVE if pending else Verdict.REFINED), verdicts, head + why
+    verdict, rule = combine_verdicts(verdicts)
+    return verdict, verdicts, f"{rule}. {why}"
 
 
 @prop33.control
