@@ -26,6 +26,7 @@ from typing import Any, Callable
 __all__ = [
     "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
     "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
+    "parts_table",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
@@ -52,25 +53,35 @@ COMBINATION_ORDER = (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.REFINED, Ver
                      Verdict.CONFIRMED)
 
 
-def combine_verdicts(parts: dict[str, Verdict]) -> tuple[Verdict, str]:
+def combine_verdicts(parts: dict[str, Verdict | tuple[Verdict, str]]) -> tuple[Verdict, str]:
     """The verdict of a statement made of several parts, by the rule of SPEC §3 ("a claim with
     sub-verdicts combines them by a rule written in its decision function"): the whole is as
     strong as its weakest part -- ``refuted`` if any part is refuted (the statement as written
     covers it), else ``inconclusive`` if any part is, else ``refined`` if any part is, else
     ``supported`` if any part is, else ``confirmed`` (every part has a certificate). ``parts``
-    maps each part's name to its verdict; returns ``(verdict, why)`` with the rule and the parts
-    that decided. ``ValueError`` for no parts, ``TypeError`` for a value that is not a Verdict."""
+    maps each part's name to its verdict, or to ``(verdict, why)``; returns ``(verdict, why)``
+    naming the rule, the parts that decided and every part (with its reason when given).
+    ``ValueError`` for no parts, ``TypeError`` for a value that is not a Verdict."""
     if not parts:
         raise ValueError("parts must name at least one part's verdict")
+    verdicts, reasons = {}, {}
     for name, v in parts.items():
+        v, reasons[name] = v if isinstance(v, tuple) and len(v) == 2 else (v, "")
         if not isinstance(v, Verdict):
-            raise TypeError(f"parts[{name!r}] must be a Verdict, got {v!r}")
-    whole = next(v for v in COMBINATION_ORDER if v in parts.values())
-    deciding = [n for n, v in parts.items() if v is whole]
+            raise TypeError(f"parts[{name!r}] must be a Verdict or (Verdict, why), got {v!r}")
+        verdicts[name] = v
+    whole = next(v for v in COMBINATION_ORDER if v in verdicts.values())
+    deciding = [n for n, v in verdicts.items() if v is whole]
     order = " > ".join(v.value for v in COMBINATION_ORDER)
     return whole, (f"combined by the weakest part ({order}): {whole.value} from "
                    f"{', '.join(deciding)}; parts: "
-                   + ", ".join(f"{n} {v.value}" for n, v in parts.items()))
+                   + "; ".join(f"{n}: {v.value}" + (f" ({reasons[n]})" if reasons[n] else "")
+                               for n, v in verdicts.items()))
+
+
+def parts_table(parts: dict[str, tuple[Verdict, str]]) -> list[dict[str, str]]:
+    """The report table of a claim's parts: one row ``{"part", "verdict", "why"}`` per part."""
+    return [{"part": n, "verdict": v.value, "why": w} for n, (v, w) in parts.items()]
 
 
 @dataclass(frozen=True)

@@ -574,9 +574,10 @@ _SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "refer
 _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
             "evidence": _is(dict)}
 #: optional keys of a control (absent from reports written before they were recorded)
-#: optional keys of a claim record
-_CLAIM_OPTIONAL = {"premise": lambda v: isinstance(v, dict) and set(v) == {"text", "source"}
-                   and all(isinstance(x, str) for x in v.values())}
+#: optional keys of a claim record, and the keys of its premise
+_PREMISE = {"text": _is(str), "source": _is(str)}
+_CLAIM_OPTIONAL = {"premise": lambda v: isinstance(v, dict) and set(v) == set(_PREMISE)
+                   and all(ok(v[k]) for k, ok in _PREMISE.items())}
 _CONTROL_OPTIONAL = {"rule_verdicts": _list_of(_or_null(_one_of(*_VERDICTS)))}
 _ENV = {"versions": lambda v: isinstance(v, dict) and all(
             x is None or isinstance(x, str) for x in v.values()),

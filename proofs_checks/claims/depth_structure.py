@@ -384,8 +384,7 @@ def lemma31_decide(abelian: dict[str, Any] | None, restricted: dict[str, Any] | 
         parts["restricted reading"] = _restricted_reading(restricted)
     if not parts:
         raise ValueError("lemma31_decide needs the evidence of at least one reading")
-    verdict, rule = combine_verdicts({k: v for k, (v, _) in parts.items()})
-    why = rule + ". " + "; ".join(f"{k}: {v.value} ({w})" for k, (v, w) in parts.items())
+    verdict, why = combine_verdicts(parts)
     return verdict, {k: v for k, (v, _) in parts.items()}, why
 
 
@@ -693,13 +692,13 @@ def prop33_decide(summaries: list[dict[str, Any]]) -> tuple[Verdict, dict[str, V
     to be loose. Returns ``(overall, {class: verdict}, why)``."""
     per = {s["class"]: _class_verdict(s) for s in summaries}
     verdicts = {c: v for c, (v, _) in per.items()}
-    why = "; ".join(f"{c}: {v.value} ({w})" for c, (v, w) in per.items())
     missing = sorted({"abelian", "restricted"} - {s["layer"] for s in summaries})
     if missing and Verdict.REFUTED not in verdicts.values():
         return (Verdict.INCONCLUSIVE, verdicts,
-                f"no evidence for the {', '.join(missing)} layers (both bounds are stated). " + why)
-    verdict, rule = combine_verdicts(verdicts)
-    return verdict, verdicts, f"{rule}. {why}"
+                f"no evidence for the {', '.join(missing)} layers (both bounds are stated). "
+                + "; ".join(f"{c}: {v.value} ({w})" for c, (v, w) in per.items()))
+    verdict, why = combine_verdicts(per)
+    return verdict, verdicts, why
 
 
 @prop33.control
