@@ -114,11 +114,11 @@ def _with_statistic(rows: list[dict[str, Any]], stat: str) -> list[dict[str, Any
            "[DEPTH] Figure 2 plots, per its released code)"),
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2; its metric as in the released code, "
                  "recorded in SPEC §3.1"),
-    statement=(f"On A5, at the lengths T = {_names(QUICK_CONFIG)} (full profile: T = "
-               f"{_names(FULL_CONFIG)}), training-word sequence accuracy cannot tell a memorising lookup model from the "
-               "group: both score 1 on the training words, while on held-out words the memoriser "
-               "scores only the fraction it has seen and the group 1. So that metric cannot show "
-               "length generalisation; held-out words are needed."),
+    statement=("Training-word sequence accuracy cannot tell a memorising lookup model from the "
+               "group on A5: at the lengths T = " + _names(QUICK_CONFIG) + " (full profile: T = "
+               + _names(FULL_CONFIG) + ") both score 1 on the training words, while on held-out "
+               "words the memoriser scores only the fraction it has seen and the group 1. So "
+               "that metric cannot show length generalisation; held-out words are needed."),
     premise=FIG2_PREMISE,
     claim_version=2,  # v1 stated the premise about Figure 2 as part of what the check confirmed
 )
