@@ -86,3 +86,13 @@ def test_fig2_reproducible(seed):
     a = ae.evaluation_rows(Context(seed=seed), [2, 3], 200, 100)
     b = ae.evaluation_rows(Context(seed=seed), [2, 3], 200, 100)
     assert a == b
+
+
+def test_cite_names_the_premise_apart_from_the_verdict(tmp_path, capsys, monkeypatch):
+    from seqtheory.proofs_checks.cli import main
+
+    monkeypatch.chdir(tmp_path)                      # no report here: the check runs now
+    assert main(["cite", "audit.fig2_training_accuracy"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: confirmed" in out
+    assert "premise, sourced and not covered by the verdict: [DEPTH] Figure 2 plots" in out
