@@ -50,8 +50,8 @@ VERDICTS = md("""
     statement names; `supported`: a universal statement checked on finitely many instances (listed
     and counted), or numerical evidence within the stated tolerances; `refuted`: a counterexample
     or a contradicting measurement; `refined`: the statement is not tight, or needs a named extra
-    hypothesis, shown by an exact witness; `inconclusive`: the evidence cannot decide (the reason
-    is given). A claim with parts (readings, layer classes, exact and numerical parts) combines
+    hypothesis (the tight value or the hypothesis is given, with its witness); `inconclusive`: the
+    evidence cannot decide (the reason is given). A claim with parts (readings, layer classes, exact and numerical parts) combines
     their verdicts by the weakest part; a premise taken from a source is marked as such and is
     not covered by the verdict. Every check is paired with a **negative control** — the
     same checking logic on a deliberately wrong variant — which it must reject; the last line of
