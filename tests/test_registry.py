@@ -6,6 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from seqtheory.proofs_checks import registry as reg
 from seqtheory.proofs_checks.registry import (Claim, Context, ControlOutcome, Outcome, Verdict,
@@ -302,3 +304,19 @@ def test_combine_verdicts_weakest_part_decides():
         combine_verdicts({"a": "confirmed"})
     assert parts_table({"a": (V.SUPPORTED, "3 instances")}) == [
         {"part": "a", "verdict": "supported", "why": "3 instances"}]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.sampled_from(list(Verdict)),
+                       min_size=1, max_size=6),
+       st.sampled_from(list(Verdict)))
+@example({"exact": Verdict.CONFIRMED, "numerical": Verdict.SUPPORTED}, Verdict.CONFIRMED)
+def test_combine_verdicts_is_the_weakest_part_and_monotone(parts, extra):
+    from seqtheory.proofs_checks.registry import COMBINATION_ORDER, combine_verdicts
+
+    rank = COMBINATION_ORDER.index
+    whole = combine_verdicts(parts)[0]
+    assert whole in parts.values()
+    assert rank(whole) == min(rank(v) for v in parts.values())
+    # adding a part never makes the whole stronger
+    assert rank(combine_verdicts({**parts, "\x00extra": extra})[0]) <= rank(whole)
