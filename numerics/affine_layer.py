@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["agl13_table", "agl13_coordinates", "agl_layer_states", "agl_decode"]
+__all__ = ["agl13_table", "agl13_coordinates", "agl_layer_states", "agl_decode",
+           "agl_step_certificate"]
 
 _ELEMENTS = tuple((s, c) for s in (1, -1) for c in range(3))
 
@@ -81,3 +82,26 @@ def agl_decode(coords, sigma: np.ndarray, z: np.ndarray) -> np.ndarray:
     for (s, c), i in lookup.items():
         table[s + 1, c] = i
     return table[key_s + 1, key_c]
+
+
+def agl_step_certificate(group, coords) -> dict:
+    """The induction behind "exact at every length", checked exactly on integers: the initial
+    state ``(1, 0)`` is the identity's coordinates, and for every element ``g`` (as the reduced
+    state ``(σ, z mod 3)`` = its coordinates) and every token ``x = (s, c)`` the layer's update
+    ``(s·σ, s·z + c)``, reduced mod 3, is the coordinates of ``x · g`` (``left`` convention).
+    Since ``(s·z + c) mod 3`` depends on ``z`` only through ``z mod 3``, the state after any word
+    reduces to the prefix product's coordinates, at every length. ``group``: a
+    :class:`~seqtheory.theory.groups.FiniteGroup`; ``coords``: :func:`agl13_coordinates` of it.
+    Returns ``{"transitions": int, "failures": [(g, x) indices], "initial_ok": bool}``."""
+    C = [(int(s), int(c)) for s, c in np.asarray(coords)]
+    if len(C) != group.order:
+        raise ValueError(f"coords must have one row per element ({group.order}), got {len(C)}")
+    index = {e: i for i, e in enumerate(C)}
+    failures = []
+    for g, (sig, z) in enumerate(C):
+        for x, (s, c) in enumerate(C):
+            xg = group.index(group.multiply(group.elements[x], group.elements[g]))
+            if index.get((s * sig, (s * z + c) % 3)) != xg:
+                failures.append((g, x))
+    return {"transitions": len(C) ** 2, "failures": failures,
+            "initial_ok": index.get((1, 0)) == group.index(group.identity)}

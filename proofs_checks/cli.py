@@ -450,7 +450,9 @@ def _cmd_cite(args: argparse.Namespace) -> int:
         verdict, version, commit = r.outcome.verdict.value, package_version(), git_commit()
         origin = f"run now, seed {seed}, profile quick"
     print(f"claim `{c.id}` (v{c.claim_version}; {c.source.cite()}), seqtheory "
-          f"{version} (commit {_short_commit(commit)}), verdict: {verdict} [{origin}]")
+          f"{version} (commit {_short_commit(commit)}), verdict: {verdict} [{origin}]"
+          + (f"; premise, sourced and not covered by the verdict: {c.premise.text} (source: "
+             f"{c.premise.source})" if c.premise is not None else ""))
     return 0
 
 

@@ -24,23 +24,64 @@ from pathlib import Path
 from typing import Any, Callable
 
 __all__ = [
-    "Verdict", "Source", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
-    "recording_decisions", "DecisionLog", "verdict_of",
+    "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
+    "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
+    "parts_table",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
 
 class Verdict(str, enum.Enum):
-    """The five verdicts of SPEC §3."""
+    """The five verdicts of SPEC §3 (README "Reading a verdict")."""
 
-    CONFIRMED = "confirmed"      # exact computation / exhaustive enumeration on the stated instances
-    SUPPORTED = "supported"      # numerical evidence within stated tolerances (figure given)
+    CONFIRMED = "confirmed"      # a certificate the report shows (exact argument checked by code,
+                                 # exhaustive enumeration) for the whole stated class or for the
+                                 # finite instances the statement itself names
+    SUPPORTED = "supported"      # a universal statement checked on finitely many instances (listed
+                                 # and counted), or numerical evidence within stated tolerances
     REFUTED = "refuted"          # a counterexample or contradicting measurement
     REFINED = "refined"          # holds but not tight (or needs a named hypothesis); tight value given
     INCONCLUSIVE = "inconclusive"  # evidence cannot decide; the reason is given
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.value
+
+
+#: How a claim with several parts (readings, layer classes, exact and numerical parts) combines
+#: their verdicts: the first verdict of this order that some part has decides the whole.
+COMBINATION_ORDER = (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.REFINED, Verdict.SUPPORTED,
+                     Verdict.CONFIRMED)
+
+
+def combine_verdicts(parts: dict[str, Verdict | tuple[Verdict, str]]) -> tuple[Verdict, str]:
+    """The verdict of a statement made of several parts, by the rule of SPEC §3 ("a claim with
+    sub-verdicts combines them by a rule written in its decision function"): the whole is as
+    strong as its weakest part -- ``refuted`` if any part is refuted (the statement as written
+    covers it), else ``inconclusive`` if any part is, else ``refined`` if any part is, else
+    ``supported`` if any part is, else ``confirmed`` (every part has a certificate). ``parts``
+    maps each part's name to its verdict, or to ``(verdict, why)``; returns ``(verdict, why)``
+    naming the rule, the parts that decided and every part (with its reason when given).
+    ``ValueError`` for no parts, ``TypeError`` for a value that is not a Verdict."""
+    if not parts:
+        raise ValueError("parts must name at least one part's verdict")
+    verdicts, reasons = {}, {}
+    for name, v in parts.items():
+        v, reasons[name] = v if isinstance(v, tuple) and len(v) == 2 else (v, "")
+        if not isinstance(v, Verdict):
+            raise TypeError(f"parts[{name!r}] must be a Verdict or (Verdict, why), got {v!r}")
+        verdicts[name] = v
+    whole = next(v for v in COMBINATION_ORDER if v in verdicts.values())
+    deciding = [n for n, v in verdicts.items() if v is whole]
+    order = " > ".join(v.value for v in COMBINATION_ORDER)
+    return whole, (f"combined by the weakest part ({order}): {whole.value} from "
+                   f"{', '.join(deciding)}; parts: "
+                   + "; ".join(f"{n}: {v.value}" + (f" ({reasons[n]})" if reasons[n] else "")
+                               for n, v in verdicts.items()))
+
+
+def parts_table(parts: dict[str, tuple[Verdict, str]]) -> list[dict[str, str]]:
+    """The report table of a claim's parts: one row ``{"part", "verdict", "why"}`` per part."""
+    return [{"part": n, "verdict": v.value, "why": w} for n, (v, w) in parts.items()]
 
 
 @dataclass(frozen=True)
@@ -71,6 +112,26 @@ _DEPTH_REF = ("G. Heo, T. Ngotiaoco, K. Irie, S. J. Gershman, B. L. Sabatini, Wh
               "Parallelizable Sequence Models: A Lie Algebraic View")
 _HEAD_REF = ("A. Somasundaram et al., Toward a First-Principles Update Geometry for the "
              "Language-Model Head")
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A fact a claim takes from a source and does not check itself (SPEC §3: a premise taken
+    from a source is stated as sourced, never confirmed). ``text``: the fact; ``source``: where
+    it comes from (a paper's released code, a section of the spec). The report prints it apart
+    from the statement, marked "sourced, not checked"; the claim's verdict never covers it."""
+
+    text: str
+    source: str
+
+    def __post_init__(self) -> None:
+        for name in ("text", "source"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ValueError(f"Premise.{name} must be a non-empty string, "
+                                 f"got {getattr(self, name)!r}")
+
+    def __str__(self) -> str:
+        return f"{self.text} (source: {self.source}; sourced, not checked)"
 
 
 def DEPTH(location: str, version: str = "v1") -> Source:
@@ -267,6 +328,7 @@ class Claim:
     uses_training: bool = False
     decision: DecisionFn | None = None
     plan: PlanFn | None = None
+    premise: Premise | None = None
 
     @property
     def family(self) -> str:
@@ -320,8 +382,12 @@ _ALIASES: dict[str, str] = {}
 
 
 def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple[str, ...] = (),
-          claim_version: int = 1, uses_training: bool = False) -> Callable[[CheckFn], Claim]:
+          claim_version: int = 1, uses_training: bool = False,
+          premise: Premise | None = None) -> Callable[[CheckFn], Claim]:
     """Decorator: register ``fn(ctx) -> Outcome`` as the check of claim ``id``.
+
+    ``premise``: a fact the statement rests on that is taken from a source and not checked
+    (:class:`Premise`); ``statement`` then says only what the check establishes.
 
     Returns the :class:`Claim`; register its negative control with ``@the_claim.control``.
     Raises ``ValueError`` for a duplicate id or alias.
@@ -330,8 +396,11 @@ def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple
     def deco(fn: CheckFn) -> Claim:
         if id in REGISTRY or id in _ALIASES:
             raise ValueError(f"claim id {id!r} is already registered")
+        if premise is not None and not isinstance(premise, Premise):
+            raise TypeError(f"premise of {id!r} must be a Premise, got {type(premise).__name__}")
         c = Claim(id=id, title=title, source=source, statement=statement, check=fn,
-                  aliases=tuple(aliases), claim_version=claim_version, uses_training=uses_training)
+                  aliases=tuple(aliases), claim_version=claim_version, uses_training=uses_training,
+                  premise=premise)
         REGISTRY[id] = c
         for a in aliases:
             if a in REGISTRY or a in _ALIASES:

@@ -19,6 +19,7 @@ report.json schema (``schema_version`` 2)::
           "id": str, "aliases": [str], "claim_version": int, "title": str,
           "source": {"paper": str, "arxiv": str, "version": str, "location": str, "reference": str},
           "statement": str,
+          "premise": {"text": str, "source": str},  # optional: a sourced fact, not checked
           "status": "ok" | "crashed",
           "verdict": "confirmed" | "supported" | "refuted" | "refined" | "inconclusive" | null,
           "key_figure": str, "notes": str,
@@ -169,6 +170,7 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
     rec = {
         "id": c.id, "aliases": list(c.aliases), "claim_version": c.claim_version, "title": c.title,
         "source": asdict(c.source), "statement": c.statement,
+        **({"premise": asdict(c.premise)} if c.premise is not None else {}),
         "status": "crashed" if r.error else "ok",
         "verdict": o.verdict.value if o else None,
         "key_figure": o.key_figure if o else "", "notes": notes,
@@ -417,8 +419,11 @@ def _claim_markdown(c: dict) -> list[str]:
     where = ", ".join(x for x in (s["version"] if s["arxiv"] else "", s["location"]) if x)
     L = ["", f"### {c['id']}" + (" (re-run)" if c["rerun"] else ""), "",
          f"**{c['title']}**" + (f" — {where}" if where else ""), "",
-         f"> {c['statement']}", "",
-         f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
+         f"> {c['statement']}", ""]
+    if c.get("premise"):
+        L += [f"Premise (sourced, not checked; the verdict does not cover it): "
+              f"{c['premise']['text']} — source: {c['premise']['source']}", ""]
+    L += [f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
     if c["notes"]:
         L += [c["notes"], ""]
     if c["error"]:
@@ -569,6 +574,10 @@ _SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "refer
 _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
             "evidence": _is(dict)}
 #: optional keys of a control (absent from reports written before they were recorded)
+#: optional keys of a claim record, and the keys of its premise
+_PREMISE = {"text": _is(str), "source": _is(str)}
+_CLAIM_OPTIONAL = {"premise": lambda v: isinstance(v, dict) and set(v) == set(_PREMISE)
+                   and all(ok(v[k]) for k, ok in _PREMISE.items())}
 _CONTROL_OPTIONAL = {"rule_verdicts": _list_of(_or_null(_one_of(*_VERDICTS)))}
 _ENV = {"versions": lambda v: isinstance(v, dict) and all(
             x is None or isinstance(x, str) for x in v.values()),
@@ -626,7 +635,7 @@ def validate_report(doc: Any) -> None:
     _check_keys(doc["environment"], _ENV, "report.environment", extra_ok=True)
     for i, c in enumerate(doc["claims"]):
         where = f"claims[{i}]"
-        _check_keys(c, _CLAIM, where)
+        _check_keys(c, _CLAIM, where, optional=_CLAIM_OPTIONAL)
         _check_keys(c["source"], _SOURCE, f"{where}.source")
         if c["control"] is not None:
             _check_keys(c["control"], _CONTROL, f"{where}.control", optional=_CONTROL_OPTIONAL)

@@ -6,7 +6,9 @@ import mpmath
 import pytest
 
 from seqtheory.proofs_checks.claims import audit_evaluation as ae
-from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
+from seqtheory.proofs_checks import report
+from seqtheory.proofs_checks.registry import Context, Premise, Verdict, get_claim
+from seqtheory.proofs_checks.runner import ClaimResult
 from seqtheory.theory.groups import FiniteGroup
 
 from controls import control_through_rule
@@ -20,9 +22,26 @@ def test_fig2_audit_confirmed_and_control(tmp_path):
     for r in out.evidence["rows"]:
         assert r["train_memoriser"] == r["train_true"] == 1.0
         assert r["heldout_true"] == 1.0 and r["heldout_memoriser"] < 1.0
-    assert "released code" in out.evidence["source_of_premise"]
+    # the premise about Figure 2 is sourced, kept apart from what the check establishes
+    assert c.premise is not None and "train/max_seq_len_at_90" in c.premise.text
+    assert "released code" in c.premise.source
+    assert "Figure 2" not in c.statement
+    assert "not checked" in out.evidence["premise (sourced, not checked)"]
     co = control_through_rule(c, ctx)
     assert co.rejected, co.reason
+    rec = report.claim_record(ClaimResult(c, out, None, 0.1, co), 0, "quick")
+    assert rec["premise"] == {"text": c.premise.text, "source": c.premise.source}
+    doc = report.build_report([ClaimResult(c, out, None, 0.1, co)], seed=0, profile="quick",
+                              device="cpu", controls=True)
+    report.validate_report(doc)
+    md = report.render_markdown(doc)
+    assert "Premise (sourced, not checked; the verdict does not cover it)" in md
+
+
+def test_premise_is_a_non_empty_sourced_fact():
+    with pytest.raises(ValueError, match="source"):
+        Premise("a fact", " ")
+    assert "sourced, not checked" in str(Premise("a fact", "a paper"))
 
 
 def _row(T, stat_m, stat_t, held_m, held_t=1.0, expected=None, n_test=1000):
@@ -67,3 +86,13 @@ def test_fig2_reproducible(seed):
     a = ae.evaluation_rows(Context(seed=seed), [2, 3], 200, 100)
     b = ae.evaluation_rows(Context(seed=seed), [2, 3], 200, 100)
     assert a == b
+
+
+def test_cite_names_the_premise_apart_from_the_verdict(tmp_path, capsys, monkeypatch):
+    from seqtheory.proofs_checks.cli import main
+
+    monkeypatch.chdir(tmp_path)                      # no report here: the check runs now
+    assert main(["cite", "audit.fig2_training_accuracy"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: confirmed" in out
+    assert "premise, sourced and not covered by the verdict: [DEPTH] Figure 2 plots" in out

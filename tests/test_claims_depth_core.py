@@ -81,7 +81,8 @@ def test_prop37_rule_on_synthetic_evidence():
     rows = [{"T": T, "lower_depth": 1 if T == 1 else 2, "least_depth": 1 if T == 1 else 2,
              "bound": b} for T, b in ((1, 1), (2, 2), (4, 3))]
     assert prop37_decision(rows, "bound") is Verdict.REFINED
-    assert prop37_decision([dict(r, bound=2) for r in rows[1:]], "bound") is Verdict.CONFIRMED
+    # tight at every T computed: finitely many T of a bound for every T -> supported
+    assert prop37_decision([dict(r, bound=2) for r in rows[1:]], "bound") is Verdict.SUPPORTED
     assert prop37_decision([dict(rows[1], bound=1)], "bound") is Verdict.REFUTED
     assert prop37_decision([dict(rows[1], least_depth=3, bound=2)], "bound") is Verdict.INCONCLUSIVE
 

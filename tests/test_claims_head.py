@@ -16,7 +16,8 @@ EXPECTED = {
     "head.min_tension_duality": Verdict.SUPPORTED,
     "head.rownorm_oracle": Verdict.SUPPORTED,
     "head.rownorm_ratio": Verdict.SUPPORTED,
-    "head.equidistance_limit": Verdict.CONFIRMED,
+    # exact part confirmed (Gram certificate, every d), numerical part an optimisation result
+    "head.equidistance_limit": Verdict.SUPPORTED,
 }
 
 
@@ -59,7 +60,8 @@ def test_extra_wrong_variants_are_rejected_by_the_same_logic():
     assert h._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
     # equidistance limit d+2
     r = h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
-    assert h.equidistance_decide(r["exact"], r["optimisation"])[0] is Verdict.REFUTED
+    assert h.equidistance_decide(r["exact"], r["optimisation"],
+                                 r["gram_certificate"]["holds"])[0] is Verdict.REFUTED
 
 
 def test_min_tension_control_is_a_feasible_wrong_statement():

@@ -22,9 +22,11 @@ from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 from seqtheory.theory.hilbert import hilbert_change, row_diameter
 
 EXPECTED = {
-    "head.spectral_norm_mismatch": Verdict.CONFIRMED,
+    # exact instances of a statement for every V and a: supported, the instances counted
+    "head.spectral_norm_mismatch": Verdict.SUPPORTED,
     "head.ema_rownorm_bound": Verdict.SUPPORTED,
-    "head.backward_bound_u_dependence": Verdict.CONFIRMED,
+    # exact counterexample (confirmed part) + U-dependent bound on instances (supported part)
+    "head.backward_bound_u_dependence": Verdict.SUPPORTED,
 }
 REJECTED_FOR = {
     "head.spectral_norm_mismatch": "output changes",
@@ -62,7 +64,8 @@ def _inst(**kw):
 
 
 def test_spectral_rule():
-    assert sp_.spectral_mismatch_decide([_inst(), _inst(V=5)])[0] is Verdict.CONFIRMED
+    v, why = sp_.spectral_mismatch_decide([_inst(), _inst(V=5)])
+    assert v is Verdict.SUPPORTED and "2 instances (V=3, a=[1, 2], V=5, a=[1, 2])" in why
     for bad in ({"output_change_zero": False}, {"rows_equal": False}, {"gram_rank": 2},
                 {"op_norm_sq": 14}, {"op_norm_sq": 0, "stated_op_norm_sq": 0}):
         v, why = sp_.spectral_mismatch_decide([_inst(), _inst(**bad)])
@@ -152,7 +155,10 @@ _C = [{"candidate": "D(S)", "bound": 1.0, "change": 2.0}]
 
 
 def test_backward_u_rule():
-    assert bu.backward_u_decide(True, _C, 0.94, 1e-12)[0] is Verdict.CONFIRMED
+    v, why = bu.backward_u_decide(True, _C, 0.94, 1e-12)
+    assert v is Verdict.SUPPORTED
+    assert "no U-free bound (exact): confirmed" in why
+    assert "the U-dependent bound holds (numerical): supported" in why
     assert bu.backward_u_decide(False, _C, 0.94, 1e-12)[0] is Verdict.INCONCLUSIVE
     assert bu.backward_u_decide(True, [{**_C[0], "change": 0.5}], 0.94, 1e-12)[0] \
         is Verdict.INCONCLUSIVE

@@ -39,7 +39,7 @@ def test_thm32_rule_tolerance_is_relative_to_the_mass():
 
 def _k(undecided=0, attained=True, bound=1):
     return {1: {"bound": bound, "max": bound, "attained": attained, "exceeding": False,
-                "decided": 5, "undecided": undecided}}
+                "decided": 5, "undecided": undecided, "instances": 5 + undecided}}
 
 
 def test_prop33_rule_needs_evidence_for_both_layer_classes_and_no_undecided_instance():
@@ -51,7 +51,7 @@ def test_prop33_rule_needs_evidence_for_both_layer_classes_and_no_undecided_inst
     assert decide([{"class": "a", "layer": "abelian", "per_k": _k()}])[0] is Verdict.INCONCLUSIVE
     both = [{"class": "a", "layer": "abelian", "per_k": _k()},
             {"class": "r", "layer": "restricted", "per_k": _k(bound=2)}]
-    assert decide(both)[0] is Verdict.CONFIRMED
+    assert decide(both)[0] is Verdict.SUPPORTED      # five instances per class: not a certificate
     both[0]["per_k"] = _k(undecided=50)
     assert decide(both)[0] is Verdict.INCONCLUSIVE
 
@@ -72,7 +72,8 @@ def test_paper_rotation_rule_needs_a_faithful_map_and_an_audited_reading():
 def test_s3_rule_needs_checked_prefixes_and_counts():
     decide = get_claim("depth.s3_one_restricted_layer").decision
     ev = dict(linear_parts_commute=True, exhaustive_prefixes=10, random_prefixes=10,
-              exhaustive_mismatches=0, random_mismatches=0)
+              exhaustive_mismatches=0, random_mismatches=0, step_transitions=36,
+              step_failures=0, initial_ok=True)
     assert decide(ev)[0] is Verdict.CONFIRMED
     assert decide(dict(ev, exhaustive_prefixes=0, random_prefixes=0))[0] is Verdict.INCONCLUSIVE
     with pytest.raises(ValueError, match="mismatches"):

@@ -106,8 +106,34 @@ def test_equidistance_rule():
     exact = [{"d": 2, "max_equidistant_points": 3, "claimed": 3, "simplex_exact": True}]
     opt = [{"V": 4, "d": 2, "best_ratio": 0.7071, "bound": 0.7071, "equidistant": False,
             "claimed_equidistant": False}]
-    assert h.equidistance_decide(exact, opt)[0] is Verdict.CONFIRMED
-    assert h.equidistance_decide([{**exact[0], "claimed": 2}], opt)[0] is Verdict.REFUTED
-    assert h.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}])[0] is Verdict.REFUTED
-    assert h.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}])[0] \
+    v, parts, why = h.equidistance_decide(exact, opt, True)
+    # the exact part has its certificate; the optimisation part is never more than supported
+    assert v is Verdict.SUPPORTED and "weakest part" in why
+    assert [p[0] for p in parts.values()] == [Verdict.CONFIRMED, Verdict.SUPPORTED]
+    # without the symbolic certificate the exact part covers the d computed only
+    assert h.equidistance_decide(exact, opt, False)[1][
+        "exact: at most d+1 equidistant points"][0] is Verdict.SUPPORTED
+    assert h.equidistance_decide(exact, [], True)[0] is Verdict.INCONCLUSIVE
+    assert h.equidistance_decide([{**exact[0], "claimed": 2}], opt, True)[0] is Verdict.REFUTED
+    assert h.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}], True)[0] \
         is Verdict.REFUTED
+    assert h.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)[0] \
+        is Verdict.REFUTED
+
+
+def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():
+    # the symbolic factor L of the certificate, instantiated: L Lᵀ = (I + J)/2 exactly
+    import sympy as sp
+
+    assert h.gram_cholesky_certificate()["holds"]
+    for m in range(1, 7):
+        L = sp.zeros(m, m)
+        for i in range(1, m + 1):
+            L[i - 1, i - 1] = sp.sqrt(sp.Rational(i + 1, 2 * i))
+            for j in range(1, i):
+                L[i - 1, j - 1] = 1 / sp.sqrt(2 * j * (j + 1))
+        assert sp.simplify(L * L.T - (sp.eye(m) + sp.ones(m, m)) / 2) == sp.zeros(m, m)
+
+
+def test_symbolic_softmax_identity_holds_for_every_size():
+    assert h._symbolic_softmax_identity()

@@ -6,6 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from seqtheory.proofs_checks import registry as reg
 from seqtheory.proofs_checks.registry import (Claim, Context, ControlOutcome, Outcome, Verdict,
@@ -166,9 +168,11 @@ def test_written_report_follows_the_documented_schema(tmp_path, real_report):
     rp.validate_report(doc)
     # the documented keys are exactly those the validator checks (and the writer writes)
     documented = set(re.findall(r'"(\w+)":', rp.__doc__))
-    checked = set(rp._TOP) | set(rp._CLAIM) | set(rp._SOURCE) | set(rp._ENV)
+    checked = (set(rp._TOP) | set(rp._CLAIM) | set(rp._CLAIM_OPTIONAL) | set(rp._PREMISE)
+               | set(rp._SOURCE) | set(rp._ENV))
     assert documented == checked
-    assert set(doc) == set(rp._TOP) and all(set(c) == set(rp._CLAIM) for c in doc["claims"])
+    assert set(doc) == set(rp._TOP) and all(set(c) - set(rp._CLAIM_OPTIONAL) == set(rp._CLAIM)
+                                            for c in doc["claims"])
     by_id = {c["id"]: c for c in doc["claims"]}
     assert by_id["audit.task_groups"]["control"]["rejected"] is True
     assert by_id["test.crash"]["control_error"] and by_id["test.crash"]["verdict"] is None
@@ -278,3 +282,41 @@ def test_markdown_gives_each_paper_reference_once():
     for src in (DEPTH("x"), HEAD("x")):
         assert md.count(src.reference) == 1, src.reference
     assert "**d.b** — v2, Corollary 3.6" in md and "**d.a** — v1, Theorem 3.2" in md
+
+
+def test_combine_verdicts_weakest_part_decides():
+    from seqtheory.proofs_checks.registry import COMBINATION_ORDER, combine_verdicts, parts_table
+
+    V = Verdict
+    assert combine_verdicts({"a": V.CONFIRMED})[0] is V.CONFIRMED
+    assert combine_verdicts({"exact": V.CONFIRMED, "numerical": V.SUPPORTED})[0] is V.SUPPORTED
+    assert combine_verdicts({"a": V.REFINED, "b": V.SUPPORTED})[0] is V.REFINED
+    assert combine_verdicts({"a": V.REFINED, "b": V.INCONCLUSIVE})[0] is V.INCONCLUSIVE
+    v, why = combine_verdicts({"abelian": (V.REFINED, "gap"), "restricted": (V.REFUTED, "layer")})
+    assert v is V.REFUTED and "refuted from restricted" in why and "abelian: refined (gap)" in why
+    # every order of the five verdicts: the first of COMBINATION_ORDER present decides
+    for i, weakest in enumerate(COMBINATION_ORDER):
+        parts = {str(j): x for j, x in enumerate(COMBINATION_ORDER[i:])}
+        assert combine_verdicts(parts)[0] is weakest
+    with pytest.raises(ValueError, match="at least one"):
+        combine_verdicts({})
+    with pytest.raises(TypeError, match="parts\\['a'\\]"):
+        combine_verdicts({"a": "confirmed"})
+    assert parts_table({"a": (V.SUPPORTED, "3 instances")}) == [
+        {"part": "a", "verdict": "supported", "why": "3 instances"}]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.sampled_from(list(Verdict)),
+                       min_size=1, max_size=6),
+       st.sampled_from(list(Verdict)))
+@example({"exact": Verdict.CONFIRMED, "numerical": Verdict.SUPPORTED}, Verdict.CONFIRMED)
+def test_combine_verdicts_is_the_weakest_part_and_monotone(parts, extra):
+    from seqtheory.proofs_checks.registry import COMBINATION_ORDER, combine_verdicts
+
+    rank = COMBINATION_ORDER.index
+    whole = combine_verdicts(parts)[0]
+    assert whole in parts.values()
+    assert rank(whole) == min(rank(v) for v in parts.values())
+    # adding a part never makes the whole stronger
+    assert rank(combine_verdicts({**parts, "\x00extra": extra})[0]) <= rank(whole)

@@ -25,7 +25,7 @@ from seqtheory.theory.lie_poly import LiePolynomial
 from seqtheory.theory.magnus_series import magnus, magnus_discrete, taylor_ode_solution
 
 from ..figures import new_figure, save_figure
-from ..registry import ControlOutcome, Context, Outcome, TEXTBOOK, Verdict, claim
+from ..registry import ControlOutcome, Context, Outcome, TEXTBOOK, Verdict, claim, combine_verdicts
 
 DPS = 50
 TOL_HIGH = mpmath.mpf("1e-25")
@@ -183,12 +183,15 @@ def bch_lyndon_coefficients(ctx: Context) -> Outcome:
 @bch_lyndon_coefficients.decision_rule
 def bch_lyndon_decide(oracles: dict, residuals: list[float]) -> tuple[Verdict, str]:
     """Decision rule of ``bch.lyndon_coefficients``: confirmed iff the degree-4 coefficients and
-    the common denominators of degrees 1..8 equal the SPEC oracles and every residual against
-    ``logm(expm X expm Y)`` is below :data:`TOL_HIGH`; refuted otherwise."""
+    the common denominators of degrees 1..8 (the finite values the statement names, computed
+    exactly) equal the SPEC oracles and every residual against ``logm(expm X expm Y)`` is below
+    :data:`TOL_HIGH` (a guard on the implementation: it can refute, not confirm); refuted
+    otherwise."""
     worst = max(residuals) if residuals else float("inf")
     ok = oracles["degree4_ok"] and oracles["denominators_ok"] and worst < float(TOL_HIGH)
-    why = (f"degree-4 oracle {oracles['degree4_ok']}, denominators {oracles['denominators_ok']}, "
-           f"max residual {worst:.1e} (tolerance {float(TOL_HIGH):.0e})")
+    why = (f"exact for the values named: degree-4 oracle {oracles['degree4_ok']}, denominators "
+           f"{oracles['denominators_ok']}; guard: max residual {worst:.1e} (tolerance "
+           f"{float(TOL_HIGH):.0e})")
     return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
 
 
@@ -382,12 +385,15 @@ def magnus_terms(ctx: Context) -> Outcome:
 @magnus_terms.decision_rule
 def magnus_terms_decide(oracle: dict[str, bool], num: dict) -> tuple[Verdict, str]:
     """Decision rule of ``magnus.terms``: confirmed iff the SPEC §4 oracle holds for both
-    conventions, :func:`magnus_residuals_ok` accepts the numerical residuals, and the quadrature
-    terms agree with the exact ones below 1e-12; refuted otherwise."""
+    conventions (the closed forms the statement names for A = P + tQ, exact in the Lyndon
+    basis), :func:`magnus_residuals_ok` accepts the numerical residuals, and the quadrature
+    terms agree with the exact ones below 1e-12 (the numerical parts guard the implementation:
+    they can refute, not confirm); refuted otherwise."""
     res_ok, why = magnus_residuals_ok(num)
     quad = num["quadrature_vs_exact"]
     ok = all(oracle.values()) and res_ok and quad < 1e-12
-    why = f"oracle {oracle}; {why}; quadrature vs exact {quad:.1e} (tolerance 1e-12)"
+    why = (f"exact closed forms for A = P + tQ: {oracle}; guards: {why}; quadrature vs exact "
+           f"{quad:.1e} (tolerance 1e-12)")
     return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
 
 
@@ -496,9 +502,9 @@ def witt_dimensions(ctx: Context) -> Outcome:
         d = _tree_degree(h)
         hall[d] = hall.get(d, 0) + 1
     hall_ok = all(hall[m] == witt_dimension(2, m) for m in hall)
-    verdict, _ = witt_decide(rows, seq2, cum20, hall_ok)
+    verdict, why = witt_decide(rows, seq2, cum20, hall_ok)
     return Outcome(
-        verdict=verdict,
+        verdict=verdict, notes="Decision rule: " + why,
         key_figure=f"{sum(r['match'] for r in rows)}/{len(rows)} (n, m) pairs match; n=2: {seq2}; "
                    f"cumulative to 20: {cum20}; Hall basis counts match: {hall_ok}",
         evidence={"n2_sequence": seq2, "cumulative_deg20": cum20, "hall_counts": hall},
@@ -508,16 +514,28 @@ def witt_dimensions(ctx: Context) -> Outcome:
 @witt_dimensions.decision_rule
 def witt_decide(rows: list[dict], n2_sequence: list[int], cumulative_deg20: int,
                 hall_counts_match: bool) -> tuple[Verdict, str]:
-    """Decision rule of ``free_lie.witt_dimensions``: confirmed iff every (n, m) row has its
-    Lyndon count equal to the formula value, the n = 2 sequence and the degree-20 total equal the
-    SPEC oracles (2, 1, 2, 3, 6, 9, 18, 30, 56, 99; 111013) and the Hall-basis counts match."""
+    """Decision rule of ``free_lie.witt_dimensions``: two parts, combined by
+    :func:`~seqtheory.proofs_checks.registry.combine_verdicts` (the weakest part decides).
+    The values the statement names (n = 2: 2, 1, 2, 3, 6, 9, 18, 30, 56, 99; 111013 to degree
+    20): confirmed iff both equal the SPEC oracles exactly, refuted otherwise. The identity
+    "Witt's formula = number of Lyndon words" for every (n, m): refuted if some (n, m) row or a
+    Hall-basis count differs; otherwise supported (finitely many (n, m), counted)."""
     bad = [(r["n"], r["m"], r["lyndon_words"], r["witt"]) for r in rows
            if r["lyndon_words"] != r["witt"]]
-    ok = not bad and n2_sequence == SPEC_WITT2 and cumulative_deg20 == 111013 and hall_counts_match
-    why = (f"{len(bad)} of {len(rows)} (n, m) counts differ from the formula (first "
-           f"(n, m, Lyndon, formula): {bad[:3]}); n = 2 oracle {n2_sequence == SPEC_WITT2}; "
-           f"cumulative {cumulative_deg20}; Hall counts {hall_counts_match}")
-    return (Verdict.CONFIRMED if ok else Verdict.REFUTED), why
+    named_ok = n2_sequence == SPEC_WITT2 and cumulative_deg20 == 111013
+    named = ((Verdict.CONFIRMED if named_ok else Verdict.REFUTED),
+             f"n = 2 sequence {n2_sequence} (oracle {n2_sequence == SPEC_WITT2}); cumulative to "
+             f"degree 20 {cumulative_deg20} (oracle 111013)")
+    if bad or not hall_counts_match or not rows:
+        ident = (Verdict.REFUTED if bad or not hall_counts_match else Verdict.INCONCLUSIVE,
+                 f"{len(bad)} of {len(rows)} (n, m) counts differ from the formula (first "
+                 f"(n, m, Lyndon, formula): {bad[:3]}); Hall counts {hall_counts_match}")
+    else:
+        ns = sorted({r["n"] for r in rows})
+        ident = (Verdict.SUPPORTED, f"all {len(rows)} (n, m) pairs agree (n = {ns}, m up to "
+                 f"{max(r['m'] for r in rows)}) and the Hall-basis counts match")
+    return combine_verdicts({"the named values (exact)": named,
+                             "the identity for every (n, m)": ident})
 
 
 def _tree_degree(t) -> int:
@@ -593,13 +611,15 @@ def _nilpotent_row_ok(r: dict) -> bool:
 @free_nilpotent_series.decision_rule
 def free_nilpotent_decide(rows: list[dict]) -> tuple[Verdict, str]:
     """Decision rule of ``free_lie.free_nilpotent_series``: rows ``{"n", "c", "dim", "witt_sum",
-    "derived_series", "graded", "nilpotency_class"}``; confirmed iff in every row the
+    "derived_series", "graded", "nilpotency_class"}``; supported iff in every row the
     structure-constant derived series equals the graded one, the class is c and the dimension is
-    the Witt sum; refuted otherwise."""
+    the Witt sum (each row exact; the statement is for every (n, c), so finitely many rows
+    support it, counted); refuted otherwise."""
     bad = [(r["n"], r["c"]) for r in rows if not _nilpotent_row_ok(r)]
     if bad or not rows:
         return Verdict.REFUTED, f"mismatch for (n, c) = {bad}" if bad else "no rows"
-    return Verdict.CONFIRMED, f"all {len(rows)} (n, c) cases agree"
+    cases = ", ".join(f"({r['n']}, {r['c']})" for r in rows)
+    return Verdict.SUPPORTED, f"all {len(rows)} (n, c) cases agree exactly: {cases}"
 
 
 @free_nilpotent_series.control

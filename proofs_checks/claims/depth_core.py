@@ -346,13 +346,15 @@ def prop37_decision(rows: list[dict], key: str) -> Verdict:
     Per T, ``lower`` is the proven least depth lower bound (1; 2 for T ≥ 2, since one diagonal
     layer is order-free) and ``upper`` the least depth of a verified construction. Refuted if
     some lower > bound; inconclusive if some upper > bound (the constructions here do not meet it, yet
-    it is not contradicted); confirmed if upper = lower = bound for every T; else refined."""
+    it is not contradicted); supported if upper = lower = bound for every T computed (a bound for
+    every T, checked exactly on finitely many T: not a certificate for all T); else refined (the
+    bound is not tight at some T, shown exactly by the construction there)."""
     if any(r["lower_depth"] > r[key] for r in rows):
         return Verdict.REFUTED
     if any(r["least_depth"] > r[key] for r in rows):
         return Verdict.INCONCLUSIVE
     if all(r["least_depth"] == r["lower_depth"] == r[key] for r in rows):
-        return Verdict.CONFIRMED
+        return Verdict.SUPPORTED
     return Verdict.REFINED
 
 

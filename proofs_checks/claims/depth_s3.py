@@ -16,7 +16,8 @@ import itertools
 
 import numpy as np
 
-from seqtheory.numerics.affine_layer import agl13_coordinates, agl_decode, agl_layer_states
+from seqtheory.numerics.affine_layer import (agl13_coordinates, agl_decode, agl_layer_states,
+                                             agl_step_certificate)
 from seqtheory.numerics.group_cascades import all_words, prefix_products
 from seqtheory.theory.groups import FiniteGroup
 
@@ -37,7 +38,10 @@ def _evidence(ctx, bias: bool = True, convention: str = "left") -> dict:
     W = all_words(G.order, MAX_LEN)
     B = 64 if ctx.quick else 1024
     R = np.random.default_rng(ctx.numpy_seed("s3-restricted")).integers(0, G.order, (B, RANDOM_LEN))
+    step = agl_step_certificate(G, coords if bias else [(s, 0) for s, _ in coords])
     out = {"linear_parts_commute": commute, "affine_maps_commute": affine_commute,
+           "step_transitions": step["transitions"], "step_failures": len(step["failures"]),
+           "initial_ok": step["initial_ok"],
            "group_abelian": bool(np.array_equal(table, table.T)),
            "coordinates (s, c) per element": [tuple(int(v) for v in r) for r in coords],
            "convention": convention, "bias": bias}
@@ -75,7 +79,10 @@ def s3_one_layer(ctx) -> Outcome:
                "verified on the full Cayley table (coordinates in evidence). The layer's state "
                "(σ, z) is the affine map u ↦ σu + z of the prefix product (left convention, "
                "g_t = x_t·g_{t−1}), so the output is exact at every length by induction; the "
-               "exhaustive and random checks confirm the implementation. The linear parts "
+               "exhaustive and random checks confirm the implementation. The induction is the certificate "
+               f"the rule requires: the initial state is the identity's coordinates and all "
+               f"{ev['step_transitions']} (state, token) transitions, reduced mod 3, land on the "
+               f"product's coordinates ({ev['step_failures']} failures). The linear parts "
                "diag(s, s) commute, the affine maps do not (affine_maps_commute in evidence): a "
                "restricted layer is not an abelian one. Bearing on depth.thm3.2: S3 has non-zero "
                "commutator mass, yet one restricted layer has zero error, so a lower bound in "
@@ -88,10 +95,14 @@ def s3_one_layer(ctx) -> Outcome:
 @s3_one_layer.decision_rule
 def s3_decide(ev: dict) -> tuple[Verdict, str]:
     """Decision rule of ``depth.s3_one_restricted_layer`` (pure): inconclusive if the layer is
-    not restricted (linear parts do not commute); confirmed iff no prefix is wrong on the
-    exhaustive and the random words; refuted otherwise. ``ValueError`` for counts that are not
-    non-negative ints; inconclusive when either word set checked no prefix."""
-    counts = ("exhaustive_prefixes", "random_prefixes", "exhaustive_mismatches", "random_mismatches")
+    not restricted (linear parts do not commute); refuted if some prefix is wrong on the
+    exhaustive or the random words; confirmed ("at every length") iff no prefix is wrong *and*
+    the inductive step holds exactly (``step_failures == 0``, ``initial_ok``): the certificate
+    for every length; without it, supported (exact on the words checked only). ``ValueError``
+    for counts that are not non-negative ints; inconclusive when either word set checked no
+    prefix."""
+    counts = ("exhaustive_prefixes", "random_prefixes", "exhaustive_mismatches",
+              "random_mismatches", "step_failures")
     for key in counts:
         v = ev[key]
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -104,8 +115,14 @@ def s3_decide(ev: dict) -> tuple[Verdict, str]:
     if bad:
         return Verdict.REFUTED, (f"{ev['exhaustive_mismatches']} exhaustive and "
                                  f"{ev['random_mismatches']} random prefixes wrong")
-    return Verdict.CONFIRMED, (f"all {ev['exhaustive_prefixes']} exhaustive and "
-                               f"{ev['random_prefixes']} random prefixes exact")
+    exact = (f"all {ev['exhaustive_prefixes']} exhaustive and {ev['random_prefixes']} random "
+             "prefixes exact")
+    if ev["step_failures"] or not ev["initial_ok"]:
+        return Verdict.SUPPORTED, (f"{exact}, but the inductive step fails "
+                                   f"({ev['step_failures']} transitions, initial state ok: "
+                                   f"{ev['initial_ok']}): no certificate for every length")
+    return Verdict.CONFIRMED, (f"{exact}; every length by induction (all {ev['step_transitions']} "
+                               "transitions exact)")
 
 
 @s3_one_layer.control

@@ -18,7 +18,7 @@ import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import (
-    HEAD, ControlOutcome, Context, Outcome, Verdict, claim,
+    HEAD, ControlOutcome, Context, Outcome, Verdict, claim, combine_verdicts, parts_table,
 )
 from seqtheory.theory.hilbert import (
     equidistant_gram, hilbert_change, hilbert_distance, max_equidistant_points,
@@ -70,20 +70,19 @@ def _hilbert_softmax_errors(formula, n: int, seed: int) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def _symbolic_softmax_identity(V: int = 3) -> bool:
-    """Exact (sympy): log(p_i/q_i) − log(p_j/q_j) = (z_i − z_j) − (w_i − w_j) for softmax p, q."""
+def _symbolic_softmax_identity() -> bool:
+    """Exact (sympy), for every V: with a coordinate ``z_i``, ``w_i`` and the normalisers ``Z``,
+    ``W`` as free positive symbols (a softmax coordinate is ``p_i = e^{z_i}/Z`` whatever the
+    other coordinates are), ``log(p_i/q_i) − (z_i − w_i)`` simplifies to an expression free of
+    ``z_i`` and ``w_i`` (``log W − log Z``): the log-ratios are the logit differences up to one
+    shift common to all i, and max − min is shift invariant, so 𝓗 = ‖z − z′‖_var."""
     import sympy as sp
 
-    z = sp.symbols(f"z0:{V}", real=True)
-    w = sp.symbols(f"w0:{V}", real=True)
-    Zs, Ws = sum(sp.exp(x) for x in z), sum(sp.exp(x) for x in w)
-    ok = True
-    for i in range(V):
-        for j in range(V):
-            lr = (sp.log(sp.exp(z[i]) / Zs) - sp.log(sp.exp(w[i]) / Ws)
-                  - sp.log(sp.exp(z[j]) / Zs) + sp.log(sp.exp(w[j]) / Ws))
-            ok &= sp.simplify(sp.expand_log(lr, force=True) - (z[i] - z[j] - w[i] + w[j])) == 0
-    return bool(ok)
+    z, w = sp.symbols("z w", real=True)
+    Z, W = sp.symbols("Z W", positive=True)
+    shift = sp.simplify(sp.expand_log(sp.log((sp.exp(z) / Z) / (sp.exp(w) / W)), force=True)
+                        - (z - w))
+    return not ({z, w} & shift.free_symbols)
 
 
 _TOL_ID = 1e-12
@@ -94,27 +93,30 @@ _TOL_ID = 1e-12
        statement="𝓗(softmax z, softmax z′) = ‖z − z′‖_var")
 def hilbert_softmax(ctx: Context) -> Outcome:
     n = 200 if ctx.quick else 2000
-    exact = _symbolic_softmax_identity(3)
+    exact = _symbolic_softmax_identity()
     num = _hilbert_softmax_errors(lambda d: float(np.ptp(d)), n, ctx.numpy_seed("hs"))
     verdict, why = hilbert_softmax_decide(exact, num["max_rel_err"], _TOL_ID)
     return Outcome(
         verdict,
-        f"exact (sympy, V=3) {exact}; max rel. error {num['max_rel_err']:.1e} over {n} pairs "
+        f"exact (sympy, every V) {exact}; max rel. error {num['max_rel_err']:.1e} over {n} pairs "
         f"(logits up to 1e3, probabilities down to 1e{num['log10_smallest_probability']:.0f})",
         evidence={"symbolic_identity": exact, **num, "tolerance": _TOL_ID},
-        notes="The log-ratio differences are identical symbolically (the normalisers cancel); the "
-              "numerical check computes 𝓗 from the probabilities in 60-digit arithmetic. "
-              "Decision rule: " + why)
+        notes="Certificate, every V: log(p_i/q_i) = (z_i − w_i) + (log W − log Z) symbolically "
+              "with free normalisers, so the log-ratios are the logit differences up to a common "
+              "shift and their max − min is ‖z − z′‖_var. The numerical check (a guard on the "
+              "implementation: it can refute, not confirm) computes 𝓗 from the probabilities in "
+              "60-digit arithmetic. Decision rule: " + why)
 
 
 @hilbert_softmax.decision_rule
 def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, tolerance: float
                            ) -> tuple[Verdict, str]:
-    """Confirmed iff the symbolic identity holds and the formula matches the 60-digit Hilbert
-    distance within ``tolerance`` (relative) on every pair; refuted otherwise."""
+    """Confirmed iff the symbolic identity holds (the certificate, every V) and the formula
+    matches the 60-digit Hilbert distance within ``tolerance`` (relative) on every pair (a guard
+    on the implementation); refuted otherwise."""
     if symbolic_identity and max_rel_err <= tolerance:
-        return Verdict.CONFIRMED, (f"formula within {tolerance:g} of the 60-digit value on "
-                                   "every pair")
+        return Verdict.CONFIRMED, ("symbolic certificate for every V; formula within "
+                                   f"{tolerance:g} of the 60-digit value on every pair")
     if not symbolic_identity:
         return Verdict.REFUTED, "the symbolic log-ratio identity fails"
     return Verdict.REFUTED, f"formula off by {max_rel_err:.3g} (relative) > {tolerance:g}"
@@ -123,7 +125,7 @@ def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, toleranc
 @hilbert_softmax.control
 def _(ctx: Context) -> ControlOutcome:
     num = _hilbert_softmax_errors(lambda d: float(np.abs(d).max()), 200, ctx.numpy_seed("hs"))
-    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(3), num["max_rel_err"],
+    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(), num["max_rel_err"],
                                           _TOL_ID)
     return ControlOutcome(verdict is Verdict.REFUTED, "‖z − z′‖_∞ instead of ‖z − z′‖_var",
                           f"{verdict.value}: {why}", num)
@@ -762,6 +764,27 @@ def _exact_simplex_equidistant(d: int) -> bool:
     return sq == {2}
 
 
+@functools.lru_cache(maxsize=None)
+def gram_cholesky_certificate() -> dict:
+    """The Gram argument for every V at once, checked symbolically (sympy, symbolic sizes): the
+    Gram matrix ``(I + J)/2`` of ``u_i = x_i − x_0`` for V mutually equidistant points (size
+    ``m = V − 1``, any m) equals ``L Lᵀ`` with ``L`` lower triangular, ``L_ii = √((i+1)/(2i))``,
+    ``L_ij = 1/√(2j(j+1))`` (j < i): the off-diagonal entries of ``L Lᵀ`` are
+    ``Σ_{k<j} 1/(2k(k+1)) + L_ij L_jj = 1/2`` and the diagonal ones
+    ``Σ_{k<i} 1/(2k(k+1)) + L_ii² = 1``. ``L`` has a positive diagonal, so the Gram matrix has
+    rank m = V − 1; vectors of R^d have a Gram matrix of rank ≤ d, so V ≤ d + 1 for every d.
+    Returns ``{"off_diagonal", "diagonal", "holds"}`` (the simplified entries as strings)."""
+    import sympy as sp
+
+    i, j, k = sp.symbols("i j k", integer=True, positive=True)
+    diag = sp.sqrt((i + 1) / (2 * i))
+    tail = sp.summation(1 / (2 * k * (k + 1)), (k, 1, j - 1))
+    off = sp.simplify(tail + 1 / sp.sqrt(2 * j * (j + 1)) * diag.subs(i, j))
+    on = sp.simplify(sp.summation(1 / (2 * k * (k + 1)), (k, 1, i - 1)) + diag ** 2)
+    return {"off_diagonal": str(off), "diagonal": str(on),
+            "holds": off == sp.Rational(1, 2) and on == 1}
+
+
 def _equidistance_check(limit, ctx: Context, dmax: int, cases) -> dict:
     from seqtheory.numerics.equidistance import max_min_separation
 
@@ -777,7 +800,7 @@ def _equidistance_check(limit, ctx: Context, dmax: int, cases) -> dict:
         opt.append({"V": V, "d": d, "best_ratio": r.ratio, "simplex_bound": simplex_ratio_bound(V, d),
                     "rankin_bound": rankin_ratio_bound(V, d), "bound": r.bound,
                     "equidistant": r.ratio > 1 - 1e-6, "claimed_equidistant": V <= limit(d)})
-    return {"exact": exact, "optimisation": opt}
+    return {"exact": exact, "optimisation": opt, "gram_certificate": gram_cholesky_certificate()}
 
 
 _EQ_CASES_QUICK = [(3, 1), (3, 2), (4, 2), (5, 2), (7, 2), (4, 3), (5, 3), (8, 3)]
@@ -791,7 +814,8 @@ _EQ_CASES_FULL = _EQ_CASES_QUICK + [(6, 2), (9, 2), (6, 3), (10, 3), (5, 4), (6,
 def equidistance_limit(ctx: Context) -> Outcome:
     r = _equidistance_check(lambda d: d + 1, ctx, 6 if ctx.quick else 12,
                             _EQ_CASES_QUICK if ctx.quick else _EQ_CASES_FULL)
-    verdict, why = equidistance_decide(r["exact"], r["optimisation"])
+    verdict, parts, why = equidistance_decide(r["exact"], r["optimisation"],
+                                              r["gram_certificate"]["holds"])
     fig, ax = new_figure(figsize=(5, 3.5))
     for d, mk in ((1, "s"), (2, "o"), (3, "^"), (4, "d")):
         pts = [o for o in r["optimisation"] if o["d"] == d]
@@ -802,43 +826,77 @@ def equidistance_limit(ctx: Context) -> Outcome:
     ax.set_ylabel("min / max row separation")
     ax.legend(fontsize=7, title="open: simplex/Rankin bound", title_fontsize=7)
     figs = save_figure(fig, ctx, "head_equidistance")
-    worst = max((o["best_ratio"] for o in r["optimisation"] if o["V"] > o["d"] + 1), default=0)
+    far = [o for o in r["optimisation"] if o["V"] > o["d"] + 1]
+    worst = max((o["best_ratio"] for o in far), default=0)
     return Outcome(verdict,
-                   f"exact: at most d+1 equidistant points (Gram rank V−1) for d ≤ "
-                   f"{len(r['exact'])}; best ratio for V > d+1 is ≤ {worst:.4f} < 1",
-                   evidence={"verdict_reason": why}, tables={"exact": r["exact"],
-                                                      "optimisation": r["optimisation"]},
+                   f"exact, every d: at most d+1 equidistant points (Gram (I+J)/2 = LLᵀ, rank V−1; "
+                   f"symbolic certificate {r['gram_certificate']['holds']}); optimisation, "
+                   f"{len(far)} cases with V > d+1: best ratio found ≤ {worst:.4f} < 1, within "
+                   "the simplex/Rankin bounds",
+                   evidence={"verdict_reason": why, "gram_certificate": r["gram_certificate"],
+                             "part_verdicts": {k: v.value for k, (v, _) in parts.items()}},
+                   tables={"parts": parts_table(parts), "exact": r["exact"],
+                           "optimisation": r["optimisation"]},
                    figures=figs,
-                   notes="Exact part (python-flint rationals): V mutually equidistant points give "
-                         "the Gram matrix (I+J)/2 of rank V−1, so V ≤ d+1; the regular simplex "
-                         "attains d+1 exactly. For V > d+1 the ratio is at most √(d/(d+1)) "
-                         "(Rankin with Jung's radius) — close to 1 in high dimension, so 'only "
-                         "approximately equidistant' is quantitatively mild when d is large. "
-                         "Multi-start SLSQP reproduces the known planar optima (V=4: 1/√2, V=5: "
-                         "1/φ, V=7: 1/2). Decision rule: " + why)
+                   notes="Exact part, every d: V mutually equidistant points give the Gram "
+                         "matrix (I+J)/2 of u_i = x_i − x_0, which equals LLᵀ with L lower "
+                         "triangular with positive diagonal (checked symbolically for a symbolic "
+                         "size: entries 1/2 and 1), so its rank is V−1 ≤ d; the regular simplex "
+                         "attains d+1 (exact integers), and the python-flint ranks for d ≤ "
+                         f"{len(r['exact'])} agree. Numerical part: for V > d+1 the ratio is at "
+                         "most √(d/(d+1)) (Rankin with Jung's radius) — close to 1 in high "
+                         "dimension, so 'only approximately equidistant' is quantitatively mild "
+                         "when d is large; how close the optimum comes is an optimisation result "
+                         "(multi-start SLSQP reproduces the known planar optima V=4: 1/√2, V=5: "
+                         "1/φ, V=7: 1/2), not a certificate. Decision rule: " + why)
 
 
 @equidistance_limit.decision_rule
-def equidistance_decide(exact: list[dict], optimisation: list[dict]) -> tuple[Verdict, str]:
-    """``exact``: per d, the exact maximum number of equidistant points, the ``claimed`` limit and
-    whether the regular simplex is exactly equidistant; ``optimisation``: per (V, d), the best
-    min/max ratio found, its ``bound`` and whether equidistance was reached vs claimed. Confirmed
-    iff every exact maximum equals the claimed limit, the simplex is exact, no optimum beats its
-    bound (by > 1e-9) and equidistance is reached exactly where claimed; refuted otherwise."""
+def equidistance_decide(exact: list[dict], optimisation: list[dict], gram_certificate: bool
+                        ) -> tuple[Verdict, dict[str, tuple[Verdict, str]], str]:
+    """Two parts, combined by :func:`~seqtheory.proofs_checks.registry.combine_verdicts` (the
+    weakest part decides). ``exact``: per d, the exact maximum number of equidistant points, the
+    ``claimed`` limit and whether the regular simplex is exactly equidistant;
+    ``gram_certificate``: the symbolic Gram argument for every V (:func:`gram_cholesky_certificate`).
+    Exact part ("no more than d+1 points are equidistant, so V > d+1 is never exact"): refuted if
+    some exact maximum differs from the claimed limit or the simplex is not exact; confirmed when
+    the symbolic certificate holds (every d); supported without it (the d computed only).
+    ``optimisation``: per (V, d), the best min/max ratio found, its ``bound`` and whether
+    equidistance was reached vs claimed. Numerical part ("only approximately"): refuted if an
+    optimum beats its bound (by > 1e-9) or equidistance is reached where not claimed or missed
+    where claimed; otherwise supported (an optimisation result on the cases listed).
+    Returns ``(overall, {part: (verdict, why)}, why)``."""
     bad = [f"d={e['d']}: exact maximum {e['max_equidistant_points']} ≠ claimed {e['claimed']}"
            for e in exact if e["max_equidistant_points"] != e["claimed"] or not e["simplex_exact"]]
-    bad += [f"(V, d)=({o['V']}, {o['d']}): ratio {o['best_ratio']:.4f}, bound {o['bound']:.4f}, "
-            f"equidistant {o['equidistant']} vs claimed {o['claimed_equidistant']}"
-            for o in optimisation if not (o["best_ratio"] <= o["bound"] + 1e-9
-                                          and o["equidistant"] == o["claimed_equidistant"])]
     if bad:
-        return Verdict.REFUTED, "; ".join(bad)
-    return Verdict.CONFIRMED, "exact limit d+1 on every d; optima respect their bounds"
+        ex = (Verdict.REFUTED, "; ".join(bad))
+    elif gram_certificate:
+        ex = (Verdict.CONFIRMED, f"symbolic Gram certificate for every d; exact ranks agree for "
+                                 f"d = 1..{len(exact)}")
+    else:
+        ex = (Verdict.SUPPORTED, f"exact ranks for d = 1..{len(exact)} only (no certificate for "
+                                 "every d)")
+    off = [f"(V, d)=({o['V']}, {o['d']}): ratio {o['best_ratio']:.4f}, bound {o['bound']:.4f}, "
+           f"equidistant {o['equidistant']} vs claimed {o['claimed_equidistant']}"
+           for o in optimisation if not (o["best_ratio"] <= o["bound"] + 1e-9
+                                         and o["equidistant"] == o["claimed_equidistant"])]
+    if off:
+        num = (Verdict.REFUTED, "; ".join(off))
+    elif not optimisation:
+        num = (Verdict.INCONCLUSIVE, "no optimisation case")
+    else:
+        num = (Verdict.SUPPORTED, f"{len(optimisation)} cases (V, d): optima within their bounds, "
+                                  "equidistant exactly where V ≤ d+1 (optimisation results)")
+    parts = {"exact: at most d+1 equidistant points": ex,
+             "numerical: best ratio for V > d+1": num}
+    verdict, why = combine_verdicts(parts)
+    return verdict, parts, why
 
 
 @equidistance_limit.control
 def _(ctx: Context) -> ControlOutcome:
     r = _equidistance_check(lambda d: d, ctx, 4, [(3, 2), (4, 3)])
-    verdict, why = equidistance_decide(r["exact"], r["optimisation"])
+    verdict, _, why = equidistance_decide(r["exact"], r["optimisation"],
+                                          r["gram_certificate"]["holds"])
     return ControlOutcome(verdict is Verdict.REFUTED, "limit V ≤ d (instead of d+1)",
                           f"{verdict.value}: {why}", {"exact": r["exact"]})

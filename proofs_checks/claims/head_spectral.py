@@ -120,9 +120,11 @@ def spectral_norm_mismatch(ctx: Context) -> Outcome:
 def spectral_mismatch_decide(instances: list[dict]) -> tuple[Verdict, str]:
     """``instances``: per exact instance of ``S = 1aᵀ``, whether the output change is the zero
     polynomial, whether all rows are equal (``D(S) = 0``), the rank of ``SᵀS`` and the exact
-    ``‖S‖₂² = trace(SᵀS)`` (valid when the rank is 1) vs the stated ``V‖a‖²``. Confirmed iff every
-    instance has a zero output change, equal rows, rank 1 and ``‖S‖₂² = V‖a‖² > 0``; refuted
-    otherwise, naming the instance and what failed."""
+    ``‖S‖₂² = trace(SᵀS)`` (valid when the rank is 1) vs the stated ``V‖a‖²``. Supported iff every
+    instance has a zero output change, equal rows, rank 1 and ``‖S‖₂² = V‖a‖² > 0`` (each
+    instance exact, for every h and U; the statement is for every V and a, so finitely many
+    instances support it, listed and counted); refuted otherwise, naming the instance and what
+    failed."""
     if not instances:
         return Verdict.INCONCLUSIVE, "no instance"
     bad = []
@@ -136,8 +138,9 @@ def spectral_mismatch_decide(instances: list[dict]) -> tuple[Verdict, str]:
             bad.append(f"V={r['V']}, a={r['a']}: " + ", ".join(what))
     if bad:
         return Verdict.REFUTED, "; ".join(bad)
-    return Verdict.CONFIRMED, (f"on all {len(instances)} instances: no output moves, D(S) = 0, "
-                               "‖S‖₂ = √V‖a‖₂ exactly")
+    sizes = ", ".join(f"V={r['V']}, a={r['a']}" for r in instances)
+    return Verdict.SUPPORTED, (f"exact on all {len(instances)} instances ({sizes}): no output "
+                               "moves, D(S) = 0, ‖S‖₂ = √V‖a‖₂")
 
 
 @spectral_norm_mismatch.control
