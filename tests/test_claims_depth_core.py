@@ -7,7 +7,7 @@ from controls import control_through_rule
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 EXPECTED = {
-    "depth.thm3.4": Verdict.CONFIRMED,   # exact cascades, k = derived length
+    "depth.thm3.4": Verdict.SUPPORTED,   # exact cascades on 9 groups (finite-group form)
     "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth is 2 (T ≥ 2)
     "depth.cor3.8": Verdict.REFINED,     # O(n^T/T) holds, needed state far smaller
 }
@@ -69,7 +69,8 @@ def test_thm34_rule_on_synthetic_evidence():
 
     row = {"group": "S3", "all_words_ok": True, "random_ok": True, "right_convention_ok": True,
            "all_lengths_by_induction": True, "layers": 2, "derived_length": 2}
-    assert thm34_decide([row], True)[0] is Verdict.CONFIRMED
+    assert thm34_decide([row], True)[0] is Verdict.SUPPORTED
+    assert thm34_decide([], True)[0] is Verdict.INCONCLUSIVE
     assert thm34_decide([dict(row, layers=3)], True)[0] is Verdict.INCONCLUSIVE
     assert thm34_decide([dict(row, random_ok=False)], True)[0] is Verdict.INCONCLUSIVE
     assert thm34_decide([row], False)[0] is Verdict.INCONCLUSIVE
@@ -96,3 +97,15 @@ def test_cor38_rule_on_synthetic_evidence():
     assert cor38_decide(dict(ev, theta_ok=False))[0] is Verdict.REFUTED
     assert cor38_decide(dict(ev, witt_equals_lyndon=False))[0] is Verdict.INCONCLUSIVE
     assert cor38_decide(dict(ev, cumulative_to_20_n2=111012))[0] is Verdict.INCONCLUSIVE
+
+
+def test_thm34_says_it_is_the_finite_group_form(tmp_path):
+    """The verdict must not read as the Lie-algebraic theorem: statement, evidence and notes name
+    the finite-group form and what the Lie-algebraic form would add."""
+    c = get_claim("depth.thm3.4")
+    assert "finite-group (discrete) form" in c.statement
+    assert "Not a check of the Lie-algebraic form" in c.statement
+    out = c.check(Context(seed=0, out_dir=tmp_path))
+    assert out.evidence["form_checked"] == "finite groups (discrete form)"
+    assert "continuous time" in out.notes and "not a verdict on the Lie-algebraic" in out.notes
+    assert len(out.evidence["groups"]) == 9
