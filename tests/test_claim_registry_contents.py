@@ -41,6 +41,7 @@ STABLE_IDS = [
     "free_lie.witt_dimensions",
     "head.backward_bound",
     "head.backward_bound_u_dependence",
+    "head.backward_change_bound",
     "head.ce_control",
     "head.diameter_identity",
     "head.ema_rownorm_bound",
