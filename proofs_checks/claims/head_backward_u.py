@@ -119,7 +119,9 @@ def random_evidence(ctx: Context, n: int) -> dict:
 @claim("head.backward_bound_u_dependence", title="A bound on the backward change must depend on U",
        source=HEAD("backward bound through the head"),
        statement="no bound ‖Δg‖₂ ≤ F(S, h, y) on the backward change Δg = (U+S)ᵀ(p_{U+S}(h) − e_y) "
-                 "− Uᵀ(p_U(h) − e_y) holds for every head U; a valid bound involves U (here D(U))")
+                 "− Uᵀ(p_U(h) − e_y) holds for every head U, so a valid bound must involve U "
+                 "(certified by an exact family; the U-dependent bound itself is the claim "
+                 "head.backward_change_bound)")
 def backward_bound_u_dependence(ctx: Context) -> Outcome:
     fam = family_evidence(frozen=False)
     rnd = random_evidence(ctx, 200 if ctx.quick else 2000)
@@ -162,8 +164,9 @@ def backward_u_decide(growth_positive: bool, candidates: list[dict], u_dependent
     """``growth_positive``: the exact limit of ``‖Δg‖₂/λ`` along the family is > 0 (and the family's
     closed form was verified); ``candidates``: U-free bounds with the change measured at a head of
     the family; ``u_dependent_max_ratio``: worst ``‖Δg‖₂`` over the U-dependent bound.
-    Confirmed iff the change grows without bound, exceeds every candidate and the U-dependent
-    bound holds (within ``tolerance``); inconclusive if the family is no counterexample (a U-free
+    Confirmed iff the change grows without bound (exact: the certificate of the statement) and
+    exceeds every candidate, with the U-dependent bound holding (within ``tolerance``) as a
+    consistency gate; inconclusive if the family is no counterexample (a U-free
     bound may exist) or if the U-dependent bound fails too (the needed dependence is unknown)."""
     missed = [c["candidate"] for c in candidates if not c["change"] > c["bound"]]
     if not growth_positive or missed or not candidates:
