@@ -174,7 +174,8 @@ def mixed_length_rows(k: int, mixed: bool = True) -> list[dict[str, Any]]:
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2 metric train/max_seq_len_at_90, released "
                  "code " + RELEASED_CODE),
     statement=("A fact about the released code of [DEPTH] (its definitions re-implemented): with "
-               "training words of every length 2..128 in equal numbers (strict_len=False), a "
+               "training words of every length 2..128 in equal numbers in a batch "
+               "(strict_len=False), a "
                "padded word keeps its final prefix value at later positions, so for some L < 128 "
                "a model that is right on every word of length ≤ L and wrong on every longer word "
                "gets max_seq_len_at_90 − 1 (the BOS position removed) > L; the smallest such L "
@@ -196,9 +197,11 @@ def max_seq_len_mixed_lengths(ctx) -> Outcome:
         notes=(why + ". Exhaustive over L = 1..128, exact fractions. A word of length n ≤ L is "
                "right at every position and stays right past its end (padding is not valid, the "
                "cumulative counts stop), so past position L + 1 the prefix accuracy is the "
-               "fraction (L − 1)/127 of words of length ≤ L, ≥ 0.9 once L ≥ 116. Whether the "
-               "runs behind [DEPTH] Figure 2 used equal numbers per length is unknown; the "
-               "released data generator writes one file per length."),
+               "fraction (L − 1)/127 of words of length ≤ L, ≥ 0.9 once L ≥ 116. The metric is "
+               "computed per batch; how the per-batch curves are combined (sfirah.metrics."
+               "reduce_metrics, not part of the release) is unknown, and so is whether the runs "
+               "behind [DEPTH] Figure 2 used equal numbers per length (the released data "
+               "generator writes one file per length)."),
     )
 
 
