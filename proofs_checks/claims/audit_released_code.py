@@ -100,11 +100,11 @@ def bos_cases(k_max: int, metric: str = "released") -> list[dict[str, Any]]:
     title="The released metric max_seq_len_at_90 counts the BOS position",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2 metric train/max_seq_len_at_90, released "
                  "code " + RELEASED_CODE),
-    statement=("A fact about the released code of [DEPTH] (its definitions re-implemented): "
-               "max_seq_len_at_90 is computed on label sequences that begin with the [BOS] "
-               "position, so for every word length k ≤ 128 and every word whose first j group "
-               "tokens are predicted right it reports j + 1, one more than the number of tokens "
-               "(a model right on all k tokens reports k + 1)."),
+    statement=("max_seq_len_at_90 of the released [DEPTH] code counts the BOS position: for "
+               "every word length k ≤ 128 and every word whose first j group tokens are predicted "
+               "right it reports j + 1 (k + 1 for a word right throughout), because its label "
+               "sequences begin with [BOS]. A fact about the released code, its definitions "
+               "re-implemented."),
 )
 def max_seq_len_counts_bos(ctx) -> Outcome:
     cases = bos_cases(MAX_TRAIN_LENGTH)
@@ -173,13 +173,13 @@ def mixed_length_rows(k: int, mixed: bool = True) -> list[dict[str, Any]]:
           "for a model that fails on long words",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2 metric train/max_seq_len_at_90, released "
                  "code " + RELEASED_CODE),
-    statement=("A fact about the released code of [DEPTH] (its definitions re-implemented): with "
-               "training words of every length 2..128 in equal numbers in a batch "
-               "(strict_len=False), a "
-               "padded word keeps its final prefix value at later positions, so for some L < 128 "
-               "a model that is right on every word of length ≤ L and wrong on every longer word "
-               "gets max_seq_len_at_90 − 1 (the BOS position removed) > L; the smallest such L "
-               "is reported."),
+    statement=("With mixed training lengths the released [DEPTH] max_seq_len_at_90 overstates: "
+               "with words of every length 2..128 in equal numbers in a batch "
+               "(strict_len=False), a padded word keeps its final prefix value at later "
+               "positions, so for some L < 128 a model right on every word of length ≤ L and "
+               "wrong on every longer word gets max_seq_len_at_90 − 1 (BOS removed) > L; the "
+               "smallest such L is reported. A fact about the released code, its definitions "
+               "re-implemented."),
 )
 def max_seq_len_mixed_lengths(ctx) -> Outcome:
     rows = mixed_length_rows(MAX_TRAIN_LENGTH)
@@ -308,12 +308,12 @@ START = (1, 1, 1)     # v0 ∝ (1, 1, 1); the orbit does not depend on the posit
     id="audit.rotation_start_orbit",
     title="The released rotation task visits 20 points, not the sphere",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) A5 rotation task, released code " + RELEASED_CODE),
-    statement=("A fact about the released code of [DEPTH] (its definitions re-implemented): "
-               "every rotation-task sequence starts at v0 = (1,1,1)/√3 (up to the 1e-8 in its "
-               "normalisation; the sample_mode argument is not used) and its targets are "
-               "h_t = M(x_t) h_{t-1} with the released A5 matrices, so every target lies in the "
-               "orbit of v0 under the group those matrices generate; that orbit has exactly 20 "
-               "points (under either reading of the released product x·g)."),
+    statement=("The released [DEPTH] rotation task visits exactly 20 points: every sequence "
+               "starts at v0 = (1,1,1)/√3 (up to the 1e-8 in its normalisation; the sample_mode "
+               "argument is not used) and its targets h_t = M(x_t) h_{t-1} (released A5 "
+               "matrices) lie in the orbit of v0 under the group those matrices generate, which "
+               "has exactly 20 points under either reading of the released product x·g. A fact "
+               "about the released code, its definitions re-implemented."),
 )
 def rotation_start_orbit(ctx) -> Outcome:
     rows = orbit_evidence(START)
