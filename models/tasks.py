@@ -49,6 +49,7 @@ __all__ = [
     "TASK_GROUPS", "DEFAULT_CONVENTION", "prefix_products", "WordProblemSpec", "WordProblemData",
     "make_word_problem", "RotationSpec", "RotationData", "make_rotation_task", "rotation_log",
     "rotation_exp", "so3_basis", "audit_representation", "task_names",
+    "TOKEN_TASK_SUFFIX", "TokenLabelData", "make_token_task",
 ]
 
 TASK_GROUPS = ("C2", "C3", "D8", "H3", "S3", "S4", "A5")
@@ -290,6 +291,36 @@ def rotation_exp(X: np.ndarray) -> np.ndarray:
     if th < 1e-15:
         return np.eye(3) + X
     return np.eye(3) + np.sin(th) / th * X + (1 - np.cos(th)) / th ** 2 * (X @ X)
+
+
+#: ``"<group>.token"`` names the token-label task of a group (:func:`make_token_task`).
+TOKEN_TASK_SUFFIX = ".token"
+
+
+@dataclass
+class TokenLabelData(WordProblemData):
+    """The words of a word problem labelled by their own tokens: ``y_t = x_t``. The label needs no
+    memory, so any sequence model with a token-wise path solves it (no eigenvalue condition):
+    a negative control for claims about what memory a word problem needs (e.g. parity needs
+    negative eigenvalues, [DEPTH] arXiv:2603.05573 experiments). Arrays as in
+    :class:`WordProblemData`."""
+
+    def label(self, words: np.ndarray) -> np.ndarray:
+        """``words`` itself (int64 copy), validated as in :meth:`WordProblemData.label`."""
+        super().label(words)
+        return np.asarray(words, dtype=np.int64).copy()
+
+
+def make_token_task(spec: WordProblemSpec) -> TokenLabelData:
+    """The words of :func:`make_word_problem` (same splits, same held-out rule), labelled by
+    their tokens (:class:`TokenLabelData`). ``spec.group`` is the group name (without
+    :data:`TOKEN_TASK_SUFFIX`); ``spec.bos`` is not supported (``ValueError``)."""
+    if spec.bos:
+        raise ValueError("make_token_task: bos=True is not supported")
+    d = make_word_problem(spec)
+    md = dict(d.metadata, task="token_labels", labels="y_t = x_t (the token itself; no memory)")
+    return TokenLabelData(d.spec, d.group, d.train_tokens, d.train_tokens.astype(np.int64),
+                          d.test_tokens, d.test_tokens.astype(np.int64), md)
 
 
 @dataclass(frozen=True)

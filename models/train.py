@@ -36,8 +36,8 @@ from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, config_key, default_owner
-from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
-                    make_word_problem)
+from .tasks import (TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec, make_rotation_task,
+                    make_token_task, make_word_problem)
 
 __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
@@ -59,7 +59,9 @@ class TrainConfig:
     """Everything that defines a training run (hashed by the results store; device excluded).
 
     ``task``: a group name of SPEC §2 (``"C2"``, ``"S3"``, ``"H3(2)"`` …), ``"rotation_a5"``
-    (exact icosahedral rotations) or ``"rotation_eps"`` (``exp(ε log R)``, ``eps`` required).
+    (exact icosahedral rotations) or ``"rotation_eps"`` (``exp(ε log R)``, ``eps`` required);
+    ``"<group>.token"`` (e.g. ``"C2.token"``): the group's words labelled by their own tokens
+    (:func:`~seqtheory.models.tasks.make_token_task`, a task that needs no memory).
     ``shuffle_labels``: negative control (training labels permuted across sequences).
     ``fresh_words``: every step draws a fresh batch of uniform random words (labels / targets
     computed by the task) instead of sampling the fixed training set; the test set is unchanged
@@ -139,7 +141,7 @@ class TrainConfig:
         if not self.is_rotation:
             from seqtheory.theory.groups import FiniteGroup
             try:
-                FiniteGroup.named(self.task)
+                FiniteGroup.named(self.task.removesuffix(TOKEN_TASK_SUFFIX))
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"task must be a group name, 'rotation_a5' or 'rotation_eps': {exc}") from None
         if self.shuffle_labels and self.is_rotation:
@@ -161,9 +163,12 @@ def build_task(cfg: TrainConfig):
             train_length=cfg.train_length, n_train=cfg.n_train, n_test=cfg.n_test,
             test_length=cfg.test_length, eps=cfg.eps, start=tuple(cfg.start),
             convention=cfg.convention, seed=cfg.data_seed))
-    data = make_word_problem(WordProblemSpec(
-        group=cfg.task, train_length=cfg.train_length, n_train=cfg.n_train, n_test=cfg.n_test,
-        test_length=cfg.test_length, convention=cfg.convention, seed=cfg.data_seed))
+    spec = WordProblemSpec(
+        group=cfg.task.removesuffix(TOKEN_TASK_SUFFIX), train_length=cfg.train_length,
+        n_train=cfg.n_train, n_test=cfg.n_test, test_length=cfg.test_length,
+        convention=cfg.convention, seed=cfg.data_seed)
+    data = (make_token_task(spec) if cfg.task.endswith(TOKEN_TASK_SUFFIX)
+            else make_word_problem(spec))
     return data.with_shuffled_labels(cfg.data_seed) if cfg.shuffle_labels else data
 
 

@@ -13,7 +13,14 @@ the head update ``U → U + S`` it sends ``(U + S)ᵀ(p_{U+S}(h) − e_y)``. The
 Both residuals sum to zero, so the backward bound ``‖Aᵀr‖₂ ≤ ½D(A)‖r‖₁`` (``1ᵀr = 0``) applies
 to each term: ``‖Δg‖₂ ≤ D(S)(1 − p_{U+S}(h)_y) + D(U)·TV(p_{U+S}(h), p_U(h))``, and
 ``TV ≤ tanh(𝓗/4)`` with ``𝓗 ≤ ‖h‖₂ D(S)`` gives a bound in ``D(S)``, ``‖h‖₂`` and ``D(U)``. The
-second term is why a bound on ``Δg`` must depend on ``U``. numpy only.
+second term is why a bound on ``Δg`` must depend on ``U``.
+
+The same change also splits as ``Sᵀ(p_U(h) − e_y) + (U + S)ᵀ(p_{U+S}(h) − p_U(h))``, which gives
+the second branch ``D(S)(1 − p_U(h)_y) + D(U + S)·TV``; the full bound is the smaller of the two
+(:func:`backward_change_bounds`). With ``D(S) ≤ η``, ``‖h‖₂ ≤ H``, ``1 − p_y ≤ 1`` and
+``tanh x ≤ x`` it relaxes to ``η(1 + H·D_min/4)``, ``D_min = min(D(U), D(U + S))``
+(:func:`eta_form_backward_bound`). This is the form derived here; the exact constant in the
+paper is unknown. numpy only.
 """
 from __future__ import annotations
 
@@ -23,7 +30,8 @@ import numpy as np
 
 from seqtheory.theory.hilbert import row_diameter
 
-__all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound"]
+__all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound",
+           "backward_change_bounds", "eta_form_backward_bound"]
 
 
 def _real_array(x, name: str, ndim: int) -> np.ndarray:
@@ -103,3 +111,42 @@ def u_dependent_backward_bound(U, S, h, y) -> float:
     DS, DU = row_diameter(S)[0], row_diameter(U)[0]
     q = _softmax((U + S) @ h)
     return DS * (1.0 - q[y]) + DU * math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
+
+
+def backward_change_bounds(U, S, h, y) -> dict:
+    """Both branches of the bound on ``‖backward_change(U, S, h, y)‖₂`` and their minimum.
+
+    ``tv``: ``TV(p′, p) = ½‖p_{U+S}(h) − p_U(h)‖₁``; ``D_S``, ``D_min``: ``D(S)``,
+    ``min(D(U), D(U+S))``; ``branch_U = D(S)(1 − p′_y) + D(U)·TV``;
+    ``branch_U_plus_S = D(S)(1 − p_y) + D(U+S)·TV``; ``min`` = the smaller; ``tanh_min``: the same
+    with ``TV`` replaced by ``tanh(‖h‖₂ D(S)/4)`` (≥ TV). Floats. Arguments as in
+    :func:`backward_change`; the same errors."""
+    U, S, h, y = _inputs(U, _required(S), h, y)
+    DS, DU, DUS = row_diameter(S)[0], row_diameter(U)[0], row_diameter(U + S)[0]
+    p, q = _softmax(U @ h), _softmax((U + S) @ h)
+    tv = 0.5 * float(np.abs(q - p).sum())
+    th = math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
+    b_u, b_us = DS * (1.0 - q[y]) + DU * tv, DS * (1.0 - p[y]) + DUS * tv
+    return {"tv": tv, "branch_U": float(b_u), "branch_U_plus_S": float(b_us),
+            "min": float(min(b_u, b_us)), "D_min": float(min(DU, DUS)), "D_S": float(DS),
+            "tanh_min": float(min(DS * (1.0 - q[y]) + DU * th, DS * (1.0 - p[y]) + DUS * th))}
+
+
+def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -> float:
+    """``η(1 + H·D_min/constant)``, ``D_min = min(D(U), D(U+S))``: the bound on
+    ``‖backward_change(U, S, h, y)‖₂`` for every ``y`` and ``‖h‖₂ ≤ H`` when ``D(S) ≤ η``
+    (``constant = 4`` is the derived one; others are wrong variants for controls).
+    ``ValueError`` for ``η``, ``H`` or ``constant`` not positive and finite, or ``D(S) > η``
+    (beyond a relative 1e-12)."""
+    for name, v in (("eta", eta), ("H", H), ("constant", constant)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)) \
+                or not (math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    U = _real_array(U, "U", 2)
+    S = _real_array(S, "S", 2)
+    if S.shape != U.shape:
+        raise ValueError(f"S must have the shape of U {U.shape}, got {S.shape}")
+    if row_diameter(S)[0] > eta * (1 + 1e-12):
+        raise ValueError(f"D(S) = {row_diameter(S)[0]:.6g} exceeds eta = {eta:.6g}")
+    D_min = min(row_diameter(U)[0], row_diameter(U + S)[0])
+    return float(eta * (1.0 + H * D_min / constant))

@@ -11,8 +11,11 @@ from seqtheory.proofs_checks.registry import all_claims, get_claim
 # old id as an alias). Add new ids here when they are registered.
 STABLE_IDS = [
     "audit.fig2_training_accuracy",
+    "audit.max_seq_len_counts_bos",
+    "audit.max_seq_len_mixed_lengths",
     "audit.paper_rotation_task",
     "audit.representation",
+    "audit.rotation_start_orbit",
     "audit.task_groups",
     "audit.task_identity",
     "bch.lyndon_coefficients",
@@ -38,6 +41,7 @@ STABLE_IDS = [
     "free_lie.witt_dimensions",
     "head.backward_bound",
     "head.backward_bound_u_dependence",
+    "head.backward_change_bound",
     "head.ce_control",
     "head.diameter_identity",
     "head.ema_rownorm_bound",

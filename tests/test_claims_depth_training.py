@@ -167,6 +167,43 @@ def test_cheap_controls_go_through_their_rules(tmp_path):
         assert ctl.rejected, (cid, ctl.reason)
 
 
+# ------------------------------------------------------------------ parity control (token task)
+def test_token_task_labels_are_the_tokens_with_the_parity_split():
+    from seqtheory.models.tasks import WordProblemSpec, make_token_task, make_word_problem
+    from seqtheory.models.train import TrainConfig, build_task
+
+    spec = WordProblemSpec(group="C2", train_length=8, n_train=64, n_test=64, seed=3)
+    tok, wp = make_token_task(spec), make_word_problem(spec)
+    assert np.array_equal(tok.train_tokens, wp.train_tokens)         # the words of parity
+    assert np.array_equal(tok.test_tokens, wp.test_tokens)
+    assert np.array_equal(tok.train_labels, tok.train_tokens)
+    assert np.array_equal(tok.test_labels, tok.test_tokens)
+    assert np.array_equal(tok.label(wp.test_tokens), wp.test_tokens)
+    assert not np.array_equal(wp.test_labels, wp.test_tokens)        # parity's labels differ
+    with pytest.raises(ValueError, match="letters"):
+        tok.label(np.array([[0, 2]]))
+    cfg = dt._token_cfgs(Context(seed=0), "mamba")[0]
+    assert cfg.task == "C2.token" and cfg.steps == dt.PARITY_CONTROL_STEPS
+    assert isinstance(build_task(cfg), type(tok))
+    with pytest.raises(ValueError, match="task must be"):
+        TrainConfig(task="C2.tokens", model="mamba")
+
+
+def test_parity_control_plan_uses_both_arms_on_the_token_task():
+    ctx = Context(seed=0)
+    plan = dt._parity_plan(ctx, True)
+    ctl = [c for c in plan if c.task == "C2.token"]
+    assert {c.model for c in ctl} == {"signed_mamba", "mamba"}
+    assert len(ctl) == 2 * dt.PARITY_SEEDS
+    assert all(c.task == "C2" for c in dt._parity_plan(ctx, False))
+
+
+def test_parity_rule_refutes_when_both_arms_succeed():
+    """The control's expected evidence: both arms solve a task that needs no memory."""
+    v, why, _ = dt.parity_decide({"signed": [1.0] * 5, "positive": [1.0] * 5})
+    assert v == _R and "not needed" in why
+
+
 # ------------------------------------------------------------------ trained, quick profile
 TRAINED = ["depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems", "depth.exp.rotation",
            "depth.thm3.2.abelian.trained", "depth.cor3.6.trained", "depth.prop3.7.trained"]

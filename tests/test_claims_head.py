@@ -76,3 +76,17 @@ def test_min_tension_control_is_a_feasible_wrong_statement():
     assert all(math.isfinite(r["primal"]) and math.isfinite(r["tension"])
                for r in out.evidence["rows"])
     assert out.evidence["max_rel_gap"] == pytest.approx(0.5, abs=1e-6)
+
+
+def test_rownorm_ratio_control_rejects_a_violation_from_each_side():
+    """The control's variants: one not tight (not supported), one violated below the lower bound
+    and one above 1 (both refuted by the same rule)."""
+    ctl = get_claim("head.rownorm_ratio").negative_control(Context(seed=0))
+    rows = {r["expected"]: r for r in ctl.evidence["variants"]}
+    assert ctl.rejected, ctl.reason
+    verdicts = [r["verdict"] for r in ctl.evidence["variants"]]
+    assert verdicts[1:] == ["refuted", "refuted"], verdicts
+    assert verdicts[0] != "supported"
+    assert ctl.evidence["variants"][1]["max_violation_below"] > 0.1      # simplex k ≥ 2 below 1
+    assert ctl.evidence["variants"][2]["max_violation_above"] > 0.4      # oversized step: 2×ratio
+    assert rows["not supported"]["max_violation_below"] == 0

@@ -740,15 +740,47 @@ def rownorm_ratio_decide(stats: dict, tolerance: float) -> tuple[Verdict, str]:
     return Verdict.SUPPORTED, "bounds hold; the regular-simplex gradients attain the lower bound"
 
 
+def _oversized_step(data: dict) -> dict:
+    """The ratios of the oversized step ``S = −η P·RN(PG)`` (covering radius η, so D(S) can reach
+    2η: outside the feasible set ``D(S) ≤ η``). ``Δ = −⟨G, S⟩`` is linear in the step's scale, so
+    each ratio is exactly twice the measured ``Δ_RN/Δ*``."""
+    return {key: [{**r, "ratio": 2.0 * r["ratio"]} for r in rows] for key, rows in data.items()}
+
+
+#: Wrong variants of ``head.rownorm_ratio`` the rule must reject, each with its data transform,
+#: its stated lower bound and the verdicts that count as a rejection. The first is not tight (the
+#: rule must not call it supported); the other two are violated (the rule must refute them).
+_RATIO_VARIANTS = (
+    ("wrong constant √(k/(2(k+1))) (Jung's radius itself): holds, not tight",
+     lambda d: d, lambda k: math.sqrt(k / (2.0 * (k + 1))), "not supported"),
+    ("violation below: the claim 'RowNorm is exact' (lower bound 1 for every k)",
+     lambda d: d, lambda k: 1.0, "refuted"),
+    ("violation above: the oversized step −η P·RN(PG) (covering radius η, outside D(S) ≤ η)",
+     _oversized_step, None, "refuted"),
+)
+
+
 @rownorm_ratio_claim.control
 def _(ctx: Context) -> ControlOutcome:
+    """Three wrong variants through the same rule: a bound that holds but is not tight (must not
+    be supported), a bound violated from below (must be refuted) and a ratio above 1 (must be
+    refuted). Rejected iff every variant gets its expected verdict."""
+    from seqtheory.numerics.head_oracles import rownorm_ratio_bound
+
     data = _cached(("rr", ctx.seed, ctx.profile),
                    lambda: _ratio_data(ctx, 12 if ctx.quick else 80, 4 if ctx.quick else 6))
-    v = _ratio_stats(data, lambda k: math.sqrt(k / (2.0 * (k + 1))))
-    verdict, why = rownorm_ratio_decide(v, _SOLVER_TOL)
-    return ControlOutcome(verdict is not Verdict.SUPPORTED,
-                          "wrong constant √(k/(2(k+1))) (Jung's radius itself)",
-                          f"{verdict.value}: {why}", v)
+    rows, ok = [], True
+    for name, transform, bound, expected in _RATIO_VARIANTS:
+        v = _ratio_stats(transform(data), bound or rownorm_ratio_bound)
+        verdict, why = rownorm_ratio_decide(v, _SOLVER_TOL)
+        good = (verdict is Verdict.REFUTED if expected == "refuted"
+                else verdict is not Verdict.SUPPORTED)
+        ok &= good
+        rows.append({"variant": name, "expected": expected, "verdict": verdict.value,
+                     "rejected": good, "why": why, **v})
+    return ControlOutcome(ok, "; ".join(r["variant"] for r in rows),
+                          " | ".join(f"{r['verdict']}: {r['why']}" for r in rows),
+                          {"variants": rows})
 
 
 # ============================================================================================

@@ -1,0 +1,90 @@
+"""``head.backward_change_bound``: the backward-change bound in its full form (both branches and
+their minimum; the η(1 + H·D_min/4) form), its tightness and a smaller constant as the control."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from controls import control_through_rule
+
+from seqtheory.numerics.head_backward import (backward_change, backward_change_bounds,
+                                              eta_form_backward_bound)
+from seqtheory.proofs_checks.claims import head_backward_full as hb
+from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
+
+
+def test_claim_supported_and_control_refuted():
+    c = get_claim("head.backward_change_bound")
+    ctx = Context(seed=0)
+    out = c.check(ctx)
+    assert out.verdict is Verdict.SUPPORTED, out.key_figure
+    assert "exact constant in the paper is unknown" in c.statement
+    assert out.evidence["second_branch_smaller"] > 0          # the minimum matters
+    ctl = control_through_rule(c, ctx)
+    assert ctl.rejected and ctl.reason.startswith("refuted"), ctl.reason
+
+
+def test_rule_branches():
+    d = hb.backward_change_decide
+    ok = {f: 0.99 for f in hb.FORMS}
+    tight = {hb.FORMS[0]: 1.0, hb.FORMS[2]: 0.9999}
+    assert d(ok, tight, 1e-9, 1e-3)[0] is Verdict.SUPPORTED
+    assert d({**ok, hb.FORMS[2]: 1.01}, tight, 1e-9, 1e-3)[0] is Verdict.REFUTED
+    assert d(ok, {**tight, hb.FORMS[2]: 0.9}, 1e-9, 1e-3)[0] is Verdict.REFINED
+    assert d({}, tight, 1e-9, 1e-3)[0] is Verdict.INCONCLUSIVE
+
+
+_F = st.floats(-3, 3, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, (4, 3), elements=_F), arrays(np.float64, (4, 3), elements=_F),
+       arrays(np.float64, 3, elements=_F), st.integers(0, 3), st.floats(1.0, 2.0))
+@example(np.zeros((4, 3)), np.eye(4, 3), np.array([1.0, 0.0, 0.0]), 1, 1.0)   # U = 0
+def test_chain_of_bounds(U, S, h, y, slack):
+    """‖Δg‖ ≤ min of branches (TV) ≤ min of branches (tanh) ≤ η(1 + H·D_min/4)."""
+    g = float(np.linalg.norm(backward_change(U, S, h, y)))
+    b = backward_change_bounds(U, S, h, y)
+    tol = 1e-12 * (1 + b["tanh_min"])
+    assert g <= b["min"] * (1 + 1e-9) + tol
+    assert b["min"] <= min(b["branch_U"], b["branch_U_plus_S"]) + tol
+    assert b["min"] <= b["tanh_min"] + tol
+    if b["D_S"] > 0:
+        eta, H = b["D_S"] * slack, float(np.linalg.norm(h)) * slack + 1e-300
+        assert b["tanh_min"] <= eta_form_backward_bound(U, S, eta, H) * (1 + 1e-12) + tol
+
+
+def test_equality_at_u_zero_two_classes():
+    S, h = np.array([[0.3, -1.0], [-0.2, 0.5]]), np.array([0.7, 0.4])
+    g = float(np.linalg.norm(backward_change(np.zeros((2, 2)), S, h, 0)))
+    assert math.isclose(g, backward_change_bounds(np.zeros((2, 2)), S, h, 0)["min"], rel_tol=1e-13)
+
+
+def test_eta_form_closed_form_on_many_classes():
+    rows = [r for r in hb.tight_families() if "closed_form" in r]
+    assert all(abs(r["eta_ratio"] - r["closed_form"]) < 1e-12 for r in rows)
+    assert rows[-1]["eta_ratio"] > 0.9996
+
+
+def test_smaller_constant_is_violated():
+    worst = max(r["eta_ratio"] for r in hb.tight_families(constant=8.0))
+    assert worst > 1.9
+
+
+def test_eta_form_bad_input():
+    U, S = np.zeros((2, 2)), np.array([[1.0, 0.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="exceeds eta"):
+        eta_form_backward_bound(U, S, 0.5, 1.0)
+    for kw in ({"eta": 0.0}, {"eta": float("nan")}, {"H": -1.0}, {"constant": 0}):
+        args = {"eta": 2.0, "H": 1.0, "constant": 4.0, **kw}
+        with pytest.raises(ValueError, match="positive finite"):
+            eta_form_backward_bound(U, S, args["eta"], args["H"], args["constant"])
+    with pytest.raises(ValueError, match="shape"):
+        eta_form_backward_bound(U, np.zeros((3, 2)), 1.0, 1.0)
+    with pytest.raises(ValueError, match="y must be"):
+        backward_change_bounds(U, S, np.ones(2), 5)
