@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from seqtheory.theory._io import _umask, atomic_write_text
+from seqtheory.theory._io import atomic_write_text, current_umask
 
 from .environment import environment_info
 
@@ -162,7 +162,7 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
         atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
-        os.chmod(tmp, 0o777 & ~_umask())                    # mkdtemp makes it 0700
+        os.chmod(tmp, 0o777 & ~current_umask())                    # mkdtemp makes it 0700
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
