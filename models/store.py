@@ -42,8 +42,8 @@ from typing import Any
 
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
-__all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "RunHeldError",
-           "default_owner", "holds_store", "SCHEMA_VERSION"]
+__all__ = ["canonical_json", "config_key", "legacy_config_key", "ResultsStore", "RunRecord",
+           "RunHeldError", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
@@ -53,6 +53,18 @@ def holds_store(root: str | os.PathLike) -> bool:
     """True when the folder ``root`` holds a results store's database (``DB_NAME``); nothing is
     created or opened."""
     return (Path(root) / DB_NAME).is_file()
+
+
+def sqlite_uri(path: str | os.PathLike, **params: str) -> str:
+    """The SQLite ``file:`` URI of the database file ``path`` with query ``params``
+    (``mode="ro"``, ``immutable="1"``), for ``sqlite3.connect(uri, uri=True)``. The path is made
+    absolute and percent-encoded (:meth:`pathlib.Path.as_uri`), so a folder name holding ``#``,
+    ``?``, ``%41``, spaces or non-ASCII letters names that folder, never a query or fragment."""
+    from urllib.parse import urlencode
+
+    uri = Path(path).absolute().as_uri()
+    return uri + (f"?{urlencode(params)}" if params else "")
+
 
 _COLUMNS = {"runs": {"key", "config", "status", "owner", "lease_until", "step", "result", "error",
                      "created", "updated"},
@@ -154,7 +166,8 @@ class ResultsStore:
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=self._busy, isolation_level=None)
+        con = sqlite3.connect(sqlite_uri(self.path), uri=True, timeout=self._busy,
+                              isolation_level=None)
         con.execute(f"PRAGMA busy_timeout={int(self._busy * 1000)}")
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=NORMAL")

@@ -57,7 +57,7 @@ def bundle_store(bundle: str | os.PathLike):
     needs no write access and changes nothing; taking or finishing a run fails; checkpoints are
     loaded with torch's ``weights_only`` loader (a bundle comes from another machine).
     ``ValueError`` when the database is missing or not a seqtheory results store."""
-    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx, holds_store
+    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx, holds_store, sqlite_uri
 
     class BundleStore(ResultsStore):
         CHECKPOINT_WEIGHTS_ONLY = True          # a bundle comes from another machine
@@ -78,7 +78,7 @@ def bundle_store(bundle: str | os.PathLike):
                                  f"({exc})") from None
 
         def _connect(self):
-            return _Tx(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1",
+            return _Tx(sqlite3.connect(sqlite_uri(self.path.resolve(), mode="ro", immutable="1"),
                                        uri=True, isolation_level=None))
 
     if not holds_store(bundle_store_dir(bundle)):
@@ -174,10 +174,10 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     """Copy the finished runs of the store ``src`` into a new store ``dst`` (their metric curves
     and the model weights of their final checkpoints included); returns (devices recorded in the
     results, runs copied)."""
-    from seqtheory.models.store import DB_NAME, ResultsStore
+    from seqtheory.models.store import DB_NAME, ResultsStore, sqlite_uri
 
     dst.mkdir(parents=True)
-    con = sqlite3.connect(f"file:{src / DB_NAME}?mode=ro", uri=True)
+    con = sqlite3.connect(sqlite_uri(src / DB_NAME, mode="ro"), uri=True)
     out = sqlite3.connect(dst / DB_NAME)
     try:
         con.backup(out)
