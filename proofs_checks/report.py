@@ -64,7 +64,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from seqtheory.theory._io import atomic_write_text
+from seqtheory.theory._io import atomic_write_files
 
 from .environment import environment_info, package_version
 from .profiles import PROFILES
@@ -555,15 +555,16 @@ def render_markdown(report: dict) -> str:
 
 def write_report(report: dict, out_dir: str | Path, stem: str = "report") -> tuple[Path, Path]:
     """Write ``<stem>.json`` (strict JSON) and ``<stem>.md`` (default report.json / report.md)
-    into ``out_dir``, each atomically (an interrupted write leaves the previous file); returns
-    both paths. ``ValueError`` when ``report`` does not follow the schema
-    (:func:`validate_report`); ``OSError`` (naming the file) when a file cannot be written."""
+    into ``out_dir`` atomically, both or neither (an interrupted or failed write leaves the
+    previous pair, :func:`~seqtheory.theory._io.atomic_write_files`); returns both paths.
+    ``ValueError`` when ``report`` does not follow the schema (:func:`validate_report`);
+    ``OSError`` (naming the file) when a file cannot be written."""
     validate_report(report)
     out = Path(out_dir)
     text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     md = render_markdown(report)
-    j = atomic_write_text(out / f"{stem}.json", text)
-    m = atomic_write_text(out / f"{stem}.md", md)
+    j, m = atomic_write_files({out / f"{stem}.json": text.encode(),
+                               out / f"{stem}.md": md.encode()})  # both or neither
     return j, m
 
 

@@ -209,22 +209,11 @@ def test_a_full_disk_while_writing_the_report_is_one_line(tmp_path, capsys, monk
     assert main(["verify", "--only", FAST_A, "--out", str(out), "--no-progress"]) == 0
     before = (out / "report.json").read_bytes()
     capsys.readouterr()
-    real_fdopen = os.fdopen
 
-    class Full:
-        def __init__(self, fh):
-            self.fh = fh
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            self.fh.close()
-
-        def write(self, data):
-            raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: Full(real_fdopen(fd, mode)))
+    monkeypatch.setattr(os, "fsync", full)
     assert main(["verify", "--only", FAST_B, "--out", str(out), "--no-progress"]) == 1
     err = capsys.readouterr().err
     errors = [ln for ln in err.splitlines() if "error" in ln]
@@ -232,3 +221,49 @@ def test_a_full_disk_while_writing_the_report_is_one_line(tmp_path, capsys, monk
     assert f"'{out / 'report.json'}': No space left on device (errno ENOSPC)" in err
     assert (out / "report.json").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == [REPORT_LOCK, "report.json", "report.md"]
+
+
+_TRAIN = ["train", "--task", "C2", "--model", "gla", "--steps", "2", "--n-train", "8",
+          "--n-test", "8", "--train-length", "4", "--width", "8", "--heads", "1",
+          "--device", "cpu", "--no-progress"]
+
+
+def test_a_full_disk_while_training_is_one_line_and_the_store_stays_consistent(
+        tmp_path, capsys, monkeypatch):
+    import errno
+
+    from seqtheory.models.store import ResultsStore
+
+    res = tmp_path / "res"
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "fsync", full)
+        assert main([*_TRAIN, "--results", str(res)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("seqtheory train: error: run ") and "stopped: cannot write '" in err
+    assert f"{res / 'checkpoints'}" in err and "No space left on device (errno ENOSPC)" in err
+    (run,) = ResultsStore(res).runs()
+    assert run.status == "failed" and list((res / "checkpoints").iterdir()) == []
+    assert main([*_TRAIN, "--results", str(res)]) == 0          # space again: the run finishes
+    (run,) = ResultsStore(res).runs()
+    assert run.status == "finished"
+
+
+def test_a_full_database_while_training_names_the_store(tmp_path, capsys, monkeypatch):
+    import sqlite3
+
+    from seqtheory.models.store import ResultsStore
+
+    def full(*a, **k):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(ResultsStore, "log_metrics", full)
+    res = tmp_path / "res"
+    assert main([*_TRAIN, "--results", str(res)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"results store '{res / 'results.sqlite'}': database or disk is full" in err

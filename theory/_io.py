@@ -20,36 +20,64 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-__all__ = ["atomic_write_bytes", "atomic_write_text", "cache_dir", "ensure_dir", "check_dir",
+__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir", "ensure_dir", "check_dir",
            "current_umask", "folder_lock", "os_error_line", "FolderLockTimeout"]
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically (parent folders are created). Returns the path."""
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"data must be bytes, got {type(data).__name__}")
-    path = Path(path)
+    return atomic_write_files({path: data})[0]
+
+
+def atomic_write_files(files: dict[str | os.PathLike, bytes]) -> list[Path]:
+    """Write several files so that a failure leaves them all as they were: each one's data goes
+    to a temporary file beside it (flushed, fsynced) and only when every one is written are they
+    moved over their targets (:func:`os.replace`). Returns the paths in order. ``TypeError`` for
+    data that is not bytes; ``OSError`` naming the target for a failed write."""
+    for data in files.values():
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, got {type(data).__name__}")
+    temps: list[tuple[str, Path]] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        for path, data in files.items():
+            temps.append((_write_temp(Path(path), data), Path(path)))
+        for tmp, path in temps:
+            _named(path, os.replace, tmp, path)
+    except BaseException:
+        for tmp, _ in temps:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        raise
+    return [path for _, path in temps]
+
+
+def _named(path: Path, fn, *args):
+    """``fn(*args)``, an ``OSError`` re-raised naming ``path`` (not a temporary file)."""
+    try:
+        return fn(*args)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """``data`` in a new fsynced temporary file beside ``path`` (folders created); its name."""
+    _named(path, path.parent.mkdir, 0o777, True, True)
+    fd, tmp = _named(path, tempfile.mkstemp, ".tmp", f".{path.name}.", str(path.parent))
     try:
-        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; give the usual permissions
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
         try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):  # e.g. ENOSPC from write(): name the target, not the temp
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+            os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600: the usual permissions
+            view = memoryview(data)
+            while view:  # unbuffered: a failed write is reported once, by the call that failed
+                view = view[_named(path, os.write, fd, view):]
+            _named(path, os.fsync, fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        os.unlink(tmp)
         raise
-    return path
+    return tmp
 
 
 def current_umask() -> int:
@@ -136,7 +164,7 @@ def folder_lock(folder: str | os.PathLike, name: str = ".seqtheory.lock", *,
     import fcntl
 
     path = Path(folder) / name
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666 & ~current_umask())
+    fd = _named(path, os.open, path, os.O_RDWR | os.O_CREAT, 0o666 & ~current_umask())
     try:
         waited, t0 = False, time.monotonic()
         while True:
@@ -152,12 +180,14 @@ def folder_lock(folder: str | os.PathLike, name: str = ".seqtheory.lock", *,
                         f"{str(path)!r} is still held by {_lock_holder(path)} after "
                         f"{timeout_s:g} s") from None
                 time.sleep(poll_s)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):  # the holder's note is a courtesy (disk full: none)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
         try:
             yield path
         finally:
-            os.ftruncate(fd, 0)
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
