@@ -67,6 +67,7 @@ def bundle_store(bundle: str | os.PathLike):
             self.root = Path(root)
             self.path = self.root / DB_NAME
             self._busy = 60.0
+            self._legacy_keys = {}
             try:
                 with self._connect() as con:
                     for table, cols in _COLUMNS.items():
