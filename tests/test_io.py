@@ -65,10 +65,13 @@ def test_ensure_dir_creates_and_refuses_files(tmp_path):
     assert f.read_text() == "x"
 
 
-def test_atomic_write_files_is_all_or_nothing_and_names_the_target(tmp_path, monkeypatch):
+@pytest.mark.parametrize("code", ["ENOSPC", "EROFS", "EACCES", "EIO"])
+def test_atomic_write_files_is_all_or_nothing_and_names_the_target(tmp_path, monkeypatch, code):
     import errno
 
     from seqtheory.theory._io import atomic_write_files, os_error_line
+
+    num = getattr(errno, code)
 
     a, b = tmp_path / "a.json", tmp_path / "b.md"
     atomic_write_files({a: b"a1", b: b"b1"})
@@ -77,13 +80,13 @@ def test_atomic_write_files_is_all_or_nothing_and_names_the_target(tmp_path, mon
     def fsync(fd):  # the second file's data does not reach the disk
         calls.append(fd)
         if len(calls) == 2:
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(num, os.strerror(num))
 
     monkeypatch.setattr(os, "fsync", fsync)
     with pytest.raises(OSError) as ei:
         atomic_write_files({a: b"a2", b: b"b2"})
-    assert ei.value.filename == str(b) and ei.value.errno == errno.ENOSPC
-    assert os_error_line(ei.value) == f"{str(b)!r}: No space left on device (errno ENOSPC)"
+    assert ei.value.filename == str(b) and ei.value.errno == num
+    assert os_error_line(ei.value) == f"{str(b)!r}: {os.strerror(num)} (errno {code})"
     assert (a.read_bytes(), b.read_bytes()) == (b"a1", b"b1")     # neither file changed
     assert sorted(os.listdir(tmp_path)) == ["a.json", "b.md"]     # no temporary file left
     with pytest.raises(TypeError, match="data must be bytes"):

@@ -18,6 +18,8 @@ import pytest
 from seqtheory.proofs_checks.cli import REPORT_LOCK, main
 from seqtheory.theory._io import folder_lock
 
+from test_cli import temp_claims  # noqa: F401  (fixture)
+
 #: exact claims that run in well under a second (seqtheory claims; free Lie algebra dimensions)
 FAST_A, FAST_B = "free_lie.witt_dimensions", "free_lie.free_nilpotent_series"
 
@@ -267,3 +269,39 @@ def test_a_full_database_while_training_names_the_store(tmp_path, capsys, monkey
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert f"results store '{res / 'results.sqlite'}': database or disk is full" in err
+
+
+# --------------------------------------------------------------------------- marks in report.md
+def test_report_md_summary_marks_a_control_rejected_but_not_separated(tmp_path, capsys,
+                                                                      temp_claims):
+    from seqtheory.proofs_checks.registry import ControlOutcome, Outcome, Verdict
+
+    # the synthetic rule returns inconclusive on the control, as the check on the claim
+    temp_claims("test.ns_a", lambda ctx: Outcome(Verdict.INCONCLUSIVE, "a"),
+                lambda ctx: ControlOutcome(True, "wrong", "rejected"))
+    temp_claims("test.ns_b", lambda ctx: Outcome(Verdict.CONFIRMED, "b"),
+                lambda ctx: ControlOutcome(True, "wrong", "rejected"))
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", "test.ns_*", "--controls", "--out", str(out),
+                 "--no-progress"]) == 0
+    md = (out / "report.md").read_text()
+    summary = md.split("## Summary")[1].split("\n## ")[0]
+    rows = {ln.split("|")[1].strip(): ln.split("|")[2].strip() for ln in summary.splitlines()
+            if ln.startswith("| [`test.ns_")}
+    assert rows == {"[`test.ns_a`](#testns_a)": "inconclusive*",
+                    "[`test.ns_b`](#testns_b)": "confirmed"}
+    assert "* control rejected but not separated" in summary
+    assert "inconclusive*" in capsys.readouterr().out        # the terminal's table agrees
+
+
+def test_ctrl_c_before_a_claim_finished_leaves_no_folder(tmp_path, capsys, temp_claims):
+    from seqtheory.proofs_checks.registry import Outcome, Verdict  # noqa: F401
+
+    def stop(ctx):
+        raise KeyboardInterrupt
+
+    temp_claims("test.k_a", stop)
+    out = tmp_path / "new"
+    assert main(["verify", "--only", "test.k_a", "--out", str(out), "--no-progress"]) == 130
+    assert "no report written" in capsys.readouterr().err
+    assert not out.exists()

@@ -189,3 +189,11 @@ def test_a_new_run_is_stored_under_the_new_key(tmp_path):
     (run,) = store.runs()
     assert run.key == config_key(cfg) and run.config["weight_decay"] == 0.0
     assert store.key_of(_cfg(weight_decay=0.0)) == run.key
+
+
+def test_sweep_status_counts_a_run_stored_with_the_old_key(tmp_path):
+    from seqtheory.models.sweep import sweep_status
+
+    _store_under_old_key(tmp_path, _cfg(weight_decay=0), "finished", {"ok": 1})
+    st = sweep_status(ResultsStore(tmp_path), [_cfg(weight_decay=0.0), _cfg(weight_decay=0.5)])
+    assert (st.finished, st.new) == (1, 1)
