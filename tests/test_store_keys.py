@@ -3,7 +3,6 @@ scalars, tuples vs lists), and runs stored under the earlier key format are stil
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from typing import Any
 
@@ -13,35 +12,36 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from seqtheory.models.lm import LMConfig
-from seqtheory.models.store import (SCHEMA_VERSION, ResultsStore, canonical_json, config_key,
+from seqtheory.models.store import (ResultsStore, canonical_json, config_key,
                                     legacy_config_key)
 from seqtheory.models.train import TrainConfig
 
 BASE = dict(task="C2", model="gla", steps=2, train_length=4, n_train=8, n_test=8, width=8,
-            n_heads=1)
+            n_heads=1, code_revision=3)
 
 
 def _cfg(**kw) -> TrainConfig:
     return TrainConfig(**{**BASE, **kw})
 
 
+#: keys as seqtheory's store computed them before numbers were normalised (by the code of that
+#: time, on these configurations): the on-disk format the legacy lookup must keep reading
+OLD_KEYS = {
+    "weight_decay=0": "6e4e015f2bc23bc05ca44da664ba3f8bc42960be6573982e43f6d737da56f433",
+    "start=[0, 0, 1]": "0a4de90dc18080e3dff55504c77903c084a570b5c761f5f71e268bf72d4d8610",
+    "weight_decay=0, lr=1": "57c7fc68310b9e893426ba5931f866512576e8a68cf3fdb92f2e81e5816f8485",
+    "": "61e9b381c108dfd6fd5ed6a403371ff45794efaa0dcf71917d654e8ff49a2c25",
+}
+OLD_CONFIGS = {"weight_decay=0": dict(weight_decay=0), "start=[0, 0, 1]": dict(start=[0, 0, 1]),
+               "weight_decay=0, lr=1": dict(weight_decay=0, lr=1), "": {}}
+
+
 def _old_format(config: Any) -> tuple[str, str]:
-    """``(key, config text)`` as seqtheory stored a run before numbers were normalised (a frozen
-    copy of that code: the fixture every stored run of that time carries)."""
-    def conv(o):
-        if dataclasses.is_dataclass(o) and not isinstance(o, type):
-            return {f.name: conv(getattr(o, f.name)) for f in dataclasses.fields(o)}
-        if isinstance(o, dict):
-            return {str(k): conv(v) for k, v in o.items()}
-        if isinstance(o, (list, tuple)):
-            return [conv(v) for v in o]
-        return o
-
-    def dumps(x):
-        return json.dumps(conv(x), sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-    payload = dumps({"type": type(config).__name__, "schema": SCHEMA_VERSION, "config": config})
-    return hashlib.sha256(payload.encode()).hexdigest(), dumps(config)
+    """``(key, config text)`` as seqtheory stored a run before numbers were normalised: the
+    key of :func:`legacy_config_key` (pinned to the old code's values by
+    :func:`test_the_legacy_key_is_the_old_format`), the fields as written (``0`` stays ``0``)."""
+    return legacy_config_key(config), json.dumps(dataclasses.asdict(config), sort_keys=True,
+                                                 separators=(",", ":"))
 
 
 def _old_format_key(config: Any) -> str:
@@ -106,12 +106,15 @@ def test_configurations_with_their_fields_types_keep_their_old_keys():
     files make) has the same key as before: existing stores are found without a lookup."""
     for cfg in (_cfg(), TrainConfig(task="S3", model="deltaproduct", depth=2),
                 _cfg(task="rotation_eps", eps=0.25), LMConfig()):
-        assert config_key(cfg) == legacy_config_key(cfg) == _old_format_key(cfg)
+        assert config_key(cfg) == legacy_config_key(cfg)
 
 
 def test_the_legacy_key_is_the_old_format():
-    for cfg in (_cfg(weight_decay=0), _cfg(weight_decay=-0.0), _cfg(start=[0, 0, 1])):
-        assert legacy_config_key(cfg) == _old_format_key(cfg) != config_key(cfg)
+    for name, kw in OLD_CONFIGS.items():
+        assert legacy_config_key(_cfg(**kw)) == OLD_KEYS[name]
+    assert config_key(_cfg()) == OLD_KEYS[""]                  # typed as declared: unchanged
+    for name in ("weight_decay=0", "start=[0, 0, 1]", "weight_decay=0, lr=1"):
+        assert config_key(_cfg(**OLD_CONFIGS[name])) != OLD_KEYS[name]
 
 
 def _store_under_old_key(root, cfg, status: str, result=None, lease_until=None) -> str:
@@ -172,7 +175,9 @@ def test_the_train_command_finds_a_run_stored_with_the_old_key(tmp_path, capsys)
     res = {"key": "k", "device": "cpu", "precision": "fp32", "train_time_s": 1.0,
            "final_loss": 0.5, "test": {"seq_acc": 1.0, "seq_acc_train_length": 1.0,
                                        "max_len_90": 8, "test_length": 8}}
-    cfg = _cfg(weight_decay=0, lr=1)
+    from seqtheory.models.train import CODE_REVISION
+
+    cfg = _cfg(weight_decay=0, lr=1, code_revision=CODE_REVISION)   # as the command builds it
     _store_under_old_key(tmp_path, cfg, "finished", res)
     argv = ["train", "--task", "C2", "--model", "gla", "--steps", "2", "--train-length", "4",
             "--n-train", "8", "--n-test", "8", "--width", "8", "--heads", "1",
