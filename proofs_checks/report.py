@@ -51,7 +51,11 @@ kept, ``runs`` lists both runs, and ``controls`` is true when every record's con
 (:func:`control_ran`). A merge
 is refused (:func:`merge_problem`) across seeds, profiles, devices, seqtheory versions or claim
 versions; the figures of a replaced record that the new record no longer lists are stale and are
-removed (:func:`stale_figures`).
+removed (:func:`stale_figures`). The command line (``seqtheory verify``) reads, merges and
+replaces the report holding a lock file in the folder, so overlapping runs never drop each
+other's records; an interrupted run that cannot merge (``--replace``) writes
+``report.interrupted.json`` / ``.md`` beside the report instead of replacing it
+(:func:`write_report`'s ``stem``).
 """
 from __future__ import annotations
 

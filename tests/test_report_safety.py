@@ -295,8 +295,6 @@ def test_report_md_summary_marks_a_control_rejected_but_not_separated(tmp_path, 
 
 
 def test_ctrl_c_before_a_claim_finished_leaves_no_folder(tmp_path, capsys, temp_claims):
-    from seqtheory.proofs_checks.registry import Outcome, Verdict  # noqa: F401
-
     def stop(ctx):
         raise KeyboardInterrupt
 
