@@ -99,3 +99,23 @@ def test_sweep_and_its_report_under_any_folder_name(tmp_path):
     doc = json.loads((out / "word_problems.json").read_text())
     assert len(doc["runs"]) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([res.name, out.name])
+
+
+def test_evidence_pack_on_a_full_disk_is_one_line_and_leaves_no_bundle(tmp_path, capsys,
+                                                                        monkeypatch):
+    import errno
+    import os
+
+    res = tmp_path / WEIRD[0]
+    _finished_store(res)
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    assert main(["evidence", "pack", "--results", str(res), "--out", str(tmp_path / "b"),
+                 "--profile", "quick"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "No space left on device (errno ENOSPC)" in err and str(tmp_path / "b") in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [res.name]   # no half bundle
