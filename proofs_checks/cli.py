@@ -117,12 +117,12 @@ def _check_results_dir(path: Path | None, needed: bool) -> None:
     """``--results`` must be a folder that can be created or written (nothing is created);
     when a selected claim trains models and a store is there, it must open (``ValueError``
     otherwise, e.g. a corrupt ``results.sqlite``)."""
-    from seqtheory.models.store import ResultsStore, holds_store
+    from seqtheory.models.store import DB_NAME, ResultsStore
 
     if path is None:
         return
     check_dir(path, "--results")
-    if needed and holds_store(path):
+    if needed and (path / DB_NAME).exists():
         ResultsStore(path)
 
 

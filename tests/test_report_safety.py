@@ -303,3 +303,24 @@ def test_ctrl_c_before_a_claim_finished_leaves_no_folder(tmp_path, capsys, temp_
     assert main(["verify", "--only", "test.k_a", "--out", str(out), "--no-progress"]) == 130
     assert "no report written" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_report_changed_meanwhile_into_one_it_cannot_merge_into_is_kept(tmp_path, capsys,
+                                                                           temp_claims):
+    from seqtheory.proofs_checks.registry import Outcome, Verdict
+
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", FAST_A, "--out", str(out), "--no-progress"]) == 0
+
+    def meanwhile(ctx):  # another run replaces the report with one of seed 1 while this one runs
+        doc = _doc(out)
+        (out / "report.json").write_text(json.dumps(dict(doc, seed=1)))
+        return Outcome(Verdict.CONFIRMED, "m")
+
+    temp_claims("test.meanwhile", meanwhile)
+    capsys.readouterr()
+    assert main(["verify", "--only", "test.meanwhile", "--out", str(out), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert f"it is unchanged, this run's report is {out / 'report.unmerged.json'}" in err
+    assert _doc(out)["seed"] == 1 and [c["id"] for c in _doc(out)["claims"]] == [FAST_A]
+    assert [c["id"] for c in _doc(out, "report.unmerged.json")["claims"]] == ["test.meanwhile"]
