@@ -91,6 +91,7 @@ def _clip(text: str, n: int) -> str:
 
 def _print_summary(report: dict) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from .report import PAPER_TITLES, group_by_paper, mark_legend, marked_verdict
@@ -106,8 +107,9 @@ def _print_summary(report: dict) -> None:
         t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
         for c in cl:
             v = marked_verdict(c)
-            t.add_row(c["id"], _clip(c["statement"], 70),
-                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
+            t.add_row(escape(c["id"]), escape(_clip(c["statement"], 70)),  # text, not markup
+                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]",
+                      escape(_clip(c["key_figure"], 160)))
         console.print(t)
     for line in mark_legend(report["claims"]):
         console.print(line, highlight=False)
@@ -340,7 +342,8 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                                        highlight=False, soft_wrap=True)
             if info.get("error"):
                 progress.console.print("  training failed; each check trains its own runs:\n  "
-                                       + info["error"].rstrip().splitlines()[-1], highlight=False,
+                                       + info["error"].rstrip().splitlines()[-1], markup=False,
+                                       highlight=False,
                                        soft_wrap=True)
 
         try:

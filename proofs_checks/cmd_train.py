@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     console = Console()
     console.print(f"run {key[:12]}  task {cfg.task}  model {cfg.model}  depth {cfg.depth}  "
-                  f"store {store.path}")
+                  f"store {store.path}", markup=False, highlight=False)  # a path is data
     with Progress(TextColumn("[bold]train"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
                   disable=args.no_progress) as progress:

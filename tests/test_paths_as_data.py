@@ -16,6 +16,8 @@ from seqtheory.models.store import ResultsStore, holds_store, sqlite_uri
 from seqtheory.models.train import TrainConfig
 from seqtheory.proofs_checks.cli import main
 
+from test_cli import temp_claims  # noqa: F401  (fixture)
+
 #: names a URI or a shell would misread if a path were pasted into it unquoted
 WEIRD = ["r #1?x=%41 é", "a%20b", "file:x", "q?mode=ro", "ü ß 中文", "it's \"quoted\" $HOME"]
 CFG = TrainConfig(task="C2", model="gla", steps=2, train_length=4, n_train=8, n_test=8)
@@ -119,3 +121,18 @@ def test_evidence_pack_on_a_full_disk_is_one_line_and_leaves_no_bundle(tmp_path,
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert "No space left on device (errno ENOSPC)" in err and str(tmp_path / "b") in err
     assert sorted(p.name for p in tmp_path.iterdir()) == [res.name]   # no half bundle
+
+
+def test_the_terminal_prints_paths_and_key_figures_as_text_not_markup(tmp_path, capsys,
+                                                                      temp_claims):
+    from seqtheory.proofs_checks.registry import Outcome, Verdict
+
+    res = tmp_path / "res [bold]x[/] [task]"
+    assert main(["train", "--task", "C2", "--model", "gla", "--steps", "2", "--train-length",
+                 "4", "--n-train", "8", "--n-test", "8", "--width", "8", "--heads", "1",
+                 "--device", "cpu", "--no-progress", "--results", str(res)]) == 0
+    assert f"store {res / 'results.sqlite'}" in capsys.readouterr().out.replace("\n", "")
+    temp_claims("test.markup", lambda ctx: Outcome(Verdict.CONFIRMED, "rank [bold] 3 [task]"))
+    assert main(["verify", "--only", "test.markup", "--out", str(tmp_path / "rep"),
+                 "--no-progress"]) == 0
+    assert "rank [bold] 3 [task]" in capsys.readouterr().out
