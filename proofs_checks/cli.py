@@ -616,9 +616,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"seqtheory {args.command}: interrupted", file=sys.stderr)
         return 130
-    except OSError as exc:  # a write that failed outside the places that word it themselves
-        print(f"seqtheory {args.command}: error: cannot write {os_error_line(exc)}",
-              file=sys.stderr)
+    except OSError as exc:  # a file operation failed outside the places that word it themselves
+        print(f"seqtheory {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return 1
 
 
