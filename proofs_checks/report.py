@@ -74,11 +74,11 @@ from .environment import environment_info, package_version
 from .profiles import PROFILES
 from .runner import ClaimResult
 
-__all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "mark_legend", "to_jsonable", "build_report", "write_report", "render_markdown",
-           "reproduce_command", "validate_report", "merge_problem", "merge_reports",
-           "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
-           "PAPER_TITLES", "group_by_paper", "control_separation",
-           "control_state", "control_outcome"]
+__all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "mark_legend",
+           "to_jsonable", "build_report", "write_report", "render_markdown", "reproduce_command",
+           "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
+           "tally_line", "format_number", "claim_record", "md_table", "PAPER_TITLES",
+           "group_by_paper", "control_separation", "control_state", "control_outcome"]
 
 SCHEMA_VERSION = 2
 
@@ -337,7 +337,8 @@ def _separation(c: dict) -> tuple[str, str]:
 CONTROL_MARKS = {
     "rejected but not separated": ("*", "control rejected but not separated: the rule gave it the "
                                         "claim's own verdict (no evidence of the check's power)"),
-    "rejected (separation unknown)": ("†", "control rejected, separation unknown (see report.md)"),
+    "rejected (separation unknown)": ("†", "control rejected, separation unknown "
+                                           "(see report.md)"),
     "NOT rejected": (" (CONTROL NOT REJECTED)", ""),
     "crashed": (" (control crashed)", ""),
 }

@@ -106,7 +106,8 @@ def test_folder_lock_waits_then_times_out_naming_the_holder(tmp_path):
     try:
         assert holder.stdout.readline().strip() == "held"
         waits = []
-        with pytest.raises(FolderLockTimeout, match=rf"held by another process \(pid {holder.pid}\)"):
+        held = rf"held by another process \(pid {holder.pid}\)"
+        with pytest.raises(FolderLockTimeout, match=held):
             with folder_lock(tmp_path, timeout_s=0.3, on_wait=waits.append):
                 pass
         assert waits == [f"another process (pid {holder.pid})"]

@@ -20,8 +20,9 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir", "ensure_dir", "check_dir",
-           "current_umask", "folder_lock", "os_error_line", "FolderLockTimeout"]
+__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir",
+           "ensure_dir", "check_dir", "current_umask", "folder_lock", "os_error_line",
+           "FolderLockTimeout"]
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
