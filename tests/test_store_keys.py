@@ -202,3 +202,14 @@ def test_sweep_status_counts_a_run_stored_with_the_old_key(tmp_path):
     _store_under_old_key(tmp_path, _cfg(weight_decay=0), "finished", {"ok": 1})
     st = sweep_status(ResultsStore(tmp_path), [_cfg(weight_decay=0.0), _cfg(weight_decay=0.5)])
     assert (st.finished, st.new) == (1, 1)
+
+
+def test_the_sweep_report_lists_a_run_stored_with_the_old_key(tmp_path):
+    from seqtheory.models.sweep_report import collect_runs
+
+    res = {"device": "cpu", "precision": "fp32", "train_time_s": 1.0, "final_loss": 0.5,
+           "test": {"seq_acc": 1.0, "seq_acc_train_length": 1.0, "max_len_90": 8,
+                    "test_length": 8}}
+    key = _store_under_old_key(tmp_path, _cfg(weight_decay=0), "finished", res)
+    rows, skipped = collect_runs(ResultsStore(tmp_path), [_cfg(weight_decay=0.0)])
+    assert [r["key"] for r in rows] == [key] and skipped["not_in_config"] == 0
