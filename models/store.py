@@ -7,8 +7,15 @@ Layout of ``results_dir``::
 
 Keys. A run is identified by :func:`config_key`: the sha256 of the canonical JSON (sorted keys, no
 whitespace, floats by ``repr``) of its configuration dataclass together with its type name and
-a schema version. The execution device is *not* part of the configuration (a run trained on a GPU
-is reused by a CPU check; the device is recorded in the result).
+a schema version. Numbers are normalised first (:func:`canonical_json`), so that equal
+configurations get equal keys: a number in a field annotated ``float`` is written as a float
+(``weight_decay=0`` and ``0.0`` alike), in a field annotated ``int`` or not annotated as a number
+an integral value is written as an int, ``-0.0`` as ``0``/``0.0``, numpy scalars as Python
+numbers, tuples as lists. Keys written before this normalisation (:func:`legacy_config_key`;
+the same key for every configuration whose numbers already had their field's type) are still
+found: the store looks a run up under its key, then under its legacy key. The execution device
+is *not* part of the configuration (a run trained on a GPU is reused by a CPU check; the device is
+recorded in the result).
 
 Concurrency (for sweep runners). The database is opened in WAL mode with a busy timeout, and
 every state change is one ``BEGIN IMMEDIATE`` transaction, so any number of processes (one store
@@ -29,21 +36,25 @@ A sweep runner is then::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import io
 import json
+import math
 import os
 import socket
 import sqlite3
 import time
+import types
+import typing
 import uuid
 from pathlib import Path
 from typing import Any
 
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
-__all__ = ["canonical_json", "config_key", "ResultsStore", "RunRecord", "RunHeldError",
-           "default_owner", "holds_store", "SCHEMA_VERSION"]
+__all__ = ["canonical_json", "config_key", "legacy_config_key", "ResultsStore", "RunRecord",
+           "RunHeldError", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
@@ -54,14 +65,141 @@ def holds_store(root: str | os.PathLike) -> bool:
     created or opened."""
     return (Path(root) / DB_NAME).is_file()
 
+
+def sqlite_uri(path: str | os.PathLike, **params: str) -> str:
+    """The SQLite ``file:`` URI of the database file ``path`` with query ``params``
+    (``mode="ro"``, ``immutable="1"``), for ``sqlite3.connect(uri, uri=True)``. The path is made
+    absolute and percent-encoded (:meth:`pathlib.Path.as_uri`), so a folder name holding ``#``,
+    ``?``, ``%41``, spaces or non-ASCII letters names that folder, never a query or fragment."""
+    from urllib.parse import urlencode
+
+    uri = Path(path).absolute().as_uri()
+    return uri + (f"?{urlencode(params)}" if params else "")
+
+
 _COLUMNS = {"runs": {"key", "config", "status", "owner", "lease_until", "step", "result", "error",
                      "created", "updated"},
             "metrics": {"key", "step", "data"}}
 
 
 def canonical_json(obj: Any) -> str:
-    """Canonical JSON: dataclasses as dicts, tuples as lists, sorted keys, compact separators.
-    ``TypeError`` for values JSON cannot represent; ``ValueError`` for NaN/inf."""
+    """Canonical JSON: dataclasses as dicts, tuples as lists, sorted keys, compact separators,
+    numbers normalised by their declared type (module docstring, *Keys*): a float field holds
+    floats, an int field or an unannotated place holds an integral value as an int, ``-0.0``
+    reads ``0``, numpy scalars are Python numbers. ``TypeError`` for values JSON cannot
+    represent; ``ValueError`` for NaN/inf."""
+    return json.dumps(_normalised(obj, None), sort_keys=True, separators=(",", ":"),
+                      allow_nan=False)
+
+
+def _normalised(o: Any, hint: Any) -> Any:
+    """``o`` as plain JSON values with its numbers normalised for the type ``hint`` declares."""
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        hints = _field_hints(type(o))
+        return {f.name: _normalised(getattr(o, f.name), hints.get(f.name))
+                for f in dataclasses.fields(o)}
+    if isinstance(o, dict):
+        if dataclasses.is_dataclass(hint) and isinstance(hint, type):  # a stored config's dict
+            hints = _field_hints(hint)
+            return {str(k): _normalised(v, hints.get(k)) for k, v in o.items()}
+        value_hint = _arg_hints(hint, 2)[1]
+        return {str(k): _normalised(v, value_hint) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_normalised(v, h) for v, h in zip(o, _item_hints(hint, len(o)))]
+    if type(o).__module__ == "numpy" and hasattr(o, "item") and getattr(o, "ndim", 1) == 0:
+        o = o.item()                                  # numpy scalar → Python number / bool
+    if o is None or isinstance(o, (bool, str)):
+        return o
+    if isinstance(o, int):
+        return _as_float(o) if _number_kind(hint) == "float" else int(o)
+    if isinstance(o, float):
+        if not math.isfinite(o):
+            raise ValueError(f"configuration value {o!r} is not finite")
+        o = float(o) + 0.0                            # -0.0 → 0.0
+        if _number_kind(hint) != "float" and o.is_integer() and abs(o) < 2 ** 53:
+            return int(o)
+        return o
+    raise TypeError(f"configuration value of type {type(o).__name__} is not JSON-representable")
+
+
+def _as_float(n: int) -> float | int:
+    try:
+        return float(n)
+    except OverflowError:  # beyond a float: keep the exact integer
+        return n
+
+
+@functools.lru_cache(maxsize=None)
+def _field_hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # unresolvable annotations: numbers are normalised as unannotated
+        return {}
+
+
+def _strip_optional(hint: Any) -> Any:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return _strip_optional(args[0])
+    return hint
+
+
+def _number_kind(hint: Any) -> str | None:
+    """``"float"`` / ``"int"`` when ``hint`` declares only floats / only ints (``None``
+    allowed), else ``None``."""
+    hint = _strip_optional(hint)
+    if hint is float:
+        return "float"
+    if hint is int:
+        return "int"
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        kinds = {_number_kind(a) for a in typing.get_args(hint) if a is not type(None)}
+        return kinds.pop() if len(kinds) == 1 else None
+    return None
+
+
+def _arg_hints(hint: Any, n: int) -> list[Any]:
+    args = typing.get_args(_strip_optional(hint))
+    return list(args) if len(args) == n else [None] * n
+
+
+def _item_hints(hint: Any, n: int) -> list[Any]:
+    """The declared type of each of ``n`` items of a ``tuple[...]`` / ``list[X]`` /
+    ``Sequence[X]``."""
+    hint = _strip_optional(hint)
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        return list(args) if len(args) == n else [None] * n
+    return [args[0] if args else None] * n
+
+
+def config_key(config: Any) -> str:
+    """sha256 (hex) of ``{"type": <class name>, "schema": SCHEMA_VERSION, "config": <config>}``
+    in canonical JSON (:func:`canonical_json`: equal configurations, equal keys). ``config``
+    must be a dataclass instance (TypeError otherwise)."""
+    if not (dataclasses.is_dataclass(config) and not isinstance(config, type)):
+        raise TypeError(f"config must be a dataclass instance, got {type(config).__name__}")
+    return _key_of_fields(type(config), config)
+
+
+def _key_of_fields(cls: type, fields: Any) -> str:
+    """:func:`config_key` of a configuration of class ``cls`` given as an instance or as the
+    dict of its fields (a stored ``config``)."""
+    payload = json.dumps({"type": cls.__name__, "schema": SCHEMA_VERSION,
+                          "config": _normalised(fields, cls)},
+                         sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def legacy_config_key(config: Any) -> str | None:
+    """The key seqtheory gave ``config`` before numbers were normalised (``0`` and ``0.0``,
+    ``-0.0`` and ``0.0`` differed), or ``None`` where that format could not key it (e.g. numpy
+    integers). Equal to :func:`config_key` whenever every number already had its field's type."""
+    return _legacy_key(type(config).__name__, config)
+
+
+def _legacy_key(type_name: str, config: Any) -> str | None:
     def conv(o):
         if dataclasses.is_dataclass(o) and not isinstance(o, type):
             return {f.name: conv(getattr(o, f.name)) for f in dataclasses.fields(o)}
@@ -71,18 +209,14 @@ def canonical_json(obj: Any) -> str:
             return [conv(v) for v in o]
         if o is None or isinstance(o, (bool, int, float, str)):
             return o
-        raise TypeError(f"configuration value of type {type(o).__name__} is not JSON-representable")
+        raise TypeError
 
-    return json.dumps(conv(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def config_key(config: Any) -> str:
-    """sha256 (hex) of ``{"type": <class name>, "schema": SCHEMA_VERSION, "config": <config>}``
-    in canonical JSON. ``config`` must be a dataclass instance (TypeError otherwise)."""
-    if not (dataclasses.is_dataclass(config) and not isinstance(config, type)):
-        raise TypeError(f"config must be a dataclass instance, got {type(config).__name__}")
-    payload = canonical_json({"type": type(config).__name__, "schema": SCHEMA_VERSION,
-                              "config": config})
+    try:
+        payload = json.dumps(conv({"type": type_name, "schema": SCHEMA_VERSION,
+                                   "config": config}),
+                             sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -131,6 +265,7 @@ class ResultsStore:
         ensure_dir(self.root / "checkpoints", "checkpoint folder")
         self.path = self.root / DB_NAME
         self._busy = busy_timeout_s
+        self._legacy_keys: dict[type, dict[str, str]] = {}
         if self.path.exists() and not self.path.is_file():
             raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
         try:
@@ -154,7 +289,8 @@ class ResultsStore:
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(self.path, timeout=self._busy, isolation_level=None)
+        con = sqlite3.connect(sqlite_uri(self.path), uri=True, timeout=self._busy,
+                              isolation_level=None)
         con.execute(f"PRAGMA busy_timeout={int(self._busy * 1000)}")
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=NORMAL")
@@ -163,6 +299,40 @@ class ResultsStore:
     @staticmethod
     def key(config: Any) -> str:
         return config_key(config)
+
+    def key_of(self, config_or_key: Any) -> str:
+        """The key this store holds the run under: a ``str`` is taken as a key; for a
+        configuration, its :func:`config_key`, unless the store holds that run only under the
+        key of the earlier format (:func:`legacy_config_key` of the configuration as it was
+        stored, e.g. with ``weight_decay=0`` where this one says ``0.0``): then that key."""
+        if isinstance(config_or_key, str):
+            return config_or_key
+        key = config_key(config_or_key)
+        legacy = self._legacy_index(type(config_or_key))
+        if key not in legacy:
+            return key
+        with self._connect() as con:  # a run stored since under the new key wins
+            new = con.execute("SELECT 1 FROM runs WHERE key=?", (key,)).fetchone()
+        return key if new else legacy[key]
+
+    def _legacy_index(self, cls: type) -> dict[str, str]:
+        """``{new key: stored key}`` of the runs of configuration class ``cls`` stored under a
+        key of the earlier format that differs from their key now (read once per store object
+        and class: the migration is a lookup; nothing stored is rewritten)."""
+        if cls not in self._legacy_keys:
+            with self._connect() as con:
+                rows = con.execute("SELECT key, config FROM runs").fetchall()
+            index = {}
+            for stored, text in rows:
+                fields = json.loads(text)
+                if _legacy_key(cls.__name__, fields) != stored:
+                    continue             # another class's run, or already in the new format
+                try:
+                    index[_key_of_fields(cls, fields)] = stored
+                except (TypeError, ValueError):
+                    continue
+            self._legacy_keys[cls] = {k: v for k, v in index.items() if k != v}
+        return self._legacy_keys[cls]
 
     def _row(self, con, key: str) -> RunRecord | None:
         r = con.execute("SELECT key, config, status, owner, lease_until, step, result, error, "
@@ -175,7 +345,7 @@ class ResultsStore:
     # ------------------------------------------------------------------ queries
     def get(self, config_or_key: Any) -> RunRecord | None:
         """The record of a run (by config or key), or None."""
-        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
+        key = self.key_of(config_or_key)
         with self._connect() as con:
             return self._row(con, key)
 
@@ -197,7 +367,7 @@ class ResultsStore:
         """Atomically take run ``config`` for ``owner``. True when the run is new, failed, already
         held by ``owner``, or its lease expired; False when it is finished or another live owner
         holds it."""
-        key, now = config_key(config), time.time()
+        key, now = self.key_of(config), time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             rec = self._row(con, key)
@@ -216,7 +386,7 @@ class ResultsStore:
 
     def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:
         """Extend ``owner``'s lease and record progress; RuntimeError if the lease was lost."""
-        key, now = config_key(config), time.time()
+        key, now = self.key_of(config), time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             cur = con.execute("UPDATE runs SET lease_until=?, step=?, updated=? WHERE key=? AND "
@@ -226,7 +396,7 @@ class ResultsStore:
 
     def finish(self, config: Any, owner: str, result: dict) -> None:
         """Store the result and mark the run finished (RuntimeError if ``owner`` lost the lease)."""
-        key, now = config_key(config), time.time()
+        key, now = self.key_of(config), time.time()
         text = json.dumps(result, sort_keys=True, allow_nan=True, default=_json_default)
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
@@ -238,7 +408,7 @@ class ResultsStore:
 
     def fail(self, config: Any, owner: str, error: str) -> None:
         """Mark a held run failed (it may be claimed again)."""
-        key, now = config_key(config), time.time()
+        key, now = self.key_of(config), time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             con.execute("UPDATE runs SET status='failed', error=?, lease_until=NULL, updated=? "
@@ -249,25 +419,24 @@ class ResultsStore:
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             con.execute("UPDATE runs SET lease_until=0 WHERE key=? AND owner=? AND status='claimed'",
-                        (config_key(config), owner))
+                        (self.key_of(config), owner))
 
     # ------------------------------------------------------------------ metrics and checkpoints
     def log_metrics(self, config: Any, step: int, data: dict) -> None:
         """Record one point of a run's curves (idempotent per step)."""
         with self._connect() as con:
             con.execute("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)",
-                        (config_key(config), int(step), json.dumps(data, default=_json_default)))
+                        (self.key_of(config), int(step), json.dumps(data, default=_json_default)))
 
     def metrics(self, config_or_key: Any) -> list[dict]:
         """The curve points of a run, by step (each dict has ``step``)."""
-        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
+        key = self.key_of(config_or_key)
         with self._connect() as con:
             return [dict(json.loads(d), step=s) for s, d in con.execute(
                 "SELECT step, data FROM metrics WHERE key=? ORDER BY step", (key,))]
 
     def checkpoint_path(self, config_or_key: Any) -> Path:
-        key = config_or_key if isinstance(config_or_key, str) else config_key(config_or_key)
-        return self.root / "checkpoints" / f"{key}.pt"
+        return self.root / "checkpoints" / f"{self.key_of(config_or_key)}.pt"
 
     def save_checkpoint(self, config: Any, state: dict) -> Path:
         """Write ``state`` (a dict of anything ``torch.save`` takes) atomically as the run's

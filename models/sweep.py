@@ -344,8 +344,9 @@ def sweep_status(store: ResultsStore, configs: Sequence[TrainConfig],
     now = time.time() if now is None else now
     recs = _records(store)
     counts = dict.fromkeys(("finished", "running", "interrupted", "failed", "new"), 0)
+    key_of = getattr(store, "key_of", config_key)  # finds runs stored under an earlier key format
     for cfg in configs:
-        counts[_classify(recs.get(config_key(cfg)), now)] += 1
+        counts[_classify(recs.get(key_of(cfg)), now)] += 1
     return SweepStatus(total=len(configs), **counts)
 
 

@@ -58,7 +58,8 @@ def collect_runs(store: ResultsStore,
     """Rows of every word-problem run in ``store`` (restricted to ``configs`` when given), sorted
     by (train length, task, model, depth, setting, seed); and counts of the runs left out."""
     now = time.time()
-    keys = None if configs is None else {config_key(c) for c in configs}
+    key_of = getattr(store, "key_of", config_key)  # finds runs stored under an earlier key format
+    keys = None if configs is None else {key_of(c) for c in configs}
     rows, skipped = [], {"rotation": 0, "shuffled_labels": 0, "not_in_config": 0}
     for rec in store.runs():
         if keys is not None and rec.key not in keys:

@@ -29,7 +29,8 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from seqtheory.theory._io import ensure_dir
+from seqtheory.theory._io import FolderLockTimeout, check_dir, ensure_dir, folder_lock, \
+    os_error_line
 
 from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
@@ -90,9 +91,10 @@ def _clip(text: str, n: int) -> str:
 
 def _print_summary(report: dict) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    from .report import PAPER_TITLES, control_state, group_by_paper
+    from .report import PAPER_TITLES, group_by_paper, mark_legend, marked_verdict
 
     console = Console()
     colours = {"confirmed": "green", "supported": "cyan", "refuted": "red", "refined": "yellow",
@@ -104,36 +106,25 @@ def _print_summary(report: dict) -> None:
         t.add_column("verdict", no_wrap=True)
         t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
         for c in cl:
-            v = (c["verdict"] or "CRASHED") + _CONTROL_MARK.get(control_state(c), ("", ""))[0]
-            t.add_row(c["id"], _clip(c["statement"], 70),
-                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]", _clip(c["key_figure"], 160))
+            v = marked_verdict(c)
+            t.add_row(escape(c["id"]), escape(_clip(c["statement"], 70)),  # text, not markup
+                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]",
+                      escape(_clip(c["key_figure"], 160)))
         console.print(t)
-    for state, (mark, legend) in _CONTROL_MARK.items():
-        if legend and any(control_state(c) == state for c in report["claims"]):
-            console.print(f"{mark} {legend}", highlight=False)
-
-
-#: the closing table's marks on a verdict for its control's outcome (report.control_state),
-#: with the legend printed under the tables ("" for a mark that says it all)
-_CONTROL_MARK = {
-    "rejected but not separated": ("*", "control rejected but not separated: the rule gave it the "
-                                        "claim's own verdict (no evidence of the check's power)"),
-    "rejected (separation unknown)": ("†", "control rejected, separation unknown (see report.md)"),
-    "NOT rejected": (" (CONTROL NOT REJECTED)", ""),
-    "crashed": (" (control crashed)", ""),
-}
+    for line in mark_legend(report["claims"]):
+        console.print(line, highlight=False)
 
 
 def _check_results_dir(path: Path | None, needed: bool) -> None:
-    """``--results`` must not be a file; when a selected claim trains models, the store there
-    must open (``ValueError`` otherwise, e.g. a corrupt ``results.sqlite``)."""
+    """``--results`` must be a folder that can be created or written (nothing is created);
+    when a selected claim trains models and a store is there, it must open (``ValueError``
+    otherwise, e.g. a corrupt ``results.sqlite``)."""
+    from seqtheory.models.store import DB_NAME, ResultsStore
+
     if path is None:
         return
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--results {str(path)!r} exists and is not a folder")
-    if needed:
-        from seqtheory.models.store import ResultsStore
-
+    check_dir(path, "--results")
+    if needed and (path / DB_NAME).exists():
         ResultsStore(path)
 
 
@@ -171,34 +162,100 @@ def _existing_report(out: Path) -> tuple[dict | None, str | None]:
         return None, str(exc)
 
 
-def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path
-                ) -> tuple[dict | None, dict | None]:
-    """``(old, base)``: the report already in ``out`` (for its figures and recorded times) and
-    the report a partial or interrupted run merges into (``None``: write a fresh report).
-
-    Raises ``ValueError`` when a partial run (``--only``) would have to replace a report it
-    cannot merge into and ``--replace`` was not given."""
+def _merge_problem(args: argparse.Namespace, claims: list[Claim], old: dict | None,
+                   unreadable: str | None) -> str | None:
+    """Why this run's records cannot be merged into the report ``old`` (``unreadable``: why it
+    could not be read), or ``None`` when they can or there is no report."""
     from .environment import package_version
     from .report import merge_problem
 
-    old, unreadable = _existing_report(out)
-    partial = {c.id for c in claims} != {c.id for c in all_claims()}
     probe = {"seed": args.seed, "profile": args.profile, "device": args.device_resolved,
              "seqtheory_version": package_version(), "claims": [{"id": c.id} for c in claims],
              "environment": {"evidence": getattr(args, "provenance", None)}}
-    why = unreadable or (old and merge_problem(
+    return unreadable or (old and merge_problem(
         old, probe, {c.id: c.claim_version for c in all_claims()}))
+
+
+def _is_partial(claims: list[Claim]) -> bool:
+    return {c.id for c in claims} != {c.id for c in all_claims()}
+
+
+def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path) -> dict | None:
+    """The report already in ``out`` (``None`` when there is none), for its recorded times and
+    to say what will happen to it; reads only (the merge itself happens when the run has
+    finished, :func:`_write_run`).
+
+    Raises ``ValueError`` when a partial run (``--only``) would have to replace a report it
+    cannot merge into and ``--replace`` was not given."""
+    old, unreadable = _existing_report(out)
+    partial = _is_partial(claims)
+    why = _merge_problem(args, claims, old, unreadable)
     if why and partial and not args.replace:
         raise ValueError(f"--out {str(out)!r} holds a report this partial run cannot merge into "
                          f"({why}); pass --replace to overwrite it, or --out to write elsewhere")
     if why:
         print(f"seqtheory verify: note: replacing the report in {out} ({why})", file=sys.stderr)
-        return old, None
-    if old is not None and partial and not args.replace:
+    elif old is not None and partial and not args.replace:
         kept = len({c["id"] for c in old["claims"]} - {c.id for c in claims})
         print(f"seqtheory verify: note: merging into the report in {out} (its other {kept} "
               f"claim(s) are kept; --replace writes a fresh report)", file=sys.stderr)
-    return old, (None if args.replace else old)
+    return old
+
+
+#: the lock file serialising the writers of one report folder (:func:`_write_run`)
+REPORT_LOCK = ".seqtheory-report.lock"
+#: how long a run waits for another run writing the same report folder (seconds)
+REPORT_LOCK_TIMEOUT_S = 600.0
+
+
+def _write_run(args: argparse.Namespace, claims: list[Claim], report: dict, out: Path,
+               old: dict | None, interrupted: bool) -> tuple[dict, Path, Path, str, list[str]]:
+    """Write this run's ``report`` into ``out`` holding the folder's lock
+    (:data:`REPORT_LOCK`) while the report there is read again, merged and replaced, so that
+    concurrent runs in one folder serialise and none loses another's finished claims.
+
+    A partial run merges into the report as it is *now* (another run may have written it since
+    this one started). An interrupted run never replaces a report it cannot merge into (e.g.
+    under ``--replace``): its partial report goes beside it as ``report.interrupted.json/.md``;
+    likewise a partial run whose report changed into one it cannot merge into writes
+    ``report.unmerged.json/.md``. Returns ``(written report, json path, md path, stem,
+    stale figures removed)``; ``OSError`` / ``ValueError`` when writing fails."""
+    from .report import write_report
+
+    def waiting(holder: str) -> None:
+        print(f"seqtheory verify: waiting for {holder}, which is writing the report in {out} "
+              f"(at most {REPORT_LOCK_TIMEOUT_S:g} s)", file=sys.stderr)
+
+    try:
+        with folder_lock(out, REPORT_LOCK, timeout_s=REPORT_LOCK_TIMEOUT_S, on_wait=waiting):
+            return _merge_and_write(args, claims, report, out, old, interrupted)
+    except FolderLockTimeout as exc:
+        print(f"seqtheory verify: note: {exc}; writing this run's report beside it",
+              file=sys.stderr)
+        return (report, *write_report(report, out, "report.unmerged"), "report.unmerged", [])
+
+
+def _merge_and_write(args: argparse.Namespace, claims: list[Claim], report: dict, out: Path,
+                     old: dict | None, interrupted: bool
+                     ) -> tuple[dict, Path, Path, str, list[str]]:
+    """:func:`_write_run`'s work, with the folder's lock held."""
+    from .report import merge_reports, write_report
+
+    current, unreadable = _existing_report(out)
+    why = _merge_problem(args, claims, current, unreadable)
+    partial = interrupted or _is_partial(claims)
+    stem = "report"
+    if partial and current is not None and not why and not args.replace:
+        if old is None or current["runs"] != old["runs"]:
+            print(f"seqtheory verify: note: another run wrote the report in {out} while this "
+                  "one ran; this run's records are merged into that report", file=sys.stderr)
+        report = merge_reports(current, report, [c.id for c in all_claims()])
+    elif (out / "report.json").exists() and (
+            interrupted or (_is_partial(claims) and why and not args.replace)):
+        stem = "report.interrupted" if interrupted else "report.unmerged"
+    jpath, mpath = write_report(report, out, stem)
+    removed = _remove_stale_figures(current, report, out) if stem == "report" else []
+    return report, jpath, mpath, stem, removed
 
 
 def _remove_stale_figures(old: dict | None, report: dict, out: Path) -> list[str]:
@@ -285,7 +342,8 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
                                        highlight=False, soft_wrap=True)
             if info.get("error"):
                 progress.console.print("  training failed; each check trains its own runs:\n  "
-                                       + info["error"].rstrip().splitlines()[-1], highlight=False,
+                                       + info["error"].rstrip().splitlines()[-1], markup=False,
+                                       highlight=False,
                                        soft_wrap=True)
 
         try:
@@ -298,49 +356,68 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .report import build_report, merge_reports, tally_line, write_report
+    from .report import build_report
     from .runner import resolve_device
 
-    try:
+    try:  # nothing is created before every argument is checked (a refused run leaves no trace)
         claims = select_claims(args.only)
+        if args.seed < 0:
+            raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         args.device_resolved = resolve_device(args.device)
         evidence = _check_evidence(args)
-        out = ensure_dir(Path(args.out).resolve(), "--out")
+        out = check_dir(Path(args.out).resolve(), "--out")
         ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
                       out_dir=out, results_dir=Path(args.results).resolve() if args.results else None,
                       evidence=evidence)
         if evidence is None:
             _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
-        old, base = _merge_base(args, claims, out)
+        old = _merge_base(args, claims, out)
+        created = not out.exists()
+        ensure_dir(out, "--out")
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
         return 2
     results, interrupted = _run_with_progress(
         claims, ctx, args, _recorded_seconds(old, args.profile, args.controls))
     if interrupted and not results:
+        if created:
+            _remove_if_empty(out)
         print("seqtheory verify: interrupted before a claim finished; no report written",
               file=sys.stderr)
         return 130
     report = build_report(results, seed=args.seed, profile=args.profile,
                           device=args.device_resolved, controls=args.controls,
                           interrupted=interrupted, evidence=args.provenance)
-    partial = interrupted or len(claims) < len(all_claims())
-    if base is not None and partial:
-        report = merge_reports(base, report, [c.id for c in all_claims()])
     try:
-        jpath, mpath = write_report(report, out)
-    except (OSError, ValueError) as exc:
+        report, jpath, mpath, stem, removed = _write_run(args, claims, report, out, old,
+                                                         interrupted)
+    except OSError as exc:
+        print(f"seqtheory verify: error: cannot write the report into {out}: "
+              f"{os_error_line(exc)}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
         print(f"seqtheory verify: error: cannot write the report into {out}: {exc}",
               file=sys.stderr)
         return 1
-    removed = _remove_stale_figures(old, report, out)
+    ran = {r.claim.id for r in results}
     if interrupted:
         print(f"seqtheory verify: interrupted after {len(results)}/{len(claims)} claims; "
               f"partial report (marked interrupted): {jpath}", file=sys.stderr)
+        if stem != "report":
+            print(f"seqtheory verify: the last complete report is unchanged: "
+                  f"{out / 'report.json'}", file=sys.stderr)
         return 130
-    _print_summary(report)
-    run_records = report["claims"] if len(report["runs"]) == 1 else \
-        [c for c in report["claims"] if c["rerun"]]
+    return _print_run(report, [c for c in report["claims"] if c["id"] in ran], results, stem,
+                      out, jpath, mpath, removed)
+
+
+def _print_run(report: dict, run_records: list[dict], results: list, stem: str, out: Path,
+               jpath: Path, mpath: Path, removed: list[str]) -> int:
+    """The terminal's account of a finished run: its claims' table, its tally, the merged
+    report's tally, where the report is; returns the exit status."""
+    from .report import tally_line
+
+    _print_summary(dict(report, claims=run_records))
     print(f"this run: {tally_line(run_records)}")
     if len(report["runs"]) > 1:
         print(f"the report (merged with {len(report['runs']) - 1} earlier run(s)): "
@@ -350,11 +427,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     print(f"report: {mpath}\n        {jpath}")
     crashed = [r.claim.id for r in results if r.crashed]
     broken = [r.claim.id for r in results if r.control_failed]
+    if stem != "report":
+        print(f"seqtheory verify: the report in {out} changed while this run ran into one this "
+              f"run cannot merge into; it is unchanged, this run's report is {jpath}",
+              file=sys.stderr)
     if crashed:
         print(f"crashed: {', '.join(crashed)}", file=sys.stderr)
     if broken:
         print(f"negative control NOT rejected (check broken): {', '.join(broken)}", file=sys.stderr)
-    return 1 if (crashed or broken) else 0
+    return 1 if (crashed or broken or stem != "report") else 0
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
 
 
 def _short_commit(commit: str) -> str:
@@ -470,9 +558,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "A run of some claims (--only) merges them into the report "
                                    "already in --out (they are marked re-run); it refuses a "
                                    "report made with another seed, profile, device, seqtheory "
-                                   "version or evidence bundle unless --replace is given. Ctrl-C "
-                                   "writes the claims "
-                                   "finished so far as a report marked interrupted. "
+                                   "version or evidence bundle unless --replace is given. Runs "
+                                   "in one --out folder may overlap: each merges into the report "
+                                   "as it is when it finishes (writers take turns through a lock "
+                                   "file there). Ctrl-C writes the claims finished so far as a "
+                                   "report marked interrupted, merged into the report when it "
+                                   "can be, else (e.g. under --replace) beside it as "
+                                   "report.interrupted.json / .md, the complete report kept. "
+                                   "A refused run creates nothing. "
                                    "Exit status: 0 when every check ran (whatever the verdicts), "
                                    "1 when a check or a control crashed or a negative control was "
                                    "not rejected, 2 for bad arguments, 130 after Ctrl-C.")
@@ -525,6 +618,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"seqtheory {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a file operation failed outside the places that word it themselves
+        print(f"seqtheory {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -41,13 +41,25 @@ def register(subparsers) -> None:
 
 
 def _cmd_pack(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from seqtheory.theory._io import os_error_line
+
     from .evidence import describe, pack
+
+    def fail(msg: str, code: int) -> int:
+        print(f"seqtheory evidence pack: error: {msg}", file=sys.stderr)
+        return code
 
     try:
         prov = pack(args.results, args.out, profile=args.profile, seed=args.seed, device=args.device)
     except ValueError as exc:
-        print(f"seqtheory evidence pack: error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), 2)
+    except OSError as exc:  # disk full, read-only file system, no permission: no bundle is left
+        return fail(f"cannot write the bundle {str(args.out)!r}: {os_error_line(exc)}", 1)
+    except sqlite3.DatabaseError as exc:
+        return fail(f"cannot copy the results store {str(args.results)!r} into the bundle "
+                    f"{str(args.out)!r}: {exc}", 1)
     print(f"wrote {args.out}: {describe(prov)}")
     print(json.dumps({k: prov[k] for k in ("git_commit", "device", "runs")}))
     return 0

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
     from seqtheory.models.store import ResultsStore
     from seqtheory.models.train import TrainConfig, resolve_device, train
+    from seqtheory.theory._io import os_error_line
 
     try:
         resolve_device(args.device)  # fail before touching the store: e.g. cuda without a GPU
@@ -101,9 +102,12 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         print(f"seqtheory train: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"seqtheory train: error: {os_error_line(exc, args.results)}", file=sys.stderr)
+        return 1
     console = Console()
     console.print(f"run {key[:12]}  task {cfg.task}  model {cfg.model}  depth {cfg.depth}  "
-                  f"store {store.path}")
+                  f"store {store.path}", markup=False, highlight=False)  # a path is data
     with Progress(TextColumn("[bold]train"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
                   disable=args.no_progress) as progress:
@@ -117,7 +121,15 @@ def run(args: argparse.Namespace) -> int:
         try:
             res = train(cfg, store=store, device=args.device, on_progress=on_progress,
                         threads=args.threads)
-        except (ValueError, RuntimeError, sqlite3.DatabaseError) as exc:
+        except OSError as exc:  # disk full, read-only file system, no permission
+            print(f"seqtheory train: error: run {key[:12]} stopped: cannot write "
+                  f"{os_error_line(exc, store.root)}", file=sys.stderr)
+            return 1
+        except sqlite3.DatabaseError as exc:  # e.g. "database or disk is full"
+            print(f"seqtheory train: error: run {key[:12]} stopped: results store "
+                  f"{str(store.path)!r}: {exc}", file=sys.stderr)
+            return 1
+        except (ValueError, RuntimeError) as exc:
             print(f"seqtheory train: error: {exc}", file=sys.stderr)
             return 1
     t = Table(title=f"run {res['key'][:12]}" + (" (from the store, not retrained)"

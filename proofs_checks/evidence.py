@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from seqtheory.theory._io import _umask, atomic_write_text
+from seqtheory.theory._io import atomic_write_text, current_umask
 
 from .environment import environment_info
 
@@ -57,7 +57,7 @@ def bundle_store(bundle: str | os.PathLike):
     needs no write access and changes nothing; taking or finishing a run fails; checkpoints are
     loaded with torch's ``weights_only`` loader (a bundle comes from another machine).
     ``ValueError`` when the database is missing or not a seqtheory results store."""
-    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx, holds_store
+    from seqtheory.models.store import _COLUMNS, DB_NAME, ResultsStore, _Tx, holds_store, sqlite_uri
 
     class BundleStore(ResultsStore):
         CHECKPOINT_WEIGHTS_ONLY = True          # a bundle comes from another machine
@@ -67,6 +67,7 @@ def bundle_store(bundle: str | os.PathLike):
             self.root = Path(root)
             self.path = self.root / DB_NAME
             self._busy = 60.0
+            self._legacy_keys = {}
             try:
                 with self._connect() as con:
                     for table, cols in _COLUMNS.items():
@@ -78,7 +79,7 @@ def bundle_store(bundle: str | os.PathLike):
                                  f"({exc})") from None
 
         def _connect(self):
-            return _Tx(sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1",
+            return _Tx(sqlite3.connect(sqlite_uri(self.path.resolve(), mode="ro", immutable="1"),
                                        uri=True, isolation_level=None))
 
     if not holds_store(bundle_store_dir(bundle)):
@@ -162,7 +163,7 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
         atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
-        os.chmod(tmp, 0o777 & ~_umask())                    # mkdtemp makes it 0700
+        os.chmod(tmp, 0o777 & ~current_umask())                    # mkdtemp makes it 0700
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -174,10 +175,10 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     """Copy the finished runs of the store ``src`` into a new store ``dst`` (their metric curves
     and the model weights of their final checkpoints included); returns (devices recorded in the
     results, runs copied)."""
-    from seqtheory.models.store import DB_NAME, ResultsStore
+    from seqtheory.models.store import DB_NAME, ResultsStore, sqlite_uri
 
     dst.mkdir(parents=True)
-    con = sqlite3.connect(f"file:{src / DB_NAME}?mode=ro", uri=True)
+    con = sqlite3.connect(sqlite_uri(src / DB_NAME, mode="ro"), uri=True)
     out = sqlite3.connect(dst / DB_NAME)
     try:
         con.backup(out)

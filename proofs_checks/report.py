@@ -7,6 +7,7 @@ report.json schema (``schema_version`` 2)::
       "seqtheory_version": str, "git_commit": str, "created_utc": str (ISO 8601),
       "seed": int, "profile": "quick" | "full" | "paper", "device": "cpu" | "cuda",
       "controls": bool,                            # every claim's negative control ran
+                                                   # (its record has a control or control_error)
       "interrupted": bool,                         # the last run was stopped (Ctrl-C) part-way
       "runs": [{"created_utc": str, "git_commit": str, "claims": [str]}],
                                           # every verify run that wrote records, oldest first
@@ -30,7 +31,8 @@ report.json schema (``schema_version`` 2)::
                                                    # returned on the control (optional key)
           "control_error": str | null,
           "seconds": float, "control_seconds": float | null,
-          "rerun": bool,                           # run by the last of several runs
+          "rerun": bool,                           # run by the last of several runs (only
+                                                   # the claims that run ran)
           "reproduce": str                         # the command that re-runs this claim
         }
       ]
@@ -45,10 +47,16 @@ exact integers as JSON integers; NaN and infinities as the strings ``"nan"``, ``
 
 Partial runs. ``seqtheory verify --only ID`` (and a run stopped by Ctrl-C) *merges* its records
 into the report already in the folder (:func:`merge_reports`): the claims it ran replace their
-records and are marked ``rerun``, every other record is kept, and ``runs`` lists both runs. A merge
+records and are marked ``rerun`` (the records of earlier runs lose the mark), every other record is
+kept, ``runs`` lists both runs, and ``controls`` is true when every record's control ran
+(:func:`control_ran`). A merge
 is refused (:func:`merge_problem`) across seeds, profiles, devices, seqtheory versions or claim
 versions; the figures of a replaced record that the new record no longer lists are stale and are
-removed (:func:`stale_figures`).
+removed (:func:`stale_figures`). The command line (``seqtheory verify``) reads, merges and
+replaces the report holding a lock file in the folder, so overlapping runs never drop each
+other's records; an interrupted run that cannot merge (``--replace``) writes
+``report.interrupted.json`` / ``.md`` beside the report instead of replacing it
+(:func:`write_report`'s ``stem``).
 """
 from __future__ import annotations
 
@@ -61,17 +69,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from seqtheory.theory._io import atomic_write_text
+from seqtheory.theory._io import atomic_write_files
 
 from .environment import environment_info, package_version
 from .profiles import PROFILES
 from .runner import ClaimResult
 
-__all__ = ["SCHEMA_VERSION", "to_jsonable", "build_report", "write_report", "render_markdown",
-           "reproduce_command", "validate_report", "merge_problem", "merge_reports",
-           "stale_figures", "tally", "tally_line", "format_number", "claim_record", "md_table",
-           "PAPER_TITLES", "group_by_paper", "control_separation",
-           "control_state", "control_outcome"]
+__all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "mark_legend",
+           "to_jsonable", "build_report", "write_report", "render_markdown", "reproduce_command",
+           "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
+           "tally_line", "format_number", "claim_record", "md_table", "PAPER_TITLES",
+           "group_by_paper", "control_separation", "control_state", "control_outcome"]
 
 SCHEMA_VERSION = 2
 
@@ -150,11 +158,13 @@ def reproduce_command(claim_id: str, seed: int, profile: str, evidence: dict | N
     """The command line that reruns one claim as this report ran it."""
     from .profiles import GPU_PROFILES
 
-    cmd = f"seqtheory verify --only {claim_id} --seed {seed}"
+    import shlex
+
+    cmd = f"seqtheory verify --only {shlex.quote(claim_id)} --seed {seed}"
     if profile != "quick":
         cmd += f" --profile {profile}"
     if evidence is not None:
-        return cmd + f" --evidence {evidence.get('path', 'BUNDLE')}"
+        return cmd + f" --evidence {shlex.quote(str(evidence.get('path', 'BUNDLE')))}"
     return cmd + (" --device cuda" if profile in GPU_PROFILES else "")
 
 
@@ -243,16 +253,23 @@ def merge_problem(old: dict, new: dict, claim_versions: dict[str, int]) -> str |
 def merge_reports(old: dict, new: dict, order: list[str]) -> dict:
     """``new``'s records merged into ``old`` (check :func:`merge_problem` first): ``new``'s
     claims replace their records and are marked ``rerun``; the other records of ``old`` are
-    kept; records are listed in ``order`` (registered claim ids), unknown ids last. The header
-    (version, commit, time, environment, ``interrupted``) is ``new``'s; ``controls`` holds only
-    when both ran every control; ``runs`` is ``old``'s runs followed by ``new``'s."""
-    by_id = {c["id"]: c for c in old["claims"]}
+    kept, unmarked (``rerun`` names the claims of ``new`` only); records are listed in ``order``
+    (registered claim ids), unknown ids last. The header (version, commit, time, environment,
+    ``interrupted``) is ``new``'s; ``controls`` holds when every merged record's control ran
+    (:func:`control_ran`); ``runs`` is ``old``'s runs followed by ``new``'s."""
+    by_id = {c["id"]: dict(c, rerun=False) for c in old["claims"]}
     for c in new["claims"]:
         by_id[c["id"]] = dict(c, rerun=True)
     rank = {cid: i for i, cid in enumerate(order)}
     claims = sorted(by_id.values(), key=lambda c: (rank.get(c["id"], len(rank)), c["id"]))
-    return dict(new, controls=bool(old["controls"] and new["controls"]),
+    return dict(new, controls=bool(claims) and all(control_ran(c) for c in claims),
                 runs=old["runs"] + new["runs"], claims=claims)
+
+
+def control_ran(c: dict) -> bool:
+    """Whether a claim record's negative control was run (it has a control outcome, or the
+    control crashed or was missing: ``control_error``)."""
+    return c["control"] is not None or c["control_error"] is not None
 
 
 def stale_figures(old: dict | None, new: dict) -> list[str]:
@@ -314,6 +331,32 @@ def control_separation(claim_verdict: str | None,
 
 def _separation(c: dict) -> tuple[str, str]:
     return control_separation(c["verdict"], c["control"].get("rule_verdicts"))
+
+
+#: the marks on a verdict for its control's outcome (:func:`control_state`) in the closing
+#: table and report.md's summary, with the legend printed under them ("" for a mark that says it
+#: all)
+CONTROL_MARKS = {
+    "rejected but not separated": ("*", "control rejected but not separated: the rule gave it the "
+                                        "claim's own verdict (no evidence of the check's power)"),
+    "rejected (separation unknown)": ("†", "control rejected, separation unknown "
+                                           "(see report.md)"),
+    "NOT rejected": (" (CONTROL NOT REJECTED)", ""),
+    "crashed": (" (control crashed)", ""),
+}
+
+
+def marked_verdict(c: dict) -> str:
+    """A claim record's verdict (``CRASHED`` without one) with its control's mark
+    (:data:`CONTROL_MARKS`)."""
+    return (c["verdict"] or "CRASHED") + CONTROL_MARKS.get(control_state(c), ("", ""))[0]
+
+
+def mark_legend(claims: list[dict]) -> list[str]:
+    """The legend lines (``* control rejected but not separated: ...``) of the marks that
+    ``claims`` carry."""
+    return [f"{mark} {legend}" for state, (mark, legend) in CONTROL_MARKS.items()
+            if legend and any(control_state(c) == state for c in claims)]
 
 
 def control_state(c: dict) -> str:
@@ -503,8 +546,11 @@ def render_markdown(report: dict) -> str:
     for paper, cl in groups.items():
         L += [f"### {PAPER_TITLES.get(paper, paper)}", ""]
         L.append(md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
-                             "verdict": c["verdict"] or "CRASHED", "key figure": c["key_figure"]}
+                             "verdict": marked_verdict(c), "key figure": c["key_figure"]}
                             for c in cl]))
+    legend = mark_legend(report["claims"])
+    if legend:
+        L += ["\n".join(f"{line}  " for line in legend), ""]
     for paper, cl in groups.items():
         L += ["", f"## {PAPER_TITLES.get(paper, paper)}", "", _paper_citation(cl)]
         for c in cl:
@@ -517,16 +563,18 @@ def render_markdown(report: dict) -> str:
     return "\n".join(L)
 
 
-def write_report(report: dict, out_dir: str | Path) -> tuple[Path, Path]:
-    """Write report.json (strict JSON) and report.md into ``out_dir``, each atomically (an
-    interrupted write leaves the previous file); returns both paths. ``ValueError`` when
-    ``report`` does not follow the schema (:func:`validate_report`)."""
+def write_report(report: dict, out_dir: str | Path, stem: str = "report") -> tuple[Path, Path]:
+    """Write ``<stem>.json`` (strict JSON) and ``<stem>.md`` (default report.json / report.md)
+    into ``out_dir`` atomically, both or neither (an interrupted or failed write leaves the
+    previous pair, :func:`~seqtheory.theory._io.atomic_write_files`); returns both paths.
+    ``ValueError`` when ``report`` does not follow the schema (:func:`validate_report`);
+    ``OSError`` (naming the file) when a file cannot be written."""
     validate_report(report)
     out = Path(out_dir)
     text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     md = render_markdown(report)
-    j = atomic_write_text(out / "report.json", text)
-    m = atomic_write_text(out / "report.md", md)
+    j, m = atomic_write_files({out / f"{stem}.json": text.encode(),
+                               out / f"{stem}.md": md.encode()})  # both or neither
     return j, m
 
 

@@ -63,3 +63,68 @@ def test_ensure_dir_creates_and_refuses_files(tmp_path):
     with pytest.raises(ValueError, match="cannot be created"):
         ensure_dir(f / "sub", "--out")
     assert f.read_text() == "x"
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EROFS", "EACCES", "EIO"])
+def test_atomic_write_files_is_all_or_nothing_and_names_the_target(tmp_path, monkeypatch, code):
+    import errno
+
+    from seqtheory.theory._io import atomic_write_files, os_error_line
+
+    num = getattr(errno, code)
+
+    a, b = tmp_path / "a.json", tmp_path / "b.md"
+    atomic_write_files({a: b"a1", b: b"b1"})
+    calls = []
+
+    def fsync(fd):  # the second file's data does not reach the disk
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(num, os.strerror(num))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(OSError) as ei:
+        atomic_write_files({a: b"a2", b: b"b2"})
+    assert ei.value.filename == str(b) and ei.value.errno == num
+    assert os_error_line(ei.value) == f"{str(b)!r}: {os.strerror(num)} (errno {code})"
+    assert (a.read_bytes(), b.read_bytes()) == (b"a1", b"b1")     # neither file changed
+    assert sorted(os.listdir(tmp_path)) == ["a.json", "b.md"]     # no temporary file left
+    with pytest.raises(TypeError, match="data must be bytes"):
+        atomic_write_files({a: "text"})
+
+
+def test_folder_lock_waits_then_times_out_naming_the_holder(tmp_path):
+    import subprocess
+    import sys
+
+    from seqtheory.theory._io import FolderLockTimeout, folder_lock
+
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from seqtheory.theory._io import folder_lock\n"
+        f"with folder_lock({str(tmp_path)!r}):\n"
+        "    print('held', flush=True); time.sleep(30)")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        waits = []
+        held = rf"held by another process \(pid {holder.pid}\)"
+        with pytest.raises(FolderLockTimeout, match=held):
+            with folder_lock(tmp_path, timeout_s=0.3, on_wait=waits.append):
+                pass
+        assert waits == [f"another process (pid {holder.pid})"]
+    finally:
+        holder.kill()
+        holder.wait()
+    with folder_lock(tmp_path, timeout_s=5):  # released when its holder died
+        pass
+
+
+def test_check_dir_creates_nothing(tmp_path):
+    from seqtheory.theory._io import check_dir
+
+    assert check_dir(tmp_path / "a" / "b", "--out") == tmp_path / "a" / "b"
+    assert sorted(os.listdir(tmp_path)) == []
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ValueError, match="--out .* exists and is not a folder"):
+        check_dir(tmp_path / "f", "--out")
+    with pytest.raises(ValueError, match="cannot be created: .* is not a folder"):
+        check_dir(tmp_path / "f" / "sub", "--out")
