@@ -5,6 +5,8 @@ Positions: ``"rotary"`` (RoPE, Su et al. 2021, arXiv:2104.09864) applied to quer
 ``"learned"`` (the model adds a learned position embedding to the input; the mixer then uses none).
 ``forward(x, mode=...)`` accepts ``"parallel"`` and ``"recurrent"`` for interface parity with the
 recurrent layers; attention has a single (parallel, masked) form. Shapes ``(B, T, width)``.
+A non-finite input leaves the outputs before it as they are without it; later outputs are NaN
+(:mod:`seqtheory.models.nonfinite`).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .layers_diagonal import check_input, check_mode
+from .nonfinite import finite_stand_ins, poison_after
 
 __all__ = ["rotary_embedding", "CausalSelfAttention"]
 
@@ -53,6 +56,8 @@ class CausalSelfAttention(nn.Module):
         q, k, v = self.qkv(x).reshape(Bsz, T, 3, H, D).unbind(2)
         if self.positions == "rotary":
             q, k = rotary_embedding(q), rotary_embedding(k)
+        (k, v), (q,), _, poisoned = finite_stand_ins((k, v), (q,))      # (B, T, H, D)
         o = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                           is_causal=True)
-        return self.out_proj(o.transpose(1, 2).reshape(Bsz, T, self.width))
+                                           is_causal=True).transpose(1, 2)
+        o = poison_after(o, poisoned)
+        return self.out_proj(o.reshape(Bsz, T, self.width))

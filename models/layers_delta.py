@@ -26,6 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._checks import check_int
+from .nonfinite import finite_stand_ins, poison_after
 from .layers_diagonal import check_input, check_mode, scan_dtype_guard
 
 __all__ = ["delta_rule_reference", "delta_rule_chunked", "DeltaProductMixer"]
@@ -48,8 +49,16 @@ def delta_rule_reference(q, k, v, beta):
 
 def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
     """Chunked (WY/UT) delta rule; same arguments and result as :func:`delta_rule_reference`.
-    ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity)."""
+    ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity).
+    Non-finite inputs: outputs before the first one equal the reference's, later ones are NaN
+    (:mod:`seqtheory.models.nonfinite`)."""
     check_int("chunk", chunk)
+    (k, v, beta), (q,), _, poisoned = finite_stand_ins((k, v, beta), (q,))
+    return poison_after(_delta_chunks(q, k, v, beta, chunk), poisoned)
+
+
+def _delta_chunks(q, k, v, beta, chunk: int):
+    """The chunked WY/UT scan of :func:`delta_rule_chunked` on finite inputs."""
     Bsz, T, H, K = k.shape
     V = v.shape[-1]
     if T == 0:
