@@ -21,6 +21,7 @@ it and are compared lexicographically with respect to that order.
 from __future__ import annotations
 
 from functools import lru_cache
+from ._checks import check_int
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
@@ -78,13 +79,6 @@ def _decode(word: str, letters: tuple[str, ...]) -> str:
     return word.translate(dec)
 
 
-def _check_degree(m, name: str = "m", minimum: int = 1) -> int:
-    if isinstance(m, bool) or not isinstance(m, int):
-        raise TypeError(f"{name} must be an int, got {type(m).__name__}")
-    if m < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {m}")
-    return m
-
 
 # ----------------------------------------------------------------------------------------------
 # Lyndon words
@@ -115,7 +109,7 @@ def lyndon_words(alphabet, m: int) -> list[str]:
     ``(len(alphabet), m)``. Raises ``ValueError`` for ``m < 1`` or a bad alphabet.
     Source: Duval (1988), see module docstring."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     return [_decode(w, letters) for w in _lyndon_internal(len(letters), m)[m]]
 
 
@@ -123,7 +117,7 @@ def lyndon_words_upto(alphabet, m: int) -> list[str]:
     """All Lyndon words of length 1..m, ordered by length, then lexicographically (the order of
     the Lyndon basis used throughout seqtheory)."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     table = _lyndon_internal(len(letters), m)
     return [_decode(w, letters) for d in range(1, m + 1) for w in table[d]]
 
@@ -212,7 +206,7 @@ def hall_basis(alphabet, m: int) -> list:
     ``a = (c, d)`` then ``d <= b``. Its size per degree is Witt's number (M. Hall, Proc. AMS 1
     (1950) 575-581; Reutenauer §4.1)."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     basis: list = list(letters)
     deg = {a: 1 for a in letters}
     pos = {a: i for i, a in enumerate(letters)}
@@ -243,7 +237,7 @@ def hall_basis(alphabet, m: int) -> list:
 
 def mobius(d: int) -> int:
     """The Möbius function μ(d) for d >= 1."""
-    _check_degree(d, "d")
+    check_int("d", d)
     result, p, n = 1, 2, d
     while p * p <= n:
         if n % p == 0:
@@ -259,8 +253,8 @@ def witt_dimension(n: int, m: int) -> int:
     """Witt's formula: the dimension of the degree-``m`` component of the free Lie algebra on ``n``
     generators, ``(1/m) Σ_{d|m} μ(d) n^{m/d}`` (= number of Lyndon words of length m over n
     letters). Raises ``ValueError`` for n < 1 or m < 1."""
-    _check_degree(n, "n")
-    _check_degree(m, "m")
+    check_int("n", n)
+    check_int("m", m)
     total = sum(mobius(d) * n ** (m // d) for d in range(1, m + 1) if m % d == 0)
     assert total % m == 0
     return total // m
@@ -268,7 +262,7 @@ def witt_dimension(n: int, m: int) -> int:
 
 def witt_dimensions(n: int, c: int) -> list[int]:
     """``[witt_dimension(n, m) for m in 1..c]``."""
-    return [witt_dimension(n, m) for m in range(1, _check_degree(c, "c") + 1)]
+    return [witt_dimension(n, m) for m in range(1, check_int("c", c) + 1)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -308,8 +302,8 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     ``sc`` a sparse dict ``{(i, j): {k: coeff}}`` with ``[e_i, e_j] = Σ_k coeff e_k`` (integers:
     the Lyndon basis is an integral basis of the free Lie ring; products of degree > c are 0).
     ``alphabet`` defaults to the first n of ``"xyzuvw..."``."""
-    _check_degree(n, "n")
-    _check_degree(c, "c")
+    check_int("n", n)
+    check_int("c", c)
     letters = _default_alphabet(n) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
         raise ValueError(f"alphabet has {len(letters)} letters but n={n}")
@@ -350,9 +344,9 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     bases of ``L^(k-1)_i`` and ``L^(k-1)_j``, ``i + j = m``, ``i < j`` or ``i = j`` (brackets of
     basis vectors suffice by bilinearity). Subspaces are kept as exact integer row bases in
     Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``."""
-    _check_degree(n, "n")
-    _check_degree(k, "k", minimum=0)
-    _check_degree(max_degree, "max_degree")
+    check_int("n", n)
+    check_int("k", k, 0)
+    check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
     basis = lyndon_words_upto(letters, max_degree)
     sc = _LazyStructureConstants(letters, basis)

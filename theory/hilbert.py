@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from ._arrays import UNIT_ROUNDOFF, as_array, as_rows, pow2_exponent
+from ._checks import check_int
 
 __all__ = [
     "variation_seminorm", "hilbert_distance", "row_diameter", "worst_case_hidden",
@@ -435,13 +436,6 @@ def ce_control(p, q, *, space: str = "prob"):
 # --------------------------------------------------------------------------------------------
 # equidistance (v1): Gram argument, simplex / Rankin / Jung bounds
 # --------------------------------------------------------------------------------------------
-def _check_count(n, name: str, minimum: int) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum}, got {n}")
-    return int(n)
-
 
 def equidistant_gram(V: int):
     """Exact Gram matrix (python-flint ``fmpq_mat``) of ``u_i = x_i − x_0`` (``i = 1..V−1``) for
@@ -450,7 +444,7 @@ def equidistant_gram(V: int):
     equidistant. Source: [HEAD] arXiv:2608.22253v1 (equidistance discussion); classical."""
     import flint
 
-    V = _check_count(V, "V", 2)
+    V = check_int("V", V, 2)
     m = V - 1
     return flint.fmpq_mat(m, m, [flint.fmpq(1 + (i == j), 2) for i in range(m) for j in range(m)])
 
@@ -459,8 +453,8 @@ def max_equidistant_points(d: int, *, search_limit: int | None = None) -> int:
     """Largest ``V`` such that ``V`` mutually equidistant points fit in ``R^d``, found by exact rank
     computations of :func:`equidistant_gram` (``V`` fits iff rank ≤ d; the regular simplex attains
     it). Returns ``d + 1`` — computed, not assumed (``search_limit`` defaults to ``d + 3``)."""
-    d = _check_count(d, "d", 1)
-    limit = d + 3 if search_limit is None else _check_count(search_limit, "search_limit", 2)
+    d = check_int("d", d, 1)
+    limit = d + 3 if search_limit is None else check_int("search_limit", search_limit, 2)
     best = 1
     for V in range(2, limit + 1):
         if equidistant_gram(V).rank() <= d:
@@ -473,7 +467,7 @@ def max_equidistant_points(d: int, *, search_limit: int | None = None) -> int:
 def jung_radius(d: int) -> float:
     """Jung's theorem: a set of diameter 1 in ``R^d`` lies in a ball of radius ``√(d/(2(d+1)))``
     (tight for the regular simplex). Source: H. Jung (1901)."""
-    d = _check_count(d, "d", 1)
+    d = check_int("d", d, 1)
     return math.sqrt(d / (2.0 * (d + 1)))
 
 
@@ -481,8 +475,8 @@ def simplex_ratio_bound(V: int, d: int) -> float:
     """Upper bound on ``min/max`` pairwise distance of ``V`` points in ``R^d``: points in a ball of
     radius r satisfy ``Σ_{i<j}‖x_i − x_j‖² ≤ V² r²`` (simplex bound), so with Jung's radius
     ``ratio ≤ √(2V/(V−1)) · √(d/(2(d+1))) = √(dV/((d+1)(V−1)))`` (= 1 at ``V = d+1``, ≥ 1 below)."""
-    V = _check_count(V, "V", 2)
-    d = _check_count(d, "d", 1)
+    V = check_int("V", V, 2)
+    d = check_int("d", d, 1)
     return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1.0) * (V - 1)))
 
 
@@ -491,8 +485,8 @@ def rankin_ratio_bound(V: int, d: int) -> float:
     distance ≤ √2·r (else all pairwise inner products about the centre are negative, which allows
     at most d+1 vectors); with Jung's radius ``ratio ≤ √(d/(d+1))``. Returns 1 for ``V ≤ d + 1``.
     Source: R. A. Rankin (1955), Proc. Glasgow Math. Assoc. 2."""
-    V = _check_count(V, "V", 2)
-    d = _check_count(d, "d", 1)
+    V = check_int("V", V, 2)
+    d = check_int("d", d, 1)
     return 1.0 if V <= d + 1 else math.sqrt(2.0) * jung_radius(d)
 
 

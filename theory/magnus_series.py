@@ -27,7 +27,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .free_lie import _check_degree, _decode
+from ._checks import check_int
+from .free_lie import _decode
 from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
                        log_word_coefficient)
 
@@ -80,8 +81,8 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
     ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
     ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
-    _check_degree(n_coeffs, "n_coeffs")
-    _check_degree(order, "order")
+    check_int("n_coeffs", n_coeffs)
+    check_int("order", order)
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
     _check_convention(convention)
@@ -159,7 +160,7 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
     matrices; ``TypeError`` for unsupported matrix types."""
-    _check_degree(order, "order")
+    check_int("order", order)
     _check_convention(convention)
     _check_t(t)
     if callable(A):
@@ -282,7 +283,7 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     Xs = list(X)
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
-    _check_degree(degree, "degree")
+    check_int("degree", degree)
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
     _check_matrices(mats, Z.alphabet)
@@ -321,9 +322,9 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
 
     _check_convention(convention)
     _check_t(t)
-    _check_degree(dps, "dps")
-    _check_degree(max_terms, "max_terms")
-    _check_degree(max_dps, "max_dps", dps)
+    check_int("dps", dps)
+    check_int("max_terms", max_terms)
+    check_int("max_dps", max_dps, dps)
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     wdps = dps + _cancellation_digits(A, t, max_terms)
