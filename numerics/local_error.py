@@ -282,9 +282,10 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     grid = np.asarray(eps_grid if eps_grid is not None else default_eps_grid(coeffs, c, n_points),
                       dtype=float)
     lead = float(_fro(coeffs[c]))
-    # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed
-    smallest = max(lead, 1e-300) * float(grid.min()) ** (c + 1)
-    need = int(math.ceil(-math.log10(smallest))) + 25 if smallest > 0 else 60
+    # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed (in logs: the product
+    # underflows float64 for small ε and large c, which once gave 60 digits where more were needed)
+    log10_smallest = math.log10(max(lead, 1e-300)) + (c + 1) * math.log10(float(grid.min()))
+    need = int(math.ceil(-log10_smallest)) + 25
     if dps is None and need > work:
         work = need
         coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from numbers import Rational
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -137,10 +138,13 @@ def _to_float(M) -> np.ndarray:
 def _check_t(t) -> None:
     if isinstance(t, (bool, np.bool_, str, bytes)):
         raise TypeError(f"t must be a real number, got {type(t).__name__}")
-    try:
-        bad = float(t) < 0 or not np.isfinite(float(t))
-    except (TypeError, ValueError):
-        raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
+    if isinstance(t, Rational):                 # exact sign, no float overflow for huge t
+        bad = t < 0
+    else:
+        try:
+            bad = float(t) < 0 or not np.isfinite(float(t))
+        except (TypeError, ValueError):
+            raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
     if bad:
         raise ValueError(f"t must be finite and >= 0, got {t!r}")
 
