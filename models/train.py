@@ -137,9 +137,11 @@ class TrainConfig:
             raise ValueError(f"eps must be a finite positive number and only for task "
                              f"'rotation_eps', got eps={self.eps!r} for task {self.task!r}")
         if not self.is_rotation:
-            from seqtheory.theory.groups import FiniteGroup
+            from seqtheory.theory.groups import FiniteGroup, GroupTooLargeError
             try:
                 FiniteGroup.named(self.task)
+            except GroupTooLargeError as exc:      # a valid name of a group too large to train on
+                raise ValueError(f"task {self.task!r}: {exc}") from None
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"task must be a group name, 'rotation_a5' or 'rotation_eps': {exc}") from None
         if self.shuffle_labels and self.is_rotation:

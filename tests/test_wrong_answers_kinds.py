@@ -55,3 +55,73 @@ def test_taylor_t_checked_exactly():
         taylor_ode_solution([[[1]]], t=Fraction(-1, 10**400))
     with pytest.raises(ArithmeticError, match="max_dps"):          # huge t: refused, no OverflowError
         taylor_ode_solution([[[1]]], t=10**400)
+
+
+# ------------------------------------------------------------------ big integers in numpy
+@pytest.mark.parametrize("q", [31, 61, 89, 127])
+def test_from_matrices_with_a_modulus_beyond_int64(q):
+    """p = 2^q − 1 (Mersenne primes; q ≥ 89 is beyond int64): 2 has multiplicative order q mod p,
+    so diag(2, 1) generates C_q. ``np.gcd`` raised OverflowError for p > 2^63 before."""
+    from seqtheory.theory.groups import FiniteGroup
+    p = 2 ** q - 1
+    G = FiniteGroup.from_matrices([[[2, 0], [0, 1]]], modulus=p)
+    assert G.order == q and G.is_abelian
+    if q * q <= 5040:
+        assert FiniteGroup.from_matrices([[[2, 0], [0, 1]], [[1, 0], [0, 2]]], modulus=p).order == q * q
+    with pytest.raises(ValueError, match="singular modulo"):
+        FiniteGroup.from_matrices([[[p + 1, 0], [0, p]]], modulus=p)
+    with pytest.raises(ValueError, match="pass a larger max_order"):    # C_p: beyond max_order
+        FiniteGroup.from_matrices([[[1, 1], [0, 1]]], modulus=p)
+
+
+def test_object_arrays_of_big_integers():
+    from seqtheory.theory.groups import FiniteGroup
+    big = np.array([[2 ** 70 + 1, 0], [0, 1]], dtype=object)
+    assert FiniteGroup.from_matrices([big], modulus=2 ** 70).order == 1
+
+
+# ------------------------------------------------------------------ advice a user cannot follow
+def _advised_arguments(message: str) -> set[str]:
+    """Argument names an error message tells the user to pass or change."""
+    import re
+    found = set(re.findall(r"pass (?:a larger |a smaller )?(\w+)=?", message))
+    found |= set(re.findall(r"raise (\w+)", message))
+    return {f for f in found if f not in {"the", "an", "a", "it"}}
+
+
+def _refusals():
+    from seqtheory.theory.free_lie import derived_ideal_dimensions, free_nilpotent, \
+        free_nilpotent_structure_constants
+    from seqtheory.theory.groups import FiniteGroup
+    from seqtheory.theory.magnus_series import taylor_ode_solution
+    G = FiniteGroup
+    return [(G.named, ("S8",)), (G.named, ("A8",)), (G.named, ("D6000",)), (G.named, ("H3(19)",)),
+            (G.named, ("Dih3000",)), (G.named, ("C6000",)), (G.symmetric, (9,)), (G.alternating, (10,)),
+            (G.dihedral, (5042,)), (G.heisenberg, (18,)), (G.cyclic, (5041,)),
+            (G.from_permutations, ([[1, 2, 3, 4, 5, 6, 7, 0], [1, 0, 2, 3, 4, 5, 6, 7]],)),
+            (G.from_matrices, ([[[1, 1], [0, 1]]],)),
+            (free_nilpotent, (30, 2)), (free_nilpotent_structure_constants, (30, 2)),
+            (derived_ideal_dimensions, (30, 1, 2)),
+            (taylor_ode_solution, ([[[-100]]], 1, "AY", 50, 10000, 60))]
+
+
+@pytest.mark.parametrize("k", range(17))
+def test_every_advice_names_an_argument_of_the_function_refusing(k):
+    import inspect
+    f, args = _refusals()[k]
+    with pytest.raises((ValueError, ArithmeticError)) as ei:
+        f(*args)
+    params = set(inspect.signature(f).parameters)
+    assert _advised_arguments(str(ei.value)) <= params, str(ei.value)
+
+
+@pytest.mark.parametrize("name,order", [("S8", 40320), ("A8", 20160), ("H3(19)", 6859), ("D6000", 6000)])
+def test_too_large_named_group_says_so(name, order):
+    from seqtheory.models.train import TrainConfig
+    from seqtheory.theory.groups import FiniteGroup, GroupTooLargeError
+    with pytest.raises(GroupTooLargeError, match=f"order {order}, above MAX_ORDER = 5040") as ei:
+        FiniteGroup.named(name)
+    assert "max_order" not in str(ei.value)
+    with pytest.raises(ValueError) as ei:
+        TrainConfig(task=name, model="gla")
+    assert "must be a group name" not in str(ei.value) and f"order {order}" in str(ei.value)

@@ -304,18 +304,24 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     ``alphabet`` defaults to the first n of ``"xyzuvw..."``."""
     check_int("n", n)
     check_int("c", c)
-    letters = _default_alphabet(n) if alphabet is None else check_alphabet(alphabet)
+    letters = _default_alphabet(n, True) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
         raise ValueError(f"alphabet has {len(letters)} letters but n={n}")
     basis, sc = _structure_constants_cached(letters, c)
     return list(basis), {k: dict(v) for k, v in sc.items()}
 
 
-def _default_alphabet(n: int) -> tuple[str, ...]:
-    base = "xyzuvwabcdefghijklmnopqrst"
-    if n > len(base):
-        raise ValueError(f"n={n} letters: pass an explicit alphabet")
-    return tuple(base[:n])
+_DEFAULT_LETTERS = "xyzuvwabcdefghijklmnopqrst"
+
+
+def _default_alphabet(n: int, takes_alphabet: bool = False) -> tuple[str, ...]:
+    """The first ``n`` default letters; the advice of the error names ``alphabet=`` only when
+    the caller takes that argument (``takes_alphabet``)."""
+    if n > len(_DEFAULT_LETTERS):
+        raise ValueError(f"n={n} letters: the default alphabet has {len(_DEFAULT_LETTERS)} letters"
+                         + ("; pass alphabet= with n distinct letters" if takes_alphabet
+                            else f", so n must be <= {len(_DEFAULT_LETTERS)} here"))
+    return tuple(_DEFAULT_LETTERS[:n])
 
 
 def free_nilpotent(n: int, c: int):
@@ -327,7 +333,8 @@ def free_nilpotent(n: int, c: int):
     Raises ``ValueError`` for n < 1 or c < 1. Source: Reutenauer, *Free Lie Algebras*, §0.2, §5."""
     from .lie import LieAlgebra
 
-    _, sc = free_nilpotent_structure_constants(n, c)
+    check_int("n", n)
+    _, sc = free_nilpotent_structure_constants(n, c, _default_alphabet(n))
     dim = sum(witt_dimension(n, m) for m in range(1, c + 1))
     return LieAlgebra.from_structure_constants(sc, dim=dim)
 
