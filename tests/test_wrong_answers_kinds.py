@@ -4,6 +4,7 @@ integers in numpy, advice a user cannot follow, and statistics that cannot be co
 have files of their own.)"""
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from fractions import Fraction
 
@@ -125,3 +126,52 @@ def test_too_large_named_group_says_so(name, order):
     with pytest.raises(ValueError) as ei:
         TrainConfig(task=name, model="gla")
     assert "must be a group name" not in str(ei.value) and f"order {order}" in str(ei.value)
+
+
+# ------------------------------------------------------------------ a key figure never shows nan
+@pytest.mark.parametrize("v", [float("nan"), None, "nan", np.float32("nan"), np.float64("nan"),
+                               mpmath.mpf("nan")])
+def test_format_stat_says_n_a_with_the_reason(v):
+    from seqtheory.proofs_checks.report import format_stat
+    assert format_stat(v, ".2f") == "n/a"
+    assert format_stat(v, ".2f", "no runs") == "n/a (no runs)"
+
+
+@pytest.mark.parametrize("v,spec,text", [(0.123456, ".2f", "0.12"), (1e-13, ".3g", "1e-13"),
+                                         (float("inf"), ".2f", "inf"), (3, "d", "3"),
+                                         (Fraction(1, 3), "", "1/3")])
+def test_format_stat_formats_numbers(v, spec, text):
+    from seqtheory.proofs_checks.report import format_stat
+    assert format_stat(v, spec) == text
+
+
+def test_prop37_key_figure_when_tau_cannot_be_computed():
+    """Every run at the same length: Kendall τ is undefined; the key figure printed "Kendall τ
+    nan (one-sided p 1.000)" while the evidence said n/a."""
+    from seqtheory.proofs_checks.claims import depth_training as dt
+    verdict, why, stats = dt.prop37_decide({1: [4, 4, 4], 2: [4, 4, 4]})
+    text = dt.prop37_key_statistic(stats)
+    assert "nan" not in text and "1.000" not in text
+    assert text == f"Kendall τ n/a ({dt.NO_TAU})"
+    assert all(math.isnan(stats[k]) for k in ("tau", "p_greater", "p_less"))   # no fake p = 1
+    _, _, stats = dt.prop37_decide({1: [3, 3, 4], 2: [6, 7, 6], 3: [10, 9, 12]})
+    assert dt.prop37_key_statistic(stats).startswith("Kendall τ 0.") and "one-sided p 0.0" in \
+        dt.prop37_key_statistic(stats)
+
+
+def test_thm32_worst_ratio_when_no_pair_has_a_ratio():
+    from seqtheory.proofs_checks.claims import depth_training as dt
+    rows = [{"worst_ratio": float("nan"), "eps": e} for e in (0.1, 0.2)]
+    assert dt.thm32_worst_ratio_text(rows) == "worst pair error/bound n/a (every bound is below 1e-12)"
+    rows.append({"worst_ratio": 1.25, "eps": 0.3})
+    assert dt.thm32_worst_ratio_text(rows) == "worst pair error/bound 1.250 (ε = 0.3)"
+
+
+def test_report_record_never_shows_a_bare_nan():
+    from seqtheory.proofs_checks.registry import Outcome, Verdict, get_claim
+    from seqtheory.proofs_checks.report import claim_record
+    from seqtheory.proofs_checks.runner import ClaimResult
+    o = Outcome(Verdict.INCONCLUSIVE, "Kendall τ nan (one-sided p NaN); nanoseconds", notes="τ = nan.")
+    rec = claim_record(ClaimResult(get_claim("depth.prop3.7.trained"), o, None, 0.1), 0, "quick")
+    assert rec["key_figure"] == "Kendall τ n/a (one-sided p n/a); nanoseconds"
+    assert rec["notes"] == "τ = n/a."
