@@ -413,7 +413,7 @@ class NilpotentCascade:
         _check_dps(dps)
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
-        with mpmath.workdps(dps):
+        with mpmath.workdps(check_int("dps", dps)):
             gens = as_mp_matrices(self._source)
             words = _word_matrices(gens, c)
             d = gens[0].shape[0]
@@ -436,7 +436,7 @@ class NilpotentCascade:
     def error(self, word, eps, dps: int = 50):
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
         _check_dps(dps)
-        with mpmath.workdps(dps):
+        with mpmath.workdps(check_int("dps", dps)):
             out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))

@@ -272,7 +272,7 @@ def witt_dimensions(n: int, c: int) -> list[int]:
 def lyndon_basis(alphabet, c: int) -> list[str]:
     """The Lyndon basis of the free nilpotent Lie algebra of class c: Lyndon words of length
     1..c ordered by length, then lexicographically (basis index = position in this list)."""
-    return lyndon_words_upto(alphabet, c)
+    return lyndon_words_upto(alphabet, check_int("c", c))
 
 
 @lru_cache(maxsize=16)

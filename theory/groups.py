@@ -657,6 +657,7 @@ class FiniteGroup:
         (apply q first). ``degree`` defaults to the generators' length; an empty generator list
         needs ``degree`` and gives the trivial group. ``ValueError`` for a non-permutation,
         mismatched lengths, or a group larger than ``max_order``."""
+        max_order = check_int("max_order", max_order)
         gl = []
         gens = list(gens)
         pad = max([g.size for g in gens if hasattr(g, "array_form")] + [degree or 0])
@@ -730,6 +731,7 @@ class FiniteGroup:
         ``Fraction``). ``TypeError`` for inexact (float) entries; ``ValueError`` for non-square or
         mismatched shapes, a singular matrix (or det not a unit mod ``modulus``), an empty list, or
         a group larger than ``max_order`` (e.g. a matrix of infinite order)."""
+        max_order = check_int("max_order", max_order)
         if modulus is not None:
             modulus = check_int("modulus", modulus, 2)
         gl = [_exact_matrix(M, modulus, f"mats[{k}]") for k, M in enumerate(mats)]
