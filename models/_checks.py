@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from seqtheory.theory._checks import check_int
+from seqtheory.theory._checks import check_int, check_optional_int
 
-__all__ = ["check_int", "check_int_fields"]
+__all__ = ["check_int", "check_int_fields", "check_optional_int"]
 
 
 def check_int_fields(obj: Any, names: Iterable[str], least: int = 1) -> None:

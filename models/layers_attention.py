@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .layers_diagonal import check_input, check_mode
+from .layers_diagonal import check_input, check_mode, check_sizes
 from .nonfinite import finite_stand_ins, poison_after
 
 __all__ = ["rotary_embedding", "CausalSelfAttention"]
@@ -39,8 +39,7 @@ class CausalSelfAttention(nn.Module):
 
     def __init__(self, width: int, n_heads: int = 4, positions: str = "rotary"):
         super().__init__()
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads)
         if positions not in ("rotary", "learned"):
             raise ValueError(f"positions must be 'rotary' or 'learned', got {positions!r}")
         self.width, self.n_heads, self.positions = width, n_heads, positions

@@ -27,7 +27,7 @@ from torch import nn
 
 from ._checks import check_int
 from .nonfinite import finite_stand_ins, poison_after
-from .layers_diagonal import check_input, check_mode, scan_dtype_guard
+from .layers_diagonal import check_input, check_mode, check_sizes, scan_dtype_guard
 
 __all__ = ["delta_rule_reference", "delta_rule_chunked", "DeltaProductMixer"]
 
@@ -108,11 +108,7 @@ class DeltaProductMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, n_householder: int = 1,
                  allow_negative: bool = True, chunk: int = 64):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
-        if n_householder < 1:
-            raise ValueError(f"n_householder must be >= 1, got {n_householder}")
+        check_sizes(width, n_heads, n_householder=n_householder, chunk=chunk)
         self.width, self.n_heads, self.nh, self.chunk = width, n_heads, n_householder, chunk
         self.allow_negative = allow_negative
         self.head_dim = width // n_heads

@@ -42,6 +42,18 @@ __all__ = [
 _MODES = ("parallel", "recurrent")
 
 
+def check_sizes(width, n_heads, **sizes) -> None:
+    """The size arguments of a mixer: ``width`` and ``n_heads`` positive ints with ``n_heads``
+    dividing ``width``, and every ``sizes`` entry (``d_state``, ``chunk``, ...) a positive int;
+    ``ValueError`` / ``TypeError`` naming the argument otherwise."""
+    check_int("width", width)
+    check_int("n_heads", n_heads)
+    for name, v in sizes.items():
+        check_int(name, v)
+    if width % n_heads:
+        raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+
+
 def check_mode(mode: str) -> str:
     """Validate a layer ``mode`` (``"parallel"`` or ``"recurrent"``); ValueError otherwise."""
     if mode not in _MODES:
@@ -253,9 +265,7 @@ class MambaMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, signed: bool = False,
                  chunk: int = 16):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, d_state=d_state, chunk=chunk)
         self.width, self.n_heads, self.d_state, self.signed, self.chunk = width, n_heads, d_state, signed, chunk
         self.head_dim = width // n_heads
         self.in_proj = nn.Linear(width, 2 * width + 2 * n_heads * d_state + n_heads)
@@ -317,9 +327,7 @@ class AUSSMMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16,
                  learned_state0: bool = True):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, d_state=d_state, chunk=chunk)
         self.width, self.n_heads, self.d_state, self.chunk = width, n_heads, d_state, chunk
         self.head_dim = width // n_heads
         self.in_proj = nn.Linear(width, 2 * width + 3 * n_heads * d_state + n_heads)
@@ -470,9 +478,7 @@ class GLAMixer(nn.Module):
 
     def __init__(self, width: int, n_heads: int = 4, gate_temperature: float = 16.0, chunk: int = 16):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, chunk=chunk)
         self.width, self.n_heads, self.tau, self.chunk = width, n_heads, gate_temperature, chunk
         self.head_dim = width // n_heads
         self.qkvg = nn.Linear(width, 4 * width)

@@ -28,6 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from ._checks import check_int, check_int_fields, check_optional_int
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
 
@@ -71,11 +72,13 @@ class LMConfig:
     torch_threads: int | None = 1
 
     def __post_init__(self) -> None:
+        check_int_fields(self, ("d_model", "n_layers", "n_heads", "mlp_ratio", "seq_len",
+                                "batch_size", "steps", "eval_windows", "panel_windows",
+                                "max_bytes", "tune_steps"))
+        check_int("warmup", self.warmup, 0)
+        check_optional_int("torch_threads", self.torch_threads)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model {self.d_model} must be divisible by n_heads {self.n_heads}")
-        for k in ("d_model", "n_layers", "n_heads", "seq_len", "batch_size", "steps"):
-            if getattr(self, k) < 1:
-                raise ValueError(f"{k} must be ≥ 1, got {getattr(self, k)}")
 
 
 def quick_config(**kw) -> LMConfig:
@@ -119,6 +122,7 @@ class DecoderLM(nn.Module):
 
     def __init__(self, vocab_size: int, cfg: LMConfig) -> None:
         super().__init__()
+        check_int("vocab_size", vocab_size)
         self.tok = nn.Embedding(vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.seq_len, cfg.d_model)
         self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layers))

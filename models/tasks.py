@@ -198,7 +198,7 @@ class WordProblemData:
     def with_shuffled_labels(self, seed: int = 0) -> "WordProblemData":
         """Negative-control copy: the training label sequences are permuted across sequences, so
         labels are no longer a function of the tokens (test data unchanged)."""
-        perm = np.random.default_rng(seed).permutation(len(self.train_labels))
+        perm = np.random.default_rng(check_int("seed", seed, 0)).permutation(len(self.train_labels))
         md = dict(self.metadata, labels="shuffled across training sequences (negative control)")
         return replace(self, train_labels=self.train_labels[perm].copy(), metadata=md)
 
@@ -311,6 +311,7 @@ class RotationSpec:
     def __post_init__(self) -> None:
         _check_convention(self.convention)
         check_int_fields(self, ("train_length", "n_train", "n_test"))
+        check_int("seed", self.seed, 0)
         if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
             raise ValueError(f"eps must be a positive finite number or None, got {self.eps!r}")
         if self.generator not in ("log", "so3"):

@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from ._checks import check_int, check_int_fields
+from ._checks import check_int, check_int_fields, check_optional_int
 from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
@@ -196,6 +196,7 @@ def resolve_device(device: str) -> torch.device:
 def length_at_step(cfg: TrainConfig, step: int) -> int:
     """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
     ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
+    check_int("step", step, 0)
     if not cfg.curriculum_steps:
         return cfg.train_length
     frac = min(1.0, step / cfg.curriculum_steps)
@@ -287,6 +288,7 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         if time.time() >= deadline:
             raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
         time.sleep(min(2.0, max(0.0, deadline - time.time())))
+    check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:
