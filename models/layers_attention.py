@@ -17,7 +17,7 @@ from torch import nn
 from .layers_diagonal import check_input, check_mode, check_sizes
 from .nonfinite import finite_stand_ins, poison_after
 
-__all__ = ["rotary_embedding", "CausalSelfAttention"]
+__all__ = ["rotary_embedding", "causal_attention", "CausalSelfAttention"]
 
 
 def rotary_embedding(x: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
@@ -32,6 +32,17 @@ def rotary_embedding(x: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
     x1, x2 = x[..., 0::2], x[..., 1::2]
     out = torch.stack([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
     return out.flatten(-2)
+
+
+def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """Causal scaled dot-product attention, ``q, k, v`` and the result ``(B, T, H, D)``. A
+    non-finite query, key or value leaves the outputs before it as they are without it (the
+    masked weights are 0, and ``0 · NaN`` would be NaN); the outputs from a non-finite key or
+    value on, and at a non-finite query, are NaN (:mod:`seqtheory.models.nonfinite`)."""
+    (k, v), (q,), _, poisoned = finite_stand_ins((k, v), (q,))
+    o = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                       is_causal=True).transpose(1, 2)
+    return poison_after(o, poisoned)
 
 
 class CausalSelfAttention(nn.Module):
@@ -55,8 +66,4 @@ class CausalSelfAttention(nn.Module):
         q, k, v = self.qkv(x).reshape(Bsz, T, 3, H, D).unbind(2)
         if self.positions == "rotary":
             q, k = rotary_embedding(q), rotary_embedding(k)
-        (k, v), (q,), _, poisoned = finite_stand_ins((k, v), (q,))      # (B, T, H, D)
-        o = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                           is_causal=True).transpose(1, 2)
-        o = poison_after(o, poisoned)
-        return self.out_proj(o.reshape(Bsz, T, self.width))
+        return self.out_proj(causal_attention(q, k, v).reshape(Bsz, T, self.width))

@@ -29,6 +29,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from ._checks import check_int, check_int_fields, check_optional_int
+from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
 
@@ -111,9 +112,8 @@ class _Block(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         B, T, d = x.shape
         q, k, v = self.qkv(self.norm1(x)).split(d, dim=-1)
-        q, k, v = (t.view(B, T, self.n_heads, d // self.n_heads).transpose(1, 2) for t in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(a.transpose(1, 2).reshape(B, T, d))
+        q, k, v = (t.view(B, T, self.n_heads, d // self.n_heads) for t in (q, k, v))
+        x = x + self.proj(causal_attention(q, k, v).reshape(B, T, d))
         return x + self.out(F.gelu(self.fc(self.norm2(x))))
 
 

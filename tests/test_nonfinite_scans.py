@@ -171,3 +171,17 @@ def test_every_layer_family(name, bad, p):
         if fin.any():
             assert (grads[k][fin] - v.grad[fin]).abs().max().item() < TOL, k
     assert compared > 0
+
+
+@pytest.mark.parametrize("bad", BAD, ids=["nan", "inf", "-inf"])
+def test_decoder_lm_block(bad):
+    """The language model's attention blocks ([HEAD] experiments) share causal_attention."""
+    from seqtheory.models.lm import DecoderLM, LMConfig
+    torch.manual_seed(0)
+    lm = DecoderLM(50, LMConfig(d_model=16, n_heads=2, n_layers=1, seq_len=T)).double()
+    block = lm.blocks[0]
+    x = _rand(2, T, 16, seed=3)
+    x[1, 6, 2] = bad
+    out = block(x)
+    assert torch.isfinite(out[0]).all() and torch.isfinite(out[1, :6]).all()
+    assert (out[:, :6] - block(x[:, :6])).abs().max().item() < TOL
