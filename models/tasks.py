@@ -92,6 +92,7 @@ def prefix_products(table: np.ndarray, words: np.ndarray, identity: int,
         raise ValueError(f"words must have shape (N, T), got {words.shape}")
     if words.size and (words.min() < 0 or words.max() >= n):
         raise ValueError(f"words must contain indices in [0, {n})")
+    identity = check_int("identity", identity, 0, n - 1)
     out = np.empty(words.shape, dtype=np.int64)
     g = np.full(words.shape[0], identity, dtype=np.int64)
     for t in range(words.shape[1]):

@@ -73,6 +73,7 @@ def cyclic_decomposition(qmul: np.ndarray, identity: int) -> tuple[list[int], li
     if not np.array_equal(qmul, qmul.T):
         raise ValueError("qmul is not commutative: the quotient is not abelian")
     Nq = qmul.shape[0]
+    identity = check_int("identity", identity, 0, Nq - 1)
 
     def powers(g: int) -> list[int]:
         out, x = [identity], g

@@ -292,7 +292,7 @@ def numerical_rank(G, rtol: float = 1e-9, data_scale: float = 0.0) -> int:
 def rownorm_ratio_bound(k: int) -> float:
     """Stated lower bound ``√((k+1)/(2k))`` of ``Δ_RN/Δ*`` for ``k = rank G ≥ 1``."""
     k = check_int("k", k)
-    return math.sqrt((k + 1) / (2.0 * k))
+    return math.sqrt((k + 1) / (2 * k))          # int / int: no float overflow for a huge k
 
 
 def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:

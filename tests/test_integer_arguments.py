@@ -282,6 +282,9 @@ def _api_cases():
     add("train_many", lambda v: batched.train_many([cfg], max_group=v), "max_group")
     add("train_batched", lambda v: batched.train_batched([cfg], threads=v), "threads")
     add("train", lambda v: train.train(cfg, threads=v), "threads")
+    C3T = C3.cayley_table()
+    add("prefix_products", lambda v: tasks.prefix_products(C3T, np.array([[0, 1]]), v), "identity", 0)
+    add("cyclic_decomposition", lambda v: group_cascades.cyclic_decomposition(C3T, v), "identity", 0)
     add("seed_all", lambda v: recipe.seed_all(v), "seed", 0)
     add("lr_factor", lambda v: recipe.lr_factor(cfg, v), "step", 0)
     add("length_at_step", lambda v: train.length_at_step(cfg, v), "step", 0)
@@ -311,7 +314,7 @@ def _cases():
     return _CASES
 
 
-N_CASES = 204      # the table's length (cases are built lazily, not at collection)
+N_CASES = 206      # the table's length (cases are built lazily, not at collection)
 
 
 def test_case_table_size():
@@ -326,3 +329,21 @@ def test_public_integer_argument_checked(k):
             call(bad)
     with pytest.raises(ValueError, match=rf"\b{name} must be"):
         call(least - 1)
+
+
+@pytest.mark.parametrize("big", [2 ** 70, 10 ** 400])
+def test_huge_integers_are_taken_exactly(big):
+    """Bounds in closed form take a size of any magnitude (int / int is correctly rounded; a
+    float conversion of 10**400 overflowed), and indices beyond the table are refused."""
+    import math
+
+    from seqtheory.models.tasks import prefix_products
+    from seqtheory.numerics.head_oracles import rownorm_ratio_bound
+    from seqtheory.theory.groups import FiniteGroup
+    from seqtheory.theory.hilbert import jung_radius, separation_ratio_bound, simplex_ratio_bound
+    assert jung_radius(big) == pytest.approx(math.sqrt(0.5))
+    assert simplex_ratio_bound(big, 3) == pytest.approx(math.sqrt(3 / 4))
+    assert separation_ratio_bound(big, 3) == pytest.approx(math.sqrt(3 / 4))
+    assert rownorm_ratio_bound(big) == pytest.approx(math.sqrt(0.5))
+    with pytest.raises(ValueError, match=r"identity must be in 0\.\.2"):
+        prefix_products(FiniteGroup.cyclic(3).cayley_table(), np.array([[0, 1]]), big)

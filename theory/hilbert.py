@@ -491,7 +491,7 @@ def jung_radius(d: int) -> float:
     """Jung's theorem: a set of diameter 1 in ``R^d`` lies in a ball of radius ``√(d/(2(d+1)))``
     (tight for the regular simplex). Source: H. Jung (1901)."""
     d = check_int("d", d, 1)
-    return math.sqrt(d / (2.0 * (d + 1)))
+    return math.sqrt(d / (2 * (d + 1)))          # int / int: correctly rounded for any size
 
 
 def simplex_ratio_bound(V: int, d: int) -> float:
@@ -500,7 +500,7 @@ def simplex_ratio_bound(V: int, d: int) -> float:
     ``ratio ≤ √(2V/(V−1)) · √(d/(2(d+1))) = √(dV/((d+1)(V−1)))`` (= 1 at ``V = d+1``, ≥ 1 below)."""
     V = check_int("V", V, 2)
     d = check_int("d", d, 1)
-    return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1.0) * (V - 1)))
+    return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1) * (V - 1)))
 
 
 def rankin_ratio_bound(V: int, d: int) -> float:
