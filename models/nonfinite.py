@@ -28,17 +28,14 @@ import torch
 __all__ = ["finite_stand_ins", "poison_after"]
 
 
-def _bad_steps(t: torch.Tensor, log_gate: bool) -> torch.Tensor:
-    """``(B, T, H)`` bool: the steps of ``t`` (``(B, T, H, ...)``) holding a bad entry."""
-    bad = (torch.isnan(t) | (t == float("inf"))) if log_gate else ~torch.isfinite(t)
-    return bad.flatten(3).any(-1) if bad.ndim > 3 else bad
-
-
-def _stand_in(t: torch.Tensor | None, log_gate: bool) -> torch.Tensor | None:
+def _split(t: torch.Tensor | None, log_gate: bool):
+    """``(t with its bad entries replaced by 0, (B, T, H) bool: steps holding a bad entry)``;
+    ``(None, None)`` for ``None``."""
     if t is None:
-        return None
+        return None, None
     bad = (torch.isnan(t) | (t == float("inf"))) if log_gate else ~torch.isfinite(t)
-    return t.masked_fill(bad, 0.0)
+    steps = bad.flatten(3).any(-1) if bad.ndim > 3 else bad
+    return t.masked_fill(bad, 0.0), steps
 
 
 def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torch.Tensor | None] = (),
@@ -47,18 +44,18 @@ def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torc
     0 (a gate of ``log a = 0``), in the order given (``None`` stays ``None``), and ``poisoned``
     ``(B, T, H)`` bool, true from the first bad carried input or log gate of a batch element and
     head on, and at every step whose read input is bad (see the module docstring)."""
-    flags = [_bad_steps(t, False) for t in carried if t is not None]
-    flags += [_bad_steps(t, True) for t in log_gates if t is not None]
-    read_flags = [_bad_steps(t, False) for t in read if t is not None]
-    ref = next(t for t in (*carried, *log_gates, *read) if t is not None)
-    poisoned = torch.zeros(ref.shape[:3], dtype=torch.bool, device=ref.device)
-    for f in flags:
+    c = [_split(t, False) for t in carried]
+    g = [_split(t, True) for t in log_gates]
+    r = [_split(t, False) for t in read]
+    flags = [f for _, f in c + g if f is not None]
+    poisoned = flags[0]
+    for f in flags[1:]:
         poisoned = poisoned | f
     poisoned = poisoned.to(torch.int32).cumsum(1) > 0
-    for f in read_flags:
-        poisoned = poisoned | f
-    return ([_stand_in(t, False) for t in carried], [_stand_in(t, False) for t in read],
-            [_stand_in(t, True) for t in log_gates], poisoned)
+    for _, f in r:
+        if f is not None:
+            poisoned = poisoned | f
+    return [t for t, _ in c], [t for t, _ in r], [t for t, _ in g], poisoned
 
 
 def poison_after(y: torch.Tensor, poisoned: torch.Tensor) -> torch.Tensor:
