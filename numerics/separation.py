@@ -220,18 +220,18 @@ def derived_ideal_lowest_degree_fast(n: int, k: int) -> int:
 
 @lru_cache(maxsize=None)
 def _lowest_degree_cached(n: int, k: int) -> int:
-    if k == 0:
-        return 1
-    d = _lowest_degree_cached(n, k - 1)
-    if k - 1 == 0:
-        dim = n
-    else:
-        from seqtheory.theory.free_lie import derived_ideal_dimensions
+    from seqtheory.theory.free_lie import derived_ideal_dimensions
 
-        dim = derived_ideal_dimensions(n, k - 1, d)[d]
-        if dim == 0:  # pragma: no cover - contradicts the definition of d
-            raise AssertionError("lowest component of the derived ideal is zero")
-    return 2 * d if dim >= 2 else 2 * d + 1
+    d = 1                                   # d_0; the recurrence, iterated (no recursion depth)
+    for j in range(1, k + 1):
+        if j == 1:
+            dim = n
+        else:
+            dim = derived_ideal_dimensions(n, j - 1, d)[d]
+            if dim == 0:  # pragma: no cover - contradicts the definition of d
+                raise AssertionError("lowest component of the derived ideal is zero")
+        d = 2 * d if dim >= 2 else 2 * d + 1
+    return d
 
 
 def least_depth_for_class(n: int, c: int) -> int:

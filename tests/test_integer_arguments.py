@@ -347,3 +347,19 @@ def test_huge_integers_are_taken_exactly(big):
     assert rownorm_ratio_bound(big) == pytest.approx(math.sqrt(0.5))
     with pytest.raises(ValueError, match=r"identity must be in 0\.\.2"):
         prefix_products(FiniteGroup.cyclic(3).cayley_table(), np.array([[0, 1]]), big)
+
+
+def test_derived_series_beyond_reach_says_so_quickly():
+    """c_k(n) for a huge k recursed until RecursionError (or ran for hours); the exact derived
+    series now refuses bases of more than MAX_BASIS Lyndon words up front."""
+    import time
+
+    from seqtheory.numerics.separation import least_depth_for_class, max_class_for_depth
+    from seqtheory.theory.free_lie import MAX_BASIS, derived_ideal_dimensions
+    t0 = time.perf_counter()
+    for call in (lambda: max_class_for_depth(2, 2 ** 70), lambda: least_depth_for_class(2, 2 ** 70),
+                 lambda: derived_ideal_dimensions(2, 1, 10 ** 6)):
+        with pytest.raises(ValueError, match=f"more than {MAX_BASIS} Lyndon words"):
+            call()
+    assert time.perf_counter() - t0 < 10
+    assert max_class_for_depth(2, 4) == 20                     # still reached

@@ -343,6 +343,22 @@ def free_nilpotent(n: int, c: int):
 # derived series of the free Lie algebra, degree by degree
 # ----------------------------------------------------------------------------------------------
 
+#: the most Lyndon words (all degrees together) a derived-series computation enumerates
+MAX_BASIS = 100_000
+
+
+def _check_basis_size(n: int, max_degree: int) -> None:
+    """``ValueError`` when the free Lie algebra on ``n`` letters has more than :data:`MAX_BASIS`
+    Lyndon words of degree ``<= max_degree`` (counted by Witt's formula, stopping at the limit)."""
+    total = 0
+    for m in range(1, max_degree + 1):
+        total += witt_dimension(n, m)
+        if total > MAX_BASIS:
+            raise ValueError(f"the free Lie algebra on {n} letters has more than {MAX_BASIS} "
+                             f"Lyndon words of degree <= {max_degree} (already {total} up to "
+                             f"degree {m}): beyond the reach of an exact computation")
+
+
 def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     """Dimensions of the homogeneous components ``L^(k)_m`` (m = 1..max_degree) of the k-th term
     of the derived series of the free Lie algebra L on n letters.
@@ -350,11 +366,13 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     The derived ideals are graded, and ``L^(k)_m`` is spanned by ``[u, v]`` with u, v running over
     bases of ``L^(k-1)_i`` and ``L^(k-1)_j``, ``i + j = m``, ``i < j`` or ``i = j`` (brackets of
     basis vectors suffice by bilinearity). Subspaces are kept as exact integer row bases in
-    Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``."""
+    Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``. ``ValueError`` when
+    the basis up to ``max_degree`` has more than :data:`MAX_BASIS` Lyndon words (beyond reach)."""
     check_int("n", n)
     check_int("k", k, 0)
     check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
+    _check_basis_size(n, max_degree)
     basis = lyndon_words_upto(letters, max_degree)
     sc = _LazyStructureConstants(letters, basis)
     by_deg: dict[int, list[int]] = {}
