@@ -1,16 +1,12 @@
-"""Argument checks shared by the configuration dataclasses of :mod:`seqtheory.models`."""
+"""Argument checks shared by the configuration dataclasses of :mod:`seqtheory.models` (the
+integer check itself is :func:`seqtheory.theory._checks.check_int`)."""
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-__all__ = ["check_int", "check_int_fields"]
+from seqtheory.theory._checks import check_int, check_optional_int
 
-
-def check_int(name: str, value: Any, least: int = 1) -> None:
-    """``ValueError`` naming ``name`` unless ``value`` is an int (not a bool) ``>= least``."""
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        want = {1: "a positive int", 0: "a non-negative int"}.get(least, f"an int >= {least}")
-        raise ValueError(f"{name} must be {want}, got {value!r}")
+__all__ = ["check_int", "check_int_fields", "check_optional_int"]
 
 
 def check_int_fields(obj: Any, names: Iterable[str], least: int = 1) -> None:

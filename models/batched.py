@@ -44,6 +44,7 @@ import numpy as np
 import torch
 from torch.func import functional_call, vmap
 
+from ._checks import check_optional_int
 from .model import MODEL_NAMES, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, default_owner
@@ -242,9 +243,7 @@ def train_many(configs: Sequence[TrainConfig], max_group: int | None = None,
     ``ValueError`` for an empty list, a repeated run or ``max_group < 1``; ``TypeError`` for a
     non-TrainConfig entry."""
     configs = _check_configs(configs)
-    if max_group is not None and (not isinstance(max_group, int) or isinstance(max_group, bool)
-                                  or max_group < 1):
-        raise ValueError(f"max_group must be a positive int or None, got {max_group!r}")
+    check_optional_int("max_group", max_group)
     groups: dict[tuple, list[int]] = {}
     for i, cfg in enumerate(configs):
         groups.setdefault(shape_key(cfg), []).append(i)
@@ -292,6 +291,7 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     owner = owner or default_owner()
     claimed = _claim_all(store, [configs[i] for i in todo], owner, lease_s)
     finished: set[str] = set()
+    check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:

@@ -5,6 +5,8 @@ Positions: ``"rotary"`` (RoPE, Su et al. 2021, arXiv:2104.09864) applied to quer
 ``"learned"`` (the model adds a learned position embedding to the input; the mixer then uses none).
 ``forward(x, mode=...)`` accepts ``"parallel"`` and ``"recurrent"`` for interface parity with the
 recurrent layers; attention has a single (parallel, masked) form. Shapes ``(B, T, width)``.
+A non-finite input leaves the outputs before it as they are without it; later outputs are NaN
+(:mod:`seqtheory.models.nonfinite`).
 """
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .layers_diagonal import check_input, check_mode
+from .layers_diagonal import check_input, check_mode, check_sizes
+from .nonfinite import finite_stand_ins, poison_after
 
-__all__ = ["rotary_embedding", "CausalSelfAttention"]
+__all__ = ["rotary_embedding", "causal_attention", "CausalSelfAttention"]
 
 
 def rotary_embedding(x: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
@@ -31,13 +34,23 @@ def rotary_embedding(x: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
     return out.flatten(-2)
 
 
+def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """Causal scaled dot-product attention, ``q, k, v`` and the result ``(B, T, H, D)``. A
+    non-finite query, key or value leaves the outputs before it as they are without it (the
+    masked weights are 0, and ``0 · NaN`` would be NaN); the outputs from a non-finite key or
+    value on, and at a non-finite query, are NaN (:mod:`seqtheory.models.nonfinite`)."""
+    (k, v), (q,), _, poisoned = finite_stand_ins((k, v), (q,))
+    o = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                       is_causal=True).transpose(1, 2)
+    return poison_after(o, poisoned)
+
+
 class CausalSelfAttention(nn.Module):
     """Multi-head causal self-attention with optional rotary positions."""
 
     def __init__(self, width: int, n_heads: int = 4, positions: str = "rotary"):
         super().__init__()
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads)
         if positions not in ("rotary", "learned"):
             raise ValueError(f"positions must be 'rotary' or 'learned', got {positions!r}")
         self.width, self.n_heads, self.positions = width, n_heads, positions
@@ -53,6 +66,4 @@ class CausalSelfAttention(nn.Module):
         q, k, v = self.qkv(x).reshape(Bsz, T, 3, H, D).unbind(2)
         if self.positions == "rotary":
             q, k = rotary_embedding(q), rotary_embedding(k)
-        o = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                           is_causal=True)
-        return self.out_proj(o.transpose(1, 2).reshape(Bsz, T, self.width))
+        return self.out_proj(causal_attention(q, k, v).reshape(Bsz, T, self.width))

@@ -26,7 +26,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._checks import check_int
-from .layers_diagonal import check_input, check_mode, scan_dtype_guard
+from .nonfinite import finite_stand_ins, poison_after
+from .layers_diagonal import check_input, check_mode, check_sizes, scan_dtype_guard
 
 __all__ = ["delta_rule_reference", "delta_rule_chunked", "DeltaProductMixer"]
 
@@ -48,8 +49,16 @@ def delta_rule_reference(q, k, v, beta):
 
 def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
     """Chunked (WY/UT) delta rule; same arguments and result as :func:`delta_rule_reference`.
-    ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity)."""
+    ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity).
+    Non-finite inputs: outputs before the first one equal the reference's, later ones are NaN
+    (:mod:`seqtheory.models.nonfinite`)."""
     check_int("chunk", chunk)
+    (k, v, beta), (q,), _, poisoned = finite_stand_ins((k, v, beta), (q,))
+    return poison_after(_delta_chunks(q, k, v, beta, chunk), poisoned)
+
+
+def _delta_chunks(q, k, v, beta, chunk: int):
+    """The chunked WY/UT scan of :func:`delta_rule_chunked` on finite inputs."""
     Bsz, T, H, K = k.shape
     V = v.shape[-1]
     if T == 0:
@@ -99,11 +108,7 @@ class DeltaProductMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, n_householder: int = 1,
                  allow_negative: bool = True, chunk: int = 64):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
-        if n_householder < 1:
-            raise ValueError(f"n_householder must be >= 1, got {n_householder}")
+        check_sizes(width, n_heads, n_householder=n_householder, chunk=chunk)
         self.width, self.n_heads, self.nh, self.chunk = width, n_heads, n_householder, chunk
         self.allow_negative = allow_negative
         self.head_dim = width // n_heads

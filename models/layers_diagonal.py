@@ -32,6 +32,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._checks import check_int
+from .nonfinite import finite_stand_ins, poison_after
 
 __all__ = [
     "scalar_decay_scan_reference", "scalar_decay_scan_chunked", "gla_scan_reference",
@@ -39,6 +40,18 @@ __all__ = [
 ]
 
 _MODES = ("parallel", "recurrent")
+
+
+def check_sizes(width, n_heads, **sizes) -> None:
+    """The size arguments of a mixer: ``width`` and ``n_heads`` positive ints with ``n_heads``
+    dividing ``width``, and every ``sizes`` entry (``d_state``, ``chunk``, ...) a positive int;
+    ``ValueError`` / ``TypeError`` naming the argument otherwise."""
+    check_int("width", width)
+    check_int("n_heads", n_heads)
+    for name, v in sizes.items():
+        check_int(name, v)
+    if width % n_heads:
+        raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
 
 
 def check_mode(mode: str) -> str:
@@ -134,8 +147,17 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     overflow), times ``(−1)^(parity count)`` and ``e^{i Σ phase}``; chunk states are passed on by a
     recurrence over ``⌈T/chunk⌉`` chunks (the first starts from ``state0``). ``T`` need not be a
     multiple of ``chunk``; a chunk longer than ``T`` is shortened to ``T`` (no padding work).
+    Non-finite inputs (``log_mag = -inf``, ``a = 0``, is a valid gate): outputs before the
+    first one equal the reference's, later ones are NaN (:mod:`seqtheory.models.nonfinite`).
     """
     check_int("chunk", chunk)
+    (x, b, parity, phase), (c,), (log_mag,), poisoned = finite_stand_ins((x, b, parity, phase), (c,),
+                                                                          (log_mag,))
+    return poison_after(_scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk, state0), poisoned)
+
+
+def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0):
+    """The chunked scan of :func:`scalar_decay_scan_chunked` on finite inputs."""
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
     if T == 0:
@@ -243,9 +265,7 @@ class MambaMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, signed: bool = False,
                  chunk: int = 16):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, d_state=d_state, chunk=chunk)
         self.width, self.n_heads, self.d_state, self.signed, self.chunk = width, n_heads, d_state, signed, chunk
         self.head_dim = width // n_heads
         self.in_proj = nn.Linear(width, 2 * width + 2 * n_heads * d_state + n_heads)
@@ -307,9 +327,7 @@ class AUSSMMixer(nn.Module):
     def __init__(self, width: int, n_heads: int = 4, d_state: int = 16, chunk: int = 16,
                  learned_state0: bool = True):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, d_state=d_state, chunk=chunk)
         self.width, self.n_heads, self.d_state, self.chunk = width, n_heads, d_state, chunk
         self.head_dim = width // n_heads
         self.in_proj = nn.Linear(width, 2 * width + 3 * n_heads * d_state + n_heads)
@@ -397,10 +415,19 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16, log_alpha_min: float |
     guarantees (``GLAMixer`` clamps its gates at −1). The path is then chosen from the static
     bound ``−log_alpha_min · chunk`` instead of from the data, so the function reads no tensor
     value and runs under ``torch.func.vmap`` (batched training, :mod:`seqtheory.models.batched`).
+
+    Non-finite inputs (``log α = -inf`` is a valid gate): outputs before the first one equal the
+    reference's, later ones are NaN (:mod:`seqtheory.models.nonfinite`).
     """
     check_int("chunk", chunk)
     if log_alpha_min is not None and not (math.isfinite(log_alpha_min) and log_alpha_min <= 0):
         raise ValueError(f"log_alpha_min must be a finite number <= 0, got {log_alpha_min!r}")
+    (k, v), (q,), (log_alpha,), poisoned = finite_stand_ins((k, v), (q,), (log_alpha,))
+    return poison_after(_gla_chunks(q, k, v, log_alpha, chunk, log_alpha_min), poisoned)
+
+
+def _gla_chunks(q, k, v, log_alpha, chunk: int, log_alpha_min: float | None):
+    """The chunked scan of :func:`gla_scan_chunked` on finite inputs."""
     Bsz, T, H, K = q.shape
     V = v.shape[-1]
     if T == 0:
@@ -451,9 +478,7 @@ class GLAMixer(nn.Module):
 
     def __init__(self, width: int, n_heads: int = 4, gate_temperature: float = 16.0, chunk: int = 16):
         super().__init__()
-        check_int("chunk", chunk)
-        if width % n_heads:
-            raise ValueError(f"width ({width}) must be divisible by n_heads ({n_heads})")
+        check_sizes(width, n_heads, chunk=chunk)
         self.width, self.n_heads, self.tau, self.chunk = width, n_heads, gate_temperature, chunk
         self.head_dim = width // n_heads
         self.qkvg = nn.Linear(width, 4 * width)

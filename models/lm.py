@@ -28,6 +28,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from ._checks import check_int, check_int_fields, check_optional_int
+from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
 
@@ -71,11 +73,13 @@ class LMConfig:
     torch_threads: int | None = 1
 
     def __post_init__(self) -> None:
+        check_int_fields(self, ("d_model", "n_layers", "n_heads", "mlp_ratio", "seq_len",
+                                "batch_size", "steps", "eval_windows", "panel_windows",
+                                "max_bytes", "tune_steps"))
+        check_int("warmup", self.warmup, 0)
+        check_optional_int("torch_threads", self.torch_threads)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model {self.d_model} must be divisible by n_heads {self.n_heads}")
-        for k in ("d_model", "n_layers", "n_heads", "seq_len", "batch_size", "steps"):
-            if getattr(self, k) < 1:
-                raise ValueError(f"{k} must be ≥ 1, got {getattr(self, k)}")
 
 
 def quick_config(**kw) -> LMConfig:
@@ -108,9 +112,8 @@ class _Block(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         B, T, d = x.shape
         q, k, v = self.qkv(self.norm1(x)).split(d, dim=-1)
-        q, k, v = (t.view(B, T, self.n_heads, d // self.n_heads).transpose(1, 2) for t in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        x = x + self.proj(a.transpose(1, 2).reshape(B, T, d))
+        q, k, v = (t.view(B, T, self.n_heads, d // self.n_heads) for t in (q, k, v))
+        x = x + self.proj(causal_attention(q, k, v).reshape(B, T, d))
         return x + self.out(F.gelu(self.fc(self.norm2(x))))
 
 
@@ -119,6 +122,7 @@ class DecoderLM(nn.Module):
 
     def __init__(self, vocab_size: int, cfg: LMConfig) -> None:
         super().__init__()
+        check_int("vocab_size", vocab_size)
         self.tok = nn.Embedding(vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.seq_len, cfg.d_model)
         self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layers))

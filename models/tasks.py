@@ -93,6 +93,7 @@ def prefix_products(table: np.ndarray, words: np.ndarray, identity: int,
         raise ValueError(f"words must have shape (N, T), got {words.shape}")
     if words.size and (words.min() < 0 or words.max() >= n):
         raise ValueError(f"words must contain indices in [0, {n})")
+    identity = check_int("identity", identity, 0, n - 1)
     out = np.empty(words.shape, dtype=np.int64)
     g = np.full(words.shape[0], identity, dtype=np.int64)
     for t in range(words.shape[1]):
@@ -199,7 +200,7 @@ class WordProblemData:
     def with_shuffled_labels(self, seed: int = 0) -> "WordProblemData":
         """Negative-control copy: the training label sequences are permuted across sequences, so
         labels are no longer a function of the tokens (test data unchanged)."""
-        perm = np.random.default_rng(seed).permutation(len(self.train_labels))
+        perm = np.random.default_rng(check_int("seed", seed, 0)).permutation(len(self.train_labels))
         md = dict(self.metadata, labels="shuffled across training sequences (negative control)")
         return replace(self, train_labels=self.train_labels[perm].copy(), metadata=md)
 
@@ -342,6 +343,7 @@ class RotationSpec:
     def __post_init__(self) -> None:
         _check_convention(self.convention)
         check_int_fields(self, ("train_length", "n_train", "n_test"))
+        check_int("seed", self.seed, 0)
         if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
             raise ValueError(f"eps must be a positive finite number or None, got {self.eps!r}")
         if self.generator not in ("log", "so3"):

@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from ._checks import check_int, check_int_fields
+from ._checks import check_int, check_int_fields, check_optional_int
 from .abelian import AbelianStateModel
 from .model import MODEL_NAMES, ModelConfig, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
@@ -139,9 +139,11 @@ class TrainConfig:
             raise ValueError(f"eps must be a finite positive number and only for task "
                              f"'rotation_eps', got eps={self.eps!r} for task {self.task!r}")
         if not self.is_rotation:
-            from seqtheory.theory.groups import FiniteGroup
+            from seqtheory.theory.groups import FiniteGroup, GroupTooLargeError
             try:
                 FiniteGroup.named(self.task.removesuffix(TOKEN_TASK_SUFFIX))
+            except GroupTooLargeError as exc:      # a valid name of a group too large to train on
+                raise ValueError(f"task {self.task!r}: {exc}") from None
             except (ValueError, TypeError) as exc:
                 raise ValueError(f"task must be a group name, 'rotation_a5' or 'rotation_eps': {exc}") from None
         if self.shuffle_labels and self.is_rotation:
@@ -199,6 +201,7 @@ def resolve_device(device: str) -> torch.device:
 def length_at_step(cfg: TrainConfig, step: int) -> int:
     """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
     ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
+    check_int("step", step, 0)
     if not cfg.curriculum_steps:
         return cfg.train_length
     frac = min(1.0, step / cfg.curriculum_steps)
@@ -290,6 +293,7 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         if time.time() >= deadline:
             raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
         time.sleep(min(2.0, max(0.0, deadline - time.time())))
+    check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seqtheory.theory._checks import check_int
 from seqtheory.theory.hilbert import min_max_distance_ratio, separation_ratio_bound
 
 __all__ = ["SeparationResult", "max_min_separation"]
@@ -57,11 +58,9 @@ def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
     """
     from scipy.optimize import minimize
 
-    for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1), ("maxiter", maxiter, 1)):
-        if not isinstance(val, (int, np.integer)) or isinstance(val, bool):
-            raise TypeError(f"{name} must be an int, got {type(val).__name__}")
-        if val < lo:
-            raise ValueError(f"{name} must be ≥ {lo}, got {val}")
+    for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1), ("maxiter", maxiter, 1),
+                          ("seed", seed, 0)):
+        check_int(name, val, lo)
     I, J = _pairs(V)
     npair = I.size
     nx = V * d

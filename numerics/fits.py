@@ -8,8 +8,9 @@ Typical use (local error of a truncated series, expected ``Θ(ε^{p})``)::
     fit.slope, fit.ci_low, fit.ci_high      # OLS slope of log(err) on log(eps), t-based CI
     fit.contains(p)                         # is p inside the CI?
 
-Both functions accept floats or mpmath numbers (logs are taken in mpmath when the values are
-mpmath numbers, so errors far below 1e-300 are fine) and return plain floats.
+Both functions accept any positive real numbers: floats, mpmath numbers, and exact ones (int,
+Fraction, Decimal), whose logarithms are taken without a detour through float64, so errors far
+below 1e-300 (or above 1e308) are fine; they return plain floats.
 
 Statistics: ordinary least squares of ``y = log err`` on ``x = log ε``; the slope's standard
 error is ``sqrt(s² / Σ(x - x̄)²)`` with ``s²`` the residual variance on ``n - 2`` degrees of
@@ -21,9 +22,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
+from numbers import Rational
 from typing import Callable, Sequence
 
 import numpy as np
+
+from seqtheory.theory._checks import check_int
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
 
@@ -58,6 +63,13 @@ class SlopeFit:
 
 
 def _log(v) -> float:
+    """``log |v|`` as a float, taken exactly for exact numbers (``int``, ``Fraction``, numpy
+    integers: ``log`` of numerator and denominator, which ``math.log`` takes for ints of any
+    size) and in mpmath for mpmath numbers, so that values far outside the float64 range
+    (``Fraction(1, 10**400)``, ``10**400``) have their true logarithm."""
+    if isinstance(v, Rational):
+        q = abs(v)
+        return math.log(q.numerator) - math.log(q.denominator)
     try:
         import mpmath
 
@@ -65,14 +77,22 @@ def _log(v) -> float:
             return float(mpmath.log(abs(v)))
     except ImportError:  # pragma: no cover
         pass
+    if isinstance(v, Decimal):
+        return float(abs(v).ln())
     return math.log(abs(float(v)))
 
 
 def _positive(v) -> bool:
-    """Whether ``v`` is a positive finite real number (float, int, Fraction, numpy or mpmath
-    real); booleans, strings and complex numbers are not numbers here (False)."""
+    """Whether ``v`` is a positive finite real number (float, int, Fraction, Decimal, numpy or
+    mpmath real), decided exactly for exact numbers (no conversion to float, which would turn a
+    tiny Fraction into 0 and a huge int into an OverflowError); booleans, strings and complex
+    numbers are not numbers here (False)."""
     if isinstance(v, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
         return False
+    if isinstance(v, Rational):
+        return v > 0
+    if isinstance(v, Decimal):
+        return v.is_finite() and v > 0
     try:
         import mpmath
 
@@ -84,7 +104,7 @@ def _positive(v) -> bool:
         pass
     try:
         f = float(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
     return f > 0 and math.isfinite(f)
 
@@ -143,10 +163,7 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     raise the working precision or ``eps_max``), for non-positive / non-finite parameters, or
     when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
     ``TypeError`` for a non-int ``n``."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"n must be an int, got {type(n).__name__}")
-    if n < 3:
-        raise ValueError(f"n must be >= 3, got {n}")
+    check_int("n", n, 3)
     for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
                     ("margin", margin), ("min_eps", min_eps)):
         if not _positive(v):
@@ -167,14 +184,14 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
                              f"(an exact 0 or NaN cannot be placed on a log-log grid)")
         return v
 
-    thresh = _log(floor) + math.log(margin)
+    thresh = _log(floor) + _log(margin)
     top = _log(err_at(eps_max))
     if top <= thresh:
         raise ValueError(f"err_fn(eps_max) is already below margin * floor at eps_max={eps_max}")
     # predicted log err at eps: top + p (log eps - log eps_max) >= thresh
-    lo_allowed = math.log(eps_max) - (top - thresh) / expected_order
-    lo = max(math.log(eps_max / span), lo_allowed, math.log(min_eps))
-    hi = math.log(eps_max)
+    hi = _log(eps_max)
+    lo_allowed = hi - (top - thresh) / float(expected_order)
+    lo = max(hi - _log(span), lo_allowed, _log(min_eps))
     grid = [math.exp(hi + (lo - hi) * i / (n - 1)) for i in range(n)]
     ok = []
     for e in grid:

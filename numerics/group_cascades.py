@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from seqtheory.theory._checks import check_int
+
 __all__ = [
     "AbelianLayer",
     "GroupCascade",
@@ -71,6 +73,7 @@ def cyclic_decomposition(qmul: np.ndarray, identity: int) -> tuple[list[int], li
     if not np.array_equal(qmul, qmul.T):
         raise ValueError("qmul is not commutative: the quotient is not abelian")
     Nq = qmul.shape[0]
+    identity = check_int("identity", identity, 0, Nq - 1)
 
     def powers(g: int) -> list[int]:
         out, x = [identity], g
@@ -193,6 +196,7 @@ class GroupCascade:
     def truncated(self, n_layers: int) -> "GroupCascade":
         """The same cascade with only its first ``n_layers`` layers (a negative control: the
         missing layers' states are taken to be the identity)."""
+        n_layers = check_int("n_layers", n_layers, 0, len(self.layers))
         return GroupCascade(self.table, self.identity, self.layers[:n_layers], self.convention,
                             self.series_orders)
 
@@ -348,11 +352,7 @@ def all_words(N: int, T: int) -> np.ndarray:
     """All ``N**T`` words of length ``T`` over ``N`` tokens, as an int array ``(N**T, T)``
     (lexicographic order, first letter most significant). ``ValueError`` for ``N < 1``,
     ``T < 0`` or more than ``10**8`` entries; ``TypeError`` for non-ints."""
-    for name, v, lo in (("N", N, 1), ("T", T, 0)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {type(v).__name__}")
-        if v < lo:
-            raise ValueError(f"{name} must be >= {lo}, got {v}")
+    N, T = check_int("N", N), check_int("T", T, 0)
     if N ** T * max(T, 1) > 10 ** 8:
         raise ValueError(f"N**T * T = {N}**{T} * {T} entries is too many to enumerate")
     if T == 0:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqtheory.theory._arrays import UNIT_ROUNDOFF, as_rows as _as_rows, pow2_exponent
+from seqtheory.theory._checks import check_int
 from seqtheory.theory.hilbert import row_diameter
 
 __all__ = [
@@ -77,8 +78,7 @@ def _eta(eta) -> float:
 
 def pair_difference_matrix(V: int) -> np.ndarray:
     """``(V(V−1)/2, V)`` matrix whose row for the pair ``i < j`` (lexicographic) is ``e_i − e_j``."""
-    if not isinstance(V, (int, np.integer)) or V < 2:
-        raise ValueError(f"V must be an int ≥ 2, got {V!r}")
+    V = check_int("V", V, 2)
     I, J = np.triu_indices(V, 1)
     M = np.zeros((I.size, V))
     M[np.arange(I.size), I] = 1.0
@@ -291,9 +291,8 @@ def numerical_rank(G, rtol: float = 1e-9, data_scale: float = 0.0) -> int:
 
 def rownorm_ratio_bound(k: int) -> float:
     """Stated lower bound ``√((k+1)/(2k))`` of ``Δ_RN/Δ*`` for ``k = rank G ≥ 1``."""
-    if not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an int ≥ 1, got {k!r}")
-    return math.sqrt((k + 1) / (2.0 * k))
+    k = check_int("k", k)
+    return math.sqrt((k + 1) / (2 * k))          # int / int: no float overflow for a huge k
 
 
 def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:
@@ -318,8 +317,7 @@ def rownorm_ratio(G, eta: float = 1.0, rtol: float = 1e-9) -> dict:
 def regular_simplex_gradient(k: int, scale: float = 1.0) -> np.ndarray:
     """``(k+1, k)`` centred rows on a regular simplex of circumradius ``scale`` (rank ``k``): the
     tight case of the RowNorm ratio."""
-    if not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an int ≥ 1, got {k!r}")
+    k = check_int("k", k)
     E = np.eye(k + 1) - 1.0 / (k + 1)                # centred standard simplex in R^{k+1}
     U, s, _ = np.linalg.svd(E)
     X = E @ U[:, :k]                                   # coordinates in its k-dim span

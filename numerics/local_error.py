@@ -26,6 +26,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from seqtheory.theory._checks import check_int
+
 __all__ = [
     "as_mp_matrices",
     "mp_to_object_array",
@@ -128,9 +130,8 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
     object arrays (d, d). Truncated power-series arithmetic: the product of the exponential
     series, then ``log(I + Y) = Σ_j (−1)^{j+1} Y^j / j`` (``Y = O(ε)``, so ``j ≤ degree``).
     """
-    if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
-        raise ValueError(f"degree must be an int >= 1, got {degree!r}")
-    with mpmath.workdps(dps):
+    check_int("degree", degree)
+    with mpmath.workdps(check_int("dps", dps)):
         X = as_mp_matrices(gens)
         w = check_word(word, len(X))
         d = X[0].shape[0]
@@ -162,7 +163,7 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
 def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
     """``Φ_x(ε) = e^{εX_{x_T}} ⋯ e^{εX_{x_1}}`` as an mpf object array (``mp.expm`` per
     distinct letter, then products). Raises ``ValueError`` for negative ``eps``."""
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         e = _to_mpf(eps)
         if e < 0:
             raise ValueError(f"eps must be >= 0, got {eps}")
@@ -195,9 +196,8 @@ def _fro(M: np.ndarray):
 def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
     """``‖log Φ_x(ε) − Σ_{m≤c} ε^m Z_m‖_F`` (an ``mpf``), with ``log Φ_x`` computed independently
     (``mp.expm`` products and ``mp.logm``). ``coeffs`` may pass precomputed ``[Z_1..]``."""
-    if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-        raise ValueError(f"c must be an int >= 1, got {c!r}")
-    with mpmath.workdps(dps):
+    check_int("c", c)
+    with mpmath.workdps(check_int("dps", dps)):
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
         e = _to_mpf(eps)
         P = path_product(gens, word, e, dps)
@@ -213,6 +213,8 @@ def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
     """A geometric ε grid over one ``span`` decade-factor whose top keeps the next-order
     correction small: ``ε_max = rel_next · ‖Z_{c+1}‖ / ‖Z_{c+2}‖`` (capped by the radius
     ``1 / max_m ‖Z_m‖^{1/m}``), ``ε_min = ε_max / span``. ``coeffs`` must reach degree c+2."""
+    check_int("c", c)
+    check_int("n_points", n_points, 3)
     norms = [float(_fro(Z)) for Z in coeffs]
     if len(norms) < c + 2:
         raise ValueError("coeffs must reach degree c+2")
@@ -240,7 +242,9 @@ def target_generators(name: str, seed: int = 0, size: int = 3, n_letters: int = 
     if name == "sl2":
         return [np.array([[0, 1], [0, 0]], dtype=object), np.array([[0, 0], [1, 0]], dtype=object)]
     if name == "gl_random":
-        rng = np.random.default_rng(seed)
+        check_int("size", size)
+        check_int("n_letters", n_letters)
+        rng = np.random.default_rng(check_int("seed", seed, 0))
         return [np.vectorize(lambda v: Fraction(int(v), 4), otypes=[object])(
             rng.integers(-3, 4, size=(size, size))) for _ in range(n_letters)]
     raise ValueError(f"unknown target {name!r}; expected 'so3_a5', 'sl2' or 'gl_random'")
@@ -276,15 +280,18 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     """
     from seqtheory.numerics.fits import fit_loglog_slope
 
-    work = dps or 40
+    check_int("c", c)
+    check_int("n_points", n_points, 3)
+    work = check_int("dps", dps) if dps is not None else 40
     sw = word if series_word is None else series_word
     coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)
     grid = np.asarray(eps_grid if eps_grid is not None else default_eps_grid(coeffs, c, n_points),
                       dtype=float)
     lead = float(_fro(coeffs[c]))
-    # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed
-    smallest = max(lead, 1e-300) * float(grid.min()) ** (c + 1)
-    need = int(math.ceil(-math.log10(smallest))) + 25 if smallest > 0 else 60
+    # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed (in logs: the product
+    # underflows float64 for small ε and large c, which once gave 60 digits where more were needed)
+    log10_smallest = math.log10(max(lead, 1e-300)) + (c + 1) * math.log10(float(grid.min()))
+    need = int(math.ceil(-log10_smallest)) + 25
     if dps is None and need > work:
         work = need
         coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)

@@ -50,6 +50,7 @@ import mpmath
 import numpy as np
 from flint import fmpq, fmpq_mat
 
+from seqtheory.theory._checks import check_int
 from seqtheory.theory.linalg import rref_pivots
 
 from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
@@ -293,13 +294,12 @@ class NilpotentCascade:
         self.n_letters = len(self.generators)
         if self.n_letters < 2:
             raise ValueError("generators must hold at least 2 matrices (one letter is abelian)")
-        self.depth = _check_pos_int("depth", depth)
+        self.depth = check_int("depth", depth)
         if coupling not in COUPLINGS:
             raise ValueError(f"coupling must be one of {COUPLINGS}, got {coupling!r}")
         self.coupling = coupling
         top = self.depth if coupling == "linear" else max_class_for_depth(self.n_letters, depth)
-        c = top if nilpotency_class is None else _check_pos_int("nilpotency_class",
-                                                                nilpotency_class)
+        c = top if nilpotency_class is None else check_int("nilpotency_class", nilpotency_class)
         if c > top:
             raise ValueError(f"nilpotency_class {c} exceeds the class {top} that {depth} layers "
                              f"with {coupling} coupling realise on {self.n_letters} letters")
@@ -413,7 +413,7 @@ class NilpotentCascade:
         _check_dps(dps)
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
-        with mpmath.workdps(dps):
+        with mpmath.workdps(check_int("dps", dps)):
             gens = as_mp_matrices(self._source)
             words = _word_matrices(gens, c)
             d = gens[0].shape[0]
@@ -436,7 +436,7 @@ class NilpotentCascade:
     def error(self, word, eps, dps: int = 50):
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
         _check_dps(dps)
-        with mpmath.workdps(dps):
+        with mpmath.workdps(check_int("dps", dps)):
             out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
@@ -520,16 +520,9 @@ def _as_fmpq(eps) -> fmpq:
     return q
 
 
-def _check_pos_int(name: str, v) -> int:
-    if isinstance(v, bool) or not isinstance(v, Integral):
-        raise TypeError(f"{name} must be an int, got {type(v).__name__}")
-    if v < 1:
-        raise ValueError(f"{name} must be >= 1, got {v}")
-    return int(v)
-
 
 def _check_nc(n, c) -> tuple[int, int]:
-    n = _check_pos_int("n", n)
+    n = check_int("n", n)
     if n < 2:
         raise ValueError("n must be >= 2")
-    return n, _check_pos_int("c", c)
+    return n, check_int("c", c)

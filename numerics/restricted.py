@@ -21,6 +21,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from seqtheory.theory._checks import check_int
+
 from .local_error import check_word
 from .reversal import omega2
 
@@ -70,7 +72,7 @@ def affine_generators(alpha, beta, dps: int = 50) -> list[np.ndarray]:
     a, b = _check(alpha, beta)
     d = a.shape[1]
     out = []
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         for x in range(a.shape[0]):
             G = np.empty((d + 1, d + 1), dtype=object)
             G[...] = mpmath.mpf(0)
@@ -124,6 +126,8 @@ def restricted_vs_target_table(alpha, beta, h0, max_len: int, dps: int = 40) -> 
     """For every word of length 1..max_len: the restricted layer with weights ``(α, β)`` vs the
     target ``M_x``: exact error (max abs over coordinates), ``‖Ω2‖`` (spectral norm, generators
     ``G_x``, ε = 1) and ``‖Ω2 (h0, 1)‖``."""
+    check_int("max_len", max_len)
+    check_int("dps", dps)
     a, b = _check(alpha, beta)
     n, d = a.shape
     G = affine_generators(alpha, beta, dps)
@@ -147,6 +151,7 @@ def order_free_best_errors(alpha, beta, h0, max_len: int) -> list[float]:
     the words with the same letter counts, of the best *order-free* model (an abelian layer
     without bias, or any model whose output depends only on the letter counts), i.e. half the
     range of the target's first coordinate over that count class (sup norm)."""
+    check_int("max_len", max_len)
     a, b = _check(alpha, beta)
     n, d = a.shape
     vals, keys = [], []

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
+from seqtheory.theory._checks import check_int
+
 from .local_error import _to_mpf, _zeros, as_mp_matrices, check_word, path_product
 
 __all__ = [
@@ -47,7 +49,7 @@ __all__ = [
 
 def omega1(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω1 = Σ_i A_{x_i}`` (mpf object array)."""
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         out = _zeros(A[0].shape[0])
@@ -59,7 +61,7 @@ def omega1(gens, word, dps: int = 50) -> np.ndarray:
 def omega2(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (the second Magnus/BCH term of the word, later factor
     first; SPEC §2). O(T·n) commutators via the running prefix sum."""
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
@@ -90,7 +92,7 @@ def _norm(v: np.ndarray):
 def reversal_bound(gens, word, h0, eps, dps: int = 50):
     """``B(ε) = ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖₂`` (mpf), the lower bound on the worst-case error of any
     abelian model over the pair {x, x̄}."""
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
@@ -118,7 +120,7 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
     if omega2_sign not in (1, -1):
         raise ValueError("omega2_sign must be +1 or -1")
     out = []
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
@@ -145,7 +147,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
     otherwise ``diag`` is a list of per-letter diagonal entries (complex or real vectors of length
     d) of a 1-layer diagonal model ``y = Π_i diag(exp(ε λ_{x_i})) h0`` (order-free).
     """
-    with mpmath.workdps(dps):
+    with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
@@ -176,6 +178,7 @@ def zero_area_words(T: int, n: int = 2, limit: int = 10) -> list[tuple[int, ...]
     in lexicographic order. For such a word ``Ω2 = 0`` for every choice of matrices, yet ``x ≠ x̄``."""
     import itertools
 
+    T, n, limit = check_int("T", T), check_int("n", n), check_int("limit", limit)
     out = []
     for w in itertools.product(range(n), repeat=T):
         if w == w[::-1]:

@@ -25,6 +25,7 @@ from functools import lru_cache
 from numbers import Integral
 
 import numpy as np
+from seqtheory.theory._checks import check_int
 
 __all__ = [
     "word_signature_levels",
@@ -39,14 +40,6 @@ __all__ = [
 
 _INT_LIMIT = 2 ** 62
 
-
-def _check_int(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
 
 
 def _check_overflow(T: int, c: int) -> None:
@@ -88,9 +81,9 @@ def all_word_signatures(n: int, T: int, c: int) -> list[np.ndarray]:
     incrementally, sharing prefixes. Raises ``ValueError``/``TypeError`` for bad arguments or
     when the coefficients could exceed int64.
     """
-    n = _check_int("n", n, 1)
-    T = _check_int("T", T, 0)
-    c = _check_int("c", c, 0)
+    n = check_int("n", n, 1)
+    T = check_int("T", T, 0)
+    c = check_int("c", c, 0)
     _check_overflow(T, c)
     if n ** T * sum(n ** m for m in range(c + 1)) > 2 * 10 ** 8:
         raise ValueError(f"n**T * dim(T^<=c) too large for n={n}, T={T}, c={c}")
@@ -107,8 +100,8 @@ def word_signature_levels(word, n: int, c: int) -> list[np.ndarray]:
     ``word``: sequence of ints in ``[0, n)`` (``x_1`` first). The product is
     ``e^{X_{x_T}} ⋯ e^{X_{x_1}}`` (SPEC §2).
     """
-    n = _check_int("n", n, 1)
-    c = _check_int("c", c, 0)
+    n = check_int("n", n, 1)
+    c = check_int("c", c, 0)
     if isinstance(word, (str, bytes)) or not hasattr(word, "__iter__"):
         raise TypeError(f"word must be a sequence of ints, got {type(word).__name__}")
     word = list(word)
@@ -168,8 +161,8 @@ def least_separating_class(n: int, T: int) -> int:
     (``n == 1`` or ``T == 0``). Raises ``TypeError``/``ValueError`` for non-int or negative
     arguments, ``n < 1``, or sizes beyond exact int64 range.
     """
-    n = _check_int("n", n, 1)
-    T = _check_int("T", T, 0)
+    n = check_int("n", n, 1)
+    T = check_int("T", T, 0)
     if n ** T <= 1:
         return 0
     for c in range(1, T + 1):
@@ -188,8 +181,8 @@ def max_class_for_depth(n: int, k: int) -> int:
     ``ValueError`` for non-int arguments, ``n < 2`` (``n = 1`` is abelian for every class: no
     finite answer) or ``k < 0``.
     """
-    n = _check_int("n", n, 1)
-    k = _check_int("k", k, 0)
+    n = check_int("n", n, 1)
+    k = check_int("k", k, 0)
     if n < 2:
         raise ValueError("n must be >= 2: the free Lie algebra on one letter is abelian, so "
                          "N(1, c) has derived length <= 1 for every c")
@@ -218,8 +211,8 @@ def derived_ideal_lowest_degree_fast(n: int, k: int) -> int:
     cross-checked against :func:`~seqtheory.theory.free_lie.derived_ideal_lowest_degree` in the
     tests wherever the latter is affordable.
     """
-    n = _check_int("n", n, 1)
-    k = _check_int("k", k, 0)
+    n = check_int("n", n, 1)
+    k = check_int("k", k, 0)
     if n < 2:
         raise ValueError("n must be >= 2: on one letter the derived ideal L^(1) is 0")
     return _lowest_degree_cached(n, k)
@@ -227,24 +220,24 @@ def derived_ideal_lowest_degree_fast(n: int, k: int) -> int:
 
 @lru_cache(maxsize=None)
 def _lowest_degree_cached(n: int, k: int) -> int:
-    if k == 0:
-        return 1
-    d = _lowest_degree_cached(n, k - 1)
-    if k - 1 == 0:
-        dim = n
-    else:
-        from seqtheory.theory.free_lie import derived_ideal_dimensions
+    from seqtheory.theory.free_lie import derived_ideal_dimensions
 
-        dim = derived_ideal_dimensions(n, k - 1, d)[d]
-        if dim == 0:  # pragma: no cover - contradicts the definition of d
-            raise AssertionError("lowest component of the derived ideal is zero")
-    return 2 * d if dim >= 2 else 2 * d + 1
+    d = 1                                   # d_0; the recurrence, iterated (no recursion depth)
+    for j in range(1, k + 1):
+        if j == 1:
+            dim = n
+        else:
+            dim = derived_ideal_dimensions(n, j - 1, d)[d]
+            if dim == 0:  # pragma: no cover - contradicts the definition of d
+                raise AssertionError("lowest component of the derived ideal is zero")
+        d = 2 * d if dim >= 2 else 2 * d + 1
+    return d
 
 
 def least_depth_for_class(n: int, c: int) -> int:
     """Derived length of ``N(n, c)``: the least ``k`` with ``max_class_for_depth(n, k) >= c``."""
-    n = _check_int("n", n, 2)
-    c = _check_int("c", c, 0)
+    n = check_int("n", n, 2)
+    c = check_int("c", c, 0)
     k = 0
     while max_class_for_depth(n, k) < c:
         k += 1

@@ -17,7 +17,7 @@ __all__ = ["register", "run"]
 TASK_HELP = ("a word problem over a group named as FiniteGroup.named accepts it: C<n> (cyclic), "
              "D<2n> (dihedral of order 2n: D8 has order 8), S<n>, A<n>, Q8, H3 (= H3(3)), "
              "H3(<p>), F21, V4, trivial; the paper's task groups are C2, C3, D8, H3, S3, S4, A5, "
-             "and e.g. S5 is accepted too; or rotation_a5 (faithful icosahedral rotations of A5), "
+             "and e.g. S5 is accepted too (any group of order at most 5040: S7, not S8); or rotation_a5 (faithful icosahedral rotations of A5), "
              "or rotation_eps (tokens act by exp(eps log R); needs --eps)")
 
 

@@ -64,6 +64,7 @@ import datetime as _dt
 import enum
 import json
 import math
+import re
 from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
@@ -78,7 +79,7 @@ from .runner import ClaimResult
 __all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "mark_legend",
            "to_jsonable", "build_report", "write_report", "render_markdown", "reproduce_command",
            "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
-           "tally_line", "format_number", "claim_record", "md_table", "PAPER_TITLES",
+           "tally_line", "format_number", "format_stat", "claim_record", "md_table", "PAPER_TITLES",
            "group_by_paper", "control_separation", "control_state", "control_outcome"]
 
 SCHEMA_VERSION = 2
@@ -183,7 +184,7 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
         **({"premise": asdict(c.premise)} if c.premise is not None else {}),
         "status": "crashed" if r.error else "ok",
         "verdict": o.verdict.value if o else None,
-        "key_figure": o.key_figure if o else "", "notes": notes,
+        "key_figure": _no_bare_nan(o.key_figure) if o else "", "notes": _no_bare_nan(notes),
         "evidence": o.evidence if o else {}, "tables": o.tables if o else {},
         "figures": o.figures if o else [], "error": r.error,
         "control": None if r.control is None else {
@@ -382,14 +383,31 @@ def tally_line(claims: list[dict]) -> str:
     return head + (f"; controls: {ctl}" if ctl else "")
 
 
+def format_stat(v: Any, spec: str = ".3g", why: str | None = None) -> str:
+    """A statistic as key figures, notes and report.md show it: ``format(v, spec)`` for a number,
+    and ``n/a`` for one that could not be computed (``None``, NaN, ``"nan"``), followed by
+    `` (why)`` when the caller gives the reason (``format_stat(tau, ".2f", "every run reached
+    the same length")``). A key figure never shows ``nan``."""
+    if v is None or v == "nan" or v != v:                     # v != v: NaN of any number type
+        return "n/a" + (f" ({why})" if why else "")
+    return format(v, spec)
+
+
+_BARE_NAN = re.compile(r"(?<![\w.])[-+]?nan(?!\w)", re.IGNORECASE)
+
+
+def _no_bare_nan(text: str) -> str:
+    """``text`` with every bare ``nan`` (a statistic formatted without :func:`format_stat`) as
+    ``n/a``: the last guard that a key figure or note never shows ``nan``."""
+    return _BARE_NAN.sub("n/a", text)
+
+
 def format_number(v: Any, digits: int = 4) -> str:
     """A value as report.md shows it: floats to ``digits`` significant digits (``0.3333``,
     ``1.235e-13``), NaN (``nan`` / ``"nan"``: e.g. the standard error of a single seed) as
-    ``n/a``, everything else as ``str``."""
-    if isinstance(v, float):
-        return "n/a" if math.isnan(v) else f"{v:.{digits}g}"
-    if v == "nan":
-        return "n/a"
+    ``n/a`` (:func:`format_stat`), everything else as ``str``."""
+    if isinstance(v, float) or v == "nan":
+        return format_stat(v, f".{digits}g")
     return str(v)
 
 

@@ -152,7 +152,7 @@ def test_bad_chunk_is_refused_naming_chunk(bad):
                  lambda: delta_rule_chunked(z, z, z, z[..., 0], chunk=bad),
                  lambda: MambaMixer(8, 2, chunk=bad), lambda: AUSSMMixer(8, 2, chunk=bad),
                  lambda: GLAMixer(8, 2, chunk=bad), lambda: DeltaProductMixer(8, 2, chunk=bad)):
-        with pytest.raises(ValueError, match="chunk must be a positive int"):
+        with pytest.raises(ValueError, match="chunk must be"):
             call()
 
 

@@ -85,7 +85,7 @@ def test_shipped_sweep_files():
     ({"grid": {"task": ["C3"]}}, "'model' must be given"),
     ({"grid": {"task": ["C3", "Z9"], "model": ["gla"]}}, "grid.task: unknown task 'Z9'"),
     ({"grid": {"task": ["C3"], "model": ["gla", "lstm"]}}, "grid point (task='C3', model='lstm')"),
-    ({"grid": {"task": ["C3"], "model": ["gla"]}, "fixed": {"steps": 0}}, "steps must be a positive int"),
+    ({"grid": {"task": ["C3"], "model": ["gla"]}, "fixed": {"steps": 0}}, "steps must be >= 1"),
     ({"grid": {"task": ["C3"], "model": ["gla"]}, "fixed": {"start": [0, 1]}}, "fixed.start: expected a list of 3"),
     ({"grid": {"task": ["C3"], "model": ["gla"]}, "sweep": {"lease_s": -1}}, "sweep.lease_s"),
     ({"grid": {"task": ["C3"], "model": ["gla"]}, "fixed": {"shuffle_labels": 1}}, "fixed.shuffle_labels: expected bool"),

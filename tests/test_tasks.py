@@ -129,5 +129,5 @@ def test_audit_representation_reexport():
 
 def test_specs_refuse_bool_seed():
     from seqtheory.models.tasks import WordProblemSpec
-    with pytest.raises(ValueError, match="seed must be a non-negative int"):
+    with pytest.raises(ValueError, match="seed must be an int"):
         WordProblemSpec(group="C2", train_length=4, seed=True)

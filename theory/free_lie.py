@@ -21,6 +21,7 @@ it and are compared lexicographically with respect to that order.
 from __future__ import annotations
 
 from functools import lru_cache
+from ._checks import check_int
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
@@ -78,13 +79,6 @@ def _decode(word: str, letters: tuple[str, ...]) -> str:
     return word.translate(dec)
 
 
-def _check_degree(m, name: str = "m", minimum: int = 1) -> int:
-    if isinstance(m, bool) or not isinstance(m, int):
-        raise TypeError(f"{name} must be an int, got {type(m).__name__}")
-    if m < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {m}")
-    return m
-
 
 # ----------------------------------------------------------------------------------------------
 # Lyndon words
@@ -115,7 +109,7 @@ def lyndon_words(alphabet, m: int) -> list[str]:
     ``(len(alphabet), m)``. Raises ``ValueError`` for ``m < 1`` or a bad alphabet.
     Source: Duval (1988), see module docstring."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     return [_decode(w, letters) for w in _lyndon_internal(len(letters), m)[m]]
 
 
@@ -123,7 +117,7 @@ def lyndon_words_upto(alphabet, m: int) -> list[str]:
     """All Lyndon words of length 1..m, ordered by length, then lexicographically (the order of
     the Lyndon basis used throughout seqtheory)."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     table = _lyndon_internal(len(letters), m)
     return [_decode(w, letters) for d in range(1, m + 1) for w in table[d]]
 
@@ -212,7 +206,7 @@ def hall_basis(alphabet, m: int) -> list:
     ``a = (c, d)`` then ``d <= b``. Its size per degree is Witt's number (M. Hall, Proc. AMS 1
     (1950) 575-581; Reutenauer §4.1)."""
     letters = check_alphabet(alphabet)
-    _check_degree(m)
+    check_int("m", m)
     basis: list = list(letters)
     deg = {a: 1 for a in letters}
     pos = {a: i for i, a in enumerate(letters)}
@@ -243,7 +237,7 @@ def hall_basis(alphabet, m: int) -> list:
 
 def mobius(d: int) -> int:
     """The Möbius function μ(d) for d >= 1."""
-    _check_degree(d, "d")
+    check_int("d", d)
     result, p, n = 1, 2, d
     while p * p <= n:
         if n % p == 0:
@@ -259,8 +253,8 @@ def witt_dimension(n: int, m: int) -> int:
     """Witt's formula: the dimension of the degree-``m`` component of the free Lie algebra on ``n``
     generators, ``(1/m) Σ_{d|m} μ(d) n^{m/d}`` (= number of Lyndon words of length m over n
     letters). Raises ``ValueError`` for n < 1 or m < 1."""
-    _check_degree(n, "n")
-    _check_degree(m, "m")
+    check_int("n", n)
+    check_int("m", m)
     total = sum(mobius(d) * n ** (m // d) for d in range(1, m + 1) if m % d == 0)
     assert total % m == 0
     return total // m
@@ -268,7 +262,7 @@ def witt_dimension(n: int, m: int) -> int:
 
 def witt_dimensions(n: int, c: int) -> list[int]:
     """``[witt_dimension(n, m) for m in 1..c]``."""
-    return [witt_dimension(n, m) for m in range(1, _check_degree(c, "c") + 1)]
+    return [witt_dimension(n, m) for m in range(1, check_int("c", c) + 1)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -278,7 +272,7 @@ def witt_dimensions(n: int, c: int) -> list[int]:
 def lyndon_basis(alphabet, c: int) -> list[str]:
     """The Lyndon basis of the free nilpotent Lie algebra of class c: Lyndon words of length
     1..c ordered by length, then lexicographically (basis index = position in this list)."""
-    return lyndon_words_upto(alphabet, c)
+    return lyndon_words_upto(alphabet, check_int("c", c))
 
 
 @lru_cache(maxsize=16)
@@ -308,20 +302,26 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     ``sc`` a sparse dict ``{(i, j): {k: coeff}}`` with ``[e_i, e_j] = Σ_k coeff e_k`` (integers:
     the Lyndon basis is an integral basis of the free Lie ring; products of degree > c are 0).
     ``alphabet`` defaults to the first n of ``"xyzuvw..."``."""
-    _check_degree(n, "n")
-    _check_degree(c, "c")
-    letters = _default_alphabet(n) if alphabet is None else check_alphabet(alphabet)
+    check_int("n", n)
+    check_int("c", c)
+    letters = _default_alphabet(n, True) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
         raise ValueError(f"alphabet has {len(letters)} letters but n={n}")
     basis, sc = _structure_constants_cached(letters, c)
     return list(basis), {k: dict(v) for k, v in sc.items()}
 
 
-def _default_alphabet(n: int) -> tuple[str, ...]:
-    base = "xyzuvwabcdefghijklmnopqrst"
-    if n > len(base):
-        raise ValueError(f"n={n} letters: pass an explicit alphabet")
-    return tuple(base[:n])
+_DEFAULT_LETTERS = "xyzuvwabcdefghijklmnopqrst"
+
+
+def _default_alphabet(n: int, takes_alphabet: bool = False) -> tuple[str, ...]:
+    """The first ``n`` default letters; the advice of the error names ``alphabet=`` only when
+    the caller takes that argument (``takes_alphabet``)."""
+    if n > len(_DEFAULT_LETTERS):
+        raise ValueError(f"n={n} letters: the default alphabet has {len(_DEFAULT_LETTERS)} letters"
+                         + ("; pass alphabet= with n distinct letters" if takes_alphabet
+                            else f", so n must be <= {len(_DEFAULT_LETTERS)} here"))
+    return tuple(_DEFAULT_LETTERS[:n])
 
 
 def free_nilpotent(n: int, c: int):
@@ -333,7 +333,8 @@ def free_nilpotent(n: int, c: int):
     Raises ``ValueError`` for n < 1 or c < 1. Source: Reutenauer, *Free Lie Algebras*, §0.2, §5."""
     from .lie import LieAlgebra
 
-    _, sc = free_nilpotent_structure_constants(n, c)
+    check_int("n", n)
+    _, sc = free_nilpotent_structure_constants(n, c, _default_alphabet(n))
     dim = sum(witt_dimension(n, m) for m in range(1, c + 1))
     return LieAlgebra.from_structure_constants(sc, dim=dim)
 
@@ -342,6 +343,22 @@ def free_nilpotent(n: int, c: int):
 # derived series of the free Lie algebra, degree by degree
 # ----------------------------------------------------------------------------------------------
 
+#: the most Lyndon words (all degrees together) a derived-series computation enumerates
+MAX_BASIS = 100_000
+
+
+def _check_basis_size(n: int, max_degree: int) -> None:
+    """``ValueError`` when the free Lie algebra on ``n`` letters has more than :data:`MAX_BASIS`
+    Lyndon words of degree ``<= max_degree`` (counted by Witt's formula, stopping at the limit)."""
+    total = 0
+    for m in range(1, max_degree + 1):
+        total += witt_dimension(n, m)
+        if total > MAX_BASIS:
+            raise ValueError(f"the free Lie algebra on {n} letters has more than {MAX_BASIS} "
+                             f"Lyndon words of degree <= {max_degree} (already {total} up to "
+                             f"degree {m}): beyond the reach of an exact computation")
+
+
 def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     """Dimensions of the homogeneous components ``L^(k)_m`` (m = 1..max_degree) of the k-th term
     of the derived series of the free Lie algebra L on n letters.
@@ -349,11 +366,13 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     The derived ideals are graded, and ``L^(k)_m`` is spanned by ``[u, v]`` with u, v running over
     bases of ``L^(k-1)_i`` and ``L^(k-1)_j``, ``i + j = m``, ``i < j`` or ``i = j`` (brackets of
     basis vectors suffice by bilinearity). Subspaces are kept as exact integer row bases in
-    Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``."""
-    _check_degree(n, "n")
-    _check_degree(k, "k", minimum=0)
-    _check_degree(max_degree, "max_degree")
+    Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``. ``ValueError`` when
+    the basis up to ``max_degree`` has more than :data:`MAX_BASIS` Lyndon words (beyond reach)."""
+    check_int("n", n)
+    check_int("k", k, 0)
+    check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
+    _check_basis_size(n, max_degree)
     basis = lyndon_words_upto(letters, max_degree)
     sc = _LazyStructureConstants(letters, basis)
     by_deg: dict[int, list[int]] = {}

@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from ._arrays import UNIT_ROUNDOFF, as_array, as_rows, pow2_exponent
+from ._checks import check_int, check_optional_int
 
 __all__ = [
     "variation_seminorm", "hilbert_distance", "row_diameter", "worst_case_hidden",
@@ -171,29 +172,54 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
     squared distances are formed blockwise from the Gram matrix ``n_i + n_j − 2⟨s_i, s_j⟩``, and —
     to guard against cancellation — every pair whose Gram estimate could, within the rigorous
     float64 error bound ``|err| ≤ 2(d+4)u(n_i+n_j)``, beat the best certified lower value is
-    recomputed directly as ``‖s_i − s_j‖₂`` from the original rows; the maximum of those direct
-    values is returned. ``block_rows`` (default: chosen so that one block's work arrays stay within
-    ``memory_bytes``, 512 MiB) bounds the memory: ``V = 50 000, d = 1024`` runs in < 2 GB.
+    recomputed directly as ``‖s_i − s_j‖₂`` from the original rows, block by block; the maximum
+    of those direct values is returned.
 
-    Raises ``ValueError`` for fewer than two rows, a non-2-D array, NaN/inf, or a diameter beyond
-    the float64 range (rows of size ≈ 1e308; the computation itself never overflows).
+    Memory: the arrays the function allocates (two ``V × d`` float64 copies of ``S``, the block
+    arrays and the candidate pairs, however many pairs are tied) stay within ``memory_bytes``
+    bytes (default 512 MiB): ``block_rows`` (default: the largest block that fits) rows of pairs
+    are formed at a time, and the candidate pairs of a block are recomputed in pieces that fit.
+    ``V = 50 000, d = 1024`` runs in < 2 GB.
+
+    Raises ``ValueError`` for fewer than two rows, a non-2-D array, NaN/inf, a diameter beyond
+    the float64 range (rows of size ≈ 1e308; the computation itself never overflows), a
+    ``block_rows`` or ``memory_bytes`` that is not a positive int, and a ``memory_bytes`` too
+    small for ``S`` (or for the given ``block_rows``), naming the least budget that works.
     Source: [HEAD] arXiv:2608.22253 (row diameter, diameter identity).
     """
     A = _as_rows(S, "S", min_rows=2)
+    check_optional_int("block_rows", block_rows)
+    check_int("memory_bytes", memory_bytes)
     best, e, pair = _row_diameter_scaled(A, block_rows, memory_bytes)
     return _ldexp_checked(best, e, "S: the row diameter D(S) exceeds the float64 range "
                                    "(≈ 1.8e308); rescale S"), pair
+
+
+_BYTES_PER_PAIR = 8 * 8     # float64/int64 work arrays per pair of a block (sq, err, lo, hi, tri, indices)
+
+
+def _fit_block_rows(what: str, V: int, fixed: int, per_row: int, block_rows: int | None,
+                    memory_bytes: int) -> int:
+    """Rows per block for ``what`` on ``V`` rows: ``fixed`` bytes plus ``per_row`` bytes per
+    block row within ``memory_bytes`` (``block_rows``, if given, is checked against it);
+    ``ValueError`` naming the least budget that works otherwise."""
+    rows = block_rows if block_rows is not None else (memory_bytes - fixed) // per_row
+    rows = min(rows, V)
+    if rows < 1 or fixed + rows * per_row > memory_bytes:
+        need = fixed + max(1, rows) * per_row
+        raise ValueError(f"memory_bytes = {memory_bytes} is too small for {what}"
+                         + (f" with block_rows = {block_rows}" if block_rows is not None else "")
+                         + f": it needs at least {need} bytes")
+    return int(rows)
 
 
 def _row_diameter_scaled(A: np.ndarray, block_rows, memory_bytes: int
                          ) -> tuple[float, int, tuple[int, int]]:
     """``(D̂, e, pair)`` with ``D(A) = D̂ · 2^e`` (``D̂ ≤ 2√d``; never overflows)."""
     V, d = A.shape
-    if block_rows is None:
-        block_rows = int(max(1, min(V, memory_bytes // (4 * 8 * V))))
-    if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) \
-            or block_rows < 1:
-        raise ValueError(f"block_rows must be a positive int, got {block_rows!r}")
+    block_rows = _fit_block_rows(f"row_diameter of a {V} x {d} S", V,
+                                 2 * 8 * V * d + 8 * V + _BYTES_PER_PAIR * d,   # copies of S, norms
+                                 _BYTES_PER_PAIR * V, block_rows, memory_bytes)
     # D(cS) = c D(S): work on S / max|S| so that squares neither overflow (entries ~1e200)
     # nor underflow (entries ~1e-200); rescale the result at the end
     A, e = _scaled(A)                            # a power of two: exact
@@ -202,10 +228,9 @@ def _row_diameter_scaled(A: np.ndarray, block_rows, memory_bytes: int
     C = A - A.mean(axis=0)                       # translation invariant; shrinks cancellation
     n = np.einsum("ij,ij->i", C, C)
     c_err = 2.0 * (d + 4) * _U * 2.0             # safety factor 2 on the Gram error bound
-    best_lo, lo_pair = -np.inf, (0, 1)
-    cand_i: list[np.ndarray] = []
-    cand_j: list[np.ndarray] = []
-    cand_hi: list[np.ndarray] = []
+    c_dir = 4.0 * (d + 2) * _U                   # relative error bound of a direct ‖a − b‖²
+    piece = max(1, (block_rows * V) // max(1, d))   # candidate pairs recomputed at a time
+    best_lo, best, pair = -np.inf, -1.0, (0, 1)
     for b0 in range(0, V - 1, block_rows):
         b1 = min(V - 1, b0 + block_rows)
         rows = C[b0:b1]
@@ -214,28 +239,18 @@ def _row_diameter_scaled(A: np.ndarray, block_rows, memory_bytes: int
         err = c_err * (n[b0:b1, None] + n[None, b0:])
         tri = np.arange(b0, b1)[:, None] >= np.arange(b0, V)[None, :]   # j ≤ i: not a pair
         sq[tri] = -np.inf
-        lo = sq - err
-        k = int(np.argmax(lo))
-        r, c = divmod(k, lo.shape[1])
-        if lo[r, c] > best_lo:
-            best_lo, lo_pair = float(lo[r, c]), (b0 + r, b0 + c)
-        hi = sq + err
-        ii, jj = np.nonzero(hi > best_lo)              # could still beat the certified best
-        cand_i.append(ii + b0)
-        cand_j.append(jj + b0)
-        cand_hi.append(hi[ii, jj])
-        del sq, err, lo, hi, tri
-    keep = np.concatenate(cand_hi) > best_lo
-    I = np.concatenate([np.concatenate(cand_i)[keep], [lo_pair[0]]])
-    J = np.concatenate([np.concatenate(cand_j)[keep], [lo_pair[1]]])
-    best, pair = -1.0, (0, 1)
-    chunk = max(1, (64 * 2**20) // (8 * d))
-    for k0 in range(0, I.size, chunk):
-        ii, jj = I[k0:k0 + chunk], J[k0:k0 + chunk]
-        dist = np.linalg.norm(A[ii] - A[jj], axis=1)
-        k = int(np.argmax(dist))
-        if dist[k] > best:
-            best, pair = float(dist[k]), (int(ii[k]), int(jj[k]))
+        best_lo = max(best_lo, float((sq - err).max()))
+        sq += err                                      # the upper bound of each pair
+        del err, tri
+        ii, jj = np.nonzero(sq >= best_lo)             # could still reach the certified best
+        del sq
+        for k0 in range(0, ii.size, piece):
+            pi, pj = ii[k0:k0 + piece] + b0, jj[k0:k0 + piece] + b0
+            dist = np.linalg.norm(A[pi] - A[pj], axis=1)
+            k = int(np.argmax(dist))
+            if dist[k] > best:
+                best, pair = float(dist[k]), (int(pi[k]), int(pj[k]))
+                best_lo = max(best_lo, best * best * (1.0 - c_dir))
     return best, e, pair
 
 
@@ -290,14 +305,23 @@ def hilbert_change(S, h) -> np.ndarray | float:
                                              "(≈ 1.8e308); rescale S or h")
 
 
-def max_l1_row_difference(S, *, block_rows: int = 64) -> tuple[float, tuple[int, int]]:
+def max_l1_row_difference(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 2**20
+                          ) -> tuple[float, tuple[int, int]]:
     """``max_{i<j} ‖s_i − s_j‖₁`` and an attaining pair (exact, blockwise ``O(V² d)``).
 
-    This is the dual-norm diameter for an ℓ∞ hidden-state ball. Raises ``ValueError`` for bad ``S``
-    or a value beyond the float64 range.
+    This is the dual-norm diameter for an ℓ∞ hidden-state ball. ``block_rows`` rows of pairs are
+    formed at a time (default: the largest block whose arrays, with the scaled copy of ``S``, fit
+    in ``memory_bytes``, 512 MiB). Raises ``ValueError`` for bad ``S``, a value beyond the float64
+    range, a ``block_rows`` or ``memory_bytes`` that is not a positive int, or a ``memory_bytes``
+    too small for ``S`` (or for the given ``block_rows``).
     """
-    A, e = _scaled(_as_rows(S, "S", min_rows=2))      # scaled: differences and sums cannot overflow
-    V = A.shape[0]
+    A = _as_rows(S, "S", min_rows=2)
+    check_optional_int("block_rows", block_rows)
+    check_int("memory_bytes", memory_bytes)
+    V, d = A.shape
+    block_rows = _fit_block_rows(f"max_l1_row_difference of a {V} x {d} S", V, 8 * V * d,
+                                 16 * V * d + 24 * V, block_rows, memory_bytes)
+    A, e = _scaled(A)                                 # scaled: differences and sums cannot overflow
     best, pair = -1.0, (0, 1)
     for b0 in range(0, V - 1, block_rows):
         b1 = min(V - 1, b0 + block_rows)
@@ -435,13 +459,6 @@ def ce_control(p, q, *, space: str = "prob"):
 # --------------------------------------------------------------------------------------------
 # equidistance (v1): Gram argument, simplex / Rankin / Jung bounds
 # --------------------------------------------------------------------------------------------
-def _check_count(n, name: str, minimum: int) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum}, got {n}")
-    return int(n)
-
 
 def equidistant_gram(V: int):
     """Exact Gram matrix (python-flint ``fmpq_mat``) of ``u_i = x_i − x_0`` (``i = 1..V−1``) for
@@ -450,7 +467,7 @@ def equidistant_gram(V: int):
     equidistant. Source: [HEAD] arXiv:2608.22253v1 (equidistance discussion); classical."""
     import flint
 
-    V = _check_count(V, "V", 2)
+    V = check_int("V", V, 2)
     m = V - 1
     return flint.fmpq_mat(m, m, [flint.fmpq(1 + (i == j), 2) for i in range(m) for j in range(m)])
 
@@ -459,8 +476,8 @@ def max_equidistant_points(d: int, *, search_limit: int | None = None) -> int:
     """Largest ``V`` such that ``V`` mutually equidistant points fit in ``R^d``, found by exact rank
     computations of :func:`equidistant_gram` (``V`` fits iff rank ≤ d; the regular simplex attains
     it). Returns ``d + 1`` — computed, not assumed (``search_limit`` defaults to ``d + 3``)."""
-    d = _check_count(d, "d", 1)
-    limit = d + 3 if search_limit is None else _check_count(search_limit, "search_limit", 2)
+    d = check_int("d", d, 1)
+    limit = d + 3 if search_limit is None else check_int("search_limit", search_limit, 2)
     best = 1
     for V in range(2, limit + 1):
         if equidistant_gram(V).rank() <= d:
@@ -473,17 +490,17 @@ def max_equidistant_points(d: int, *, search_limit: int | None = None) -> int:
 def jung_radius(d: int) -> float:
     """Jung's theorem: a set of diameter 1 in ``R^d`` lies in a ball of radius ``√(d/(2(d+1)))``
     (tight for the regular simplex). Source: H. Jung (1901)."""
-    d = _check_count(d, "d", 1)
-    return math.sqrt(d / (2.0 * (d + 1)))
+    d = check_int("d", d, 1)
+    return math.sqrt(d / (2 * (d + 1)))          # int / int: correctly rounded for any size
 
 
 def simplex_ratio_bound(V: int, d: int) -> float:
     """Upper bound on ``min/max`` pairwise distance of ``V`` points in ``R^d``: points in a ball of
     radius r satisfy ``Σ_{i<j}‖x_i − x_j‖² ≤ V² r²`` (simplex bound), so with Jung's radius
     ``ratio ≤ √(2V/(V−1)) · √(d/(2(d+1))) = √(dV/((d+1)(V−1)))`` (= 1 at ``V = d+1``, ≥ 1 below)."""
-    V = _check_count(V, "V", 2)
-    d = _check_count(d, "d", 1)
-    return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1.0) * (V - 1)))
+    V = check_int("V", V, 2)
+    d = check_int("d", d, 1)
+    return 1.0 if V <= d + 1 else math.sqrt(d * V / ((d + 1) * (V - 1)))
 
 
 def rankin_ratio_bound(V: int, d: int) -> float:
@@ -491,8 +508,8 @@ def rankin_ratio_bound(V: int, d: int) -> float:
     distance ≤ √2·r (else all pairwise inner products about the centre are negative, which allows
     at most d+1 vectors); with Jung's radius ``ratio ≤ √(d/(d+1))``. Returns 1 for ``V ≤ d + 1``.
     Source: R. A. Rankin (1955), Proc. Glasgow Math. Assoc. 2."""
-    V = _check_count(V, "V", 2)
-    d = _check_count(d, "d", 1)
+    V = check_int("V", V, 2)
+    d = check_int("d", d, 1)
     return 1.0 if V <= d + 1 else math.sqrt(2.0) * jung_radius(d)
 
 

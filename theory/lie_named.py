@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import check_int
 from .lie import LieAlgebra
 
 __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper", "heisenberg",
@@ -19,18 +20,14 @@ __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper
 
 
 def _check_n(n, name: str = "n", least: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
-        raise ValueError(f"{name} must be an int >= {least}, got {n!r}")
-    return int(n)
+    return check_int(name, n, least)
 
 
 def elementary(n: int, i: int, j: int) -> np.ndarray:
     """The matrix unit ``E_ij`` (n x n, int64; 0-based ``i, j``). ``ValueError`` for ``n < 1``
     or an index outside ``0..n-1``."""
     n = _check_n(n)
-    for name, v in (("i", i), ("j", j)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < n:
-            raise ValueError(f"{name} must be an int in 0..{n - 1}, got {v!r}")
+    i, j = check_int("i", i, 0, n - 1), check_int("j", j, 0, n - 1)
     m = np.zeros((n, n), dtype=np.int64)
     m[i, j] = 1
     return m

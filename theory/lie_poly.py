@@ -18,6 +18,7 @@ from functools import lru_cache
 from numbers import Rational
 from typing import Callable, Mapping
 
+from ._checks import check_int
 from .free_lie import (_decode, _encode, _is_lyndon_internal, _lyndon_internal,
                        _standard_factorization_internal, check_alphabet)
 
@@ -94,10 +95,8 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
     ``{lyndon word: Fraction}`` (non-zero entries) for degrees ``min_degree..max_degree``.
     ``ValueError`` for degrees < 1 or a bad alphabet."""
     letters = check_alphabet(alphabet)
-    if isinstance(max_degree, bool) or not isinstance(max_degree, int) or max_degree < 1:
-        raise ValueError(f"max_degree must be an int >= 1, got {max_degree!r}")
-    if isinstance(min_degree, bool) or not isinstance(min_degree, int) or min_degree < 1:
-        raise ValueError(f"min_degree must be an int >= 1, got {min_degree!r}")
+    check_int("max_degree", max_degree)
+    check_int("min_degree", min_degree)
     if isinstance(word_coefficient, Mapping):
         table = dict(word_coefficient)
         fn = lambda w: table.get(w, 0)  # noqa: E731

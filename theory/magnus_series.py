@@ -23,11 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from numbers import Rational
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .free_lie import _check_degree, _decode
+from ._checks import check_int
+from .free_lie import _decode
 from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
                        log_word_coefficient)
 
@@ -80,8 +82,8 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
     ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
     ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
-    _check_degree(n_coeffs, "n_coeffs")
-    _check_degree(order, "order")
+    check_int("n_coeffs", n_coeffs)
+    check_int("order", order)
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
     _check_convention(convention)
@@ -136,10 +138,13 @@ def _to_float(M) -> np.ndarray:
 def _check_t(t) -> None:
     if isinstance(t, (bool, np.bool_, str, bytes)):
         raise TypeError(f"t must be a real number, got {type(t).__name__}")
-    try:
-        bad = float(t) < 0 or not np.isfinite(float(t))
-    except (TypeError, ValueError):
-        raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
+    if isinstance(t, Rational):                 # exact sign, no float overflow for huge t
+        bad = t < 0
+    else:
+        try:
+            bad = float(t) < 0 or not np.isfinite(float(t))
+        except (TypeError, ValueError):
+            raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
     if bad:
         raise ValueError(f"t must be finite and >= 0, got {t!r}")
 
@@ -159,7 +164,7 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
     matrices; ``TypeError`` for unsupported matrix types."""
-    _check_degree(order, "order")
+    check_int("order", order)
     _check_convention(convention)
     _check_t(t)
     if callable(A):
@@ -282,7 +287,7 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     Xs = list(X)
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
-    _check_degree(degree, "degree")
+    check_int("degree", degree)
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
     _check_matrices(mats, Z.alphabet)
@@ -295,47 +300,106 @@ def magnus_discrete(X: Sequence[Any], degree: int):
 
 
 def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dps: int = 50,
-                        max_terms: int = 10000):
+                        max_terms: int = 10000, max_dps: int = 5000):
     """Reference solution ``Y(t)`` of ``Y' = A(t)Y`` (``"AY"``) or ``Y' = YA(t)`` (``"YA"``),
     ``Y(0) = I``, for polynomial ``A(t) = Σ_k t^k A_k``, by its Taylor series
     ``Y = Σ_j Y_j t^j``, ``(j+1) Y_{j+1} = Σ_k A_k Y_{j-k}`` (``Y_{j-k} A_k`` for ``"YA"``), summed
-    in mpmath at ``dps`` digits until the terms fall below ``10^-(dps+5)`` relative (the series is
-    entire). Independent of the Magnus machinery; returns an mpmath matrix. Raises ``ValueError``
-    for ``dps < 1``, ``max_terms < 1``, a bad ``t``/convention or non-square / mismatched
-    matrices, ``ArithmeticError`` if ``max_terms`` terms do not converge."""
+    until the terms fall below ``10^-(dps+5)`` relative (the series is entire). Independent of the
+    Magnus machinery; returns an mpmath matrix whose Frobenius-norm relative error is below
+    ``10^-dps``.
+
+    Cancellation. The terms of the series can be far larger than its sum (``A = [[-100]]``:
+    terms up to ``1e42``, sum ``exp(-100) = 3.7e-44``). With ``a_k = ‖A_k‖_F`` and
+    ``E = exp(Σ_k a_k |t|^{k+1}/(k+1))``, the scalar series ``z' = (Σ a_k s^k) z`` majorises the
+    matrix one, so ``Σ_j ‖Y_j t^j‖_F ≤ √n E``; ``Y(t)^{-1}`` solves ``Z' = -ZA`` (``-AZ``), so
+    ``‖Y(t)^{-1}‖_2 ≤ E`` and ``‖Y(t)‖_F ≥ 1/E``. The sum of |terms| is therefore at most
+    ``√n E²`` times the result, and the series is summed at ``dps + log10(√n E²)`` digits plus
+    guard digits for the rounding of ``max_terms`` recurrence steps (Higham, *Accuracy and
+    Stability of Numerical Algorithms*, 2nd ed., §4.2: summation error is bounded by the sum of
+    |terms| times the unit roundoff). The sum of |terms| met is checked against the digits added.
+
+    Raises ``ValueError`` for ``dps < 1``, ``max_terms < 1``, ``max_dps < dps``, a bad
+    ``t``/convention or non-square / mismatched matrices; ``ArithmeticError`` if ``max_terms``
+    terms do not converge or the accuracy ``10^-dps`` needs more than ``max_dps`` working
+    digits (cancellation too large: shorten ``t`` or raise ``max_dps``)."""
     import mpmath
 
     _check_convention(convention)
     _check_t(t)
-    _check_degree(dps, "dps")
-    _check_degree(max_terms, "max_terms")
+    check_int("dps", dps)
+    check_int("max_terms", max_terms)
+    check_int("max_dps", max_dps, dps)
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
-    with mpmath.workdps(dps + 10):
-        As = [mpmath.matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, mpmath.matrix)
-              else mpmath.matrix(M) for M in A]
-        if not As:
-            raise ValueError("A must contain at least one coefficient matrix")
+    wdps = dps + _cancellation_digits(A, t, max_terms)
+    if wdps > max_dps:
+        raise ArithmeticError(
+            f"taylor_ode_solution: an accuracy of 10^-{dps} needs {wdps} working digits (the sum "
+            f"of |terms| may exceed the result by 10^{wdps - dps - _GUARD_DIGITS}), above "
+            f"max_dps = {max_dps}; shorten t or raise max_dps")
+    with mpmath.workdps(wdps):
+        As = _mp_coefficients(A)
+        total, mass = _taylor_sum(As, _mp(t), convention, dps, max_terms)
+        lost = mpmath.log10(mass / mpmath.mnorm(total, "f"))
+    if lost > wdps - dps - 1:     # cannot happen if the a-priori bound holds; never answer wrongly
+        raise ArithmeticError(f"taylor_ode_solution: cancellation of 10^{float(lost):.0f} exceeds "
+                              f"the {wdps - dps} guard digits")
+    return total
+
+
+_GUARD_DIGITS = 10
+
+
+def _mp_coefficients(A):
+    import mpmath
+
+    As = [mpmath.matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, mpmath.matrix)
+          else mpmath.matrix(M) for M in A]
+    if not As:
+        raise ValueError("A must contain at least one coefficient matrix")
+    n = As[0].rows
+    if any(M.rows != n or M.cols != n for M in As):
+        raise ValueError("A: coefficient matrices must be square and of one size")
+    return As
+
+
+def _cancellation_digits(A, t, max_terms: int) -> int:
+    """Digits to add so that the Taylor sum keeps ``dps`` digits relative to its result: the
+    log10 of ``√n E²`` (see :func:`taylor_ode_solution`), of the rounding steps, and guard digits."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        As = _mp_coefficients(A)
+        tt = abs(_mp(t))
+        log_e = sum(mpmath.mnorm(M, "f") * tt ** (k + 1) / (k + 1) for k, M in enumerate(As))
         n = As[0].rows
-        if any(M.rows != n or M.cols != n for M in As):
-            raise ValueError("A: coefficient matrices must be square and of one size")
-        tt = _mp(t)
-        Ys = [mpmath.eye(n)]
-        total = mpmath.eye(n)
-        tol = mpmath.mpf(10) ** -(dps + 5)
-        small = 0
-        for j in range(max_terms):
-            acc = mpmath.zeros(n, n)
-            for k, Ak in enumerate(As):
-                if j - k >= 0:
-                    acc += (Ak * Ys[j - k]) if convention == "AY" else (Ys[j - k] * Ak)
-            Ynext = acc / (j + 1)
-            Ys.append(Ynext)
-            term = Ynext * tt ** (j + 1)
-            total += term
-            small = small + 1 if mpmath.mnorm(term, "f") < tol * mpmath.mnorm(total, "f") else 0
-            if small >= len(As) + 1:
-                break
-        else:
-            raise ArithmeticError("Taylor series did not converge within max_terms")
-        return total
+        digits = (2 * log_e / mpmath.log(10) + mpmath.log10(n) / 2
+                  + mpmath.log10(max_terms * n * len(As)))
+    return int(mpmath.ceil(digits)) + _GUARD_DIGITS
+
+
+def _taylor_sum(As, tt, convention: str, dps: int, max_terms: int):
+    """Σ_j Y_j t^j and Σ_j ‖Y_j t^j‖_F at the current mpmath precision."""
+    import mpmath
+
+    n = As[0].rows
+    Ys = [mpmath.eye(n)]
+    total = mpmath.eye(n)
+    mass = mpmath.sqrt(n)
+    tol = mpmath.mpf(10) ** -(dps + 5)
+    small = 0
+    for j in range(max_terms):
+        acc = mpmath.zeros(n, n)
+        for k, Ak in enumerate(As):
+            if j - k >= 0:
+                acc += (Ak * Ys[j - k]) if convention == "AY" else (Ys[j - k] * Ak)
+        Ynext = acc / (j + 1)
+        Ys.append(Ynext)
+        term = Ynext * tt ** (j + 1)
+        total += term
+        size = mpmath.mnorm(term, "f")
+        mass += size
+        small = small + 1 if size < tol * mpmath.mnorm(total, "f") else 0
+        if small >= len(As) + 1:
+            return total, mass
+    raise ArithmeticError("Taylor series did not converge within max_terms")

@@ -31,6 +31,7 @@ import itertools
 import random
 from dataclasses import dataclass, field
 
+from ._checks import check_int
 from .vector_fields import PolyVectorField, VectorFieldAlgebra, generated_algebra
 
 __all__ = ["PolynomialCascade", "derived_length_k_cascade", "random_polynomial_cascade",
@@ -57,9 +58,7 @@ class PolynomialCascade:
 
 
 def _check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive int, got {k!r}")
-    return k
+    return check_int("k", k)
 
 
 def _mono(n: int, exps: dict[int, int]) -> tuple[int, ...]:
@@ -114,9 +113,8 @@ def random_polynomial_cascade(k: int, n_inputs: int = 2, *, layer: str = "abelia
     ``layer``, and for ``state_dependent_linear`` with abelian layers (not defined there)."""
     k = _check_k(k)
     for name, v, lo in (("n_inputs", n_inputs, 1), ("degree", degree, 0),
-                        ("entry_range", entry_range, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
+                        ("entry_range", entry_range, 1), ("seed", seed, 0)):
+        check_int(name, v, lo)
     if layer not in LAYER_CLASSES:
         raise ValueError(f"layer must be one of {LAYER_CLASSES}, got {layer!r}")
     if state_dependent_linear and layer != "restricted":

@@ -299,7 +299,7 @@ def rotation_log(R) -> tuple[Any, Any, Any]:
         k = max(range(3), key=lambda i: float(S[i, i]))
         w = S[:, k] / sympy.sqrt(S[k, k])
         first = next(v for v in w if sympy.simplify(v) != 0)
-        if float(first) < 0:
+        if first.is_negative:                   # exact sign (float() of a tiny entry is 0.0)
             w = -w
         w = w.applyfunc(sympy.radsimp)
     else:

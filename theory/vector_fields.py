@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
+from ._checks import check_int
+
 __all__ = ["PolyVectorField", "VectorFieldAlgebra", "generated_algebra", "derived_series_dims",
            "derived_length_lower_bound"]
 
@@ -51,9 +53,7 @@ class PolyVectorField:
     __slots__ = ("n", "terms")
 
     def __init__(self, n: int, terms: Mapping[tuple[int, Monomial], object] = ()):
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a positive int, got {n!r}")
-        self.n = n
+        self.n = check_int("n", n)
         clean: dict[tuple[int, Monomial], Fraction] = {}
         for key, c in dict(terms).items():
             try:
@@ -106,6 +106,8 @@ class PolyVectorField:
 
     # ------------------------------------------------------------------ algebra
     def component(self, i: int) -> _Poly:
+        """The ``i``-th component polynomial ``{monomial: coefficient}`` (``0 <= i < n``)."""
+        i = check_int("i", i, 0, self.n - 1)
         return {m: c for (j, m), c in self.terms.items() if j == i}
 
     def is_zero(self) -> bool:
@@ -292,8 +294,7 @@ def generated_algebra(generators: Sequence[PolyVectorField], max_dim: int = 200
         if not isinstance(X, PolyVectorField):
             raise TypeError(f"generators: expected PolyVectorField, got {type(X).__name__}")
         gens[0]._check_same(X)
-    if isinstance(max_dim, bool) or not isinstance(max_dim, int) or max_dim < 1:
-        raise ValueError(f"max_dim must be a positive int, got {max_dim!r}")
+    check_int("max_dim", max_dim)
     basis, ech = _independent(gens)
     frontier = list(basis)
     while frontier:
@@ -327,8 +328,7 @@ def derived_length_lower_bound(generators: Sequence[PolyVectorField], cap: int =
     if not gens:
         return 0, [0]
     for name, v in (("cap", cap), ("ideal_rounds", ideal_rounds), ("max_levels", max_levels)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "ideal_rounds" else 1):
-            raise ValueError(f"{name} must be a positive int, got {v!r}")
+        check_int(name, v, 0 if name == "ideal_rounds" else 1)
     sizes: list[int] = []
     S = list(gens)
     for _ in range(max_levels):

@@ -84,7 +84,7 @@ def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
     eps = _eps_grid(gens, word, c, n_points)
     lead = max(1e-300, float(np.linalg.norm(np.array(
         log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
-    dps = max(40, int(math.ceil(-math.log10(lead * float(min(eps)) ** (c + 1)))) + 25)
+    dps = max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(min(eps))))) + 25)
     feed = list(word)[::-1] if reverse_input else list(word)
     errs = []
     for e in eps:

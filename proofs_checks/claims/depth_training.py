@@ -24,6 +24,7 @@ import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
+from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.registry import (AUDIT, DEPTH, Context, ControlOutcome, Outcome,
                                               Verdict, claim)
 from seqtheory.proofs_checks.training_runs import n_seeds, run_many, seeds, store
@@ -783,6 +784,16 @@ def pair_stats(bound, ex, er, base) -> dict[str, float]:
             "baseline_error": float(base.mean())}
 
 
+def thm32_worst_ratio_text(rows: list[dict]) -> str:
+    """``worst pair error/bound 1.234 (ε = 0.1)`` over the rows with a ratio (a bound above
+    1e-12), or ``n/a`` with the reason when no row has one."""
+    rated = [r for r in rows if r["worst_ratio"] == r["worst_ratio"]]
+    if not rated:
+        return f"worst pair error/bound {format_stat(None, why='every bound is below 1e-12')}"
+    worst = min(rated, key=lambda r: r["worst_ratio"])
+    return f"worst pair error/bound {format_stat(worst['worst_ratio'], '.3f')} (ε = {worst['eps']})"
+
+
 def _thm32_rows(ctx: Context, model: str = "abelian") -> list[dict]:
     rows = []
     arms = _eps_cfgs(ctx, model, 1)
@@ -812,10 +823,9 @@ def thm32_trained(ctx: Context) -> Outcome:
     ax.set_ylabel("last-position error")
     ax.legend(fontsize=7)
     figs = save_figure(fig, ctx, "depth_thm32_trained")
-    worst = min(rows, key=lambda r: r["worst_ratio"])
     return Outcome(verdict, f"pairs above the bound: {min(r['frac_pairs_above'] for r in rows):.3f} "
-                            f"(min over ε, seeds; {rows[0]['n_pairs']} pairs each); worst pair "
-                            f"error/bound {worst['worst_ratio']:.3f} (ε = {worst['eps']}); learned "
+                            f"(min over ε, seeds; {rows[0]['n_pairs']} pairs each); "
+                            f"{thm32_worst_ratio_text(rows)}; learned "
                             f"in {_rate_str(rate)} seeds",
                    evidence={"learned_rate": rate, "rule": RATE_RULE.describe(), "pair_rtol": PAIR_RTOL},
                    tables={"reversal": rows}, figures=figs,
@@ -836,9 +846,8 @@ def thm32_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
     did or no ε leaves room."""
     below = [(r["eps"], r["seed"]) for r in rows if r["frac_pairs_above"] < 1]
     if below:
-        w = min(rows, key=lambda r: r["worst_ratio"])
-        return (Verdict.REFUTED, f"pairs below the bound at (ε, seed) {below}; worst pair error/bound "
-                                 f"{w['worst_ratio']:.3g}", {})
+        return (Verdict.REFUTED, f"pairs below the bound at (ε, seed) {below}; "
+                                 f"{thm32_worst_ratio_text(rows)}", {})
     room = [r for r in rows if r["mean_bound"] <= ROOM * r["baseline_error"]]
     if not room:
         return (Verdict.INCONCLUSIVE, "every pair lies above the bound, but at no ε does the bound "
@@ -1025,7 +1034,7 @@ def prop37_trained(ctx: Context) -> Outcome:
     ax.legend(fontsize=7)
     figs = save_figure(fig, ctx, "depth_prop37_trained")
     return Outcome(verdict, "; ".join(f"L={L}: {v}" for L, v in lengths.items())
-                   + f"; Kendall τ {stats['tau']:.2f} (one-sided p {stats['p_greater']:.3f})",
+                   + "; " + prop37_key_statistic(stats),
                    evidence={"max_len_90": {str(L): v for L, v in lengths.items()}, **stats},
                    tables={"length_vs_depth": [{"depth": L, "seed": r["config"]["seed"],
                                                 "max_len_90": r["test"]["max_len_90"]}
@@ -1033,6 +1042,18 @@ def prop37_trained(ctx: Context) -> Outcome:
                    figures=figs,
                    notes=f"{why}. Held-out A5 words of length {A5_TEST_FACTOR}T (T = {T}); "
                          f"signed_mamba (restricted layers), {len(runs[min(runs)])} seeds per depth")
+
+
+#: why Kendall's τ cannot be computed (the rule's degenerate case)
+NO_TAU = "every run reached the same length: no ranking to correlate"
+
+
+def prop37_key_statistic(stats: dict) -> str:
+    """``Kendall τ 0.53 (one-sided p 0.012)``, or ``Kendall τ n/a (why)`` when τ (and so its
+    test) cannot be computed."""
+    if stats["tau"] != stats["tau"]:
+        return f"Kendall τ {format_stat(None, why=NO_TAU)}"
+    return f"Kendall τ {format_stat(stats['tau'], '.2f')} (one-sided p {format_stat(stats['p_greater'], '.3f')})"
 
 
 @prop37_trained.decision_rule
@@ -1048,7 +1069,7 @@ def prop37_decide(lengths: dict[int, list[int]]) -> tuple[Verdict, str, dict]:
     if len(set(y)) < 2 or len(set(x)) < 2:
         return Verdict.INCONCLUSIVE, (f"every run reached the same length {y[0]:g}: no growth to test "
                                       f"(training budget at this scale)"), \
-            {"tau": float("nan"), "p_greater": 1.0, "p_less": 1.0}
+            {"tau": float("nan"), "p_greater": float("nan"), "p_less": float("nan")}
     up, down = kendalltau(x, y, alternative="greater"), kendalltau(x, y, alternative="less")
     stats = {"tau": float(up.statistic), "p_greater": float(up.pvalue), "p_less": float(down.pvalue)}
     if stats["p_greater"] <= ALPHA:

@@ -20,6 +20,7 @@ from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import (
     HEAD, ControlOutcome, Context, Outcome, Verdict, claim, combine_verdicts, parts_table,
 )
+from seqtheory.proofs_checks.report import format_stat
 from seqtheory.theory.hilbert import (
     equidistant_gram, hilbert_change, hilbert_distance, max_equidistant_points,
     max_l1_row_difference, rankin_ratio_bound, row_diameter, simplex_ratio_bound,
@@ -661,6 +662,9 @@ def _ratio_data(ctx: Context, n_random: int, kmax: int) -> dict:
     return {"random": rand, "simplex": simplex}
 
 
+_NO_K2 = "no random G of rank ≥ 2"
+
+
 def _ratio_stats(data: dict, bound) -> dict:
     """How the measured ratios sit against ``bound(k)``: the worst violation below the bound and
     above 1, and the distance of the regular-simplex ratios from the bound (tightness)."""
@@ -709,7 +713,8 @@ def rownorm_ratio_claim(ctx: Context) -> Outcome:
     figs = save_figure(fig, ctx, "head_rownorm_ratio")
     return Outcome(verdict,
                    f"random G with k ≥ 2: min (ratio − bound) = "
-                   f"{v['min_margin_random_k>=2']:.3f}, max ratio {v['max_ratio_random_k>=2']:.4f} "
+                   f"{format_stat(v['min_margin_random_k>=2'], '.3f', _NO_K2)}, max ratio "
+                   f"{format_stat(v['max_ratio_random_k>=2'], '.4f', _NO_K2)} "
                    f"(k = 1: bound = 1); "
                    f"regular simplex k=1..{kmax}: |ratio − bound| ≤ {v['simplex_tightness_err']:.1e} "
                    f"(solver tolerance {_SOLVER_TOL:g})",
