@@ -106,12 +106,12 @@ def test_concurrent_only_runs_in_one_folder_keep_every_finished_claim(tmp_path):
     assert b.wait() == 0, b.err
     assert f"waiting for another process (pid {os.getpid()}), which is writing the report " \
            f"in {out}" in b.err
-    assert "this run: 1 claim: 1 confirmed" in b.out
+    assert "this run: 1 claim: 1 supported" in b.out
     (a.gate / "go").write_text("1")
     assert a.wait() == 0, a.err
     assert "another run wrote the report" in a.err
     assert "this run: 1 claim: 1 confirmed" in a.out
-    assert "merged with 1 earlier run(s)): 2 claims: 2 confirmed" in a.out
+    assert "merged with 1 earlier run(s)): 2 claims: 1 confirmed, 1 supported" in a.out
     doc = _doc(out)
     assert sorted((c["id"], c["rerun"]) for c in doc["claims"]) == \
         [(FAST_A, False), ("test.gate", True)]
@@ -157,7 +157,7 @@ def test_successive_only_runs_count_and_mark_only_their_own_claim(tmp_path, caps
     for i, cid in enumerate([FAST_A, FAST_B, FAST_A]):
         assert main(["verify", "--only", cid, "--out", str(out), "--no-progress"]) == 0
         text = capsys.readouterr().out
-        assert "this run: 1 claim: 1 confirmed" in text, text
+        assert "this run: 1 claim: 1 supported" in text, text
         doc = _doc(out)
         assert [c["id"] for c in doc["claims"] if c["rerun"]] == ([] if i == 0 else [cid])
         assert len(doc["runs"]) == i + 1
