@@ -33,7 +33,8 @@ import torch
 
 from ._checks import check_int, check_int_fields
 from .abelian import AbelianStateModel
-from .model import MODEL_NAMES, ModelConfig, SequenceModel
+from .model import ModelConfig, SequenceModel
+from .names import MODEL_NAMES, PRECISIONS
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, config_key, default_owner
 from .tasks import (RotationSpec, WordProblemSpec, make_rotation_task,
@@ -43,7 +44,6 @@ __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train"
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
            "length_at_step", "training_batch"]
 
-PRECISIONS = ("fp32", "bf16", "fp64")
 #: Revision of the model/task code. It is part of every run configuration (hence of the store
 #: key): bump it whenever a change to layers, tasks or training alters what a configuration
 #: trains, so that stale stored results are not reused.
