@@ -469,10 +469,22 @@ class LiePolynomial:
             total = total + P(_encode(w, self._letters)) * c
         return total
 
-    def evaluate(self, matrices: Mapping[str, object]):
-        """Evaluate at matrices ``{letter: matrix}`` (numpy float64 / object, sympy, mpmath); see
-        :func:`evaluate_lyndon`. Raises ``ValueError`` for non-square or mismatched matrices."""
-        return evaluate_lyndon(self._c, self._letters, matrices)
+    def evaluate(self, *matrices):
+        """Evaluate at matrices, given one per letter in alphabet order (``Z.evaluate(X, Y)`` for
+        the alphabet ``"xy"``) or as one dict ``{letter: matrix}`` (``Z.evaluate({"x": X, "y":
+        Y})``); numpy float64 / complex / object arrays, sympy or mpmath matrices, all square and
+        of one size and type. Returns a matrix of that type (see :func:`evaluate_lyndon`).
+        Raises ``TypeError`` when the number of positional matrices is not the number of
+        letters, ``ValueError`` for non-square or mismatched matrices."""
+        if len(matrices) == 1 and isinstance(matrices[0], Mapping):
+            by_letter = matrices[0]
+        elif len(matrices) == len(self._letters):
+            by_letter = dict(zip(self._letters, matrices))
+        else:
+            raise TypeError(f"evaluate takes one matrix per letter of the alphabet "
+                            f"{''.join(self._letters)!r}, in that order ({len(self._letters)}), or "
+                            f"one dict {{letter: matrix}}; got {len(matrices)} argument(s)")
+        return evaluate_lyndon(self._c, self._letters, by_letter)
 
 
 @lru_cache(maxsize=4096)
