@@ -44,6 +44,8 @@ import numpy as np
 import torch
 from torch.func import functional_call, vmap
 
+from seqtheory.theory._messages import shown
+
 from .model import MODEL_NAMES, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, default_owner
@@ -244,7 +246,7 @@ def train_many(configs: Sequence[TrainConfig], max_group: int | None = None,
     configs = _check_configs(configs)
     if max_group is not None and (not isinstance(max_group, int) or isinstance(max_group, bool)
                                   or max_group < 1):
-        raise ValueError(f"max_group must be a positive int or None, got {max_group!r}")
+        raise ValueError(f"max_group must be a positive int or None, got {shown(max_group)}")
     groups: dict[tuple, list[int]] = {}
     for i, cfg in enumerate(configs):
         groups.setdefault(shape_key(cfg), []).append(i)

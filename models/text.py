@@ -19,6 +19,8 @@ from pathlib import Path
 
 import torch
 
+from seqtheory.theory._messages import shown
+
 __all__ = ["load_corpus", "TextData", "stdlib_source_files"]
 
 
@@ -35,7 +37,7 @@ def load_corpus(source: str | os.PathLike | None = None, max_bytes: int = 2_000_
     Raises ``ValueError`` for a missing path, an empty corpus or ``max_bytes < 1``.
     """
     if not isinstance(max_bytes, int) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+        raise ValueError(f"max_bytes must be a positive int, got {shown(max_bytes)}")
     if source is None:
         files = stdlib_source_files()
     else:
@@ -80,7 +82,7 @@ class TextData:
         if level not in ("byte", "char"):
             raise ValueError(f"level must be 'byte' or 'char', got {level!r}")
         if not 0.0 < val_fraction < 1.0:
-            raise ValueError(f"val_fraction must be in (0, 1), got {val_fraction!r}")
+            raise ValueError(f"val_fraction must be in (0, 1), got {shown(val_fraction)}")
         sha = hashlib.sha256(data).hexdigest()
         if level == "byte":
             ids = torch.frombuffer(bytearray(data), dtype=torch.uint8).long()

@@ -31,6 +31,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from seqtheory.theory._messages import shown
+
 from ._checks import check_int, check_int_fields
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
@@ -104,7 +106,7 @@ class TrainConfig:
         if self.model not in TRAIN_MODELS:
             raise ValueError(f"model must be one of {TRAIN_MODELS}, got {self.model!r}")
         if self.model == "abelian" and self.depth != 1:
-            raise ValueError(f"model 'abelian' has one layer: depth must be 1, got {self.depth!r}")
+            raise ValueError(f"model 'abelian' has one layer: depth must be 1, got {shown(self.depth)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
         if self.task == "rotation_eps" and self.eps is None:
@@ -131,11 +133,11 @@ class TrainConfig:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
                     or v < 0 or (positive and v == 0):
                 raise ValueError(f"{f} must be a finite {'positive' if positive else 'non-negative'} "
-                                 f"number, got {v!r}")
+                                 f"number, got {shown(v)}")
         if self.eps is not None and (self.task != "rotation_eps" or not math.isfinite(self.eps)
                                      or self.eps <= 0):
             raise ValueError(f"eps must be a finite positive number and only for task "
-                             f"'rotation_eps', got eps={self.eps!r} for task {self.task!r}")
+                             f"'rotation_eps', got eps={shown(self.eps)} for task {self.task!r}")
         if not self.is_rotation:
             from seqtheory.theory.groups import FiniteGroup
             try:

@@ -26,6 +26,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from seqtheory.theory._messages import shown
+
 __all__ = [
     "as_mp_matrices",
     "mp_to_object_array",
@@ -129,7 +131,7 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
     series, then ``log(I + Y) = Σ_j (−1)^{j+1} Y^j / j`` (``Y = O(ε)``, so ``j ≤ degree``).
     """
     if isinstance(degree, bool) or not isinstance(degree, int) or degree < 1:
-        raise ValueError(f"degree must be an int >= 1, got {degree!r}")
+        raise ValueError(f"degree must be an int >= 1, got {shown(degree)}")
     with mpmath.workdps(dps):
         X = as_mp_matrices(gens)
         w = check_word(word, len(X))
@@ -196,7 +198,7 @@ def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
     """``‖log Φ_x(ε) − Σ_{m≤c} ε^m Z_m‖_F`` (an ``mpf``), with ``log Φ_x`` computed independently
     (``mp.expm`` products and ``mp.logm``). ``coeffs`` may pass precomputed ``[Z_1..]``."""
     if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-        raise ValueError(f"c must be an int >= 1, got {c!r}")
+        raise ValueError(f"c must be an int >= 1, got {shown(c)}")
     with mpmath.workdps(dps):
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
         e = _to_mpf(eps)

@@ -143,3 +143,18 @@ def test_evaluate_takes_matrices_in_alphabet_order_or_a_dict():
     for wrong in ((X,), (X, Y, Y)):
         with pytest.raises(TypeError, match="one matrix per letter of the alphabet 'xy'"):
             Z.evaluate(*wrong)
+
+
+def test_bch_keys_stand_for_the_standard_bracketing_the_docstring_names():
+    """The BCHSeries docstring: P_xyy = [[x,y],y], P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]."""
+    from seqtheory.theory.bch_series import bch
+    from seqtheory.theory.free_lie import bracket_string, standard_bracketing
+
+    shown = {w: bracket_string(standard_bracketing(w, "xy")) for w in ("xxy", "xyy", "xxyy", "xxyxy")}
+    assert shown == {"xxy": "[x,[x,y]]", "xyy": "[[x,y],y]", "xxyy": "[x,[[x,y],y]]",
+                     "xxyxy": "[[x,[x,y]],[x,y]]"}
+    X, Y = (sympy.Matrix(3, 3, lambda i, j: sympy.Rational(i + 2 * j + k, 7) if i != j else k)
+            for k in (1, 2))
+    br = lambda a, b: a * b - b * a                                          # noqa: E731
+    Z4 = bch(4).homogeneous_component(4)
+    assert Z4.evaluate(X, Y) == -sympy.Rational(1, 24) * br(Y, br(X, br(X, Y)))

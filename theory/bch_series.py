@@ -583,7 +583,17 @@ class BCHSeries(LiePolynomial):
     """A BCH-type series truncated at a degree: a :class:`LiePolynomial` with attributes
     ``kind`` (``"classical"``, ``"symmetric"``, ``"multiT"``), ``truncation_degree``, ``timing``
     (seconds of the computation; 0 when loaded) and ``from_cache``. Arithmetic on it returns plain
-    :class:`LiePolynomial` objects."""
+    :class:`LiePolynomial` objects.
+
+    Reading the output: ``lyndon_coefficients()`` maps a Lyndon word ``w`` to the coefficient
+    of the basis element ``P_w``, the *standard bracketing* of ``w``: ``P_a = a`` for a letter,
+    and ``P_w = [P_u, P_v]`` for the standard factorisation ``w = uv`` in which ``v`` is the
+    longest proper suffix of ``w`` that is a Lyndon word (Reutenauer, *Free Lie Algebras*, §5.1,
+    Thm 5.1). This is not the right-normed bracketing ``[a1,[a2,[…,an]]]`` in general: over
+    ``x < y``, ``P_xxy = [x,[x,y]]`` is right-normed, but ``P_xyy = [[x,y],y]``,
+    ``P_xxyy = [x,[[x,y],y]]`` and ``P_xxyxy = [[x,[x,y]],[x,y]]``.
+    ``free_lie.bracket_string(free_lie.standard_bracketing(w, "xy"))`` prints the bracket of
+    ``w``; ``evaluate(X, Y)`` evaluates the series at matrices with ``[A, B] = AB - BA``."""
 
     __slots__ = ("kind", "truncation_degree", "timing", "from_cache")
 
@@ -701,7 +711,10 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     ``"generic"`` uses Goldberg's form, resp. the exact dynamic programme for the symmetric
     series (O(N^3) per word, practical to degree ~14), and solves every degree.
     ``bch(4).lyndon_coefficients() == {"x": 1, "y": 1, "xy": 1/2, "xxy": 1/12, "xyy": 1/12,
-    "xxyy": 1/24}`` (``P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]``).
+    "xxyy": 1/24}``: each key ``w`` stands for the standard bracketing ``P_w`` of the Lyndon
+    word (see :class:`BCHSeries`): ``P_xyy = [[x,y],y] = [y,[y,x]]`` and ``P_xxyy = [x,[[x,y],y]]
+    = -[y,[x,[x,y]]]``, so ``(1/24) P_xxyy`` is the ``-(1/24)[Y,[X,[X,Y]]]`` of the module
+    docstring.
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
     engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""

@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from .lie import LieAlgebra
+from ._messages import shown
 
 __all__ = ["Cascade", "random_cascade", "cascade_lie_algebra", "structural_bound",
            "affine_counterexample"]
@@ -74,15 +75,15 @@ def random_cascade(layer_dims: Sequence[int], n_inputs: int = 2, *, affine: bool
     Raises ``ValueError`` for empty / non-positive layer sizes, ``n_inputs < 1``, a bad range.
     """
     if isinstance(layer_dims, (str, bytes)) or not hasattr(layer_dims, "__iter__"):
-        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {layer_dims!r}")
+        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {shown(layer_dims)}")
     dims = tuple(layer_dims)
     if not dims or any(not _is_int(d) or d < 1 for d in dims):  # no int(): 1.5 must not be 1
-        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {layer_dims!r}")
+        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {shown(layer_dims)}")
     dims = tuple(int(d) for d in dims)
     if not _is_int(n_inputs) or n_inputs < 1:
-        raise ValueError(f"n_inputs must be a positive int, got {n_inputs!r}")
+        raise ValueError(f"n_inputs must be a positive int, got {shown(n_inputs)}")
     if not _is_int(entry_range) or entry_range < 1:
-        raise ValueError(f"entry_range must be a positive int, got {entry_range!r}")
+        raise ValueError(f"entry_range must be a positive int, got {shown(entry_range)}")
     if coupling not in ("all", "adjacent"):
         raise ValueError(f"coupling must be 'all' or 'adjacent', got {coupling!r}")
     rng = np.random.default_rng(seed)
@@ -122,7 +123,7 @@ def structural_bound(k: int, affine: bool = False) -> int:
     """``1 + ceil(log2 k)`` (linear) or ``1 + ceil(log2 (k+1))`` (affine): the derived-length
     bound implied by block-triangularity (module doc). ``k >= 1``."""
     if not _is_int(k) or k < 1:
-        raise ValueError(f"k must be a positive int, got {k!r}")
+        raise ValueError(f"k must be a positive int, got {shown(k)}")
     m = k + 1 if affine else k
     return 1 + math.ceil(math.log2(m)) if m > 1 else 1
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lie import LieAlgebra
+from ._messages import shown
 
 __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper", "heisenberg",
            "diagonal", "elementary"]
@@ -20,7 +21,7 @@ __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper
 
 def _check_n(n, name: str = "n", least: int = 1) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < least:
-        raise ValueError(f"{name} must be an int >= {least}, got {n!r}")
+        raise ValueError(f"{name} must be an int >= {least}, got {shown(n)}")
     return int(n)
 
 
@@ -30,7 +31,7 @@ def elementary(n: int, i: int, j: int) -> np.ndarray:
     n = _check_n(n)
     for name, v in (("i", i), ("j", j)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < n:
-            raise ValueError(f"{name} must be an int in 0..{n - 1}, got {v!r}")
+            raise ValueError(f"{name} must be an int in 0..{n - 1}, got {shown(v)}")
     m = np.zeros((n, n), dtype=np.int64)
     m[i, j] = 1
     return m

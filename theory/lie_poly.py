@@ -20,6 +20,7 @@ from typing import Callable, Mapping
 
 from .free_lie import (_decode, _encode, _is_lyndon_internal, _lyndon_internal,
                        _standard_factorization_internal, check_alphabet)
+from ._messages import shown
 
 __all__ = ["LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
 
@@ -95,9 +96,9 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
     ``ValueError`` for degrees < 1 or a bad alphabet."""
     letters = check_alphabet(alphabet)
     if isinstance(max_degree, bool) or not isinstance(max_degree, int) or max_degree < 1:
-        raise ValueError(f"max_degree must be an int >= 1, got {max_degree!r}")
+        raise ValueError(f"max_degree must be an int >= 1, got {shown(max_degree)}")
     if isinstance(min_degree, bool) or not isinstance(min_degree, int) or min_degree < 1:
-        raise ValueError(f"min_degree must be an int >= 1, got {min_degree!r}")
+        raise ValueError(f"min_degree must be an int >= 1, got {shown(min_degree)}")
     if isinstance(word_coefficient, Mapping):
         table = dict(word_coefficient)
         fn = lambda w: table.get(w, 0)  # noqa: E731

@@ -30,6 +30,7 @@ import numpy as np
 from .free_lie import _check_degree, _decode
 from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
                        log_word_coefficient)
+from ._messages import shown
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -141,7 +142,7 @@ def _check_t(t) -> None:
     except (TypeError, ValueError):
         raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
     if bad:
-        raise ValueError(f"t must be finite and >= 0, got {t!r}")
+        raise ValueError(f"t must be finite and >= 0, got {shown(t)}")
 
 
 def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,

@@ -32,6 +32,7 @@ import random
 from dataclasses import dataclass, field
 
 from .vector_fields import PolyVectorField, VectorFieldAlgebra, generated_algebra
+from ._messages import shown
 
 __all__ = ["PolynomialCascade", "derived_length_k_cascade", "random_polynomial_cascade",
            "affine_pair_fields", "restricted_ladder_cascade", "restricted_shape_certificate",
@@ -58,7 +59,7 @@ class PolynomialCascade:
 
 def _check_k(k) -> int:
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive int, got {k!r}")
+        raise ValueError(f"k must be a positive int, got {shown(k)}")
     return k
 
 
@@ -116,7 +117,7 @@ def random_polynomial_cascade(k: int, n_inputs: int = 2, *, layer: str = "abelia
     for name, v, lo in (("n_inputs", n_inputs, 1), ("degree", degree, 0),
                         ("entry_range", entry_range, 1)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
+            raise ValueError(f"{name} must be an int >= {lo}, got {shown(v)}")
     if layer not in LAYER_CLASSES:
         raise ValueError(f"layer must be one of {LAYER_CLASSES}, got {layer!r}")
     if state_dependent_linear and layer != "restricted":

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
+from ._messages import shown
 
 __all__ = ["PolyVectorField", "VectorFieldAlgebra", "generated_algebra", "derived_series_dims",
            "derived_length_lower_bound"]
@@ -36,7 +37,7 @@ _Poly = dict  # {Monomial: Fraction}
 def _check_rational(c, where: str) -> Fraction:
     if isinstance(c, bool) or not isinstance(c, (int, Fraction)):
         raise TypeError(f"{where}: coefficients must be int or Fraction (exact), got "
-                        f"{type(c).__name__} {c!r}")
+                        f"{type(c).__name__} {shown(c)}")
     return Fraction(c)
 
 
@@ -52,7 +53,7 @@ class PolyVectorField:
 
     def __init__(self, n: int, terms: Mapping[tuple[int, Monomial], object] = ()):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a positive int, got {n!r}")
+            raise ValueError(f"n must be a positive int, got {shown(n)}")
         self.n = n
         clean: dict[tuple[int, Monomial], Fraction] = {}
         for key, c in dict(terms).items():
@@ -61,10 +62,10 @@ class PolyVectorField:
             except (TypeError, ValueError):
                 raise ValueError(f"terms: key {key!r} is not (component, monomial)") from None
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
-                raise ValueError(f"terms: component {i!r} is not an index in [0, {n})")
+                raise ValueError(f"terms: component {shown(i)} is not an index in [0, {n})")
             m = tuple(m)
             if len(m) != n or any(isinstance(e, bool) or not isinstance(e, int) or e < 0 for e in m):
-                raise ValueError(f"terms: monomial {m!r} must be {n} non-negative ints")
+                raise ValueError(f"terms: monomial {shown(m)} must be {n} non-negative ints")
             c = _check_rational(c, "terms")
             if c:
                 clean[(i, m)] = clean.get((i, m), Fraction(0)) + c
@@ -293,7 +294,7 @@ def generated_algebra(generators: Sequence[PolyVectorField], max_dim: int = 200
             raise TypeError(f"generators: expected PolyVectorField, got {type(X).__name__}")
         gens[0]._check_same(X)
     if isinstance(max_dim, bool) or not isinstance(max_dim, int) or max_dim < 1:
-        raise ValueError(f"max_dim must be a positive int, got {max_dim!r}")
+        raise ValueError(f"max_dim must be a positive int, got {shown(max_dim)}")
     basis, ech = _independent(gens)
     frontier = list(basis)
     while frontier:
@@ -328,7 +329,7 @@ def derived_length_lower_bound(generators: Sequence[PolyVectorField], cap: int =
         return 0, [0]
     for name, v in (("cap", cap), ("ideal_rounds", ideal_rounds), ("max_levels", max_levels)):
         if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "ideal_rounds" else 1):
-            raise ValueError(f"{name} must be a positive int, got {v!r}")
+            raise ValueError(f"{name} must be a positive int, got {shown(v)}")
     sizes: list[int] = []
     S = list(gens)
     for _ in range(max_levels):
