@@ -47,8 +47,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .free_lie import _check_degree, _decode, _encode, check_alphabet
-from .lie_poly import LiePolynomial, _as_fraction, _coords_internal, log_word_coefficient
+from .lie_poly import LiePolynomial, as_fraction, log_word_coefficient, lyndon_coordinates_encoded
+from .words import check_alphabet, check_degree, decode, encode
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
            "lyndon_coordinates_two_letters", "BCH_KINDS"]
@@ -89,7 +89,7 @@ def goldberg_coefficient(word: str, alphabet="xy") -> Fraction:
     letters = check_alphabet(alphabet)
     if len(letters) != 2:
         raise ValueError("goldberg_coefficient needs a two-letter alphabet")
-    w = _encode(word, letters)
+    w = encode(word, letters)
     if not w:
         return Fraction(0)
     v = _goldberg_runs(w[0] == chr(0x100), tuple(len(list(g)) for _, g in groupby(w)))
@@ -139,9 +139,9 @@ def log_product_word_coefficient(word: str, factors: Sequence[tuple[str, object]
         a, sc = f
         if not isinstance(a, str) or len(a) != 1:
             raise ValueError(f"factors[{t}]: {a!r} is not a single letter of {alphabet!r}")
-        fs.append((_encode(a, letters), _as_fraction(sc, f"factors[{t}] scale")))
+        fs.append((encode(a, letters), as_fraction(sc, f"factors[{t}] scale")))
     fs = tuple(fs)
-    w = _encode(word, letters)
+    w = encode(word, letters)
     return _log_product_internal(w, fs, {}) if w else Fraction(0)
 
 
@@ -561,18 +561,18 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
     letters = check_alphabet(alphabet)
     if len(letters) != 2:
         raise ValueError("lyndon_coordinates_two_letters needs a two-letter alphabet")
-    _check_degree(max_degree, "max_degree")
+    check_degree(max_degree, "max_degree")
     if max_degree > _FAST_MAX_DEGREE:
         raise ValueError(f"max_degree must be <= {_FAST_MAX_DEGREE} (integer bounds of the "
                          f"vectorised engine), got {max_degree}")
     eng = _engine(max_degree)
 
     def g(w: str) -> Fraction:
-        word = _decode(w, letters)
-        return _as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
+        word = decode(w, letters)
+        return as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
 
     res = eng.coordinates(g, range(1, max_degree + 1))
-    return {_decode(eng.words[i], letters): v for i, v in sorted(res.items())}
+    return {decode(eng.words[i], letters): v for i, v in sorted(res.items())}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -718,7 +718,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
     engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
-    _check_degree(degree, "degree")
+    check_degree(degree, "degree")
     if kind not in BCH_KINDS:
         raise ValueError(f"kind must be one of {BCH_KINDS}, got {kind!r}")
     if method not in ("fast", "generic"):
@@ -745,8 +745,8 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
         res = _fast_bch(degree, kind)
         coeffs = dict(zip(eng.decode(np.fromiter(res, np.int64, len(res)), "xy"), res.values()))
     else:
-        res = _coords_internal(2, range(1, degree + 1), g)
-        coeffs = {_decode(w, "xy"): v for w, v in
+        res = lyndon_coordinates_encoded(2, range(1, degree + 1), g)
+        coeffs = {decode(w, "xy"): v for w, v in
                   sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     elapsed = time.perf_counter() - t0
     if use_cache:
@@ -768,15 +768,15 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     letters ``"abcdefgh…"``), exact up to ``degree``: the discrete Magnus expansion of a token
     sequence. ``bch_multi(2, N)`` over ``"ab"`` equals ``Z(X_2, X_1)``, e.g. the degree-2 term is
     ``½[X_2, X_1] = -½ P_ab``."""
-    _check_degree(n_factors, "n_factors")
-    _check_degree(degree, "degree")
+    check_degree(n_factors, "n_factors")
+    check_degree(degree, "degree")
     letters = check_alphabet(alphabet if alphabet is not None else "abcdefghijklmnopqrstuvw"[:n_factors])
     if len(letters) != n_factors:
         raise ValueError(f"alphabet must have n_factors={n_factors} letters")
     factors = tuple((chr(0x100 + i), Fraction(1)) for i in reversed(range(n_factors)))
     memo: dict = {}
     t0 = time.perf_counter()
-    res = _coords_internal(n_factors, range(1, degree + 1),
+    res = lyndon_coordinates_encoded(n_factors, range(1, degree + 1),
                            lambda w: _log_product_internal(w, factors, memo))
-    coeffs = {_decode(w, letters): v for w, v in sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
+    coeffs = {decode(w, letters): v for w, v in sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     return _make_series(coeffs, letters, f"multi{n_factors}", degree, time.perf_counter() - t0, False)

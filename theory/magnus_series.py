@@ -27,10 +27,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .free_lie import _check_degree, _decode
-from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
-                       log_word_coefficient)
 from ._messages import shown
+from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
+                       lyndon_coordinates_encoded, numpy_dtype)
+from .words import check_degree, decode
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -69,8 +69,8 @@ def _magnus_terms_cached(n_coeffs: int, order: int, convention: str):
     out = []
     letters = _LETTERS[:n_coeffs]
     for m in range(1, order + 1):
-        res = _coords_internal(n_coeffs, [m], lambda w: _log_J_coefficient(w, convention, memo))
-        out.append({_decode(w, letters): v for w, v in res.items()})
+        res = lyndon_coordinates_encoded(n_coeffs, [m], lambda w: _log_J_coefficient(w, convention, memo))
+        out.append({decode(w, letters): v for w, v in res.items()})
     return tuple(out)
 
 
@@ -81,8 +81,8 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
     ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
     ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
-    _check_degree(n_coeffs, "n_coeffs")
-    _check_degree(order, "order")
+    check_degree(n_coeffs, "n_coeffs")
+    check_degree(order, "order")
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
     _check_convention(convention)
@@ -160,7 +160,7 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
     matrices; ``TypeError`` for unsupported matrix types."""
-    _check_degree(order, "order")
+    check_degree(order, "order")
     _check_convention(convention)
     _check_t(t)
     if callable(A):
@@ -169,13 +169,13 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
     if not coeffs:
         raise ValueError("A must contain at least one coefficient matrix")
     letters = _LETTERS[:len(coeffs)]
-    kind, n = _check_matrices(dict(zip(letters, coeffs)), tuple(letters))
+    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters))
     tt = t if kind != "mpmath" else _mp(t)
     if kind == "sympy":
         import sympy
 
         tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
-    dt = _numpy_dtype(coeffs) if kind == "numpy" else None
+    dt = numpy_dtype(coeffs) if kind == "numpy" else None
     scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
               np.asarray(coeffs[k], dt) * float(t) ** (k + 1) for k, a in enumerate(letters)}
     terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
@@ -193,7 +193,7 @@ def _mp(t):
 
 def _zero_like(M, kind):
     if kind == "numpy":
-        return np.zeros_like(np.asarray(M, _numpy_dtype([M])))
+        return np.zeros_like(np.asarray(M, numpy_dtype([M])))
     return M * 0
 
 
@@ -283,15 +283,15 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     Xs = list(X)
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
-    _check_degree(degree, "degree")
+    check_degree(degree, "degree")
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
-    _check_matrices(mats, Z.alphabet)
+    check_matrices(mats, Z.alphabet)
     out = []
     for m in range(1, degree + 1):
         comp = Z.homogeneous_component(m)
         out.append(comp.evaluate(mats) if comp.lyndon_coefficients() else
-                   _zero_like(Xs[0], _check_matrices(mats, Z.alphabet)[0]))
+                   _zero_like(Xs[0], check_matrices(mats, Z.alphabet)[0]))
     return out
 
 
@@ -308,8 +308,8 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
 
     _check_convention(convention)
     _check_t(t)
-    _check_degree(dps, "dps")
-    _check_degree(max_terms, "max_terms")
+    check_degree(dps, "dps")
+    check_degree(max_terms, "max_terms")
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     with mpmath.workdps(dps + 10):
