@@ -476,23 +476,27 @@ def _extrapolation_fig(ctx: Context, rows: list[dict]) -> list[str]:
     depths = sorted({r["depth"] for r in rows})
     fig, axes = new_figure(1, len(keys), figsize=(2.6 * len(keys) + 0.6, 2.8), squeeze=False,
                            sharey=True)
+    refs = {"train length T": dict(color="grey", ls=":", lw=0.8),
+            "evaluated length 2T": dict(color="k", ls="--", lw=0.8),
+            "chance 1/|G|": dict(color="grey", lw=0.5)}
     for ax, (g, T) in zip(axes[0], keys):
         for r in (r for r in rows if (r["group"], r["train_length"]) == (g, T)):
             c = f"C{depths.index(r['depth'])}"
             for pp in r["per_position"]:
                 ax.plot(np.arange(1, len(pp) + 1) / T, pp, color=c, lw=0.7, alpha=0.7)
-        ax.axvline(1, color="grey", ls=":", lw=0.8)
-        ax.axvline(2, color="k", ls="--", lw=0.8)
-        ax.axhline(1 / FiniteGroup.named(g).order, color="grey", lw=0.5)   # chance
+        ax.axvline(1, **refs["train length T"])
+        ax.axvline(2, **refs["evaluated length 2T"])
+        ax.axhline(1 / FiniteGroup.named(g).order, **refs["chance 1/|G|"])
         ax.set_xscale("log", base=2)
         ax.set_title(f"{g}, T = {T}", fontsize=8)
         ax.set_xlabel("position / T")
     axes[0][0].set_ylabel("held-out accuracy at the position")
     from matplotlib.lines import Line2D
 
-    fig.legend([Line2D([], [], color=f"C{i}") for i in range(len(depths))],
-               [f"depth {d}" for d in depths], loc="upper right", fontsize=7, ncol=len(depths),
-               bbox_to_anchor=(1.0, 1.08))
+    fig.legend([Line2D([], [], color=f"C{i}") for i in range(len(depths))]
+               + [Line2D([], [], **style) for style in refs.values()],
+               [f"depth {d}" for d in depths] + list(refs), loc="lower center", fontsize=7,
+               ncol=len(depths) + len(refs), bbox_to_anchor=(0.5, 1.0), frameon=False)
     return save_figure(fig, ctx, "depth_exp_word_problems_extrapolation")
 
 
@@ -788,7 +792,7 @@ def thm32_trained(ctx: Context) -> Outcome:
     ax.loglog(eps, mb, "k--", label="mean ½‖(Φx−Φx̄)h0‖")
     for i, s in enumerate(sorted({r["seed"] for r in rows})):
         pts = [(r["eps"], r["mean_pair_error"]) for r in rows if r["seed"] == s]
-        ax.loglog(*zip(*pts), "o-", color=f"C{i}", lw=0.8, label=f"seed {i}: mean pair error")
+        ax.loglog(*zip(*pts), "o-", color=f"C{i}", lw=0.8, label=f"seed {s}: mean pair error")
     ax.set_xlabel("ε")
     ax.set_ylabel("last-position error")
     ax.legend(fontsize=7)
