@@ -78,16 +78,17 @@ def _automatic(axis) -> bool:
 
 
 def _integer_data(ax, which: int) -> bool:
-    """True when the axes plot data (lines and point collections, no images) and every value
-    along dimension ``which`` (0: x, 1: y) is an integer."""
+    """True when the axes plot data (lines and scatter points; not images, meshes or colour
+    bars) and every value along dimension ``which`` (0: x, 1: y) is an integer."""
     import numpy as np
+    from matplotlib.collections import PathCollection
 
     if ax.images:
         return False
     values = [np.asarray(line.get_xydata())[:, which] for line in ax.lines
               if not _spans_axes(line, which)]
     values += [np.asarray(c.get_offsets())[:, which] for c in ax.collections
-               if len(c.get_offsets())]
+               if isinstance(c, PathCollection) and len(c.get_offsets())]
     values = [v for v in values if v.size]
     if not values:
         return False

@@ -53,13 +53,24 @@ def test_integer_data_get_integer_ticks_and_float_data_keep_theirs():
     fig.clf()
 
 
-def test_heatmap_ticks_are_left_alone():
+def test_heatmap_and_colour_bar_ticks_are_left_alone():
     fig, ax = new_figure()
-    ax.imshow(np.eye(3))
+    im = ax.imshow(np.eye(3), vmin=0, vmax=1)
     ax.set_xticks(range(3), ["1", "2", "3"])
-    locator = ax.xaxis.get_major_locator()
+    bar = fig.colorbar(im, ax=ax)
+    locators = [a.get_major_locator() for a in (ax.xaxis, bar.ax.yaxis)]
     tidy_axes(fig)
-    assert ax.xaxis.get_major_locator() is locator
+    assert [a.get_major_locator() for a in (ax.xaxis, bar.ax.yaxis)] == locators
+    fig.clf()
+
+
+def test_scatter_points_count_as_data():
+    fig, ax = new_figure()
+    ax.scatter([1, 2, 3], [0.5, 0.7, 0.9])
+    tidy_axes(fig)
+    fig.canvas.draw()
+    assert all(float(t).is_integer() for t in ax.xaxis.get_majorticklocs())
+    assert not all(float(t).is_integer() for t in ax.yaxis.get_majorticklocs())
     fig.clf()
 
 
