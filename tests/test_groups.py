@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings, strategies as st
 import sympy.combinatorics
 
 from seqtheory.theory.groups import FiniteGroup
@@ -493,3 +494,31 @@ def test_cycle_notation_pads_with_fixed_points_to_the_degree():
 def test_a_malformed_permutation_is_refused_naming_the_notations(gens, error, match):
     with pytest.raises(error, match=match):
         FiniteGroup.from_permutations(gens)
+
+
+def _cycles_of(p):
+    seen, cycles = set(), []
+    for start in range(len(p)):
+        if start not in seen and p[start] != start:
+            c, i = [], start
+            while i not in seen:
+                seen.add(i)
+                c.append(i)
+                i = p[i]
+            cycles.append(tuple(c))
+    return cycles
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.permutations(range(n))))
+@example([1, 2, 0, 4, 3])
+def test_cycle_notation_round_trips_the_image_tuple(p):
+    from seqtheory.theory.permutation_notation import cycles_to_images
+
+    n, cycles = len(p), _cycles_of(p)
+    text = "".join("(" + " ".join(map(str, c)) + ")" for c in cycles) or "()"
+    for given_as in (cycles, text):
+        images = cycles_to_images(given_as)
+        assert images + tuple(range(len(images), n)) == tuple(p)
+    assert FiniteGroup.from_permutations([text], degree=n).order == \
+        FiniteGroup.from_permutations([tuple(p)]).order

@@ -18,6 +18,9 @@ Conventions (SPEC §2)
   first**, ``(p ∘ q)(i) = p[q[i]]``. This is function composition, so permutation matrices satisfy
   ``P(p ∘ q) = P(p) @ P(q)`` (left action, as in the state update of SPEC §2). Note that sympy's
   ``p*q`` applies ``p`` first, i.e. sympy's ``p*q`` is ``multiply(q, p)`` here.
+  :meth:`FiniteGroup.from_permutations` also reads generators in cycle notation (``"(0 1 2)"``,
+  ``[(0, 1, 2), (3, 4)]``; :mod:`seqtheory.theory.permutation_notation`); elements are always
+  image tuples.
 * **Matrices**: ``multiply(A, B) = A @ B`` (matrix product, entries exact: ``int`` modulo p, or
   ``fractions.Fraction``).
 * **Series** (SPEC §2): derived series ``G^(0) = G``, ``G^(i+1) = [G^(i), G^(i)]``; derived length
