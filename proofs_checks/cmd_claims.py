@@ -1,11 +1,11 @@
 """seqtheory claims: list the registered claims.
 
-Default: one block per claim, its id on a line of its own (never wrapped, whatever the terminal
-width), then its source and statement wrapped to the terminal width (``COLUMNS``) and indented.
-``--ids``: the ids only, one a line (for scripts: ``seqtheory verify --only $(seqtheory claims
---ids | grep ^depth)``). ``--json``: a JSON list with one object per claim (keys ``id``,
-``aliases``, ``claim_version``, ``title``, ``source`` {``paper``, ``arxiv``, ``version``,
-``location``, ``reference``}, ``statement``, ``uses_training``).
+By default one block per claim: its id on a line of its own (never wrapped, whatever the
+terminal width), then its source and statement, wrapped to the terminal width (COLUMNS).
+--ids prints the ids only, one a line, for scripts:
+  seqtheory verify --only $(seqtheory claims --ids | grep '^depth')
+--json prints a JSON list with one object per claim, with the keys id, aliases, claim_version,
+title, source (paper, arxiv, version, location, reference), statement and uses_training.
 """
 from __future__ import annotations
 
