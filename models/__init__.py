@@ -7,7 +7,7 @@ from seqtheory.theory._lazy import lazy_exports
 _EXPORTS = {
     "SequenceModel": "model",
     "ModelConfig": "model",
-    "MODEL_NAMES": "model",
+    "MODEL_NAMES": "names",
     "TrainConfig": "train",
     "train": "train",
     "ResultsStore": "store",

@@ -45,6 +45,7 @@ import torch
 from torch.func import functional_call, vmap
 
 from ._checks import check_optional_int
+
 from .model import MODEL_NAMES, SequenceModel
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, default_owner

@@ -31,6 +31,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from seqtheory.theory._messages import shown
+
 from ._checks import check_int
 from .nonfinite import finite_stand_ins, poison_after
 
@@ -421,7 +423,7 @@ def gla_scan_chunked(q, k, v, log_alpha, chunk: int = 16, log_alpha_min: float |
     """
     check_int("chunk", chunk)
     if log_alpha_min is not None and not (math.isfinite(log_alpha_min) and log_alpha_min <= 0):
-        raise ValueError(f"log_alpha_min must be a finite number <= 0, got {log_alpha_min!r}")
+        raise ValueError(f"log_alpha_min must be a finite number <= 0, got {shown(log_alpha_min)}")
     (k, v), (q,), (log_alpha,), poisoned = finite_stand_ins((k, v), (q,), (log_alpha,))
     return poison_after(_gla_chunks(q, k, v, log_alpha, chunk, log_alpha_min), poisoned)
 

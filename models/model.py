@@ -29,11 +29,10 @@ from ._checks import check_int
 from .layers_attention import CausalSelfAttention
 from .layers_delta import DeltaProductMixer
 from .layers_diagonal import AUSSMMixer, GLAMixer, MambaMixer, check_mode
+from .names import MODEL_NAMES, RECURRENT_MODELS
 
 __all__ = ["MODEL_NAMES", "RECURRENT_MODELS", "ModelConfig", "SequenceModel", "make_mixer"]
 
-MODEL_NAMES = ("transformer", "mamba", "signed_mamba", "aussm", "gla", "deltanet", "deltaproduct")
-RECURRENT_MODELS = MODEL_NAMES[1:]
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from typing import Iterable
 import numpy as np
 import torch
 
+from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import hilbert_distance, row_diameter
 
 __all__ = ["RowNorm", "AdamWHead", "muon_for_hidden", "split_parameters", "HeadDiagnostics"]
@@ -37,7 +38,7 @@ __all__ = ["RowNorm", "AdamWHead", "muon_for_hidden", "split_parameters", "HeadD
 def _check_lr(lr: float, name: str = "lr") -> float:
     lr = float(lr)
     if not math.isfinite(lr) or lr < 0:
-        raise ValueError(f"{name} must be finite and ≥ 0, got {lr!r}")
+        raise ValueError(f"{name} must be finite and ≥ 0, got {shown(lr)}")
     return lr
 
 
@@ -61,9 +62,9 @@ class RowNorm(torch.optim.Optimizer):
                  centre: bool = True, weight_decay: float = 0.0) -> None:
         _check_lr(lr)
         if not 0.0 <= beta < 1.0:
-            raise ValueError(f"beta must be in [0, 1), got {beta!r}")
+            raise ValueError(f"beta must be in [0, 1), got {shown(beta)}")
         if not eps > 0:
-            raise ValueError(f"eps must be > 0, got {eps!r}")
+            raise ValueError(f"eps must be > 0, got {shown(eps)}")
         _check_lr(weight_decay, "weight_decay")
         super().__init__(params, dict(lr=lr, beta=beta, eps=eps, centre=bool(centre),
                                       weight_decay=weight_decay))

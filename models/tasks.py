@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._messages import shown
 from seqtheory.theory.groups import FiniteGroup
 from ._checks import check_int, check_int_fields
 
@@ -345,14 +346,14 @@ class RotationSpec:
         check_int_fields(self, ("train_length", "n_train", "n_test"))
         check_int("seed", self.seed, 0)
         if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
-            raise ValueError(f"eps must be a positive finite number or None, got {self.eps!r}")
+            raise ValueError(f"eps must be a positive finite number or None, got {shown(self.eps)}")
         if self.generator not in ("log", "so3"):
             raise ValueError(f"generator must be 'log' or 'so3', got {self.generator!r}")
         if self.generator == "so3" and self.eps is None:
             raise ValueError("generator 'so3' needs eps")
         s = np.asarray(self.start, dtype=float)
         if s.shape != (3,) or not np.isfinite(s).all() or np.linalg.norm(s) == 0:
-            raise ValueError(f"start must be a non-zero finite 3-vector, got {self.start!r}")
+            raise ValueError(f"start must be a non-zero finite 3-vector, got {shown(self.start)}")
 
     @property
     def test_len(self) -> int:

@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from ._checks import check_int
+from seqtheory.theory._messages import shown
 
 __all__ = ["load_corpus", "TextData", "stdlib_source_files"]
 
@@ -81,7 +82,7 @@ class TextData:
         if level not in ("byte", "char"):
             raise ValueError(f"level must be 'byte' or 'char', got {level!r}")
         if not 0.0 < val_fraction < 1.0:
-            raise ValueError(f"val_fraction must be in (0, 1), got {val_fraction!r}")
+            raise ValueError(f"val_fraction must be in (0, 1), got {shown(val_fraction)}")
         sha = hashlib.sha256(data).hexdigest()
         if level == "byte":
             ids = torch.frombuffer(bytearray(data), dtype=torch.uint8).long()

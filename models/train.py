@@ -31,9 +31,12 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from seqtheory.theory._messages import shown
+
 from ._checks import check_int, check_int_fields, check_optional_int
 from .abelian import AbelianStateModel
-from .model import MODEL_NAMES, ModelConfig, SequenceModel
+from .model import ModelConfig, SequenceModel
+from .names import MODEL_NAMES, PRECISIONS
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, config_key, default_owner
 from .tasks import (TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec, make_rotation_task,
@@ -43,7 +46,6 @@ __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train"
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
            "length_at_step", "training_batch"]
 
-PRECISIONS = ("fp32", "bf16", "fp64")
 #: Revision of the model/task code. It is part of every run configuration (hence of the store
 #: key): bump it whenever a change to layers, tasks or training alters what a configuration
 #: trains, so that stale stored results are not reused.
@@ -106,7 +108,7 @@ class TrainConfig:
         if self.model not in TRAIN_MODELS:
             raise ValueError(f"model must be one of {TRAIN_MODELS}, got {self.model!r}")
         if self.model == "abelian" and self.depth != 1:
-            raise ValueError(f"model 'abelian' has one layer: depth must be 1, got {self.depth!r}")
+            raise ValueError(f"model 'abelian' has one layer: depth must be 1, got {shown(self.depth)}")
         if self.precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
         if self.task == "rotation_eps" and self.eps is None:
@@ -133,11 +135,11 @@ class TrainConfig:
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
                     or v < 0 or (positive and v == 0):
                 raise ValueError(f"{f} must be a finite {'positive' if positive else 'non-negative'} "
-                                 f"number, got {v!r}")
+                                 f"number, got {shown(v)}")
         if self.eps is not None and (self.task != "rotation_eps" or not math.isfinite(self.eps)
                                      or self.eps <= 0):
             raise ValueError(f"eps must be a finite positive number and only for task "
-                             f"'rotation_eps', got eps={self.eps!r} for task {self.task!r}")
+                             f"'rotation_eps', got eps={shown(self.eps)} for task {self.task!r}")
         if not self.is_rotation:
             from seqtheory.theory.groups import FiniteGroup, GroupTooLargeError
             try:

@@ -761,8 +761,15 @@ NB05 = [
     md("""
         The runs of every claim below (and of their negative controls) are trained first, together,
         on all CPU cores, into the results store the notebooks share (`~/.cache/seqtheory/results`,
-        or `$SEQTHEORY_CACHE_DIR/results`); each claim then reads its runs from there. A second
-        execution trains nothing.
+        or `$SEQTHEORY_CACHE_DIR/results`: `notebook_results_dir()` in
+        `seqtheory.proofs_checks.notebook` returns it); each claim then reads its runs from there.
+        A second execution trains nothing.
+
+        **Which store.** `seqtheory verify` uses another store by default: `./results` in the
+        folder it runs in (its `--results` option). To read the runs it trained instead of
+        training them again here, pass that folder to both calls, e.g. from `notebooks/` with
+        verify run at the repository root: `train_claims([...], results_dir="../results")` and
+        `show_claim("depth.exp.parity", results_dir="../results")`.
     """),
     code("""
         from seqtheory.proofs_checks.notebook import train_claims
@@ -1016,7 +1023,10 @@ NB06 = [
         decoder LM is trained on real text with the same seeds, both ways, with the released
         recipes, and the same final-step ratios are reported at the scale run (the experiment is
         stored and read back) — a CPU-scale model cannot settle a claim about 190M–640M models, and
-        the verdict block says at which scale the ratio was measured and what it is.
+        the verdict block says at which scale the ratio was measured and what it is. The run is
+        stored in the notebooks' results store (`notebook_results_dir()`); as in notebook 5,
+        `show_claim("head.exp.rownorm_vs_adamw", results_dir="../results")` reads the one
+        `seqtheory verify` uses instead.
     """),
     code("""
         rownorm_vs_adamw = show_claim("head.exp.rownorm_vs_adamw")

@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import shown
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
 
@@ -128,7 +129,7 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     for name, seq in (("eps", eps), ("err", err)):
         for v in seq:
             if not _positive(v):
-                raise ValueError(f"{name} values must be positive and finite, got {v!r}")
+                raise ValueError(f"{name} values must be positive and finite, got {shown(v)}")
     x = [_log(e) for e in eps]
     y = [_log(e) for e in err]
     n = len(x)
@@ -167,20 +168,20 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
                     ("margin", margin), ("min_eps", min_eps)):
         if not _positive(v):
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+            raise ValueError(f"{name} must be a positive finite number, got {shown(v)}")
     if not (_positive(span) and span > 1):
-        raise ValueError(f"span must be a finite number > 1, got {span!r}")
+        raise ValueError(f"span must be a finite number > 1, got {shown(span)}")
     if floor is None:
         floor = 2.0 ** -52
     if not _positive(floor):
-        raise ValueError(f"floor must be a positive finite number, got {floor!r}")
+        raise ValueError(f"floor must be a positive finite number, got {shown(floor)}")
 
     def err_at(e, zero_ok=False):
         v = err_fn(e)
         if zero_ok and not isinstance(v, (bool, np.bool_)) and v == 0:
             return None  # rounded to exactly 0: below any precision floor
         if not _positive(v):
-            raise ValueError(f"err_fn({e!r}) = {v!r}: errors must be positive finite numbers "
+            raise ValueError(f"err_fn({shown(e)}) = {shown(v)}: errors must be positive finite numbers "
                              f"(an exact 0 or NaN cannot be placed on a log-log grid)")
         return v
 

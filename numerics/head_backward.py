@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
 
 __all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound",
@@ -60,7 +61,7 @@ def _inputs(U, S, h, y) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, int]
     if h.shape != (d,):
         raise ValueError(f"h must have shape ({d},), got {h.shape}")
     if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
-        raise TypeError(f"y must be an int class index, got {y!r}")
+        raise TypeError(f"y must be an int class index, got {shown(y)}")
     if not 0 <= y < V:
         raise ValueError(f"y must be in [0, {V}), got {y}")
     return U, S, h, int(y)

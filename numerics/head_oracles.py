@@ -42,6 +42,7 @@ import numpy as np
 
 from seqtheory.theory._arrays import UNIT_ROUNDOFF, as_rows as _as_rows, pow2_exponent
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
 
 __all__ = [
@@ -72,7 +73,7 @@ _SOLVERS = (("CLARABEL", {}), ("SCS", {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_it
 def _eta(eta) -> float:
     e = float(eta)
     if not math.isfinite(e) or e <= 0:
-        raise ValueError(f"eta must be finite and > 0, got {eta!r}")
+        raise ValueError(f"eta must be finite and > 0, got {shown(eta)}")
     return e
 
 
@@ -109,7 +110,7 @@ def row_normalise(G, eps: float = 0.0) -> np.ndarray:
     A = _as_rows(G, "G")
     if not (isinstance(eps, (int, float, np.floating, np.integer)) and math.isfinite(eps)
             and eps >= 0):
-        raise ValueError(f"eps must be finite and ≥ 0, got {eps!r}")
+        raise ValueError(f"eps must be finite and ≥ 0, got {shown(eps)}")
     m = np.abs(A).max(axis=1, keepdims=True)
     ex = np.frexp(np.where(m > 0, m, 1.0))[1]
     An = np.ldexp(A, -ex)                                 # rows scaled into [-1, 1]
@@ -153,7 +154,7 @@ def _rescaled(x: float, e: int, eta: float, name: str) -> float:
     try:
         return math.ldexp(fx * fe, ex + ee + e)
     except OverflowError:
-        raise ValueError(f"{name}: the result {x!r}·2^{e}·{eta!r} exceeds the float64 range "
+        raise ValueError(f"{name}: the result {shown(x)}·2^{e}·{shown(eta)} exceeds the float64 range "
                          f"(about 1.8e308); rescale {' or '.join(name.split(', '))}") from None
 
 
@@ -197,7 +198,7 @@ def min_tension(G, *, rtol: float = 1e-9) -> SocpResult:
 
     A = _as_rows(G, "G", min_rows=2)
     if not (isinstance(rtol, (int, float)) and math.isfinite(rtol) and rtol >= 0):
-        raise ValueError(f"rtol must be a finite number ≥ 0, got {rtol!r}")
+        raise ValueError(f"rtol must be a finite number ≥ 0, got {shown(rtol)}")
     V, d = A.shape
     M = pair_difference_matrix(V)
     An, ex = _normalised(A)
@@ -231,7 +232,7 @@ def rownorm_update(G, eta: float = 1.0, *, eps: float = 0.0, centre: bool = True
     with np.errstate(over="ignore"):
         out = -(e / 2.0) * step
     if not np.isfinite(out).all():
-        raise ValueError(f"eta: (η/2)·P·RN(PG) exceeds the float64 range for eta={eta!r}")
+        raise ValueError(f"eta: (η/2)·P·RN(PG) exceeds the float64 range for eta={shown(eta)}")
     return out
 
 
@@ -280,7 +281,7 @@ def numerical_rank(G, rtol: float = 1e-9, data_scale: float = 0.0) -> int:
 
     A = _as_rows(G, "G")
     if not (isinstance(data_scale, (int, float)) and math.isfinite(data_scale) and data_scale >= 0):
-        raise ValueError(f"data_scale must be a finite number ≥ 0, got {data_scale!r}")
+        raise ValueError(f"data_scale must be a finite number ≥ 0, got {shown(data_scale)}")
     peak = float(np.abs(A).max()) if A.size else 0.0
     if peak == 0:
         return 0

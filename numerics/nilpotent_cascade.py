@@ -51,6 +51,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import shown
 from seqtheory.theory.linalg import rref_pivots
 
 from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
@@ -429,8 +430,9 @@ class NilpotentCascade:
     def simulate(self, word, eps, dps: int = 50):
         """The d×d matrix the output map produces after ``word`` when token x acts by
         ``exp(ε·A_x)``, computed layer by layer, token by token (exact cascade, mpmath output at
-        ``dps`` digits). ``eps`` must be a non-negative rational (int, ``Fraction``, ``fmpq``, a
-        decimal string, or a float read through its decimal representation)."""
+        ``dps`` digits). ``eps`` must be a non-negative rational (int, ``Fraction``, ``fmpq``, an
+        mpmath ``mpf`` (read exactly: ``man · 2^exp``), a decimal string, or a float read
+        through its decimal representation)."""
         return self.output(self.run(word, eps), dps)
 
     def error(self, word, eps, dps: int = 50):
@@ -510,13 +512,19 @@ def _as_fmpq(eps) -> fmpq:
         try:
             f = Fraction(str(eps) if isinstance(eps, float) else eps)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"eps must be a finite rational number, got {eps!r}") from None
+            raise ValueError(f"eps must be a finite rational number, got {shown(eps)}") from None
         q = fmpq(f.numerator, f.denominator)
+    elif isinstance(eps, mpmath.mpf):                # man · 2^exp: an exact binary rational
+        if not mpmath.isfinite(eps):
+            raise ValueError(f"eps must be a finite rational number, got {shown(eps)}")
+        man, exp = eps.man_exp                      # |man|: mpmath keeps the sign apart
+        q = fmpq(int(man) << exp) if exp >= 0 else fmpq(int(man), 1 << -exp)
+        q = -q if eps < 0 else q
     else:
-        raise TypeError(f"eps must be a rational number (int, Fraction, fmpq, str, float), got "
-                        f"{type(eps).__name__}")
+        raise TypeError(f"eps must be a rational number (int, Fraction, fmpq, mpmath mpf, str, "
+                        f"float), got {type(eps).__name__}")
     if q < 0:
-        raise ValueError(f"eps must be >= 0, got {eps!r}")
+        raise ValueError(f"eps must be >= 0, got {shown(eps)}")
     return q
 
 

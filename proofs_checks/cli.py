@@ -9,7 +9,7 @@ supported, refuted, refined, inconclusive), paired with a negative control that 
 decision rule must reject.
 
 Typical use:
-  seqtheory claims                           list the claims and their ids
+  seqtheory claims                           list the claims and their ids (--ids, --json)
   seqtheory verify                           run every check; write seqtheory-report/report.md
   seqtheory verify --controls                also run every negative control
   seqtheory verify --only depth.cor3.6       re-run one claim, merged into the existing report
@@ -68,21 +68,6 @@ def unknown_claim_message(name: str) -> str:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}?" if close else "see \"seqtheory claims\" for the ids"
     return f"{name!r} matches no claim; {hint}"
-
-
-def _cmd_claims(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(title="Registered claims")
-    for col in ("id", "source", "statement"):
-        t.add_column(col, overflow="fold")
-    for c in all_claims():
-        t.add_row(c.id + (f" (alias {', '.join(c.aliases)})" if c.aliases else ""),
-                  c.source.cite() if c.source.paper in ("DEPTH", "HEAD") else c.source.paper,
-                  c.statement)
-    Console().print(t)
-    return 0
 
 
 def _clip(text: str, n: int) -> str:
@@ -551,7 +536,6 @@ def build_parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"seqtheory {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("claims", help="list the registered claims").set_defaults(fn=_cmd_claims)
 
     v = sub.add_parser("verify", help="run the claim checks and write report.json / report.md",
                        description="Run the claim checks and write report.json / report.md. "

@@ -31,8 +31,7 @@ def _add(p: argparse.ArgumentParser, flag: str, help: str, **kw) -> None:
 
 def register(subparsers) -> None:
     """Add the ``train`` subcommand to the CLI's subparsers."""
-    from seqtheory.models.model import MODEL_NAMES
-    from seqtheory.models.train import PRECISIONS
+    from seqtheory.models.names import MODEL_NAMES, PRECISIONS
 
     p = subparsers.add_parser("train", help="train a sequence model on a task (results store)",
                               description=__doc__,

@@ -9,7 +9,8 @@ from .registry import Context, get_claim
 from .report import claim_record, control_outcome, md_table
 from .runner import ClaimResult, run_claim
 
-__all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir"]
+__all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir",
+           "figure_alt_text"]
 
 
 def notebook_results_dir() -> Path:
@@ -75,15 +76,30 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
     return "\n".join(lines)
 
 
-def show_claim(claim_id: str, seed: int = 0, profile: str = "quick") -> ClaimResult:
-    """Run a claim and display its markdown and PNG figures in the notebook; returns the result."""
+def show_claim(claim_id: str, seed: int = 0, profile: str = "quick",
+               results_dir: str | Path | None = None) -> ClaimResult:
+    """Run a claim and display its markdown and PNG figures in the notebook (each image with
+    alt text, :func:`figure_alt_text`); a trained claim reads its runs from ``results_dir``
+    (default :func:`notebook_results_dir`; ``"../results"`` from ``notebooks/`` is the store
+    ``seqtheory verify`` uses when run from the repository root). Returns the result."""
     from IPython.display import Image, Markdown, display
 
     with tempfile.TemporaryDirectory(prefix="seqtheory-nb-") as tmp:
-        res = check_claim(claim_id, seed=seed, profile=profile, out_dir=tmp)
+        res = check_claim(claim_id, seed=seed, profile=profile, out_dir=tmp,
+                          results_dir=results_dir)
         display(Markdown(claim_markdown(res, seed, profile)))
         if res.outcome is not None:
             for fig in res.outcome.figures:
                 if fig.endswith(".png"):  # Image reads (embeds) the file now, before tmp goes
-                    display(Image(filename=str(Path(tmp) / fig)))
+                    display(Image(filename=str(Path(tmp) / fig),
+                                  alt=figure_alt_text(res, fig)))
     return res
+
+
+def figure_alt_text(result: ClaimResult, figure: str) -> str:
+    """Alt text of a claim's figure in a notebook: the claim, the figure's name and the claim's
+    key figure (``"Figure cor36_built_cascades of claim depth.cor3.6 (Local error of ...).
+    Key figure: ..."``)."""
+    c, o = result.claim, result.outcome
+    key = f" Key figure: {o.key_figure}" if o is not None and o.key_figure else ""
+    return f"Figure {Path(figure).stem} of claim {c.id} ({c.title}).{key}"

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
+from seqtheory.theory._messages import shown
+
 __all__ = ["wilson_interval", "success_rate", "SeedRule"]
 
 
@@ -26,7 +28,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     if n < 1 or not 0 <= successes <= n:
         raise ValueError(f"need 0 <= successes <= n and n >= 1, got successes={successes}, n={n}")
     if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+        raise ValueError(f"confidence must lie in (0, 1), got {shown(confidence)}")
     ci = binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.proofs_checks.registry import Context
+from seqtheory.theory._messages import shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
            "from_bundle", "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
@@ -47,7 +48,7 @@ def seeds(ctx: Context, salt: str, n: int) -> list[int]:
     """``n`` training seeds (31-bit ints) derived from the run seed and the fixed ``salt``;
     seed ``i`` does not depend on ``n`` (so ``full`` extends ``quick``'s seeds)."""
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive int, got {n!r}")
+        raise ValueError(f"n must be a positive int, got {shown(n)}")
     return [ctx.numpy_seed(f"{salt}:seed{i}") % 2**31 for i in range(n)]
 
 

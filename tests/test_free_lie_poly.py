@@ -127,3 +127,34 @@ def test_word_coefficients_must_be_exact():
         lyndon_coordinates({"x": 1}, "xy", 2, min_degree=0)
     exact = lyndon_coordinates({"x": 1, "xy": Fraction(1, 10), "yx": Fraction(-1, 10)}, "xy", 2)
     assert exact == {"x": 1, "xy": Fraction(1, 10)}
+
+
+def test_evaluate_takes_matrices_in_alphabet_order_or_a_dict():
+    from seqtheory.theory.bch_series import bch
+
+    Z = bch(5)
+    X = sympy.Matrix([[0, 1, 0], [0, 0, 2], [1, 0, 0]])
+    Y = sympy.Matrix([[1, 0, 0], [3, 0, 0], [0, 1, 0]])
+    assert Z.evaluate(X, Y) == Z.evaluate({"x": X, "y": Y})
+    assert Z.evaluate(X, Y) != Z.evaluate(Y, X)                    # the order is the alphabet's
+    P = LiePolynomial({"a": 1, "ab": 2, "abc": 1}, "abc")
+    Xs = [np.array(m, float) for m in ([[0, 1], [0, 0]], [[0, 0], [1, 0]], [[1, 0], [0, -1]])]
+    assert np.array_equal(P.evaluate(*Xs), P.evaluate(dict(zip("abc", Xs))))
+    for wrong in ((X,), (X, Y, Y)):
+        with pytest.raises(TypeError, match="one matrix per letter of the alphabet 'xy'"):
+            Z.evaluate(*wrong)
+
+
+def test_bch_keys_stand_for_the_standard_bracketing_the_docstring_names():
+    """The BCHSeries docstring: P_xyy = [[x,y],y], P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]."""
+    from seqtheory.theory.bch_series import bch
+    from seqtheory.theory.free_lie import bracket_string, standard_bracketing
+
+    shown = {w: bracket_string(standard_bracketing(w, "xy")) for w in ("xxy", "xyy", "xxyy", "xxyxy")}
+    assert shown == {"xxy": "[x,[x,y]]", "xyy": "[[x,y],y]", "xxyy": "[x,[[x,y],y]]",
+                     "xxyxy": "[[x,[x,y]],[x,y]]"}
+    X, Y = (sympy.Matrix(3, 3, lambda i, j: sympy.Rational(i + 2 * j + k, 7) if i != j else k)
+            for k in (1, 2))
+    br = lambda a, b: a * b - b * a                                          # noqa: E731
+    Z4 = bch(4).homogeneous_component(4)
+    assert Z4.evaluate(X, Y) == -sympy.Rational(1, 24) * br(Y, br(X, br(X, Y)))

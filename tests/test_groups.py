@@ -5,6 +5,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings, strategies as st
+import sympy.combinatorics
 
 from seqtheory.theory.groups import FiniteGroup
 
@@ -389,7 +391,7 @@ def test_from_matrices_rational_and_modular():
 # Regression tests for defects found by an adversarial review.
 
 @pytest.mark.parametrize("gens", [[(1.5, 0.0)], [(1.0, 0.0)], [(True, False)], [(1, 0.7, 2)],
-                                  ["ab"], [5]])
+                                  [5], [[(0, 1.0)]], [[(True, 0)]]])
 def test_permutations_must_be_ints(gens):
     """int() coercion once turned (1.5, 0.0) into the transposition (1, 0)."""
     with pytest.raises(TypeError, match="gens"):
@@ -460,3 +462,63 @@ def test_invariants_are_properties_and_series_are_methods():
                  "commutator_subgroup"):
         assert callable(getattr(G, meth)) and not isinstance(getattr(type(G), meth), property)
     assert "invariants are properties" in F.__doc__
+
+
+# ============================================================================ permutation notations
+
+@pytest.mark.parametrize("gens", [["(0 1 2)", "(0 1)"], ["(0,1,2)", "(0,1)"],
+                                  [[(0, 1, 2)], [(0, 1)]], [(1, 2, 0), "(0 1)"],
+                                  [sympy.combinatorics.Permutation([1, 2, 0]), [(0, 1)]]])
+def test_cycle_notation_gives_the_same_group_as_image_notation(gens):
+    G = FiniteGroup.from_permutations(gens)
+    assert G.order == 6 and set(G.elements) == set(FiniteGroup.symmetric(3).elements)
+    assert (1, 2, 0) in G and (1, 0, 2) in G
+
+
+def test_cycle_notation_pads_with_fixed_points_to_the_degree():
+    G = FiniteGroup.from_permutations(["(0 1)(2 3)", "()"], degree=5)
+    assert G.elements == ((0, 1, 2, 3, 4), (1, 0, 3, 2, 4))
+    assert FiniteGroup.from_permutations([[(0, 1, 2, 3, 4)], [(0, 1)]]).order == 120
+
+
+@pytest.mark.parametrize("gens, error, match", [
+    ([(1, 2)], ValueError, "image notation.*cycle notation"),       # a cycle written as a tuple
+    (["(0 1)(1 2)"], ValueError, "disjoint"),
+    ([[(0, 1), (1, 2)]], ValueError, "disjoint"),
+    (["0 1 2"], ValueError, "not in cycle notation"),
+    (["ab"], ValueError, "not in cycle notation"),
+    (["(0 a)"], ValueError, "not a non-negative integer"),
+    ([[(0, -1)]], ValueError, "negative"),
+    ([[(0, 1), 2]], TypeError, "must be a permutation.*cycle notation"),
+])
+def test_a_malformed_permutation_is_refused_naming_the_notations(gens, error, match):
+    with pytest.raises(error, match=match):
+        FiniteGroup.from_permutations(gens)
+
+
+def _cycles_of(p):
+    seen, cycles = set(), []
+    for start in range(len(p)):
+        if start not in seen and p[start] != start:
+            c, i = [], start
+            while i not in seen:
+                seen.add(i)
+                c.append(i)
+                i = p[i]
+            cycles.append(tuple(c))
+    return cycles
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.permutations(range(n))))
+@example([1, 2, 0, 4, 3])
+def test_cycle_notation_round_trips_the_image_tuple(p):
+    from seqtheory.theory.permutation_notation import cycles_to_images
+
+    n, cycles = len(p), _cycles_of(p)
+    text = "".join("(" + " ".join(map(str, c)) + ")" for c in cycles) or "()"
+    for given_as in (cycles, text):
+        images = cycles_to_images(given_as)
+        assert images + tuple(range(len(images), n)) == tuple(p)
+    assert FiniteGroup.from_permutations([text], degree=n).order == \
+        FiniteGroup.from_permutations([tuple(p)]).order

@@ -128,3 +128,19 @@ def test_output_precision_follows_dps_for_exact_generators():
     eps = [Fraction(1, N) for N in (40000, 80000)]
     errs = [C.error([0, 1, 1, 0, 1], e, dps=80) for e in eps]
     assert float(errs[1]) < 1e-21 and 30 < float(errs[0] / errs[1]) < 34     # ε^5 scaling
+
+
+def test_simulate_reads_an_mpmath_eps_exactly():
+    import mpmath
+
+    C = nilpotent_cascade(SO3, 2, "polynomial")
+    eps = mpmath.mpf("0.01")                         # the binary rational nearest 1/100
+    exact = Fraction(*eps.as_integer_ratio()) if hasattr(eps, "as_integer_ratio") \
+        else Fraction(float(eps))                    # 0.01 has 53 bits: a float holds it exactly
+    assert exact != Fraction(1, 100)
+    assert C.simulate([0, 1, 1], eps) == C.simulate([0, 1, 1], exact)
+    assert C.error([0, 1, 1], mpmath.mpf(2) ** -7) == C.error([0, 1, 1], Fraction(1, 128))
+    for bad, error in ((mpmath.mpf(-1) / 8, ValueError), (mpmath.inf, ValueError),
+                       (mpmath.mpc(1, 1), TypeError)):
+        with pytest.raises(error, match="eps"):
+            C.simulate([0, 1], bad)

@@ -109,7 +109,7 @@ def test_table1_rule_decides_on_the_paper_depths():
     rows += [row("S4", 128, 2, False), row("S4", 128, 3, True)]
     rows += [row("A5", t, L, L >= need) for t, need in ((64, 2), (128, 4)) for L in (1, 2, 4, 8)]
     verdict, parts = dt.wp_pattern(rows)
-    assert verdict == Verdict.SUPPORTED and "[(64, 2), (128, 4)]" in parts["D"]
+    assert verdict == Verdict.SUPPORTED and "depth 2 at T=64, 4 at T=128" in parts["D"]
     flat = [r for r in rows if r["group"] != "A5"] + [
         row("A5", t, L, L >= 4) for t in (64, 128) for L in (1, 2, 4, 8)]
     assert dt.wp_pattern(flat)[0] == Verdict.INCONCLUSIVE

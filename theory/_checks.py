@@ -12,6 +12,8 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from ._messages import shown
+
 __all__ = ["IntArgumentTypeError", "check_int", "check_optional_int"]
 
 
@@ -32,7 +34,7 @@ def check_int(name: str, value: Any, minimum: int | None = 1, maximum: int | Non
     (``None``: unbounded on that side). Raises :class:`IntArgumentTypeError` (a ``TypeError``)
     for a non-integer and ``ValueError`` for an integer out of range, each naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise IntArgumentTypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+        raise IntArgumentTypeError(f"{name} must be an int, got {type(value).__name__} {shown(value)}")
     v = int(value)
     if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
         raise ValueError(f"{name} must be {_range(minimum, maximum)}, got {v}")

@@ -10,7 +10,9 @@ def lazy_exports(package: str, namespace: dict[str, Any], exports: dict[str, str
     """``(__all__, __getattr__, __dir__)`` for ``package`` whose public ``name`` lives in the
     submodule ``exports[name]`` (``"module"``: under the same name; ``"module:attr"``: the
     submodule's ``attr``, for a short public alias); a resolved name is cached in ``namespace``
-    (the package globals). An exported name always wins over a submodule of the same name."""
+    (the package globals). An exported name always wins over a submodule of the same name.
+    ``dir(package)`` lists the public names only (not the submodules loaded so far, nor the
+    package's own helpers)."""
 
     def __getattr__(name: str) -> Any:
         where = exports.get(name)
@@ -22,6 +24,6 @@ def lazy_exports(package: str, namespace: dict[str, Any], exports: dict[str, str
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(namespace) | set(exports))
+        return sorted(exports)
 
     return sorted(exports), __getattr__, __dir__

@@ -48,8 +48,8 @@ from typing import Sequence
 import numpy as np
 
 from ._checks import check_int
-from .free_lie import _decode, _encode, check_alphabet
-from .lie_poly import LiePolynomial, _as_fraction, _coords_internal, log_word_coefficient
+from .lie_poly import LiePolynomial, as_fraction, log_word_coefficient, lyndon_coordinates_encoded
+from .words import check_alphabet, decode, encode
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
            "lyndon_coordinates_two_letters", "BCH_KINDS"]
@@ -90,7 +90,7 @@ def goldberg_coefficient(word: str, alphabet="xy") -> Fraction:
     letters = check_alphabet(alphabet)
     if len(letters) != 2:
         raise ValueError("goldberg_coefficient needs a two-letter alphabet")
-    w = _encode(word, letters)
+    w = encode(word, letters)
     if not w:
         return Fraction(0)
     v = _goldberg_runs(w[0] == chr(0x100), tuple(len(list(g)) for _, g in groupby(w)))
@@ -140,9 +140,9 @@ def log_product_word_coefficient(word: str, factors: Sequence[tuple[str, object]
         a, sc = f
         if not isinstance(a, str) or len(a) != 1:
             raise ValueError(f"factors[{t}]: {a!r} is not a single letter of {alphabet!r}")
-        fs.append((_encode(a, letters), _as_fraction(sc, f"factors[{t}] scale")))
+        fs.append((encode(a, letters), as_fraction(sc, f"factors[{t}] scale")))
     fs = tuple(fs)
-    w = _encode(word, letters)
+    w = encode(word, letters)
     return _log_product_internal(w, fs, {}) if w else Fraction(0)
 
 
@@ -569,11 +569,11 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
     eng = _engine(max_degree)
 
     def g(w: str) -> Fraction:
-        word = _decode(w, letters)
-        return _as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
+        word = decode(w, letters)
+        return as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
 
     res = eng.coordinates(g, range(1, max_degree + 1))
-    return {_decode(eng.words[i], letters): v for i, v in sorted(res.items())}
+    return {decode(eng.words[i], letters): v for i, v in sorted(res.items())}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -584,7 +584,17 @@ class BCHSeries(LiePolynomial):
     """A BCH-type series truncated at a degree: a :class:`LiePolynomial` with attributes
     ``kind`` (``"classical"``, ``"symmetric"``, ``"multiT"``), ``truncation_degree``, ``timing``
     (seconds of the computation; 0 when loaded) and ``from_cache``. Arithmetic on it returns plain
-    :class:`LiePolynomial` objects."""
+    :class:`LiePolynomial` objects.
+
+    Reading the output: ``lyndon_coefficients()`` maps a Lyndon word ``w`` to the coefficient
+    of the basis element ``P_w``, the *standard bracketing* of ``w``: ``P_a = a`` for a letter,
+    and ``P_w = [P_u, P_v]`` for the standard factorisation ``w = uv`` in which ``v`` is the
+    longest proper suffix of ``w`` that is a Lyndon word (Reutenauer, *Free Lie Algebras*, §5.1,
+    Thm 5.1). This is not the right-normed bracketing ``[a1,[a2,[…,an]]]`` in general: over
+    ``x < y``, ``P_xxy = [x,[x,y]]`` is right-normed, but ``P_xyy = [[x,y],y]``,
+    ``P_xxyy = [x,[[x,y],y]]`` and ``P_xxyxy = [[x,[x,y]],[x,y]]``.
+    ``free_lie.bracket_string(free_lie.standard_bracketing(w, "xy"))`` prints the bracket of
+    ``w``; ``evaluate(X, Y)`` evaluates the series at matrices with ``[A, B] = AB - BA``."""
 
     __slots__ = ("kind", "truncation_degree", "timing", "from_cache")
 
@@ -702,7 +712,10 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     ``"generic"`` uses Goldberg's form, resp. the exact dynamic programme for the symmetric
     series (O(N^3) per word, practical to degree ~14), and solves every degree.
     ``bch(4).lyndon_coefficients() == {"x": 1, "y": 1, "xy": 1/2, "xxy": 1/12, "xyy": 1/12,
-    "xxyy": 1/24}`` (``P_xxyy = [x,[[x,y],y]] = -[y,[x,[x,y]]]``).
+    "xxyy": 1/24}``: each key ``w`` stands for the standard bracketing ``P_w`` of the Lyndon
+    word (see :class:`BCHSeries`): ``P_xyy = [[x,y],y] = [y,[y,x]]`` and ``P_xxyy = [x,[[x,y],y]]
+    = -[y,[x,[x,y]]]``, so ``(1/24) P_xxyy`` is the ``-(1/24)[Y,[X,[X,Y]]]`` of the module
+    docstring.
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
     engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
@@ -733,8 +746,8 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
         res = _fast_bch(degree, kind)
         coeffs = dict(zip(eng.decode(np.fromiter(res, np.int64, len(res)), "xy"), res.values()))
     else:
-        res = _coords_internal(2, range(1, degree + 1), g)
-        coeffs = {_decode(w, "xy"): v for w, v in
+        res = lyndon_coordinates_encoded(2, range(1, degree + 1), g)
+        coeffs = {decode(w, "xy"): v for w, v in
                   sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     elapsed = time.perf_counter() - t0
     if use_cache:
@@ -764,7 +777,7 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     factors = tuple((chr(0x100 + i), Fraction(1)) for i in reversed(range(n_factors)))
     memo: dict = {}
     t0 = time.perf_counter()
-    res = _coords_internal(n_factors, range(1, degree + 1),
+    res = lyndon_coordinates_encoded(n_factors, range(1, degree + 1),
                            lambda w: _log_product_internal(w, factors, memo))
-    coeffs = {_decode(w, letters): v for w, v in sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
+    coeffs = {decode(w, letters): v for w, v in sorted(res.items(), key=lambda kv: (len(kv[0]), kv[0]))}
     return _make_series(coeffs, letters, f"multi{n_factors}", degree, time.perf_counter() - t0, False)

@@ -17,11 +17,18 @@ it and are compared lexicographically with respect to that order.
 * ``free_nilpotent(n, c)`` = the free Lie algebra on n letters modulo terms of degree > c, from its
   structure constants in the Lyndon basis (Reutenauer §5; the bracket of two basis elements is
   expressed in the basis by the unitriangular word-to-Lyndon solve of :mod:`.lie_poly`).
+
+Module dependencies (one way): :mod:`.words` (alphabets, encoding, Lyndon words) <-
+:mod:`.lie_poly` (Lie polynomials) <- this module.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from ._checks import check_int
+
+from .lie_poly import lyndon_bracket, lyndon_bracket_encoded
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded,
+                    lyndon_words_encoded, standard_factorization_encoded)
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
@@ -32,75 +39,8 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------------------------
-# alphabets and internal encoding
-# ----------------------------------------------------------------------------------------------
-
-def check_alphabet(alphabet) -> tuple[str, ...]:
-    """Validate an alphabet (a string or a sequence of distinct one-character strings, ordered).
-
-    Returns the letters as a tuple. Raises ``TypeError`` for a wrong type, ``ValueError`` for an
-    empty alphabet, repeated letters or letters that are not single characters."""
-    if isinstance(alphabet, str):
-        letters = tuple(alphabet)
-    elif isinstance(alphabet, (list, tuple)):
-        letters = tuple(alphabet)
-        for a in letters:
-            if not isinstance(a, str) or len(a) != 1:
-                raise ValueError(f"alphabet: every letter must be a one-character string, got {a!r}")
-    else:
-        raise TypeError(f"alphabet must be a string or a sequence of letters, got {type(alphabet).__name__}")
-    if not letters:
-        raise ValueError("alphabet must not be empty")
-    if len(set(letters)) != len(letters):
-        raise ValueError(f"alphabet has repeated letters: {alphabet!r}")
-    return letters
-
-
-def _codec(letters: tuple[str, ...]):
-    """Translation tables letter -> internal char (chr(0x100 + index), ordered like the alphabet)
-    and back."""
-    enc = {ord(a): chr(0x100 + i) for i, a in enumerate(letters)}
-    dec = {0x100 + i: a for i, a in enumerate(letters)}
-    return enc, dec
-
-
-def _encode(word: str, letters: tuple[str, ...]) -> str:
-    if not isinstance(word, str):
-        raise TypeError(f"word must be a string, got {type(word).__name__}")
-    bad = set(word) - set(letters)
-    if bad:
-        raise ValueError(f"word {word!r} has letters {sorted(bad)} outside the alphabet {''.join(letters)!r}")
-    enc, _ = _codec(letters)
-    return word.translate(enc)
-
-
-def _decode(word: str, letters: tuple[str, ...]) -> str:
-    _, dec = _codec(letters)
-    return word.translate(dec)
-
-
-
-# ----------------------------------------------------------------------------------------------
 # Lyndon words
 # ----------------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=32)
-def _lyndon_internal(k: int, n: int) -> tuple[tuple[str, ...], ...]:
-    """Lyndon words over k internal letters of length 1..n, by length, each list in lex order.
-    Duval's generation algorithm (all Lyndon words of length <= n in lexicographic order)."""
-    by_len: list[list[str]] = [[] for _ in range(n + 1)]
-    w = [-1]
-    top = k - 1
-    while w:
-        w[-1] += 1
-        by_len[len(w)].append("".join(chr(0x100 + i) for i in w))
-        m = len(w)
-        while len(w) < n:
-            w.append(w[len(w) - m])
-        while w and w[-1] == top:
-            w.pop()
-    return tuple(tuple(b) for b in by_len)
-
 
 def lyndon_words(alphabet, m: int) -> list[str]:
     """All Lyndon words of length ``m`` over the ordered ``alphabet``, in lexicographic order.
@@ -110,7 +50,7 @@ def lyndon_words(alphabet, m: int) -> list[str]:
     Source: Duval (1988), see module docstring."""
     letters = check_alphabet(alphabet)
     check_int("m", m)
-    return [_decode(w, letters) for w in _lyndon_internal(len(letters), m)[m]]
+    return [decode(w, letters) for w in lyndon_words_encoded(len(letters), m)[m]]
 
 
 def lyndon_words_upto(alphabet, m: int) -> list[str]:
@@ -118,20 +58,15 @@ def lyndon_words_upto(alphabet, m: int) -> list[str]:
     the Lyndon basis used throughout seqtheory)."""
     letters = check_alphabet(alphabet)
     check_int("m", m)
-    table = _lyndon_internal(len(letters), m)
-    return [_decode(w, letters) for d in range(1, m + 1) for w in table[d]]
-
-
-def _is_lyndon_internal(w: str) -> bool:
-    # a non-empty word is Lyndon iff it is strictly smaller than all its proper suffixes
-    return bool(w) and all(w < w[i:] for i in range(1, len(w)))
+    table = lyndon_words_encoded(len(letters), m)
+    return [decode(w, letters) for d in range(1, m + 1) for w in table[d]]
 
 
 def is_lyndon(word: str, alphabet) -> bool:
     """True when ``word`` is a Lyndon word over the ordered alphabet (strictly smaller than each
     of its proper suffixes)."""
     letters = check_alphabet(alphabet)
-    return _is_lyndon_internal(_encode(word, letters))
+    return is_lyndon_encoded(encode(word, letters))
 
 
 def _factorize_internal(s: str) -> list[str]:
@@ -153,13 +88,7 @@ def lyndon_factorization(word: str, alphabet) -> list[str]:
     """The unique factorisation ``word = l1 l2 ... lk`` into Lyndon words with ``l1 >= l2 >= ...``
     (Chen-Fox-Lyndon), by Duval's linear-time algorithm. The empty word gives ``[]``."""
     letters = check_alphabet(alphabet)
-    return [_decode(f, letters) for f in _factorize_internal(_encode(word, letters))]
-
-
-def _standard_factorization_internal(w: str) -> tuple[str, str]:
-    # v = lexicographically smallest proper suffix = longest proper Lyndon suffix
-    i = min(range(1, len(w)), key=lambda j: w[j:])
-    return w[:i], w[i:]
+    return [decode(f, letters) for f in _factorize_internal(encode(word, letters))]
 
 
 def standard_factorization(word: str, alphabet) -> tuple[str, str]:
@@ -167,25 +96,25 @@ def standard_factorization(word: str, alphabet) -> tuple[str, str]:
     Lyndon suffix; both factors are Lyndon and ``u < v``). Raises ``ValueError`` if ``word`` is not
     a Lyndon word of length >= 2."""
     letters = check_alphabet(alphabet)
-    w = _encode(word, letters)
-    if len(w) < 2 or not _is_lyndon_internal(w):
+    w = encode(word, letters)
+    if len(w) < 2 or not is_lyndon_encoded(w):
         raise ValueError(f"word must be a Lyndon word of length >= 2, got {word!r}")
-    u, v = _standard_factorization_internal(w)
-    return _decode(u, letters), _decode(v, letters)
+    u, v = standard_factorization_encoded(w)
+    return decode(u, letters), decode(v, letters)
 
 
 def standard_bracketing(word: str, alphabet):
     """The standard bracketing of a Lyndon word as a nested tuple: a letter is itself,
     ``P_w = (P_u, P_v)`` for the standard factorisation ``w = uv``."""
     letters = check_alphabet(alphabet)
-    w = _encode(word, letters)
-    if not _is_lyndon_internal(w):
+    w = encode(word, letters)
+    if not is_lyndon_encoded(w):
         raise ValueError(f"word must be a Lyndon word, got {word!r}")
 
     def rec(s: str):
         if len(s) == 1:
-            return _decode(s, letters)
-        u, v = _standard_factorization_internal(s)
+            return decode(s, letters)
+        u, v = standard_factorization_encoded(s)
         return (rec(u), rec(v))
 
     return rec(w)
@@ -277,8 +206,6 @@ def lyndon_basis(alphabet, c: int) -> list[str]:
 
 @lru_cache(maxsize=16)
 def _structure_constants_cached(letters: tuple[str, ...], c: int):
-    from .lie_poly import lyndon_bracket
-
     basis = lyndon_words_upto(letters, c)
     index = {w: i for i, w in enumerate(basis)}
     sc: dict[tuple[int, int], dict[int, int]] = {}
@@ -406,12 +333,10 @@ class _LazyStructureConstants:
     """``sc.get((i, j))`` computed on demand (Lyndon-basis bracket, cached)."""
 
     def __init__(self, letters, basis):
-        from .lie_poly import _bracket_internal
-
         self._k = len(letters)
-        self._enc = [_encode(w, letters) for w in basis]
+        self._enc = [encode(w, letters) for w in basis]
         self._index = {w: i for i, w in enumerate(self._enc)}
-        self._br = _bracket_internal
+        self._br = lyndon_bracket_encoded
         self._memo: dict[tuple[int, int], dict[int, int]] = {}
 
     def get(self, key):

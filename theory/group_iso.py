@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover - for annotations only: never imported at run time
     from .groups import FiniteGroup
 
 __all__ = ["GroupIsomorphism", "invariants", "isomorphism_obstruction", "find_isomorphism",
@@ -70,6 +70,19 @@ def is_isomorphism_map(TG: np.ndarray, TH: np.ndarray, phi: np.ndarray) -> bool:
     return bool(np.array_equal(phi[TG.astype(np.int64)], TH[phi[:, None], phi[None, :]]))
 
 
+#: The FiniteGroup methods this module calls (it reads groups through them only).
+_GROUP_METHODS = ("cayley_table", "element_orders", "centralizer_orders", "derived_series",
+                  "lower_central_series", "center", "element_order_statistics")
+
+
+def _check_group(H: Any) -> None:
+    """``TypeError`` unless ``H`` is a group this module can read. The check is by interface, not
+    ``isinstance``: :mod:`.groups` imports this module, so this module does not import it (one-way
+    dependency)."""
+    if not all(callable(getattr(H, m, None)) for m in _GROUP_METHODS):
+        raise TypeError(f"other must be a FiniteGroup, got {type(H).__name__}")
+
+
 def _signatures(G: "FiniteGroup") -> list[tuple[int, int]]:
     """(element order, centraliser order) of every element, in index order."""
     return list(zip(G.element_orders().tolist(), G.centralizer_orders().tolist()))
@@ -91,10 +104,7 @@ def invariants(G: "FiniteGroup") -> dict[str, Any]:
 def isomorphism_obstruction(G: "FiniteGroup", H: "FiniteGroup") -> str | None:
     """The first invariant that differs between G and H (a proof of non-isomorphism), or
     ``None`` if all agree. ``TypeError`` if H is not a FiniteGroup."""
-    from .groups import FiniteGroup
-
-    if not isinstance(H, FiniteGroup):
-        raise TypeError(f"other must be a FiniteGroup, got {type(H).__name__}")
+    _check_group(H)
     a = invariants(G)
     if G.order != H.order:
         return f"order differ: {G.order} vs {H.order}"

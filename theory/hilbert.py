@@ -32,6 +32,7 @@ import numpy as np
 
 from ._arrays import UNIT_ROUNDOFF, as_array, as_rows, pow2_exponent
 from ._checks import check_int, check_optional_int
+from ._messages import shown
 
 __all__ = [
     "variation_seminorm", "hilbert_distance", "row_diameter", "worst_case_hidden",
@@ -106,7 +107,7 @@ def _log_of(x, name: str, space: str) -> np.ndarray:
         a = _as_array(x, name, min_ndim=1)
         if np.any(a <= 0):
             raise ValueError(f"{name} must be strictly positive (open simplex / positive cone); "
-                             f"min entry {a.min()!r}")
+                             f"min entry {shown(a.min())}")
         return np.log(a)
     if space == "log":
         return _as_array(x, name, min_ndim=1)
@@ -276,9 +277,9 @@ def _radius(radius) -> float:
     try:
         r = float(radius)
     except (TypeError, ValueError):
-        raise TypeError(f"radius must be a real number, got {radius!r}") from None
+        raise TypeError(f"radius must be a real number, got {shown(radius)}") from None
     if not math.isfinite(r) or r < 0:
-        raise ValueError(f"radius must be finite and ≥ 0, got {radius!r}")
+        raise ValueError(f"radius must be finite and ≥ 0, got {shown(radius)}")
     return r
 
 
@@ -384,7 +385,7 @@ def backward_bound(S, r, *, atol: float = 1e-12) -> tuple[float, float]:
     with np.errstate(over="ignore"):
         one = float(np.ldexp(1.0, -er))                      # the "1" of max(1, ‖r‖₁), scaled
     if abs(float(rs.sum())) > atol * max(one, l1):
-        raise ValueError(f"r must sum to zero (1ᵀr = 0), got sum {rr.sum()!r}")
+        raise ValueError(f"r must sum to zero (1ᵀr = 0), got sum {shown(rr.sum())}")
     # Sᵀr = (S − 1mᵀ)ᵀr + m(1ᵀr) for any row m (here the mean row; 1ᵀr by math.fsum, correctly
     # rounded): the cancellation error of the matrix product is then ≲ d·u·D(S)·‖r‖₁, a small
     # fraction of the right-hand side, instead of d·u·max|s_i|·‖r‖₁

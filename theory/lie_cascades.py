@@ -36,6 +36,7 @@ import numpy as np
 
 from ._checks import check_int
 from .lie import LieAlgebra
+from ._messages import shown
 
 __all__ = ["Cascade", "random_cascade", "cascade_lie_algebra", "structural_bound",
            "affine_counterexample"]
@@ -75,10 +76,10 @@ def random_cascade(layer_dims: Sequence[int], n_inputs: int = 2, *, affine: bool
     Raises ``ValueError`` for empty / non-positive layer sizes, ``n_inputs < 1``, a bad range.
     """
     if isinstance(layer_dims, (str, bytes)) or not hasattr(layer_dims, "__iter__"):
-        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {layer_dims!r}")
+        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {shown(layer_dims)}")
     dims = tuple(layer_dims)
     if not dims or any(not _is_int(d) or d < 1 for d in dims):  # no int(): 1.5 must not be 1
-        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {layer_dims!r}")
+        raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {shown(layer_dims)}")
     dims = tuple(int(d) for d in dims)
     n_inputs = check_int("n_inputs", n_inputs)
     entry_range = check_int("entry_range", entry_range)

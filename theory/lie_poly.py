@@ -19,8 +19,8 @@ from numbers import Rational
 from typing import Callable, Mapping
 
 from ._checks import check_int
-from .free_lie import (_decode, _encode, _is_lyndon_internal, _lyndon_internal,
-                       _standard_factorization_internal, check_alphabet)
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_words_encoded,
+                    standard_factorization_encoded)
 
 __all__ = ["LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
 
@@ -31,7 +31,7 @@ __all__ = ["LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "
 
 @lru_cache(maxsize=None)
 def _sf(l: str) -> tuple[str, str]:
-    return _standard_factorization_internal(l)
+    return standard_factorization_encoded(l)
 
 
 @lru_cache(maxsize=1 << 20)
@@ -57,7 +57,7 @@ def _pcoef(l: str, w: str) -> int:
 def _classes(k: int, m: int) -> dict[str, tuple[str, ...]]:
     """Lyndon words of length m over k letters grouped by multidegree (key: sorted word)."""
     out: dict[str, list[str]] = {}
-    for w in _lyndon_internal(k, m)[m]:
+    for w in lyndon_words_encoded(k, m)[m]:
         out.setdefault("".join(sorted(w)), []).append(w)
     return {key: tuple(v) for key, v in out.items()}
 
@@ -76,7 +76,12 @@ def _solve_class(words: tuple[str, ...], g: Callable[[str], Rational]) -> dict[s
     return {w: v for w, v in c.items() if v}
 
 
-def _coords_internal(k: int, degrees, g: Callable[[str], Rational]) -> dict[str, Fraction]:
+def lyndon_coordinates_encoded(k: int, degrees, g: Callable[[str], Rational]) -> dict[str, Fraction]:
+    """Lyndon coordinates ``{encoded Lyndon word: Fraction}`` (non-zero only) of the Lie
+    element over ``k`` letters whose coefficient on an encoded word ``w`` is ``g(w)``, for the
+    given degrees: the unitriangular solve of the module docstring, class by class. The engine of
+    :func:`lyndon_coordinates` (and of :mod:`.bch_series`, :mod:`.magnus_series`) on encoded
+    words (:mod:`.words`), without checks."""
     out: dict[str, Fraction] = {}
     for m in degrees:
         for words in _classes(k, m).values():
@@ -106,19 +111,19 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
         raise TypeError("word_coefficient must be a callable word -> coefficient or a dict")
 
     def g(w: str) -> Fraction:
-        word = _decode(w, letters)
-        return _as_fraction(fn(word), f"word_coefficient({word!r})")  # exact: no floats
+        word = decode(w, letters)
+        return as_fraction(fn(word), f"word_coefficient({word!r})")  # exact: no floats
 
-    res = _coords_internal(len(letters), range(min_degree, max_degree + 1), g)
-    return {_decode(w, letters): v for w, v in res.items()}
+    res = lyndon_coordinates_encoded(len(letters), range(min_degree, max_degree + 1), g)
+    return {decode(w, letters): v for w, v in res.items()}
 
 
 def pairing(lyndon_word: str, word: str, alphabet) -> int:
     """``<P_l, w>``: the (integer) coefficient of ``word`` in the standard bracketing of the Lyndon
     word ``l``."""
     letters = check_alphabet(alphabet)
-    l, w = _encode(lyndon_word, letters), _encode(word, letters)
-    if not _is_lyndon_internal(l):
+    l, w = encode(lyndon_word, letters), encode(word, letters)
+    if not is_lyndon_encoded(l):
         raise ValueError(f"lyndon_word must be a Lyndon word, got {lyndon_word!r}")
     if len(l) != len(w):
         return 0
@@ -126,7 +131,9 @@ def pairing(lyndon_word: str, word: str, alphabet) -> int:
 
 
 @lru_cache(maxsize=None)
-def _bracket_internal(k: int, a: str, b: str) -> tuple[tuple[str, int], ...]:
+def lyndon_bracket_encoded(k: int, a: str, b: str) -> tuple[tuple[str, int], ...]:
+    """Lyndon coordinates of ``[P_a, P_b]`` for encoded Lyndon words ``a < b`` over ``k``
+    letters, as ``((word, int), ...)`` (cached; :func:`lyndon_bracket` without checks)."""
     if a == b:
         return ()
     na, nb = len(a), len(b)
@@ -149,11 +156,11 @@ def _bracket_internal(k: int, a: str, b: str) -> tuple[tuple[str, int], ...]:
 def lyndon_bracket(a: str, b: str, alphabet) -> dict[str, int]:
     """Lyndon coordinates of ``[P_a, P_b]`` for Lyndon words a, b (integers)."""
     letters = check_alphabet(alphabet)
-    ia, ib = _encode(a, letters), _encode(b, letters)
+    ia, ib = encode(a, letters), encode(b, letters)
     for name, w in (("a", ia), ("b", ib)):
-        if not _is_lyndon_internal(w):
+        if not is_lyndon_encoded(w):
             raise ValueError(f"{name} must be a Lyndon word over {''.join(letters)!r}")
-    return {_decode(w, letters): v for w, v in _bracket_internal(len(letters), ia, ib)}
+    return {decode(w, letters): v for w, v in lyndon_bracket_encoded(len(letters), ia, ib)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -204,7 +211,11 @@ def _scalar(c: Fraction, kind: str):
     return c
 
 
-def _check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
+def check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
+    """``(kind, n)`` of the matrices ``{letter: matrix}`` for ``letters``: ``kind`` one of
+    ``"numpy"``, ``"object"``, ``"sympy"``, ``"mpmath"``, all ``n x n``. ``ValueError`` for a
+    missing letter, mixed kinds or sizes, non-square or non-finite matrices; ``TypeError`` for
+    an unsupported matrix type."""
     if not isinstance(matrices, Mapping):
         raise TypeError("matrices must be a dict {letter: matrix}")
     missing = [a for a in letters if a not in matrices]
@@ -219,7 +230,7 @@ def _check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
     return next(iter(kinds.values()))
 
 
-def _numpy_dtype(mats) -> type:
+def numpy_dtype(mats) -> type:
     """complex128 when any numpy matrix is complex (so no imaginary part is dropped), else
     float64."""
     import numpy as np
@@ -240,9 +251,9 @@ def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Ma
     import numpy as np
 
     letters = check_alphabet(alphabet)
-    kind, n = _check_matrices(matrices, letters)
+    kind, n = check_matrices(matrices, letters)
     base = {}
-    dt = _numpy_dtype([matrices[a] for a in letters]) if kind == "numpy" else None
+    dt = numpy_dtype([matrices[a] for a in letters]) if kind == "numpy" else None
     for i, a in enumerate(letters):
         M = matrices[a]
         if kind == "numpy":
@@ -262,7 +273,7 @@ def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Ma
     total = base[chr(0x100)] * 0
     for w, c in coefficients.items():
         if c:
-            total = total + P(_encode(w, letters)) * _scalar(Fraction(c), kind)
+            total = total + P(encode(w, letters)) * _scalar(Fraction(c), kind)
     return total
 
 
@@ -270,7 +281,9 @@ def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Ma
 # the LiePolynomial object
 # ----------------------------------------------------------------------------------------------
 
-def _as_fraction(v, name: str) -> Fraction:
+def as_fraction(v, name: str) -> Fraction:
+    """An exact rational coefficient (int, Fraction, sympy / python-flint rationals) as a
+    ``Fraction``; ``TypeError`` naming ``name`` for a bool, a float or a non-rational."""
     if isinstance(v, bool):
         raise TypeError(f"{name}: coefficient must be rational, got bool")
     if isinstance(v, (int, Fraction)):
@@ -300,13 +313,13 @@ class LiePolynomial:
         self._letters = check_alphabet(alphabet)
         c: dict[str, Fraction] = {}
         for w, v in dict(coefficients).items():
-            iw = _encode(w, self._letters)
-            if not _is_lyndon_internal(iw):
+            iw = encode(w, self._letters)
+            if not is_lyndon_encoded(iw):
                 raise ValueError(f"coefficients: key {w!r} is not a Lyndon word over {''.join(self._letters)!r}")
-            f = _as_fraction(v, f"coefficients[{w!r}]")
+            f = as_fraction(v, f"coefficients[{w!r}]")
             if f:
                 c[w] = f
-        self._c = dict(sorted(c.items(), key=lambda kv: (len(kv[0]), _encode(kv[0], self._letters))))
+        self._c = dict(sorted(c.items(), key=lambda kv: (len(kv[0]), encode(kv[0], self._letters))))
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -357,14 +370,14 @@ class LiePolynomial:
 
     def word_coefficient(self, word: str) -> Fraction:
         """Coefficient of ``word`` in the associative expansion ``Σ c_l P_l``."""
-        iw = _encode(word, self._letters)
+        iw = encode(word, self._letters)
         if not iw:
             return Fraction(0)
         key = sorted(iw)
         total = Fraction(0)
         for w, v in self._c.items():
             if len(w) == len(iw):
-                il = _encode(w, self._letters)
+                il = encode(w, self._letters)
                 if sorted(il) == key:
                     p = _pcoef(il, iw)
                     if p:
@@ -376,8 +389,8 @@ class LiePolynomial:
         degree; meant for small degrees."""
         out: dict[str, Fraction] = {}
         for w, v in self._c.items():
-            for u, p in _expand_internal(_encode(w, self._letters)).items():
-                du = _decode(u, self._letters)
+            for u, p in _expand_internal(encode(w, self._letters)).items():
+                du = decode(u, self._letters)
                 out[du] = out.get(du, Fraction(0)) + v * p
         return {u: v for u, v in out.items() if v}
 
@@ -402,7 +415,7 @@ class LiePolynomial:
         return self + (-other)
 
     def __mul__(self, s):
-        f = _as_fraction(s, "scalar")
+        f = as_fraction(s, "scalar")
         return LiePolynomial({w: v * f for w, v in self._c.items()}, self._letters)
 
     __rmul__ = __mul__
@@ -424,7 +437,7 @@ class LiePolynomial:
         self._same(other)
         k = len(self._letters)
         out: dict[str, Fraction] = {}
-        enc = {w: _encode(w, self._letters) for w in set(self._c) | set(other._c)}
+        enc = {w: encode(w, self._letters) for w in set(self._c) | set(other._c)}
         for a, va in self._c.items():
             for b, vb in other._c.items():
                 if max_degree is not None and len(a) + len(b) > max_degree:
@@ -433,13 +446,13 @@ class LiePolynomial:
                 if ia == ib:
                     continue
                 if ia < ib:
-                    terms, sign = _bracket_internal(k, ia, ib), 1
+                    terms, sign = lyndon_bracket_encoded(k, ia, ib), 1
                 else:
-                    terms, sign = _bracket_internal(k, ib, ia), -1
+                    terms, sign = lyndon_bracket_encoded(k, ib, ia), -1
                 f = va * vb * sign
                 for w, cw in terms:
                     out[w] = out.get(w, Fraction(0)) + f * cw
-        return LiePolynomial({_decode(w, self._letters): v for w, v in out.items()}, self._letters)
+        return LiePolynomial({decode(w, self._letters): v for w, v in out.items()}, self._letters)
 
     def substitute(self, values: Mapping[str, "LiePolynomial"], max_degree: int) -> "LiePolynomial":
         """Replace each letter by a Lie polynomial (all over one common alphabet), truncating at
@@ -465,13 +478,25 @@ class LiePolynomial:
 
         total = LiePolynomial({}, target)
         for w, c in self._c.items():
-            total = total + P(_encode(w, self._letters)) * c
+            total = total + P(encode(w, self._letters)) * c
         return total
 
-    def evaluate(self, matrices: Mapping[str, object]):
-        """Evaluate at matrices ``{letter: matrix}`` (numpy float64 / object, sympy, mpmath); see
-        :func:`evaluate_lyndon`. Raises ``ValueError`` for non-square or mismatched matrices."""
-        return evaluate_lyndon(self._c, self._letters, matrices)
+    def evaluate(self, *matrices):
+        """Evaluate at matrices, given one per letter in alphabet order (``Z.evaluate(X, Y)`` for
+        the alphabet ``"xy"``) or as one dict ``{letter: matrix}`` (``Z.evaluate({"x": X, "y":
+        Y})``); numpy float64 / complex / object arrays, sympy or mpmath matrices, all square and
+        of one size and type. Returns a matrix of that type (see :func:`evaluate_lyndon`).
+        Raises ``TypeError`` when the number of positional matrices is not the number of
+        letters, ``ValueError`` for non-square or mismatched matrices."""
+        if len(matrices) == 1 and isinstance(matrices[0], Mapping):
+            by_letter = matrices[0]
+        elif len(matrices) == len(self._letters):
+            by_letter = dict(zip(self._letters, matrices))
+        else:
+            raise TypeError(f"evaluate takes one matrix per letter of the alphabet "
+                            f"{''.join(self._letters)!r}, in that order ({len(self._letters)}), or "
+                            f"one dict {{letter: matrix}}; got {len(matrices)} argument(s)")
+        return evaluate_lyndon(self._c, self._letters, by_letter)
 
 
 @lru_cache(maxsize=4096)

@@ -29,9 +29,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ._checks import check_int
-from .free_lie import _decode
-from .lie_poly import (LiePolynomial, _check_matrices, _coords_internal, _numpy_dtype,
-                       log_word_coefficient)
+from ._messages import shown
+from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
+                       lyndon_coordinates_encoded, numpy_dtype)
+from .words import decode
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -70,8 +71,8 @@ def _magnus_terms_cached(n_coeffs: int, order: int, convention: str):
     out = []
     letters = _LETTERS[:n_coeffs]
     for m in range(1, order + 1):
-        res = _coords_internal(n_coeffs, [m], lambda w: _log_J_coefficient(w, convention, memo))
-        out.append({_decode(w, letters): v for w, v in res.items()})
+        res = lyndon_coordinates_encoded(n_coeffs, [m], lambda w: _log_J_coefficient(w, convention, memo))
+        out.append({decode(w, letters): v for w, v in res.items()})
     return tuple(out)
 
 
@@ -146,7 +147,7 @@ def _check_t(t) -> None:
         except (TypeError, ValueError):
             raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
     if bad:
-        raise ValueError(f"t must be finite and >= 0, got {t!r}")
+        raise ValueError(f"t must be finite and >= 0, got {shown(t)}")
 
 
 def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,
@@ -173,13 +174,13 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
     if not coeffs:
         raise ValueError("A must contain at least one coefficient matrix")
     letters = _LETTERS[:len(coeffs)]
-    kind, n = _check_matrices(dict(zip(letters, coeffs)), tuple(letters))
+    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters))
     tt = t if kind != "mpmath" else _mp(t)
     if kind == "sympy":
         import sympy
 
         tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
-    dt = _numpy_dtype(coeffs) if kind == "numpy" else None
+    dt = numpy_dtype(coeffs) if kind == "numpy" else None
     scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
               np.asarray(coeffs[k], dt) * float(t) ** (k + 1) for k, a in enumerate(letters)}
     terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
@@ -197,7 +198,7 @@ def _mp(t):
 
 def _zero_like(M, kind):
     if kind == "numpy":
-        return np.zeros_like(np.asarray(M, _numpy_dtype([M])))
+        return np.zeros_like(np.asarray(M, numpy_dtype([M])))
     return M * 0
 
 
@@ -290,12 +291,12 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     check_int("degree", degree)
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
-    _check_matrices(mats, Z.alphabet)
+    check_matrices(mats, Z.alphabet)
     out = []
     for m in range(1, degree + 1):
         comp = Z.homogeneous_component(m)
         out.append(comp.evaluate(mats) if comp.lyndon_coefficients() else
-                   _zero_like(Xs[0], _check_matrices(mats, Z.alphabet)[0]))
+                   _zero_like(Xs[0], check_matrices(mats, Z.alphabet)[0]))
     return out
 
 

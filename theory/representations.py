@@ -21,6 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .groups import FiniteGroup
+from ._messages import shown
 
 __all__ = ["RepresentationAudit", "audit_representation", "IcosahedralRepresentation",
            "icosahedral_representation", "rotation_log", "rotation_axis_generator",
@@ -124,7 +125,7 @@ def audit_representation(group: FiniteGroup, mapping, tol: float | None = None
                                                                      np.floating)):
             raise TypeError(f"tol must be a real number, got {type(tol).__name__}")
         if not (np.isfinite(tol) and tol >= 0):
-            raise ValueError(f"tol must be a finite non-negative number, got {tol!r}")
+            raise ValueError(f"tol must be a finite non-negative number, got {shown(tol)}")
     imgs = _images(group, mapping)
     exact = all(_is_exact_matrix(M) for M in imgs)
     if exact:

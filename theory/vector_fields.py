@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
+from ._messages import shown
 
 from ._checks import check_int
 
@@ -38,7 +39,7 @@ _Poly = dict  # {Monomial: Fraction}
 def _check_rational(c, where: str) -> Fraction:
     if isinstance(c, bool) or not isinstance(c, (int, Fraction)):
         raise TypeError(f"{where}: coefficients must be int or Fraction (exact), got "
-                        f"{type(c).__name__} {c!r}")
+                        f"{type(c).__name__} {shown(c)}")
     return Fraction(c)
 
 
@@ -61,10 +62,10 @@ class PolyVectorField:
             except (TypeError, ValueError):
                 raise ValueError(f"terms: key {key!r} is not (component, monomial)") from None
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
-                raise ValueError(f"terms: component {i!r} is not an index in [0, {n})")
+                raise ValueError(f"terms: component {shown(i)} is not an index in [0, {n})")
             m = tuple(m)
             if len(m) != n or any(isinstance(e, bool) or not isinstance(e, int) or e < 0 for e in m):
-                raise ValueError(f"terms: monomial {m!r} must be {n} non-negative ints")
+                raise ValueError(f"terms: monomial {shown(m)} must be {n} non-negative ints")
             c = _check_rational(c, "terms")
             if c:
                 clean[(i, m)] = clean.get((i, m), Fraction(0)) + c

@@ -386,6 +386,18 @@ def _wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]
     return rows
 
 
+#: The parts of the Table 1 pattern that :func:`wp_pattern` decides: (short name for the key
+#: figure, definition for the report's notes).
+WP_PARTS = {
+    "A": ("depth 1 fails", "depth 1 fails (no seed solves it) on every non-abelian group run"),
+    "B": ("depth 2 solves D8, S3", "depth 2 succeeds on D8 and S3 at every train length run"),
+    "C": ("S4 needs depth 3", "on S4 depth 2 fails and depth 3 succeeds"),
+    "D": ("A5 needs more depth at larger T",
+          "A5's least succeeding depth does not decrease with T and grows from the shortest "
+          "to the longest T run"),
+}
+
+
 @claim(id="depth.exp.word_problems", title="Table 1: depth needed per group",
        source=DEPTH("Table 1"), uses_training=True,
        statement="solvable groups need depth equal to their derived length whatever T (depth 1 "
@@ -395,18 +407,46 @@ def word_problems(ctx: Context) -> Outcome:
     rows = _wp_rows(ctx, _wp_plan(ctx))
     verdict, parts = wp_pattern(rows)
     figs = _wp_heatmap(ctx, rows) + _extrapolation_fig(ctx, rows)
-    return Outcome(verdict, "; ".join(f"{k}: {v}" for k, v in parts.items()),
-                   evidence={"parts": parts, "rule": RATE_RULE.describe(),
+    return Outcome(verdict, _wp_parts_text(parts),
+                   evidence={"parts": parts, "parts_defined": {k: d for k, (_, d) in WP_PARTS.items()},
+                             "rule": RATE_RULE.describe(),
                              "cells": [(r["group"], r["model"], r["depth"], r["train_length"], r["steps"])
                                        for r in rows]},
-                   tables={"word_problems": [dict({k: v for k, v in r.items()
-                                                   if k not in ("seq_acc", "per_position")},
-                                                  rate=success_rate(a >= SUCCESS for a in r["seq_acc"]))
-                                             for r in rows]},
+                   tables={"word_problems": [_wp_table_row(r) for r in rows]},
                    figures=figs,
-                   notes=f"profile {ctx.profile}: decided on the parts of the pattern present in "
-                         "the table (AUSSM, held-out sequence accuracy at 2T ≥ 0.9 counts as solved); "
-                         "parts not run at this scale are named as such")
+                   notes=f"Profile {ctx.profile}. A cell is a (group, train length T, depth) of "
+                         f"AUSSM models, one run per seed; a seed solves the cell when its held-out "
+                         f"sequence accuracy at length 2T is ≥ {SUCCESS}. A cell succeeds when "
+                         f"≥ {RATE_RULE.min_rate:.0%} of its seeds solve it and fails when none "
+                         f"does (the Wilson 95% interval of the rate is shown). The parts of the "
+                         f"pattern: " + "; ".join(f"({k}) {d}" for k, (_, d) in WP_PARTS.items())
+                         + ". The verdict is decided on the parts present in the table; a part "
+                           "not run at this scale is named as such.")
+
+
+def _wp_table_row(r: dict) -> dict:
+    """One row of the word-problem table, every number formatted: the cell, how many seeds
+    solved it, the rate with its Wilson 95% interval, the rule's reading of the rate and the
+    per-seed accuracies at 2T."""
+    rate = success_rate(a >= SUCCESS for a in r["seq_acc"])
+    lo, hi = rate["wilson95"]
+    reading = ("succeeds" if RATE_RULE.succeeds(rate) else "fails" if RATE_RULE.fails(rate)
+               else "undecided")
+    return {"group": r["group"], "model": r["model"], "depth": r["depth"],
+            "train length T": r["train_length"], "steps": r["steps"],
+            f"seeds solving (acc. at 2T ≥ {SUCCESS})": f"{rate['successes']}/{rate['seeds']}",
+            "rate [Wilson 95%]": f"{rate['rate']:.2f} [{lo:.2f}, {hi:.2f}]", "cell": reading,
+            "acc. at 2T per seed": ", ".join(f"{a:.3f}" for a in r["seq_acc"])}
+
+
+def _wp_parts_text(parts: dict[str, str]) -> str:
+    """The rule's parts as one line: ``(A) depth 1 fails: holds on D8 T=4; (B) ...``."""
+    return "; ".join(f"({k}) {WP_PARTS[k][0]}: {v}" for k, v in parts.items())
+
+
+def _wp_cells_text(cells: list[tuple[str, int]]) -> str:
+    """``[("D8", 4), ("S3", 4)]`` as ``"D8 T=4, S3 T=4"``."""
+    return ", ".join(f"{g} T={T}" for g, T in cells)
 
 
 def _needed_depth(cells: dict[int, dict]) -> int | None:
@@ -437,13 +477,15 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
              and RATE_RULE.succeeds(_rate_of(c[1]))]
     a_cells = [(g, T) for (g, T), c in by.items() if 1 in c and not FiniteGroup.named(g).is_abelian]
     if a_bad:
-        return Verdict.REFUTED, {"A": f"depth 1 solved {a_bad} in ≥ 80% of seeds"}
+        return Verdict.REFUTED, {"A": f"depth 1 solved {_wp_cells_text(a_bad)} in ≥ 80% of seeds"}
     a_ok = all(RATE_RULE.fails(_rate_of(by[k][1])) for k in a_cells)
-    parts["A"] = (("holds" if a_ok else "not met") + f" on {a_cells}") if a_cells else "not run"
+    parts["A"] = (("holds" if a_ok else "not met") + f" on {_wp_cells_text(a_cells)}") \
+        if a_cells else "not run"
     ok &= bool(a_cells) and a_ok
     b_cells = [(g, T) for (g, T) in by if g in ("D8", "S3")]
     b_ok = all(2 in by[k] and RATE_RULE.succeeds(_rate_of(by[k][2])) for k in b_cells)
-    parts["B"] = (("holds" if b_ok else "not met") + f" on {b_cells}") if b_cells else "not run"
+    parts["B"] = (("holds" if b_ok else "not met") + f" on {_wp_cells_text(b_cells)}") \
+        if b_cells else "not run"
     ok &= bool(b_cells) and b_ok
     s4 = [(g, T) for (g, T) in by if g == "S4"]
     if s4:
@@ -457,7 +499,8 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
     if len(a5) >= 2:
         need = [d for _, d in a5]
         d_ok = None not in need and all(x <= y for x, y in zip(need, need[1:])) and need[-1] > need[0]
-        parts["D"] = ("holds" if d_ok else "not met") + f": needed depth by T {a5}"
+        parts["D"] = ("holds" if d_ok else "not met") + ": least succeeding depth " + ", ".join(
+            f"{'no depth run' if d is None else d} at T={T}" for T, d in a5)
         ok &= d_ok
     else:
         parts["D"] = "not run at this scale"
@@ -496,23 +539,27 @@ def _extrapolation_fig(ctx: Context, rows: list[dict]) -> list[str]:
     depths = sorted({r["depth"] for r in rows})
     fig, axes = new_figure(1, len(keys), figsize=(2.6 * len(keys) + 0.6, 2.8), squeeze=False,
                            sharey=True)
+    refs = {"train length T": dict(color="grey", ls=":", lw=0.8),
+            "evaluated length 2T": dict(color="k", ls="--", lw=0.8),
+            "chance 1/|G|": dict(color="grey", lw=0.5)}
     for ax, (g, T) in zip(axes[0], keys):
         for r in (r for r in rows if (r["group"], r["train_length"]) == (g, T)):
             c = f"C{depths.index(r['depth'])}"
             for pp in r["per_position"]:
                 ax.plot(np.arange(1, len(pp) + 1) / T, pp, color=c, lw=0.7, alpha=0.7)
-        ax.axvline(1, color="grey", ls=":", lw=0.8)
-        ax.axvline(2, color="k", ls="--", lw=0.8)
-        ax.axhline(1 / FiniteGroup.named(g).order, color="grey", lw=0.5)   # chance
+        ax.axvline(1, **refs["train length T"])
+        ax.axvline(2, **refs["evaluated length 2T"])
+        ax.axhline(1 / FiniteGroup.named(g).order, **refs["chance 1/|G|"])
         ax.set_xscale("log", base=2)
         ax.set_title(f"{g}, T = {T}", fontsize=8)
         ax.set_xlabel("position / T")
     axes[0][0].set_ylabel("held-out accuracy at the position")
     from matplotlib.lines import Line2D
 
-    fig.legend([Line2D([], [], color=f"C{i}") for i in range(len(depths))],
-               [f"depth {d}" for d in depths], loc="upper right", fontsize=7, ncol=len(depths),
-               bbox_to_anchor=(1.0, 1.08))
+    fig.legend([Line2D([], [], color=f"C{i}") for i in range(len(depths))]
+               + [Line2D([], [], **style) for style in refs.values()],
+               [f"depth {d}" for d in depths] + list(refs), loc="lower center", fontsize=7,
+               ncol=len(depths) + len(refs), bbox_to_anchor=(0.5, 1.0), frameon=False)
     return save_figure(fig, ctx, "depth_exp_word_problems_extrapolation")
 
 
@@ -530,7 +577,7 @@ def _wp_control(ctx: Context) -> ControlOutcome:
     v, parts = wp_pattern(rows)
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth-2 runs on D8/S3 trained on labels shuffled across each batch",
-                          reason=f"{v.value}: {parts}")
+                          reason=f"{v.value}: {_wp_parts_text(parts)}")
 
 
 @word_problems.training_plan
@@ -818,7 +865,7 @@ def thm32_trained(ctx: Context) -> Outcome:
     ax.loglog(eps, mb, "k--", label="mean ½‖(Φx−Φx̄)h0‖")
     for i, s in enumerate(sorted({r["seed"] for r in rows})):
         pts = [(r["eps"], r["mean_pair_error"]) for r in rows if r["seed"] == s]
-        ax.loglog(*zip(*pts), "o-", color=f"C{i}", lw=0.8, label=f"seed {i}: mean pair error")
+        ax.loglog(*zip(*pts), "o-", color=f"C{i}", lw=0.8, label=f"seed {s}: mean pair error")
     ax.set_xlabel("ε")
     ax.set_ylabel("last-position error")
     ax.legend(fontsize=7)

@@ -1,0 +1,33 @@
+"""How error messages show a value: as the user would type it.
+
+``shown(v)`` is ``repr(v)`` except that numbers appear as plain numbers: a numpy scalar as the
+Python number it holds (``0.0``, not ``np.float64(0.0)``), a ``Fraction`` as ``1/3``, an mpmath
+number by its decimal digits (``0.5``, not ``mpf('0.5')``), a numpy array as a nested list; the
+same inside tuples, lists and dicts. A string keeps its quotes (``'log'``), so a message still
+shows that a name was a string. numpy and mpmath are not imported by this module.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["shown"]
+
+
+def shown(v: Any) -> str:
+    """``v`` for an error message: plain numbers (see the module docstring), else ``repr(v)``."""
+    if isinstance(v, tuple):
+        inner = ", ".join(shown(x) for x in v)
+        return f"({inner},)" if len(v) == 1 else f"({inner})"
+    if isinstance(v, list):
+        return "[" + ", ".join(shown(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{shown(k)}: {shown(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, Fraction):
+        return str(v)
+    module = type(v).__module__.split(".")[0]
+    if module == "numpy":
+        return shown(v.tolist()) if hasattr(v, "tolist") else str(v)
+    if module == "mpmath":
+        return str(v)
+    return repr(v)

@@ -1,0 +1,100 @@
+"""Words over an ordered alphabet: the alphabet check, the internal encoding, Lyndon words.
+
+Shared by :mod:`.free_lie` (the free Lie algebra: Lyndon basis, Witt's formula, free nilpotent
+algebras), :mod:`.lie_poly` (Lie polynomials in Lyndon coordinates), :mod:`.bch_series` and
+:mod:`.magnus_series`; this module imports none of them.
+
+An *alphabet* is an ordered sequence of distinct one-character letters (``"xy"`` means
+``x < y``). Computations run on *encoded* words: the ``i``-th letter of the alphabet is the
+character ``chr(0x100 + i)``, so Python's string order is the alphabet's order whatever the
+letters (:func:`encode`, :func:`decode`). The functions named ``*_encoded`` take and return
+encoded words.
+
+Sources: Lyndon words by Duval's algorithm (J.-P. Duval, Theoret. Comput. Sci. 60 (1988)
+255-283); standard factorisation ``w = uv`` with ``v`` the longest proper Lyndon suffix
+(C. Reutenauer, *Free Lie Algebras*, Oxford 1993, §5.1).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["check_alphabet", "encode", "decode", "lyndon_words_encoded",
+           "is_lyndon_encoded", "standard_factorization_encoded"]
+
+
+def check_alphabet(alphabet) -> tuple[str, ...]:
+    """Validate an alphabet (a string or a sequence of distinct one-character strings, ordered).
+
+    Returns the letters as a tuple. Raises ``TypeError`` for a wrong type, ``ValueError`` for an
+    empty alphabet, repeated letters or letters that are not single characters."""
+    if isinstance(alphabet, str):
+        letters = tuple(alphabet)
+    elif isinstance(alphabet, (list, tuple)):
+        letters = tuple(alphabet)
+        for a in letters:
+            if not isinstance(a, str) or len(a) != 1:
+                raise ValueError(f"alphabet: every letter must be a one-character string, got {a!r}")
+    else:
+        raise TypeError(f"alphabet must be a string or a sequence of letters, got {type(alphabet).__name__}")
+    if not letters:
+        raise ValueError("alphabet must not be empty")
+    if len(set(letters)) != len(letters):
+        raise ValueError(f"alphabet has repeated letters: {alphabet!r}")
+    return letters
+
+
+def _codec(letters: tuple[str, ...]):
+    """Translation tables letter -> internal char (chr(0x100 + index), ordered like the alphabet)
+    and back."""
+    enc = {ord(a): chr(0x100 + i) for i, a in enumerate(letters)}
+    dec = {0x100 + i: a for i, a in enumerate(letters)}
+    return enc, dec
+
+
+def encode(word: str, letters: tuple[str, ...]) -> str:
+    """``word`` (a string over ``letters``) as an encoded word. ``TypeError`` for a non-string,
+    ``ValueError`` naming the letters outside the alphabet."""
+    if not isinstance(word, str):
+        raise TypeError(f"word must be a string, got {type(word).__name__}")
+    bad = set(word) - set(letters)
+    if bad:
+        raise ValueError(f"word {word!r} has letters {sorted(bad)} outside the alphabet {''.join(letters)!r}")
+    enc, _ = _codec(letters)
+    return word.translate(enc)
+
+
+def decode(word: str, letters: tuple[str, ...]) -> str:
+    """The word over ``letters`` that the encoded ``word`` stands for."""
+    _, dec = _codec(letters)
+    return word.translate(dec)
+
+
+@lru_cache(maxsize=32)
+def lyndon_words_encoded(k: int, n: int) -> tuple[tuple[str, ...], ...]:
+    """The encoded Lyndon words over ``k`` letters of length ``0..n``: entry ``m`` holds those
+    of length ``m`` in lexicographic order (entry 0 is empty). Duval's generation algorithm."""
+    by_len: list[list[str]] = [[] for _ in range(n + 1)]
+    w = [-1]
+    top = k - 1
+    while w:
+        w[-1] += 1
+        by_len[len(w)].append("".join(chr(0x100 + i) for i in w))
+        m = len(w)
+        while len(w) < n:
+            w.append(w[len(w) - m])
+        while w and w[-1] == top:
+            w.pop()
+    return tuple(tuple(b) for b in by_len)
+
+
+def is_lyndon_encoded(w: str) -> bool:
+    """True when the encoded ``w`` is a Lyndon word: non-empty and strictly smaller than each
+    of its proper suffixes."""
+    return bool(w) and all(w < w[i:] for i in range(1, len(w)))
+
+
+def standard_factorization_encoded(w: str) -> tuple[str, str]:
+    """The standard factorisation ``(u, v)`` of an encoded Lyndon word of length >= 2: ``v`` its
+    lexicographically smallest proper suffix (= its longest proper Lyndon suffix)."""
+    i = min(range(1, len(w)), key=lambda j: w[j:])
+    return w[:i], w[i:]
