@@ -47,7 +47,7 @@ from functools import cached_property
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
-from ._checks import check_int
+from ._checks import check_int, check_optional_int
 
 __all__ = ["FiniteGroup", "GroupSeries", "GroupTooLargeError", "MAX_ORDER"]
 
@@ -667,6 +667,7 @@ class FiniteGroup:
         from .permutation_notation import NOTATION_HINT, as_images
 
         max_order = check_int("max_order", max_order)
+        degree = check_optional_int("degree", degree, 0)
         gens = list(gens)
         read = []                                  # (image tuple, padded with fixed points?)
         for i, g in enumerate(gens):
@@ -687,7 +688,6 @@ class FiniteGroup:
             if not gl:
                 raise ValueError("gens is empty: pass degree to get the trivial group")
             degree = pad
-        degree = check_int("degree", degree, 0)
         for g in gl:
             if len(g) != degree or sorted(g) != list(range(degree)):
                 raise ValueError(f"gens: {g} is not a permutation of 0..{degree - 1} in image "
