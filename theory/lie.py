@@ -58,10 +58,13 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankError, RationalSubspace,
-                     Subspace, _check_number, _row_norms, _svd_noise, _unique_rows, as_int_rows,
-                     detect_field, exact_matmul, independent_rows, int64_matmul, primitive_rows,
-                     rank_decision, to_field_rows, zero_subspace)
+from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspace,
+                     NumericalRankError, RationalSubspace, Subspace, _check_number, _row_norms,
+                     _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
+                     complement_rows, detect_field,
+                     exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
+                     rank_decision, record_decision, recording_decisions, to_field_rows,
+                     zero_subspace)
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
@@ -295,6 +298,36 @@ class LieSeries(list):
         return f"LieSeries({self.name}: dims {self.dims}, {end})"
 
 
+def _twin_checked(method):
+    """Float path: run ``method`` on the algebra and on its perturbed twins (see
+    :func:`_float_entry`) with every decision recorded, and return its result only when
+    :func:`~seqtheory.theory.linalg.compare_decision_logs` certifies the decisions (else
+    :class:`~seqtheory.theory.linalg.NumericalRankError`). The twins' results are attached to
+    the result's algebras (series terms, centre), so their own series are twin-checked too.
+    Exact paths, nested calls and algebras without twins run ``method`` unchanged."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        twins = self._cache.get("twins")
+        if self.field != "RR" or not twins or is_recording():
+            return method(self, *args, **kwargs)
+        with recording_decisions() as log:
+            out = method(self, *args, **kwargs)
+        results, logs = [], []
+        for t in twins:
+            with recording_decisions() as tlog:
+                try:
+                    results.append(method(t, *args, **kwargs))
+                except NumericalRankError as exc:
+                    raise _twin_error(self, f"a twin run refused: {exc}") from exc
+            logs.append(tlog)
+        _certify(self, log, logs)
+        _attach_twins(out, results)
+        return out
+    return wrapper
+
+
 # ============================================================================ the Lie algebra
 class LieAlgebra:
     """A finite-dimensional Lie algebra inside an ambient bracket space (see module doc).
@@ -368,7 +401,9 @@ class LieAlgebra:
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S, frontier = S.extend_rows(data, argument="mats") if field == "RR" else S.extend_rows(data)
+        if field == "RR":
+            return _float_entry(data, n, S.tol, "generated")
+        S, frontier = S.extend_rows(data)
         return cls(amb, _close(amb, S, frontier, "mats"))
 
     @classmethod
@@ -377,7 +412,9 @@ class LieAlgebra:
         bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S = S.extend_rows(data, argument="mats")[0] if field == "RR" else S.extend_rows(data)[0]
+        if field == "RR":
+            return _float_entry(data, n, S.tol, "spanned")
+        S = S.extend_rows(data)[0]
         B = _rows(S)
         if field == "QQ":
             # the brackets of the basis span [g, g] (kept for derived_algebra); their sparse
@@ -391,11 +428,7 @@ class LieAlgebra:
             if sb is not None:
                 L._cache["basis_brackets"] = sb
             return L
-        e = _bracket_noise(amb, S, S)
-        for chunk in amb.batches(S.field, B, B, True):
-            if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
-                raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
-        return cls(amb, S)
+        return cls(amb, _check_closed(amb, S))
 
     @classmethod
     def from_structure_constants(cls, c: Any, *, dim: int | None = None,
@@ -445,6 +478,21 @@ class LieAlgebra:
         """Float path: first-order bound on the sine of the angle between the computed algebra
         and the one exact arithmetic on the same input gives; ``None`` on exact paths."""
         return getattr(self._space, "noise", None)
+
+    @property
+    def certificate(self) -> str | None:
+        """Float path: how the rank decisions behind the answers are certified --
+        ``"a-posteriori (twin runs)"`` for algebras from :meth:`generated_by` /
+        :meth:`spanned_by` and their series terms and centres (the dimension, the series, the
+        centre and semisimplicity are computed on the input and on perturbed twins and compared
+        decision by decision, :func:`~seqtheory.theory.linalg.compare_decision_logs`), else
+        ``"propagated rounding bound"`` (:func:`~seqtheory.theory.linalg.rank_decision` with a
+        bound propagated from the input; e.g. :meth:`ideal_generated_by`). ``None`` on exact
+        paths."""
+        if self.field != "RR":
+            return None
+        return "a-posteriori (twin runs)" if self._cache.get("twins") else \
+            "propagated rounding bound"
 
     @property
     def space(self) -> Subspace:
@@ -507,6 +555,7 @@ class LieAlgebra:
             out = _export(r, self.field)
         return out.reshape(self._ambient.n, self._ambient.n) if self._ambient.kind == "matrix" else out
 
+    @_twin_checked
     def contains(self, u: Any) -> bool:
         """Whether ``u`` (a matrix / coordinate vector) lies in the algebra."""
         a, _ = self._vec(u, "u")
@@ -547,6 +596,7 @@ class LieAlgebra:
                 break
         return self._sub(S)
 
+    @_twin_checked
     def derived_algebra(self) -> "LieAlgebra":
         """``[g, g]``."""
         if "derived" not in self._cache:
@@ -589,6 +639,7 @@ class LieAlgebra:
         return _concat(rows, self.field, self._ambient.N)
 
     # ------------------------------------------------------------------ series
+    @_twin_checked
     def derived_series(self) -> LieSeries:
         """``g^(0) = g, g^(1) = [g, g], ...`` until 0 or until a term repeats (``stabilised``).
 
@@ -614,6 +665,7 @@ class LieAlgebra:
             self._cache["ds"] = ds
         return self._cache["ds"]
 
+    @_twin_checked
     def lower_central_series(self) -> LieSeries:
         """``γ_1 = g, γ_{i+1} = [g, γ_i]`` until 0 or until a term repeats (``stabilised``).
         Every term is checked to lie in the previous one (float path: else
@@ -630,6 +682,7 @@ class LieAlgebra:
             self._cache["lcs"] = LieSeries(terms, cur.dim > 0, "lower central series")
         return self._cache["lcs"]
 
+    @_twin_checked
     def upper_central_series(self) -> LieSeries:
         """``Z_0 = 0, Z_1 = Z(g), Z_{i+1} = {x : [x, g] ⊆ Z_i}`` until it stops growing
         (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
@@ -750,6 +803,7 @@ class LieAlgebra:
             for i in range(c + 1):
                 _check_contained(lcs[c - i], ucs[i], f"γ_{c + 1 - i} inside Z_{i}")
 
+    @_twin_checked
     def center(self) -> "LieAlgebra":
         """The centre ``{x in g : [x, g] = 0}``. Exact path: the term ``Z_1`` of the cached upper
         central series (``Z_0 = 0`` when the series stops there), not a recomputation. Float
@@ -834,6 +888,7 @@ class LieAlgebra:
         """``[g, g] = g`` (the zero algebra counts as perfect)."""
         return self.derived_algebra().dim == self.dim
 
+    @_twin_checked
     def structure_constants(self) -> np.ndarray:
         """``c[a, b, k]`` with ``[e_a, e_b] = sum_k c[a,b,k] e_k`` for ``e = basis``; ``object``
         array of Fractions (Q), sympy numbers (number field) or a float array."""
@@ -897,6 +952,7 @@ class LieAlgebra:
         self._cache["sc"] = res
         return res
 
+    @_twin_checked
     def killing_form(self) -> np.ndarray:
         """Gram matrix ``K[a, b] = tr(ad e_a ad e_b)`` in ``basis`` (Fractions over Q)."""
         C = self._structure_coords()
@@ -915,6 +971,7 @@ class LieAlgebra:
         return np.vectorize(self.field.to_sympy, otypes=[object])(K) if K.size else K
 
     @property
+    @_twin_checked
     def is_semisimple(self) -> bool:
         """Cartan's criterion: the Killing form is non-degenerate (zero algebra: True).
         Float path: numerical rank of the row-normalised Killing matrix with ``tol``."""
@@ -930,6 +987,8 @@ class LieAlgebra:
             K = exact_matmul(A1, A2.T.copy())
             M = flint.fmpz_mat(d, d, [int(x) for x in np.asarray(K).ravel().tolist()])
             return M.rank() == d
+        if self.field == "RR" and "semisimple" in self._cache:
+            return self._cache["semisimple"]
         K = self.killing_form()
         if self.field == "RR":
             # K is the Gram matrix in an orthonormal basis (its scale is the structure
@@ -939,7 +998,9 @@ class LieAlgebra:
             cn = float(np.linalg.norm(np.asarray(self._structure_coords())))
             eta = 2.0 * cn * d * _coordinate_noise(self.noise, d) + _svd_noise(d, d) * max(cn, 1.0) ** 2
             s = np.linalg.svd(np.asarray(K, dtype=float), compute_uv=False)
-            return rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
+            res = rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
+            self._cache["semisimple"] = res
+            return res
         from sympy.polys.matrices import DomainMatrix
 
         Kd = [[self.field.from_sympy(x) for x in r] for r in K]
@@ -1058,6 +1119,9 @@ def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) ->
     bracket within ``MIN_GAP`` times ``e`` is accepted only if it already lies in the subspace,
     see ``FloatSubspace.extend_rows``.)"""
     nonzero = norms > tol
+    if is_recording():
+        record_decision(argument, norms, nonzero, tol)
+        return nonzero
     unsure = ~nonzero & (norms > min(e, tol / MIN_GAP))
     if np.any(unsure):
         i = int(np.argmax(unsure))
@@ -1068,6 +1132,80 @@ def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) ->
             f"value, so whether it vanishes is not determined at working precision. Pass exact "
             f"entries (ints, Fractions, sympy numbers) for the exact path"))
     return nonzero
+
+
+def _check_closed(amb, S: FloatSubspace) -> FloatSubspace:
+    """Float path of :meth:`LieAlgebra.spanned_by`: ``S`` unchanged when every bracket of its
+    basis lies in it, else ``ValueError``."""
+    B = _rows(S)
+    e = _bracket_noise(amb, S, S)
+    for chunk in amb.batches("RR", B, B, True):
+        if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
+            raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
+    return S
+
+
+def _float_algebra(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra":
+    """The float algebra of the flattened matrices ``data`` (``(k, n*n)`` float64): their Lie
+    closure (``kind = "generated"``) or their span, checked closed (``"spanned"``)."""
+    amb = _MatrixAmbient(n)
+    S, frontier = FloatSubspace(n * n, tol).extend_rows(data, argument="mats")
+    S = _close(amb, S, frontier, "mats") if kind == "generated" else _check_closed(amb, S)
+    return LieAlgebra(amb, S)
+
+
+TWINS = 2   # perturbed twin runs of the float path's a-posteriori rule
+
+
+def _twin(data: np.ndarray, k: int) -> np.ndarray:
+    """Twin ``k`` of the float input: every entry multiplied by ``1 + TWIN_PERTURBATION r``,
+    ``r`` uniform in [-1, 1] from a generator seeded by ``k`` (zeros stay zero)."""
+    r = np.random.default_rng(1000 + k).uniform(-1.0, 1.0, data.shape)
+    return data * (1.0 + TWIN_PERTURBATION * r)
+
+
+def _float_entry(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra":
+    """Float path of :meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`: the
+    algebra of ``data`` and of :data:`TWINS` perturbed twins (:func:`_twin`), every decision
+    recorded; returned, with the twins attached, only when the decisions are certified."""
+    with recording_decisions() as log:
+        L = _float_algebra(data, n, tol, kind)
+    twins, logs = [], []
+    for k in range(1, TWINS + 1):
+        with recording_decisions() as tlog:
+            try:
+                twins.append(_float_algebra(_twin(data, k), n, tol, kind))
+            except NumericalRankError as exc:
+                raise _twin_error(L, f"a twin run refused: {exc}") from exc
+        logs.append(tlog)
+    _certify(L, log, logs)
+    L._cache["twins"] = twins
+    return L
+
+
+def _twin_error(L: "LieAlgebra", why: str) -> NumericalRankError:
+    return NumericalRankError("mats", 0.0, L.tol, 0.0, np.zeros(0), message=(
+        f"the a-posteriori rule (the computation repeated on the input with every entry "
+        f"perturbed by up to {TWIN_PERTURBATION:g} relative) does not certify the answer: {why}. "
+        f"Pass exact entries (ints, Fractions, sympy numbers) for the exact path"))
+
+
+def _certify(L: "LieAlgebra", log: list, logs: list) -> None:
+    """Raise the a-posteriori rule's error unless the twin logs certify ``log``."""
+    _gap, why = compare_decision_logs(log, logs, L.tol)
+    if why is not None:
+        raise _twin_error(L, why)
+
+
+def _attach_twins(out: Any, results: list) -> None:
+    """Give the algebras of a certified result (a series' terms, an algebra) the matching
+    algebras of the twins' results, so that their own answers are twin-checked too."""
+    if isinstance(out, LieSeries):
+        for i, term in enumerate(out):
+            if all(isinstance(r, LieSeries) and len(r) == len(out) for r in results):
+                term._cache.setdefault("twins", [r[i] for r in results])
+    elif isinstance(out, LieAlgebra):
+        out._cache.setdefault("twins", list(results))
 
 
 def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
@@ -1244,6 +1382,8 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
         return _full("RR", d, tol)
     if Z.dim == 0:
         F = np.eye(d)
+    elif is_recording():
+        F = complement_rows(Z.rows, d)          # continuous in Z (twin runs compare values)
     else:
         F = np.linalg.svd(Z.rows, full_matrices=True)[2][Z.dim:]      # complement of Z
     T = Ci.reshape(d * d, d) @ F.T
@@ -1251,11 +1391,12 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
     cn = float(np.linalg.norm(Ci))
     eta = d * math.sqrt(F.shape[0]) * dC + math.sqrt(2.0) * cn * Z.noise \
         + _svd_noise(*M.shape) * max(cn, 1.0)
-    _, s, vt = np.linalg.svd(M, full_matrices=True)
+    # only V is needed: the full U of a tall M (d^2 x d) would cost O((d^2)^2) memory and time
+    _, s, vt = np.linalg.svd(M, full_matrices=M.shape[0] < d)
     # rows of M are functionals of norm <= ||C||_F: that is the scale of the tolerance
     dec = rank_decision(s, tol, eta, "the centraliser constraints (centre / upper central series)",
                         scale=cn)
-    K = vt[dec.rank:]
+    K = complement_rows(vt[:dec.rank], d) if is_recording() else vt[dec.rank:]
     out = FloatSubspace(d, tol, smallest_gap=dec.gap)
     if K.shape[0] == 0:
         return out

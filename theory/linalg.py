@@ -50,6 +50,8 @@ so entries anywhere in the float64 range (1e-300 .. 1e300) give the same decisio
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from fractions import Fraction
 from numbers import Integral, Rational
@@ -63,6 +65,8 @@ __all__ = [
     "float_rank", "FloatRank", "exact_matmul", "int64_matmul", "as_int_rows", "primitive_rows",
     "independent_rows",
     "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
+    "recording_decisions", "record_decision", "is_recording", "compare_decision_logs",
+    "TWIN_PERTURBATION", "GUARDED_INPUT_ERROR", "complement_rows",
 ]
 
 _INT64_SAFE = 2 ** 62
@@ -461,8 +465,14 @@ def rank_decision(s: np.ndarray, tol: float, noise: float, argument: str,
 
 
 def _decide(s: np.ndarray, level: float, noise: float, tol: float, argument: str) -> RankDecision:
-    """Count ``s > level`` and apply the certification rules of :func:`rank_decision`."""
+    """Count ``s > level`` and apply the certification rules of :func:`rank_decision` (while
+    :func:`recording_decisions` is active: record the decision instead, see there)."""
     r = int(np.sum(s > level))
+    if is_recording():
+        record_decision(argument, s, s > level, level)
+        below = float(s[r]) if r < s.size else 0.0
+        gap = float(s[r - 1]) / below if r and below > 0 else math.inf
+        return RankDecision(r, s, level, gap)
     dropped = float(s[r]) if r < s.size else None
     if dropped is not None and dropped > min(float(noise), level / MIN_GAP):
         raise NumericalRankError(argument, (float(s[r - 1]) / dropped) if r else 0.0, tol,
@@ -481,6 +491,131 @@ def _decide(s: np.ndarray, level: float, noise: float, tol: float, argument: str
     if gap < MIN_GAP:
         raise NumericalRankError(argument, gap, tol, float(noise), s)
     return RankDecision(r, s, level, gap)
+
+
+# ----------------------------------------------------------------------------- a-posteriori
+# The a-posteriori rule for float rank decisions: the same computation is run on the input as
+# given and on "twins" -- the input with every entry multiplied by (1 + TWIN_PERTURBATION * r),
+# r uniform in [-1, 1] (seeded) -- with every decision recorded instead of certified; the runs
+# are then compared decision by decision (:func:`compare_decision_logs`).
+TWIN_PERTURBATION = 1e-15
+GUARDED_INPUT_ERROR = 1e-9
+_NOISE_CHANGE = 0.1
+
+_LOG: contextvars.ContextVar[list | None] = contextvars.ContextVar("float_decision_log", default=None)
+
+
+@contextlib.contextmanager
+def recording_decisions():
+    """Context in which every float decision (:func:`rank_decision`, membership, intersection,
+    and whatever calls :func:`record_decision`) is recorded, not certified: the rank is the
+    number of values above the level and no :class:`NumericalRankError` is raised for a narrow
+    gap. Yields the log: a list of ``(argument, values, kept_mask, level)``. Used by the
+    a-posteriori rule (compare the logs of twin runs with :func:`compare_decision_logs`)."""
+    log: list = []
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+
+
+def is_recording() -> bool:
+    """Whether :func:`recording_decisions` is active."""
+    return _LOG.get() is not None
+
+
+def record_decision(argument: str, values: np.ndarray, kept: np.ndarray, level: float) -> None:
+    """Append one decision to the active log: the measured ``values`` (float array), which of
+    them were kept as non-zero (``kept``, bool array of the same shape) and the ``level``."""
+    log = _LOG.get()
+    if log is not None:
+        log.append((argument, np.array(values, dtype=float), np.array(kept, dtype=bool),
+                    float(level)))
+
+
+def compare_decision_logs(base: list, twins: list[list], tol: float,
+                          perturbation: float = TWIN_PERTURBATION,
+                          guarded: float = GUARDED_INPUT_ERROR) -> tuple[float, str | None]:
+    """The a-posteriori certificate of a float computation recorded by
+    :func:`recording_decisions`: ``base`` is the log of the input as given, ``twins`` the logs
+    of the same computation on copies whose entries were multiplied by ``1 + perturbation * r``
+    (``|r| <= 1``). Returns ``(smallest_gap, None)`` when every decision is certified, else
+    ``(gap, reason)``. A decision is certified when
+
+    * every twin made the same decision (same argument, same values kept, same count);
+    * every kept value ``v`` is *signal*: it moved, relative to itself, by at most
+      ``perturbation / (MIN_GAP * guarded)`` in every twin -- so, to first order, an input
+      error of relative size ``guarded`` (:data:`GUARDED_INPUT_ERROR`, which covers the
+      rounding of a conjugation by a matrix of condition number up to about 1e8) moves it by
+      at most ``v / MIN_GAP``; a value created by input rounding (a direction the exact
+      originals do not have) moves by ``perturbation / error`` relative and fails this;
+    * every dropped value is *noise*: it is at least :data:`MIN_GAP` times below the level, or
+      it changed by at least ``10%`` of itself in some twin (rounding noise is re-drawn by the
+      perturbation; a genuine value that small would move by about ``perturbation`` times its
+      sensitivity);
+    * ``MIN_GAP * max(dropped values, measured change of the kept values) <= smallest kept
+      value`` in every run (the recorded gap is the smallest such ratio);
+    * over the whole log, ``MIN_GAP * (largest dropped value or measured change) <= (smallest
+      kept value)**2``: a bracket of two directions that are separated only by a small value
+      ``sigma`` can have a genuine component of size ``sigma**2``, which must stand clear of
+      rounding (without this, conjugated sl(2) at condition number 1e7 lost its third
+      dimension: the genuine component of ``[e, f]`` outside ``span{e, f}`` was 1e-14).
+
+    Pure function of its arguments. ``tol`` is the relative tolerance (for the messages)."""
+    stable = perturbation / (MIN_GAP * guarded)
+    smallest, least_kept, most_noise = math.inf, math.inf, 0.0
+    for t in twins:
+        if len(t) != len(base):
+            return 0.0, (f"the twin runs made {len(t)} and {len(base)} decisions: the decisions "
+                         f"change under a relative perturbation {perturbation:g} of the input")
+    for i, (arg, v0, k0, level) in enumerate(base):
+        drop0 = v0[~k0]
+        change = np.zeros_like(v0)
+        for t in twins:
+            arg_t, vt, kt, _ = t[i]
+            if arg_t != arg or vt.shape != v0.shape or not np.array_equal(kt, k0):
+                return 0.0, (f"{arg}: a relative perturbation {perturbation:g} of the input "
+                             f"changes the decision (rank {int(k0.sum())} -> {int(kt.sum())} of "
+                             f"{v0.size} values at relative tol {tol:g})")
+            change = np.maximum(change, np.abs(vt - v0))
+        kept = v0[k0]
+        if kept.size:
+            rel = change[k0] / kept
+            j = int(np.argmax(rel))
+            if rel[j] > stable:
+                return 0.0, (f"{arg}: a kept value {kept[j]:.3g} moves by {rel[j]:.3g} of itself "
+                             f"under a relative perturbation {perturbation:g} of the input: an "
+                             f"input error of relative size {guarded:g} could have created it")
+        if drop0.size:
+            quiet = drop0 > level / MIN_GAP
+            moved = change[~k0] >= _NOISE_CHANGE * drop0
+            bad = quiet & ~moved
+            if np.any(bad):
+                d = float(drop0[bad].max())
+                return 0.0, (f"{arg}: a value {d:.3g} below the tolerance level {level:.3g} "
+                             f"(relative tol {tol:g}) is neither {MIN_GAP:g} times below it nor "
+                             f"re-drawn by a perturbation of the input: it may be a genuine "
+                             f"value, so the rank is not determined")
+        if kept.size:
+            below = max(float(drop0.max(initial=0.0)), float(change[k0].max(initial=0.0)))
+            for t in twins:
+                below = max(below, float(t[i][1][~k0].max(initial=0.0)))
+            least_kept, most_noise = min(least_kept, float(kept.min())), max(most_noise, below)
+            gap = float(kept.min()) / below if below > 0 else math.inf
+            if gap < MIN_GAP:
+                return gap, (f"{arg}: the gap between the smallest kept value {kept.min():.3g} "
+                             f"and the largest dropped value or measured noise {below:.3g} is "
+                             f"{gap:.3g} < {MIN_GAP:g}")
+            smallest = min(smallest, gap)
+        else:
+            most_noise = max(most_noise, float(drop0.max(initial=0.0)))
+    if most_noise * MIN_GAP > least_kept ** 2:
+        return 0.0, (f"the largest dropped value or measured noise {most_noise:.3g} is not "
+                     f"{MIN_GAP:g} times below the square of the smallest kept value "
+                     f"{least_kept:.3g}: a bracket of two directions separated by that value can "
+                     f"have a genuine component that small, so it is not told from rounding")
+    return smallest, None
 
 
 class FloatRank:
@@ -550,6 +685,38 @@ def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
     noise = math.sqrt(a.shape[0]) * _input_noise(a.shape[1]) + _svd_noise(*a.shape) * s[0]
     d = rank_decision(s, tol, noise, "m")
     return FloatRank(d.rank, s, tol, d.gap)
+
+
+def complement_rows(V: np.ndarray, d: int) -> np.ndarray:
+    """An orthonormal basis (rows, float64 ``(d - k, d)``) of the orthogonal complement of the
+    row space of the orthonormal rows ``V`` (``(k, d)``), continuous in that space: the unit
+    vectors ``e_1, ..., e_d`` are projected onto the complement and orthonormalised in order
+    (modified Gram-Schmidt, twice), each kept when its residual exceeds ``1 / (2 sqrt(d))``.
+    That always yields ``d - k`` vectors: the part of the complement left uncovered would have
+    trace ``<= d / (4 d) < 1`` (the residuals of all unit vectors bound it). Unlike an SVD
+    basis it does not turn freely inside clusters of equal singular values, so the float
+    path's twin runs stay comparable."""
+    V = np.asarray(V, dtype=float).reshape(-1, d)
+    need = d - V.shape[0]
+    basis = list(V)
+    out = []
+    for i in range(d):
+        if len(out) == need:
+            break
+        x = np.zeros(d)
+        x[i] = 1.0
+        for _ in range(2):
+            for b in basis:
+                x = x - (b @ x) * b
+        r = float(np.linalg.norm(x))
+        if r > 0.5 / math.sqrt(d):
+            x = x / r
+            basis.append(x)
+            out.append(x)
+    if len(out) != need:
+        raise RuntimeError(f"complement_rows: found {len(out)} of {need} vectors (V is not "
+                           f"orthonormal)")
+    return np.array(out) if out else np.zeros((0, d))
 
 
 def _check_tol(tol: float) -> None:
@@ -905,6 +1072,8 @@ class FloatSubspace(Subspace):
         cand, nu = self._candidates(cand, noise)
         if cand.shape[0] == 0 or self.dim == self.ambient_dim:
             return self, np.zeros((0, self.ambient_dim))
+        if is_recording():   # one recorded decision, continuous in the input (twin runs)
+            return self._insert_in_order(cand, argument)
         blurred = nu > 1.0 / MIN_GAP
         order = np.argsort(nu, kind="stable")
         order = order[~blurred[order]]
@@ -944,6 +1113,51 @@ class FloatSubspace(Subspace):
         md = max(self.max_dropped, float(r.max(initial=0.0)))
         return FloatSubspace(self.ambient_dim, self.tol, self.rows, self.min_kept, md, self.noise,
                              self.smallest_gap)
+
+    def _insert_in_order(self, cand: np.ndarray, argument: str):
+        """Recorded insertion (:func:`recording_decisions`) of the unit rows ``cand``, in order:
+        each row's residual after projection onto the span so far (modified Gram-Schmidt, twice)
+        is its recorded value, kept as a new direction when it exceeds ``tol``. The basis is a
+        continuous function of the input while the decisions stay the same (an SVD basis is
+        not: it turns freely inside a cluster of equal singular values), so twin runs on a
+        perturbed input can be compared value by value."""
+        R = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand.copy()
+        R = R - (R @ self.rows.T) @ self.rows if self.dim else R
+        vals = np.zeros(R.shape[0])
+        kept = np.zeros(R.shape[0], dtype=bool)
+        rows = [self.rows]
+        new = []
+        room = self.ambient_dim - self.dim
+        i = 0
+        while i < R.shape[0] and len(new) < room:
+            norms = np.linalg.norm(R[i:], axis=1)
+            big = np.flatnonzero(norms > self.tol)
+            if big.size == 0:
+                vals[i:] = norms
+                i = R.shape[0]
+                break
+            j = i + int(big[0])
+            vals[i:j] = norms[:j - i]
+            q = R[j] / norms[j - i]
+            for b in rows + [np.array(new)] if new else rows:
+                if b.shape[0]:
+                    q = q - (b @ q) @ b
+            q = q / np.linalg.norm(q)
+            vals[j], kept[j] = norms[j - i], True
+            new.append(q)
+            R[j + 1:] -= np.outer(R[j + 1:] @ q, q)
+            i = j + 1
+        # rows after the span became the whole ambient lie in it by dimension: value 0 (their
+        # residuals are rounding only and cannot hide a genuine value)
+        record_decision(argument, vals, kept, self.tol)
+        newr = np.array(new) if new else np.zeros((0, self.ambient_dim))
+        mk = float(vals[kept].min()) if new else math.inf
+        md = float(vals[~kept].max(initial=0.0))
+        gap = mk / md if new and md > 0 else math.inf
+        out = FloatSubspace(self.ambient_dim, self.tol, np.concatenate([self.rows, newr]),
+                            min(self.min_kept, mk), max(self.max_dropped, md), self.noise,
+                            min(self.smallest_gap, gap))
+        return out, newr
 
     def _insert(self, cand: np.ndarray, nu: np.ndarray, argument: str):
         """One rank decision on ``[rows; cand]`` (unit rows with noise ``nu``)."""
