@@ -64,7 +64,7 @@ from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspa
                      complement_rows, detect_field,
                      exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
                      rank_decision, record_decision, recording_decisions, to_field_rows,
-                     zero_subspace)
+                     working_dtype, zero_subspace)
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
@@ -897,7 +897,7 @@ class LieAlgebra:
             Ci, den = C
             return _fractions(Ci, den)
         if self.field == "RR":
-            return C
+            return np.asarray(C, dtype=float)
         return np.vectorize(self.field.to_sympy, otypes=[object])(C) if C.size else C
 
     def structure_constants_sparse(self) -> dict[tuple[int, int], dict[int, Fraction]]:
@@ -967,7 +967,7 @@ class LieAlgebra:
         A2 = np.asarray(C).transpose(0, 2, 1).reshape(d, d * d)
         K = A1 @ A2.T
         if self.field == "RR":
-            return K
+            return K if is_recording() else np.asarray(K, dtype=float)
         return np.vectorize(self.field.to_sympy, otypes=[object])(K) if K.size else K
 
     @property
@@ -1100,7 +1100,7 @@ def _extend(S: Subspace, chunk, e: float | None, argument: str):
     rounding). Exact fields insert everything (zero rows are dropped exactly)."""
     field = S.field
     if field == "RR":
-        chunk = np.asarray(chunk, dtype=float).reshape(-1, S.ambient_dim)
+        chunk = np.asarray(chunk, dtype=working_dtype()).reshape(-1, S.ambient_dim)
         if e is None:
             return S.extend_rows(chunk, argument=argument)
         norms = _row_norms(chunk)
@@ -1149,6 +1149,7 @@ def _float_algebra(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgeb
     """The float algebra of the flattened matrices ``data`` (``(k, n*n)`` float64): their Lie
     closure (``kind = "generated"``) or their span, checked closed (``"spanned"``)."""
     amb = _MatrixAmbient(n)
+    data = np.asarray(data).astype(working_dtype())
     S, frontier = FloatSubspace(n * n, tol).extend_rows(data, argument="mats")
     S = _close(amb, S, frontier, "mats") if kind == "generated" else _check_closed(amb, S)
     return LieAlgebra(amb, S)
@@ -1392,7 +1393,7 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
     eta = d * math.sqrt(F.shape[0]) * dC + math.sqrt(2.0) * cn * Z.noise \
         + _svd_noise(*M.shape) * max(cn, 1.0)
     # only V is needed: the full U of a tall M (d^2 x d) would cost O((d^2)^2) memory and time
-    _, s, vt = np.linalg.svd(M, full_matrices=M.shape[0] < d)
+    _, s, vt = np.linalg.svd(M.astype(float), full_matrices=M.shape[0] < d)
     # rows of M are functionals of norm <= ||C||_F: that is the scale of the tolerance
     dec = rank_decision(s, tol, eta, "the centraliser constraints (centre / upper central series)",
                         scale=cn)
