@@ -1133,32 +1133,45 @@ class FloatSubspace(Subspace):
         perturbed input can be compared value by value."""
         R = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand.copy()
         R = R - (R @ self.rows.T) @ self.rows if self.dim else R
-        vals = np.zeros(R.shape[0])
+        vals = np.linalg.norm(R, axis=1).astype(float)
         kept = np.zeros(R.shape[0], dtype=bool)
-        rows = [self.rows]
-        new = []
+        # a row at or below tol now stays there (projection only shrinks it): its value is this
+        # residual (an upper bound of its residual at its turn); only the others are processed
+        act = np.flatnonzero(vals > self.tol)
         room = self.ambient_dim - self.dim
-        i = 0
-        while i < R.shape[0] and len(new) < room:
-            norms = np.linalg.norm(R[i:], axis=1)
-            big = np.flatnonzero(norms > self.tol)
-            if big.size == 0:
-                vals[i:] = norms
-                i = R.shape[0]
+        Q = np.zeros((0, self.ambient_dim), dtype=R.dtype)     # the new directions
+        full_at = None
+        for b0 in range(0, act.size, 64):   # blocks: project on the new directions at once
+            if Q.shape[0] == room:
+                full_at = int(act[b0])
                 break
-            j = i + int(big[0])
-            vals[i:j] = norms[:j - i]
-            q = R[j] / norms[j - i]
-            for b in rows + [np.array(new)] if new else rows:
-                if b.shape[0]:
-                    q = q - (b @ q) @ b
-            q = q / np.linalg.norm(q)
-            vals[j], kept[j] = norms[j - i], True
-            new.append(q)
-            R[j + 1:] -= np.outer(R[j + 1:] @ q, q)
-            i = j + 1
-        # rows after the span became the whole ambient lie in it by dimension: value 0 (their
-        # residuals are rounding only and cannot hide a genuine value)
+            blk = R[act[b0:b0 + 64]]
+            for _ in range(2):
+                blk = blk - (blk @ Q.T) @ Q if Q.shape[0] else blk
+            for t in range(blk.shape[0]):
+                if Q.shape[0] == room:
+                    full_at = int(act[b0 + t])
+                    break
+                nrm = np.linalg.norm(blk[t])
+                vals[act[b0 + t]] = nrm
+                if nrm <= self.tol:
+                    continue
+                q = blk[t] / nrm
+                for _ in range(2):
+                    q = q - (self.rows @ q) @ self.rows if self.dim else q
+                    q = q - (Q @ q) @ Q if Q.shape[0] else q
+                q = q / np.linalg.norm(q)
+                kept[act[b0 + t]] = True
+                Q = np.concatenate([Q, q[None, :]])
+                blk[t + 1:] -= np.outer(blk[t + 1:] @ q, q)
+            if full_at is not None:
+                break
+        if Q.shape[0] == room and room:
+            # rows after the span became the whole ambient lie in it by dimension: value 0
+            # (their residuals are rounding only and cannot hide a genuine value)
+            last = int(np.flatnonzero(kept)[-1]) + 1
+            vals[last:] = 0.0
+        new = list(Q)
         record_decision(argument, vals, kept, self.tol)
         newr = np.array(new) if new else np.zeros((0, self.ambient_dim))
         mk = float(vals[kept].min()) if new else math.inf
