@@ -227,8 +227,9 @@ def test_stress_no_wrong_answer_10000():
 
 # ============================================================================ the rule itself
 def _log(*decisions):
-    """A decision log: (argument, values, kept mask, level) per decision."""
-    return [(a, np.array(v, dtype=float), np.array(k, dtype=bool), lv)
+    """A decision log: (argument, values, kept mask, level, floor) per decision (floor: the
+    rounding of longdouble arithmetic, 1e-17)."""
+    return [(a, np.array(v, dtype=float), np.array(k, dtype=bool), lv, 1e-17)
             for a, v, k, lv in decisions]
 
 

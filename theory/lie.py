@@ -26,18 +26,32 @@ coordinates with sparse structure constants, one exact RREF (FLINT ``fmpz_mat.rr
 (``Z_{i+1}`` is the kernel of ``x -> [e_b, x] mod Z_i``, the quotient read off the RREF of
 ``Z_i``), and :meth:`LieAlgebra.center` is its term ``Z_1``.
 
-Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
-Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
-propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
-<= 2 (|du| + |dv|)``) and every new basis vector (Wedin's bound); a decision without a wide gap
-raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step,
-the gap and the tolerance. Before a series is returned its invariants are checked (each term
-inside the previous one; ``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when
-the lower one reaches 0, in as many steps, with ``γ_{c+1-i} ⊆ Z_i``); a broken invariant raises
-the same error. Each series records ``tol`` and ``smallest_gap``; the algebra records ``tol``,
-``smallest_gap`` and ``noise`` (the propagated bound on its basis). Ill-conditioned input (e.g.
-a nilpotent algebra conjugated by a matrix of condition number 1e4) therefore gets the exact
-answer or the error, and exact input (ints, Fractions, sympy numbers) always gets the exact path.
+Float path, never a wrong answer: float input is read as an approximation, to a relative
+accuracy far below ``tol``, of exact matrices, and the answers are those of the exact matrices --
+rounding of the input (e.g. of a conjugation ``P A P^-1``) is recognised as noise, not taken as the
+exact algebra of the binary fractions given (pass Fractions for that). For algebras from
+:meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`, their series terms and centres,
+the dimension, the derived, lower and upper central series, the centre and semisimplicity are
+decided by the a-posteriori rule (see :mod:`seqtheory.theory.linalg`): the computation runs in
+extended precision on the input and on :data:`TWINS` twins perturbed by
+:data:`~seqtheory.theory.linalg.TWIN_PERTURBATION` relative, every decision is recorded, and the
+answer is returned only when :func:`~seqtheory.theory.linalg.compare_decision_logs` certifies
+every decision (same decisions in every twin, kept values stable against an input error of
+relative size :data:`~seqtheory.theory.linalg.GUARDED_INPUT_ERROR`, dropped values far below the
+level or re-drawn by the perturbation, wide gaps); else
+:class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step and the
+reason. Other float operations (``ideal_generated_by``, ``bracket_space`` of two algebras,
+``is_subalgebra_of``) decide by :func:`~seqtheory.theory.linalg.rank_decision` with a rounding
+bound propagated from the input (``EPS`` per generator, ``||[du, v] + [u, dv]|| <= 2 (|du| +
+|dv|)`` per bracket, Wedin's bound per new basis vector); :attr:`LieAlgebra.certificate` says
+which. Before a series is returned its invariants are checked (each term inside the previous one;
+``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when the lower one reaches 0,
+in as many steps, with ``γ_{c+1-i} ⊆ Z_i``). Each series records ``tol`` and ``smallest_gap``; the
+algebra records ``tol``, ``smallest_gap``, ``noise`` (the propagated bound on its basis) and
+``certificate``. Measured: conjugated nilpotent, solvable and simple algebras get the exact
+answer up to condition number 100 and mostly at 1e3; no wrong answer over 10 000 random
+conjugated integer algebras up to 1e8 (tests/test_float_lie_stress.py). Exact input (ints,
+Fractions, sympy numbers) always gets the exact path, the reference beside this one.
 
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
 length = least ``k`` with ``g^(k) = 0`` (zero algebra -> 0, non-zero abelian -> 1, not solvable ->
@@ -278,7 +292,9 @@ class LieSeries(list):
     """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions. ``stabilised``: True when
     the series ended because a non-zero term repeated (it then ends at that term, listed once);
     False when it reached 0. ``name``: which series. Float path: ``tol`` (the relative
-    tolerance) and ``smallest_gap`` (the smallest gap of any rank decision behind the terms, see
+    tolerance) and ``smallest_gap`` (the smallest ratio of kept to dropped value of any rank
+    decision behind the terms, at least :data:`~seqtheory.theory.linalg.MIN_GAP`; see
+    :func:`~seqtheory.theory.linalg.compare_decision_logs` and
     :func:`~seqtheory.theory.linalg.rank_decision`); both ``None`` on exact paths."""
 
     def __init__(self, terms, stabilised: bool, name: str):
@@ -392,12 +408,16 @@ class LieAlgebra:
 
         ``mats``: non-empty sequence of ``n x n`` matrices (nested lists, numpy arrays, sympy
         Matrices) with entries int / Fraction / sympy numbers (exact), or floats (float path with
-        relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path).
+        relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path). Float
+        input is read as approximating exact matrices to a relative accuracy far below ``tol``;
+        the answer is theirs, certified by the a-posteriori rule (module docstring): rounding
+        of the input is noise, not structure.
         Algorithm: insert generators, then repeatedly insert the brackets of all current basis
         vectors with the newly added ones (the frontier) until nothing new appears.
         Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf;
         on the float path :class:`~seqtheory.theory.linalg.NumericalRankError` (a
         ``ValueError``) when a rank decision is not certified (see the module docstring).
+        Source of the rule: issue 19 §3 of this package; closure: Humphreys §1-§3.
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
@@ -1185,6 +1205,8 @@ def _float_entry(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra
 
 
 def _twin_error(L: "LieAlgebra", why: str) -> NumericalRankError:
+    """The a-posteriori rule's refusal, with the reason ``why``."""
+    why = why.split(". Pass exact entries")[0]
     return NumericalRankError("mats", 0.0, L.tol, 0.0, np.zeros(0), message=(
         f"the a-posteriori rule (the computation repeated on the input with every entry "
         f"perturbed by up to {TWIN_PERTURBATION:g} relative) does not certify the answer: {why}. "
