@@ -16,7 +16,6 @@ computation: the exact path over Q on the rational originals that the float inpu
 * the rule itself (a pure function), with negative controls for each way it refuses.
 """
 import collections
-import math
 
 import numpy as np
 import pytest
@@ -27,19 +26,10 @@ from seqtheory.theory.lie_named import elementary as E
 from seqtheory.theory.linalg import (MIN_GAP, TWIN_PERTURBATION, NumericalRankError,
                                      compare_decision_logs, complement_rows)
 
-
-def _conditioned(rng, n, cond):
-    """A random float n x n matrix with condition number ``cond`` (SVD with log-spaced
-    singular values between 1 and 1/cond)."""
-    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    V, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    return U @ np.diag(np.logspace(0, -math.log10(cond), n)) @ V.T
+from float_lie_cases import conditioned, invariants, random_gens
 
 
-def _invariants(L):
-    return (L.dim, tuple(L.derived_series().dims), tuple(L.lower_central_series().dims),
-            tuple(L.upper_central_series().dims), L.center().dim, L.derived_length,
-            L.nilpotency_class, L.is_semisimple)
+_conditioned, _invariants = conditioned, invariants
 
 
 def _conjugate(gens, P):
@@ -171,15 +161,7 @@ def _case(rng, kind):
     if kind in ("sl2", "so3", "sl3"):
         return _FAMILIES[{"sl2": "sl(2)", "so3": "so(3)", "sl3": "sl(3)"}[kind]]
     n, k = int(rng.integers(2, 5)), int(rng.integers(1, 4))
-    gens = []
-    for _ in range(k):
-        M = rng.integers(-2, 3, (n, n))
-        if kind == "sparse":
-            M = M * (rng.random((n, n)) < 0.3)
-        gens.append(np.triu(M) if kind == "upper" else np.triu(M, 1) if kind == "strict" else M)
-    if not any(g.any() for g in gens):
-        gens[0][0, n - 1] = 1
-    return gens
+    return random_gens(rng, n, k, kind)
 
 
 def _stress(ncases, seed, max_log_cond=8.0):
