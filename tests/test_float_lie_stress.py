@@ -279,3 +279,18 @@ def test_twin_perturbation_is_below_the_signal_threshold():
     from seqtheory.theory.linalg import GUARDED_INPUT_ERROR
 
     assert TWIN_PERTURBATION < GUARDED_INPUT_ERROR / MIN_GAP
+
+
+def test_spanned_by_answers_and_not_closed_is_certified():
+    """spanned_by on float input: a closed span is answered by the same rule; a span that is
+    not closed is said so only after the twins agree (the decision behind it is certified
+    like a rank)."""
+    P = _conditioned(np.random.default_rng(3), 3, 100.0)
+    Pi = np.linalg.inv(P)
+    b3 = [E(3, 0, 0), E(3, 1, 1), E(3, 2, 2), E(3, 0, 1), E(3, 1, 2), E(3, 0, 2)]
+    S = LieAlgebra.spanned_by([P @ np.asarray(g, dtype=float) @ Pi for g in b3])
+    assert _answered(S) == _invariants(LieAlgebra.spanned_by(b3))
+    with pytest.raises(ValueError, match="not closed") as info:
+        LieAlgebra.spanned_by([P @ np.asarray(g, dtype=float) @ Pi
+                               for g in (E(3, 0, 1), E(3, 1, 2))])
+    assert not isinstance(info.value, NumericalRankError)

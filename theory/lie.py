@@ -336,9 +336,9 @@ def _twin_checked(method):
                 try:
                     results.append(method(t, *args, **kwargs))
                 except NumericalRankError as exc:
-                    raise _twin_error(self, f"a twin run refused: {exc}") from exc
+                    raise _twin_error(self.tol, f"a twin run refused: {exc}") from exc
             logs.append(tlog)
-        _certify(self, log, logs)
+        _certify(self.tol, log, logs)
         _attach_twins(out, results)
         return out
     return wrapper
@@ -417,7 +417,7 @@ class LieAlgebra:
         Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf;
         on the float path :class:`~seqtheory.theory.linalg.NumericalRankError` (a
         ``ValueError``) when a rank decision is not certified (see the module docstring).
-        Source of the rule: issue 19 §3 of this package; closure: Humphreys §1-§3.
+        Source: Humphreys §1-§3 (closure); the float rule: :mod:`seqtheory.theory.linalg`.
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
@@ -1189,35 +1189,47 @@ def _float_entry(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra
     """Float path of :meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`: the
     algebra of ``data`` and of :data:`TWINS` perturbed twins (:func:`_twin`), every decision
     recorded; returned, with the twins attached, only when the decisions are certified."""
-    with recording_decisions() as log:
-        L = _float_algebra(data, n, tol, kind)
-    twins, logs = [], []
-    for k in range(1, TWINS + 1):
-        with recording_decisions() as tlog:
-            try:
-                twins.append(_float_algebra(_twin(data, k), n, tol, kind))
-            except NumericalRankError as exc:
-                raise _twin_error(L, f"a twin run refused: {exc}") from exc
-        logs.append(tlog)
-    _certify(L, log, logs)
-    L._cache["twins"] = twins
+    runs = [_recorded_algebra(data if k == 0 else _twin(data, k), n, tol, kind)
+            for k in range(TWINS + 1)]
+    (L, log, not_closed), twins = runs[0], runs[1:]
+    if isinstance(not_closed, NumericalRankError):
+        raise not_closed
+    for _, _, exc in twins:
+        if isinstance(exc, NumericalRankError):
+            raise _twin_error(tol, f"a twin run refused: {exc}") from exc
+    _certify(tol, log, [t[1] for t in twins])
+    if not_closed is not None:      # "not closed under the bracket", certified like a rank
+        raise not_closed
+    L._cache["twins"] = [t[0] for t in twins]
     return L
 
 
-def _twin_error(L: "LieAlgebra", why: str) -> NumericalRankError:
+def _recorded_algebra(data: np.ndarray, n: int, tol: float, kind: str):
+    """:func:`_float_algebra` with its decisions recorded: ``(algebra, log, None)``, or
+    ``(None, log, error)`` when it raised ``ValueError`` (a refusal, or the span of
+    :meth:`LieAlgebra.spanned_by` found not closed -- an answer to be certified like the
+    others)."""
+    with recording_decisions() as log:
+        try:
+            return _float_algebra(data, n, tol, kind), log, None
+        except ValueError as exc:
+            return None, log, exc
+
+
+def _twin_error(tol: float, why: str) -> NumericalRankError:
     """The a-posteriori rule's refusal, with the reason ``why``."""
     why = why.split(". Pass exact entries")[0]
-    return NumericalRankError("mats", 0.0, L.tol, 0.0, np.zeros(0), message=(
+    return NumericalRankError("mats", 0.0, tol, 0.0, np.zeros(0), message=(
         f"the a-posteriori rule (the computation repeated on the input with every entry "
         f"perturbed by up to {TWIN_PERTURBATION:g} relative) does not certify the answer: {why}. "
         f"Pass exact entries (ints, Fractions, sympy numbers) for the exact path"))
 
 
-def _certify(L: "LieAlgebra", log: list, logs: list) -> None:
+def _certify(tol: float, log: list, logs: list) -> None:
     """Raise the a-posteriori rule's error unless the twin logs certify ``log``."""
-    _gap, why = compare_decision_logs(log, logs, L.tol)
+    _gap, why = compare_decision_logs(log, logs, tol)
     if why is not None:
-        raise _twin_error(L, why)
+        raise _twin_error(tol, why)
 
 
 def _attach_twins(out: Any, results: list) -> None:
