@@ -44,10 +44,12 @@ built by in-order Gram-Schmidt and :func:`complement_rows` (bases continuous in 
 the same computation is repeated on twins of the input (every entry multiplied by
 ``1 + TWIN_PERTURBATION r``, ``|r| <= 1``). :func:`compare_decision_logs` then accepts the answer
 only when every twin made the same decisions, every kept value is stable (an input error of
-relative size :data:`GUARDED_INPUT_ERROR` -- the rounding of a conjugation by a matrix of
-condition number up to about 1e8 -- would move it by less than ``1 / MIN_GAP`` of itself; a
-direction created by rounding of the input is not), every dropped value is far below the level
-or re-drawn by the perturbation (rounding noise), and the gaps are wide. Its answer is the one
+relative size :data:`GUARDED_INPUT_ERROR` would move it by less than ``1 / MIN_GAP`` of itself;
+a direction created by an input rounding of relative size up to ``MIN_GAP *
+GUARDED_INPUT_ERROR`` = 1e-7 is not -- the rounding of a conjugation by a matrix of condition
+number 1e8 is about 2e-8), every dropped value is re-drawn by the perturbation (rounding noise)
+or far below the level and explained by an input rounding of relative size
+:data:`INPUT_ROUNDING`, and the gaps are wide. Its answer is the one
 for exact matrices that the float input approximates to a relative accuracy far below ``tol``:
 rounding of the input (e.g. of a conjugation ``P A P^-1``) is recognised as noise, not as the
 exact algebra of the binary fractions given. Measured (tests/test_float_lie_stress.py): no
@@ -584,10 +586,11 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
     * every twin made the same decision (same argument, same values kept, same count);
     * every kept value ``v`` is *signal*: it moved, relative to itself, by at most
       ``perturbation / (MIN_GAP * guarded)`` in every twin -- so, to first order, an input
-      error of relative size ``guarded`` (:data:`GUARDED_INPUT_ERROR`, which covers the
-      rounding of a conjugation by a matrix of condition number up to about 1e8) moves it by
-      at most ``v / MIN_GAP``; a value created by input rounding (a direction the exact
-      originals do not have) moves by ``perturbation / error`` relative and fails this;
+      error of relative size ``guarded`` (:data:`GUARDED_INPUT_ERROR`) moves it by at most
+      ``v / MIN_GAP``; a value created by an input rounding of relative size ``error`` (a
+      direction the exact originals do not have) moves by about ``perturbation / error`` of
+      itself and fails this for every ``error < MIN_GAP * guarded`` = 1e-7 (the rounding of a
+      conjugation by a matrix of condition number 1e8 is about 2e-8);
     * every dropped value ``d`` is *noise*: it changed by at least ``10%`` of itself in some
       twin (rounding noise of the arithmetic is re-drawn by the perturbation), or it is at
       least :data:`MIN_GAP` times below the level and an input rounding of relative size
