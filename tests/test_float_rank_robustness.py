@@ -10,7 +10,6 @@ Kind 2 -- degenerate input on the float path (zero algebra, 1x1 matrices, zero g
 algebra that is all centre): every series, the centre and the Killing form answer as the exact
 path does.
 """
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -21,21 +20,12 @@ from seqtheory.theory.lie import LieAlgebra
 from seqtheory.theory.lie_named import elementary as E
 from seqtheory.theory.linalg import MIN_GAP, NumericalRankError, float_rank, rank_decision, span
 
+from float_lie_cases import conditioned, invariants, random_gens
+
 SEEDS = st.integers(0, 2 ** 32 - 1)
 
 
-def _conditioned(rng, n, cond):
-    """A random float n x n matrix with condition number ``cond`` (SVD with log-spaced
-    singular values between 1 and 1/cond)."""
-    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    V, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    return U @ np.diag(np.logspace(0, -math.log10(cond), n)) @ V.T
-
-
-def _invariants(L):
-    return (L.dim, tuple(L.derived_series().dims), tuple(L.lower_central_series().dims),
-            tuple(L.upper_central_series().dims), L.center().dim, L.derived_length,
-            L.nilpotency_class, L.is_semisimple)
+_conditioned, _invariants = conditioned, invariants
 
 
 def _float_or_refusal(gens, P):
@@ -112,16 +102,7 @@ def test_well_conditioned_is_answered(seed):
             == _STRICT_EXACT
 
 
-def _random_gens(rng, n, k, kind):
-    gens = []
-    for _ in range(k):
-        M = rng.integers(-2, 3, (n, n))
-        if kind == "sparse":
-            M = M * (rng.random((n, n)) < 0.3)
-        gens.append(np.triu(M) if kind == "upper" else np.triu(M, 1) if kind == "strict" else M)
-    if not any(g.any() for g in gens):
-        gens[0][0, n - 1] = 1
-    return gens
+_random_gens = random_gens
 
 
 @settings(max_examples=60, deadline=None)

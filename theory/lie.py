@@ -26,18 +26,32 @@ coordinates with sparse structure constants, one exact RREF (FLINT ``fmpz_mat.rr
 (``Z_{i+1}`` is the kernel of ``x -> [e_b, x] mod Z_i``, the quotient read off the RREF of
 ``Z_i``), and :meth:`LieAlgebra.center` is its term ``Z_1``.
 
-Float path, never a wrong answer: every rank decision (closure, bracket spaces, centralisers,
-Killing form) goes through :func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound
-propagated from the input (``EPS`` per generator) through every bracket (``||[du, v] + [u, dv]||
-<= 2 (|du| + |dv|)``) and every new basis vector (Wedin's bound); a decision without a wide gap
-raises :class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step,
-the gap and the tolerance. Before a series is returned its invariants are checked (each term
-inside the previous one; ``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when
-the lower one reaches 0, in as many steps, with ``γ_{c+1-i} ⊆ Z_i``); a broken invariant raises
-the same error. Each series records ``tol`` and ``smallest_gap``; the algebra records ``tol``,
-``smallest_gap`` and ``noise`` (the propagated bound on its basis). Ill-conditioned input (e.g.
-a nilpotent algebra conjugated by a matrix of condition number 1e4) therefore gets the exact
-answer or the error, and exact input (ints, Fractions, sympy numbers) always gets the exact path.
+Float path, never a wrong answer: float input is read as an approximation, to a relative
+accuracy far below ``tol``, of exact matrices, and the answers are those of the exact matrices --
+rounding of the input (e.g. of a conjugation ``P A P^-1``) is recognised as noise, not taken as the
+exact algebra of the binary fractions given (pass Fractions for that). For algebras from
+:meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`, their series terms and centres,
+the dimension, the derived, lower and upper central series, the centre and semisimplicity are
+decided by the a-posteriori rule (see :mod:`seqtheory.theory.linalg`): the computation runs in
+extended precision on the input and on :data:`TWINS` twins perturbed by
+:data:`~seqtheory.theory.linalg.TWIN_PERTURBATION` relative, every decision is recorded, and the
+answer is returned only when :func:`~seqtheory.theory.linalg.compare_decision_logs` certifies
+every decision (same decisions in every twin, kept values stable against an input error of
+relative size :data:`~seqtheory.theory.linalg.GUARDED_INPUT_ERROR`, dropped values far below the
+level or re-drawn by the perturbation, wide gaps); else
+:class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step and the
+reason. Other float operations (``ideal_generated_by``, ``bracket_space`` of two algebras,
+``is_subalgebra_of``) decide by :func:`~seqtheory.theory.linalg.rank_decision` with a rounding
+bound propagated from the input (``EPS`` per generator, ``||[du, v] + [u, dv]|| <= 2 (|du| +
+|dv|)`` per bracket, Wedin's bound per new basis vector); :attr:`LieAlgebra.certificate` says
+which. Before a series is returned its invariants are checked (each term inside the previous one;
+``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when the lower one reaches 0,
+in as many steps, with ``γ_{c+1-i} ⊆ Z_i``). Each series records ``tol`` and ``smallest_gap``; the
+algebra records ``tol``, ``smallest_gap``, ``noise`` (the propagated bound on its basis) and
+``certificate``. Measured: conjugated nilpotent, solvable and simple algebras get the exact
+answer up to condition number 100 and mostly at 1e3; no wrong answer over 10 000 random
+conjugated integer algebras up to 1e8 (tests/test_float_lie_stress.py). Exact input (ints,
+Fractions, sympy numbers) always gets the exact path, the reference beside this one.
 
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
 length = least ``k`` with ``g^(k) = 0`` (zero algebra -> 0, non-zero abelian -> 1, not solvable ->
@@ -58,10 +72,13 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankError, RationalSubspace,
-                     Subspace, _check_number, _row_norms, _svd_noise, _unique_rows, as_int_rows,
-                     detect_field, exact_matmul, independent_rows, int64_matmul, primitive_rows,
-                     rank_decision, to_field_rows, zero_subspace)
+from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspace,
+                     NumericalRankError, RationalSubspace, Subspace, _check_number, _row_norms,
+                     _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
+                     complement_rows, detect_field,
+                     exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
+                     rank_decision, record_decision, recording_decisions, to_field_rows,
+                     working_dtype, zero_subspace)
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
@@ -275,7 +292,9 @@ class LieSeries(list):
     """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions. ``stabilised``: True when
     the series ended because a non-zero term repeated (it then ends at that term, listed once);
     False when it reached 0. ``name``: which series. Float path: ``tol`` (the relative
-    tolerance) and ``smallest_gap`` (the smallest gap of any rank decision behind the terms, see
+    tolerance) and ``smallest_gap`` (the smallest ratio of kept to dropped value of any rank
+    decision behind the terms, at least :data:`~seqtheory.theory.linalg.MIN_GAP`; see
+    :func:`~seqtheory.theory.linalg.compare_decision_logs` and
     :func:`~seqtheory.theory.linalg.rank_decision`); both ``None`` on exact paths."""
 
     def __init__(self, terms, stabilised: bool, name: str):
@@ -293,6 +312,36 @@ class LieSeries(list):
     def __repr__(self) -> str:
         end = "stabilises" if self.stabilised else "reaches 0"
         return f"LieSeries({self.name}: dims {self.dims}, {end})"
+
+
+def _twin_checked(method):
+    """Float path: run ``method`` on the algebra and on its perturbed twins (see
+    :func:`_float_entry`) with every decision recorded, and return its result only when
+    :func:`~seqtheory.theory.linalg.compare_decision_logs` certifies the decisions (else
+    :class:`~seqtheory.theory.linalg.NumericalRankError`). The twins' results are attached to
+    the result's algebras (series terms, centre), so their own series are twin-checked too.
+    Exact paths, nested calls and algebras without twins run ``method`` unchanged."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        twins = self._cache.get("twins")
+        if self.field != "RR" or not twins or is_recording():
+            return method(self, *args, **kwargs)
+        with recording_decisions() as log:
+            out = method(self, *args, **kwargs)
+        results, logs = [], []
+        for t in twins:
+            with recording_decisions() as tlog:
+                try:
+                    results.append(method(t, *args, **kwargs))
+                except NumericalRankError as exc:
+                    raise _twin_error(self.tol, f"a twin run refused: {exc}") from exc
+            logs.append(tlog)
+        _certify(self.tol, log, logs)
+        _attach_twins(out, results)
+        return out
+    return wrapper
 
 
 # ============================================================================ the Lie algebra
@@ -359,16 +408,22 @@ class LieAlgebra:
 
         ``mats``: non-empty sequence of ``n x n`` matrices (nested lists, numpy arrays, sympy
         Matrices) with entries int / Fraction / sympy numbers (exact), or floats (float path with
-        relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path).
+        relative tolerance ``tol``, default 1e-9; passing ``tol`` forces the float path). Float
+        input is read as approximating exact matrices to a relative accuracy far below ``tol``;
+        the answer is theirs, certified by the a-posteriori rule (module docstring): rounding
+        of the input is noise, not structure.
         Algorithm: insert generators, then repeatedly insert the brackets of all current basis
         vectors with the newly added ones (the frontier) until nothing new appears.
         Raises ``ValueError`` for an empty set, non-square or mismatched matrices, NaN/inf;
         on the float path :class:`~seqtheory.theory.linalg.NumericalRankError` (a
         ``ValueError``) when a rank decision is not certified (see the module docstring).
+        Source: Humphreys §1-§3 (closure); the float rule: :mod:`seqtheory.theory.linalg`.
         """
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S, frontier = S.extend_rows(data, argument="mats") if field == "RR" else S.extend_rows(data)
+        if field == "RR":
+            return _float_entry(data, n, S.tol, "generated")
+        S, frontier = S.extend_rows(data)
         return cls(amb, _close(amb, S, frontier, "mats"))
 
     @classmethod
@@ -377,7 +432,9 @@ class LieAlgebra:
         bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
         rows, n, field = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
-        S = S.extend_rows(data, argument="mats")[0] if field == "RR" else S.extend_rows(data)[0]
+        if field == "RR":
+            return _float_entry(data, n, S.tol, "spanned")
+        S = S.extend_rows(data)[0]
         B = _rows(S)
         if field == "QQ":
             # the brackets of the basis span [g, g] (kept for derived_algebra); their sparse
@@ -391,11 +448,7 @@ class LieAlgebra:
             if sb is not None:
                 L._cache["basis_brackets"] = sb
             return L
-        e = _bracket_noise(amb, S, S)
-        for chunk in amb.batches(S.field, B, B, True):
-            if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
-                raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
-        return cls(amb, S)
+        return cls(amb, _check_closed(amb, S))
 
     @classmethod
     def from_structure_constants(cls, c: Any, *, dim: int | None = None,
@@ -445,6 +498,21 @@ class LieAlgebra:
         """Float path: first-order bound on the sine of the angle between the computed algebra
         and the one exact arithmetic on the same input gives; ``None`` on exact paths."""
         return getattr(self._space, "noise", None)
+
+    @property
+    def certificate(self) -> str | None:
+        """Float path: how the rank decisions behind the answers are certified --
+        ``"a-posteriori (twin runs)"`` for algebras from :meth:`generated_by` /
+        :meth:`spanned_by` and their series terms and centres (the dimension, the series, the
+        centre and semisimplicity are computed on the input and on perturbed twins and compared
+        decision by decision, :func:`~seqtheory.theory.linalg.compare_decision_logs`), else
+        ``"propagated rounding bound"`` (:func:`~seqtheory.theory.linalg.rank_decision` with a
+        bound propagated from the input; e.g. :meth:`ideal_generated_by`). ``None`` on exact
+        paths."""
+        if self.field != "RR":
+            return None
+        return "a-posteriori (twin runs)" if self._cache.get("twins") else \
+            "propagated rounding bound"
 
     @property
     def space(self) -> Subspace:
@@ -507,6 +575,7 @@ class LieAlgebra:
             out = _export(r, self.field)
         return out.reshape(self._ambient.n, self._ambient.n) if self._ambient.kind == "matrix" else out
 
+    @_twin_checked
     def contains(self, u: Any) -> bool:
         """Whether ``u`` (a matrix / coordinate vector) lies in the algebra."""
         a, _ = self._vec(u, "u")
@@ -547,6 +616,7 @@ class LieAlgebra:
                 break
         return self._sub(S)
 
+    @_twin_checked
     def derived_algebra(self) -> "LieAlgebra":
         """``[g, g]``."""
         if "derived" not in self._cache:
@@ -589,6 +659,7 @@ class LieAlgebra:
         return _concat(rows, self.field, self._ambient.N)
 
     # ------------------------------------------------------------------ series
+    @_twin_checked
     def derived_series(self) -> LieSeries:
         """``g^(0) = g, g^(1) = [g, g], ...`` until 0 or until a term repeats (``stabilised``).
 
@@ -614,6 +685,7 @@ class LieAlgebra:
             self._cache["ds"] = ds
         return self._cache["ds"]
 
+    @_twin_checked
     def lower_central_series(self) -> LieSeries:
         """``γ_1 = g, γ_{i+1} = [g, γ_i]`` until 0 or until a term repeats (``stabilised``).
         Every term is checked to lie in the previous one (float path: else
@@ -630,6 +702,7 @@ class LieAlgebra:
             self._cache["lcs"] = LieSeries(terms, cur.dim > 0, "lower central series")
         return self._cache["lcs"]
 
+    @_twin_checked
     def upper_central_series(self) -> LieSeries:
         """``Z_0 = 0, Z_1 = Z(g), Z_{i+1} = {x : [x, g] ⊆ Z_i}`` until it stops growing
         (``stabilised`` is True when it stops below ``g``; it reaches ``g`` iff g is nilpotent)."""
@@ -750,6 +823,7 @@ class LieAlgebra:
             for i in range(c + 1):
                 _check_contained(lcs[c - i], ucs[i], f"γ_{c + 1 - i} inside Z_{i}")
 
+    @_twin_checked
     def center(self) -> "LieAlgebra":
         """The centre ``{x in g : [x, g] = 0}``. Exact path: the term ``Z_1`` of the cached upper
         central series (``Z_0 = 0`` when the series stops there), not a recomputation. Float
@@ -834,6 +908,7 @@ class LieAlgebra:
         """``[g, g] = g`` (the zero algebra counts as perfect)."""
         return self.derived_algebra().dim == self.dim
 
+    @_twin_checked
     def structure_constants(self) -> np.ndarray:
         """``c[a, b, k]`` with ``[e_a, e_b] = sum_k c[a,b,k] e_k`` for ``e = basis``; ``object``
         array of Fractions (Q), sympy numbers (number field) or a float array."""
@@ -842,7 +917,7 @@ class LieAlgebra:
             Ci, den = C
             return _fractions(Ci, den)
         if self.field == "RR":
-            return C
+            return np.asarray(C, dtype=float)
         return np.vectorize(self.field.to_sympy, otypes=[object])(C) if C.size else C
 
     def structure_constants_sparse(self) -> dict[tuple[int, int], dict[int, Fraction]]:
@@ -897,6 +972,7 @@ class LieAlgebra:
         self._cache["sc"] = res
         return res
 
+    @_twin_checked
     def killing_form(self) -> np.ndarray:
         """Gram matrix ``K[a, b] = tr(ad e_a ad e_b)`` in ``basis`` (Fractions over Q)."""
         C = self._structure_coords()
@@ -911,10 +987,11 @@ class LieAlgebra:
         A2 = np.asarray(C).transpose(0, 2, 1).reshape(d, d * d)
         K = A1 @ A2.T
         if self.field == "RR":
-            return K
+            return K if is_recording() else np.asarray(K, dtype=float)
         return np.vectorize(self.field.to_sympy, otypes=[object])(K) if K.size else K
 
     @property
+    @_twin_checked
     def is_semisimple(self) -> bool:
         """Cartan's criterion: the Killing form is non-degenerate (zero algebra: True).
         Float path: numerical rank of the row-normalised Killing matrix with ``tol``."""
@@ -930,6 +1007,8 @@ class LieAlgebra:
             K = exact_matmul(A1, A2.T.copy())
             M = flint.fmpz_mat(d, d, [int(x) for x in np.asarray(K).ravel().tolist()])
             return M.rank() == d
+        if self.field == "RR" and "semisimple" in self._cache:
+            return self._cache["semisimple"]
         K = self.killing_form()
         if self.field == "RR":
             # K is the Gram matrix in an orthonormal basis (its scale is the structure
@@ -939,7 +1018,9 @@ class LieAlgebra:
             cn = float(np.linalg.norm(np.asarray(self._structure_coords())))
             eta = 2.0 * cn * d * _coordinate_noise(self.noise, d) + _svd_noise(d, d) * max(cn, 1.0) ** 2
             s = np.linalg.svd(np.asarray(K, dtype=float), compute_uv=False)
-            return rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
+            res = rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
+            self._cache["semisimple"] = res
+            return res
         from sympy.polys.matrices import DomainMatrix
 
         Kd = [[self.field.from_sympy(x) for x in r] for r in K]
@@ -1039,7 +1120,7 @@ def _extend(S: Subspace, chunk, e: float | None, argument: str):
     rounding). Exact fields insert everything (zero rows are dropped exactly)."""
     field = S.field
     if field == "RR":
-        chunk = np.asarray(chunk, dtype=float).reshape(-1, S.ambient_dim)
+        chunk = np.asarray(chunk, dtype=working_dtype()).reshape(-1, S.ambient_dim)
         if e is None:
             return S.extend_rows(chunk, argument=argument)
         norms = _row_norms(chunk)
@@ -1058,6 +1139,9 @@ def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) ->
     bracket within ``MIN_GAP`` times ``e`` is accepted only if it already lies in the subspace,
     see ``FloatSubspace.extend_rows``.)"""
     nonzero = norms > tol
+    if is_recording():
+        record_decision(argument, norms, nonzero, tol)
+        return nonzero
     unsure = ~nonzero & (norms > min(e, tol / MIN_GAP))
     if np.any(unsure):
         i = int(np.argmax(unsure))
@@ -1068,6 +1152,95 @@ def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) ->
             f"value, so whether it vanishes is not determined at working precision. Pass exact "
             f"entries (ints, Fractions, sympy numbers) for the exact path"))
     return nonzero
+
+
+def _check_closed(amb, S: FloatSubspace) -> FloatSubspace:
+    """Float path of :meth:`LieAlgebra.spanned_by`: ``S`` unchanged when every bracket of its
+    basis lies in it, else ``ValueError``."""
+    B = _rows(S)
+    e = _bracket_noise(amb, S, S)
+    for chunk in amb.batches("RR", B, B, True):
+        if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
+            raise ValueError("mats: the span is not closed under the bracket [A,B] = AB - BA")
+    return S
+
+
+def _float_algebra(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra":
+    """The float algebra of the flattened matrices ``data`` (``(k, n*n)`` float64): their Lie
+    closure (``kind = "generated"``) or their span, checked closed (``"spanned"``)."""
+    amb = _MatrixAmbient(n)
+    data = np.asarray(data).astype(working_dtype())
+    S, frontier = FloatSubspace(n * n, tol).extend_rows(data, argument="mats")
+    S = _close(amb, S, frontier, "mats") if kind == "generated" else _check_closed(amb, S)
+    return LieAlgebra(amb, S)
+
+
+TWINS = 2   # perturbed twin runs of the float path's a-posteriori rule
+
+
+def _twin(data: np.ndarray, k: int) -> np.ndarray:
+    """Twin ``k`` of the float input: every entry multiplied by ``1 + TWIN_PERTURBATION r``,
+    ``r`` uniform in [-1, 1] from a generator seeded by ``k`` (zeros stay zero)."""
+    r = np.random.default_rng(1000 + k).uniform(-1.0, 1.0, data.shape)
+    return data * (1.0 + TWIN_PERTURBATION * r)
+
+
+def _float_entry(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra":
+    """Float path of :meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`: the
+    algebra of ``data`` and of :data:`TWINS` perturbed twins (:func:`_twin`), every decision
+    recorded; returned, with the twins attached, only when the decisions are certified."""
+    runs = [_recorded_algebra(data if k == 0 else _twin(data, k), n, tol, kind)
+            for k in range(TWINS + 1)]
+    (L, log, not_closed), twins = runs[0], runs[1:]
+    if isinstance(not_closed, NumericalRankError):
+        raise not_closed
+    for _, _, exc in twins:
+        if isinstance(exc, NumericalRankError):
+            raise _twin_error(tol, f"a twin run refused: {exc}") from exc
+    _certify(tol, log, [t[1] for t in twins])
+    if not_closed is not None:      # "not closed under the bracket", certified like a rank
+        raise not_closed
+    L._cache["twins"] = [t[0] for t in twins]
+    return L
+
+
+def _recorded_algebra(data: np.ndarray, n: int, tol: float, kind: str):
+    """:func:`_float_algebra` with its decisions recorded: ``(algebra, log, None)``, or
+    ``(None, log, error)`` when it raised ``ValueError`` (a refusal, or the span of
+    :meth:`LieAlgebra.spanned_by` found not closed -- an answer to be certified like the
+    others)."""
+    with recording_decisions() as log:
+        try:
+            return _float_algebra(data, n, tol, kind), log, None
+        except ValueError as exc:
+            return None, log, exc
+
+
+def _twin_error(tol: float, why: str) -> NumericalRankError:
+    """The a-posteriori rule's refusal, with the reason ``why``."""
+    why = why.split(". Pass exact entries")[0]
+    return NumericalRankError("mats", 0.0, tol, 0.0, np.zeros(0), message=(
+        f"the a-posteriori rule (the computation repeated on the input with every entry "
+        f"perturbed by up to {TWIN_PERTURBATION:g} relative) does not certify the answer: {why}. "
+        f"Pass exact entries (ints, Fractions, sympy numbers) for the exact path"))
+
+
+def _certify(tol: float, log: list, logs: list) -> None:
+    """Raise the a-posteriori rule's error unless the twin logs certify ``log``."""
+    _gap, why = compare_decision_logs(log, logs, tol)
+    if why is not None:
+        raise _twin_error(tol, why)
+
+
+def _attach_twins(out: Any, results: list) -> None:
+    """Give the algebras of a certified result (a series' terms, an algebra) the matching
+    algebras of the twins' results, so that their own answers are twin-checked too."""
+    if isinstance(out, LieSeries):
+        for i, term in enumerate(out):
+            if all(isinstance(r, LieSeries) and len(r) == len(out) for r in results):
+                term._cache.setdefault("twins", [r[i] for r in results])
+    elif isinstance(out, LieAlgebra):
+        out._cache.setdefault("twins", list(results))
 
 
 def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
@@ -1244,6 +1417,8 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
         return _full("RR", d, tol)
     if Z.dim == 0:
         F = np.eye(d)
+    elif is_recording():
+        F = complement_rows(Z.rows, d)          # continuous in Z (twin runs compare values)
     else:
         F = np.linalg.svd(Z.rows, full_matrices=True)[2][Z.dim:]      # complement of Z
     T = Ci.reshape(d * d, d) @ F.T
@@ -1251,11 +1426,12 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
     cn = float(np.linalg.norm(Ci))
     eta = d * math.sqrt(F.shape[0]) * dC + math.sqrt(2.0) * cn * Z.noise \
         + _svd_noise(*M.shape) * max(cn, 1.0)
-    _, s, vt = np.linalg.svd(M, full_matrices=True)
+    # only V is needed: the full U of a tall M (d^2 x d) would cost O((d^2)^2) memory and time
+    _, s, vt = np.linalg.svd(M.astype(float), full_matrices=M.shape[0] < d)
     # rows of M are functionals of norm <= ||C||_F: that is the scale of the tolerance
     dec = rank_decision(s, tol, eta, "the centraliser constraints (centre / upper central series)",
                         scale=cn)
-    K = vt[dec.rank:]
+    K = complement_rows(vt[:dec.rank], d) if is_recording() else vt[dec.rank:]
     out = FloatSubspace(d, tol, smallest_gap=dec.gap)
     if K.shape[0] == 0:
         return out

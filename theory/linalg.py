@@ -34,6 +34,27 @@ inside a wide gap. Known limit: ``noise`` is a worst-case bound, so where it is 
 value far below the tolerance can pass as rounding (the property tests against the exact path
 found no such case over integer algebras conjugated by matrices of condition number up to 1e12).
 
+A-posteriori rule (the float Lie path, :mod:`seqtheory.theory.lie`): the propagated bound above
+is a worst case that compounds through a Lie closure (n(5) conjugated by a matrix of condition
+number 100 got a bound of 0.0044 where the actual noise is 1e-14) and, where it is large, lets a
+genuine small value pass as rounding. The Lie path therefore decides differently: inside
+:func:`recording_decisions` every decision is recorded (values, which were kept, level) instead
+of certified, the arithmetic is ``numpy.longdouble`` (:func:`working_dtype`), subspaces are
+built by in-order Gram-Schmidt and :func:`complement_rows` (bases continuous in the input), and
+the same computation is repeated on twins of the input (every entry multiplied by
+``1 + TWIN_PERTURBATION r``, ``|r| <= 1``). :func:`compare_decision_logs` then accepts the answer
+only when every twin made the same decisions, every kept value is stable (an input error of
+relative size :data:`GUARDED_INPUT_ERROR` would move it by less than ``1 / MIN_GAP`` of itself;
+a direction created by an input rounding of relative size up to ``MIN_GAP *
+GUARDED_INPUT_ERROR`` = 1e-7 is not -- the rounding of a conjugation by a matrix of condition
+number 1e8 is about 2e-8), every dropped value is re-drawn by the perturbation (rounding noise)
+or far below the level and explained by an input rounding of relative size
+:data:`INPUT_ROUNDING`, and the gaps are wide. Its answer is the one
+for exact matrices that the float input approximates to a relative accuracy far below ``tol``:
+rounding of the input (e.g. of a conjugation ``P A P^-1``) is recognised as noise, not as the
+exact algebra of the binary fractions given. Measured (tests/test_float_lie_stress.py): no
+wrong answer over 10 000 random conjugated integer algebras, condition numbers up to 1e8.
+
 Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in that order).
 Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
 for the SVD rank), fraction-free elimination as implemented in FLINT.
@@ -50,6 +71,8 @@ so entries anywhere in the float64 range (1e-300 .. 1e300) give the same decisio
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from fractions import Fraction
 from numbers import Integral, Rational
@@ -63,6 +86,9 @@ __all__ = [
     "float_rank", "FloatRank", "exact_matmul", "int64_matmul", "as_int_rows", "primitive_rows",
     "independent_rows",
     "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
+    "recording_decisions", "record_decision", "is_recording", "compare_decision_logs",
+    "TWIN_PERTURBATION", "GUARDED_INPUT_ERROR", "INPUT_ROUNDING", "complement_rows",
+    "working_dtype",
 ]
 
 _INT64_SAFE = 2 ** 62
@@ -461,8 +487,16 @@ def rank_decision(s: np.ndarray, tol: float, noise: float, argument: str,
 
 
 def _decide(s: np.ndarray, level: float, noise: float, tol: float, argument: str) -> RankDecision:
-    """Count ``s > level`` and apply the certification rules of :func:`rank_decision`."""
+    """Count ``s > level`` and apply the certification rules of :func:`rank_decision` (while
+    :func:`recording_decisions` is active: record the decision instead, see there)."""
     r = int(np.sum(s > level))
+    if is_recording():
+        # the SVD behind s is float64: values within its backward error are its rounding
+        record_decision(argument, s, s > level, level,
+                        _svd_noise(s.size, s.size) * max(float(s[0]), level / tol))
+        below = float(s[r]) if r < s.size else 0.0
+        gap = float(s[r - 1]) / below if r and below > 0 else math.inf
+        return RankDecision(r, s, level, gap)
     dropped = float(s[r]) if r < s.size else None
     if dropped is not None and dropped > min(float(noise), level / MIN_GAP):
         raise NumericalRankError(argument, (float(s[r - 1]) / dropped) if r else 0.0, tol,
@@ -481,6 +515,157 @@ def _decide(s: np.ndarray, level: float, noise: float, tol: float, argument: str
     if gap < MIN_GAP:
         raise NumericalRankError(argument, gap, tol, float(noise), s)
     return RankDecision(r, s, level, gap)
+
+
+# ----------------------------------------------------------------------------- a-posteriori
+# The a-posteriori rule for float rank decisions: the same computation is run on the input as
+# given and on "twins" -- the input with every entry multiplied by (1 + TWIN_PERTURBATION * r),
+# r uniform in [-1, 1] (seeded) -- with every decision recorded instead of certified; the runs
+# are then compared decision by decision (:func:`compare_decision_logs`).
+TWIN_PERTURBATION = 1e-15
+GUARDED_INPUT_ERROR = 1e-9
+INPUT_ROUNDING = 1e-12
+# values below this are rounding of the recorded runs' arithmetic (longdouble), whatever they do
+_ARITHMETIC_FLOOR = MIN_GAP * float(np.finfo(np.longdouble).eps)
+_NOISE_CHANGE = 0.1
+
+_LOG: contextvars.ContextVar[list | None] = contextvars.ContextVar("float_decision_log", default=None)
+
+
+@contextlib.contextmanager
+def recording_decisions():
+    """Context in which every float decision (:func:`rank_decision`, membership, intersection,
+    and whatever calls :func:`record_decision`) is recorded, not certified: the rank is the
+    number of values above the level and no :class:`NumericalRankError` is raised for a narrow
+    gap. Yields the log: a list of ``(argument, values, kept_mask, level, floor)``
+    (:func:`record_decision`). Used by the
+    a-posteriori rule (compare the logs of twin runs with :func:`compare_decision_logs`)."""
+    log: list = []
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+
+
+def is_recording() -> bool:
+    """Whether :func:`recording_decisions` is active."""
+    return _LOG.get() is not None
+
+
+def working_dtype() -> type:
+    """The float type of the float path's arithmetic: ``numpy.longdouble`` while
+    :func:`recording_decisions` is active (80-bit extended precision on x86-64 Linux, unit
+    roundoff 5.4e-20: rounding noise 2048 times below float64's, so the twin runs measure the
+    input's noise rather than the arithmetic's; on platforms where ``longdouble`` is float64 the
+    rule still holds, it only refuses more), else ``float`` (float64)."""
+    return np.longdouble if is_recording() else float
+
+
+def record_decision(argument: str, values: np.ndarray, kept: np.ndarray, level: float,
+                    floor: float | None = None) -> None:
+    """Append one decision to the active log: the measured ``values`` (float array), which of
+    them were kept as non-zero (``kept``, bool array of the same shape), the ``level`` and the
+    ``floor`` (values at or below it are rounding of the arithmetic that measured them;
+    default: that of ``numpy.longdouble``, ``MIN_GAP`` units of its roundoff)."""
+    log = _LOG.get()
+    if log is not None:
+        log.append((argument, np.array(values, dtype=float), np.array(kept, dtype=bool),
+                    float(level), _ARITHMETIC_FLOOR if floor is None else float(floor)))
+
+
+def compare_decision_logs(base: list, twins: list[list], tol: float,
+                          perturbation: float = TWIN_PERTURBATION,
+                          guarded: float = GUARDED_INPUT_ERROR) -> tuple[float, str | None]:
+    """The a-posteriori certificate of a float computation recorded by
+    :func:`recording_decisions`: ``base`` is the log of the input as given, ``twins`` the logs
+    of the same computation on copies whose entries were multiplied by ``1 + perturbation * r``
+    (``|r| <= 1``). Returns ``(smallest_gap, None)`` when every decision is certified, else
+    ``(gap, reason)``. A decision is certified when
+
+    * every twin made the same decision (same argument, same values kept, same count);
+    * every kept value ``v`` is *signal*: it moved, relative to itself, by at most
+      ``perturbation / (MIN_GAP * guarded)`` in every twin -- so, to first order, an input
+      error of relative size ``guarded`` (:data:`GUARDED_INPUT_ERROR`) moves it by at most
+      ``v / MIN_GAP``; a value created by an input rounding of relative size ``error`` (a
+      direction the exact originals do not have) moves by about ``perturbation / error`` of
+      itself and fails this for every ``error < MIN_GAP * guarded`` = 1e-7 (the rounding of a
+      conjugation by a matrix of condition number 1e8 is about 2e-8);
+    * every dropped value ``d`` is *noise*: it changed by at least ``10%`` of itself in some
+      twin (rounding noise of the arithmetic is re-drawn by the perturbation), or it is at
+      least :data:`MIN_GAP` times below the level and an input rounding of relative size
+      :data:`INPUT_ROUNDING` explains it -- to first order such a value moves by
+      ``perturbation / INPUT_ROUNDING`` of itself or more (a genuine value moves far less:
+      two generators 2.8e-12 apart after a conjugation of condition number 1e12 moved by
+      2e-4 of that, and were refused);
+    * ``MIN_GAP * max(dropped values, measured change of the kept values) <= smallest kept
+      value`` in every run (the recorded gap is the smallest such ratio);
+    * over the whole log, ``largest dropped value or measured change <= (smallest kept
+      value)**2``: a bracket of two directions that are separated only by a small value
+      ``sigma`` can have a genuine component of size about ``sigma**2`` (conjugated sl(2) at
+      condition number 7e5: the component of ``[e, f]`` outside ``span{e, f}`` is 4e-12 with
+      ``sigma = 2.7e-6``), which must not sink into the dropped values.
+
+    Pure function of its arguments. ``tol`` is the relative tolerance (for the messages)."""
+    stable = perturbation / (MIN_GAP * guarded)
+    smallest, least_kept, most_noise = math.inf, math.inf, 0.0
+    for t in twins:
+        if len(t) != len(base):
+            return 0.0, (f"the twin runs made {len(t)} and {len(base)} decisions: the decisions "
+                         f"change under a relative perturbation {perturbation:g} of the input")
+    for i, (arg, v0, k0, level, floor) in enumerate(base):
+        drop0 = v0[~k0]
+        change = np.zeros_like(v0)
+        for t in twins:
+            arg_t, vt, kt = t[i][:3]
+            if arg_t != arg or vt.shape != v0.shape or not np.array_equal(kt, k0):
+                return 0.0, (f"{arg}: a relative perturbation {perturbation:g} of the input "
+                             f"changes the decision (rank {int(k0.sum())} -> {int(kt.sum())} of "
+                             f"{v0.size} values at relative tol {tol:g})")
+            change = np.maximum(change, np.abs(vt - v0))
+        kept = v0[k0]
+        if kept.size:
+            rel = change[k0] / kept
+            j = int(np.argmax(rel))
+            if rel[j] > stable:
+                return 0.0, (f"{arg}: a kept value {kept[j]:.3g} moves by {rel[j]:.3g} of itself "
+                             f"under a relative perturbation {perturbation:g} of the input: an "
+                             f"input error of relative size {guarded:g} could have created it")
+        if drop0.size:
+            dchange = change[~k0]
+            moved = dchange >= _NOISE_CHANGE * drop0                  # re-drawn: rounding
+            # or small and explained by an input rounding of relative size <= INPUT_ROUNDING:
+            # to first order it moved by (perturbation / that rounding) of itself
+            explained = (drop0 <= floor) | ((drop0 <= level / MIN_GAP)
+                                                        & (drop0 * perturbation
+                                                           <= INPUT_ROUNDING * dchange))
+            bad = ~moved & ~explained
+            if np.any(bad):
+                d = float(drop0[bad].max())
+                return 0.0, (f"{arg}: a value {d:.3g} below the tolerance level {level:.3g} "
+                             f"(relative tol {tol:g}) is neither re-drawn by a perturbation of "
+                             f"the input nor {MIN_GAP:g} times below the level and explained by "
+                             f"an input rounding of relative size {INPUT_ROUNDING:g}: it may be a "
+                             f"genuine value, so the rank is not determined")
+        if kept.size:
+            below = max(float(drop0.max(initial=0.0)), float(change[k0].max(initial=0.0)))
+            for t in twins:
+                below = max(below, float(t[i][1][~k0].max(initial=0.0)))
+            least_kept, most_noise = min(least_kept, float(kept.min())), max(most_noise, below)
+            gap = float(kept.min()) / below if below > 0 else math.inf
+            if gap < MIN_GAP:
+                return gap, (f"{arg}: the gap between the smallest kept value {kept.min():.3g} "
+                             f"and the largest dropped value or measured noise {below:.3g} is "
+                             f"{gap:.3g} < {MIN_GAP:g}")
+            smallest = min(smallest, gap)
+        else:
+            most_noise = max(most_noise, float(drop0.max(initial=0.0)))
+    if most_noise > least_kept ** 2:
+        return 0.0, (f"the largest dropped value or measured noise {most_noise:.3g} exceeds the "
+                     f"square of the smallest kept value {least_kept:.3g}: a bracket of two "
+                     f"directions separated by that value can have a genuine component that "
+                     f"small, so it is not told from rounding")
+    return smallest, None
 
 
 class FloatRank:
@@ -550,6 +735,39 @@ def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
     noise = math.sqrt(a.shape[0]) * _input_noise(a.shape[1]) + _svd_noise(*a.shape) * s[0]
     d = rank_decision(s, tol, noise, "m")
     return FloatRank(d.rank, s, tol, d.gap)
+
+
+def complement_rows(V: np.ndarray, d: int) -> np.ndarray:
+    """An orthonormal basis (rows, float64 ``(d - k, d)``) of the orthogonal complement of the
+    row space of the orthonormal rows ``V`` (``(k, d)``), continuous in that space: the unit
+    vectors ``e_1, ..., e_d`` are projected onto the complement and orthonormalised in order
+    (modified Gram-Schmidt, twice), each kept when its residual exceeds ``1 / (2 sqrt(d))``.
+    That always yields ``d - k`` vectors: the part of the complement left uncovered would have
+    trace ``<= d / (4 d) < 1`` (the residuals of all unit vectors bound it). Unlike an SVD
+    basis it does not turn freely inside clusters of equal singular values, so the float
+    path's twin runs stay comparable."""
+    V = np.asarray(V)
+    V = V.astype(np.result_type(V.dtype, float)).reshape(-1, d)
+    need = d - V.shape[0]
+    basis = list(V)
+    out = []
+    for i in range(d):
+        if len(out) == need:
+            break
+        x = np.zeros(d, dtype=V.dtype)
+        x[i] = 1.0
+        for _ in range(2):
+            for b in basis:
+                x = x - (b @ x) * b
+        r = float(np.linalg.norm(x))
+        if r > 0.5 / math.sqrt(d):
+            x = x / r
+            basis.append(x)
+            out.append(x)
+    if len(out) != need:
+        raise RuntimeError(f"complement_rows: found {len(out)} of {need} vectors (V is not "
+                           f"orthonormal)")
+    return np.array(out) if out else np.zeros((0, d), dtype=V.dtype)
 
 
 def _check_tol(tol: float) -> None:
@@ -829,7 +1047,7 @@ class FieldSubspace(Subspace):
 def _float_rows(cand: Any, N: int) -> np.ndarray:
     """``cand`` as a float ``(k, N)`` array (also for ``N = 0``, where ``reshape(-1, 0)`` is
     ambiguous)."""
-    a = np.asarray(cand, dtype=float)
+    a = np.asarray(cand, dtype=working_dtype())
     if N == 0:
         return np.zeros((a.shape[0] if a.ndim == 2 else 0, 0))
     return a.reshape(-1, N)
@@ -905,6 +1123,8 @@ class FloatSubspace(Subspace):
         cand, nu = self._candidates(cand, noise)
         if cand.shape[0] == 0 or self.dim == self.ambient_dim:
             return self, np.zeros((0, self.ambient_dim))
+        if is_recording():   # one recorded decision, continuous in the input (twin runs)
+            return self._insert_in_order(cand, nu, argument)
         blurred = nu > 1.0 / MIN_GAP
         order = np.argsort(nu, kind="stable")
         order = order[~blurred[order]]
@@ -944,6 +1164,74 @@ class FloatSubspace(Subspace):
         md = max(self.max_dropped, float(r.max(initial=0.0)))
         return FloatSubspace(self.ambient_dim, self.tol, self.rows, self.min_kept, md, self.noise,
                              self.smallest_gap)
+
+    def _insert_in_order(self, cand: np.ndarray, nu: np.ndarray, argument: str):
+        """Recorded insertion (:func:`recording_decisions`) of the unit rows ``cand``, in order:
+        each row's residual after projection onto the span so far (modified Gram-Schmidt, twice)
+        is its recorded value, kept as a new direction when it exceeds ``tol``. The basis is a
+        continuous function of the input while the decisions stay the same (an SVD basis is
+        not: it turns freely inside a cluster of equal singular values), so twin runs on a
+        perturbed input can be compared value by value. The ``noise`` attribute is propagated
+        as by :meth:`_insert` (``nu``: the rows' rounding bounds), for the operations that
+        still decide by the propagated bound."""
+        R = cand - (cand @ self.rows.T) @ self.rows if self.dim else cand.copy()
+        R = R - (R @ self.rows.T) @ self.rows if self.dim else R
+        vals = np.linalg.norm(R, axis=1).astype(float)
+        kept = np.zeros(R.shape[0], dtype=bool)
+        # a row at or below tol now stays there (projection only shrinks it): its value is this
+        # residual (an upper bound of its residual at its turn); only the others are processed
+        act = np.flatnonzero(vals > self.tol)
+        room = self.ambient_dim - self.dim
+        Q = np.zeros((0, self.ambient_dim), dtype=R.dtype)     # the new directions
+        full_at = None
+        for b0 in range(0, act.size, 64):   # blocks: project on the new directions at once
+            if Q.shape[0] == room:
+                full_at = int(act[b0])
+                break
+            blk = R[act[b0:b0 + 64]]
+            for _ in range(2):
+                blk = blk - (blk @ Q.T) @ Q if Q.shape[0] else blk
+            for t in range(blk.shape[0]):
+                if Q.shape[0] == room:
+                    full_at = int(act[b0 + t])
+                    break
+                nrm = np.linalg.norm(blk[t])
+                vals[act[b0 + t]] = nrm
+                if nrm <= self.tol:
+                    continue
+                q = blk[t] / nrm
+                for _ in range(2):
+                    q = q - (self.rows @ q) @ self.rows if self.dim else q
+                    q = q - (Q @ q) @ Q if Q.shape[0] else q
+                q = q / np.linalg.norm(q)
+                kept[act[b0 + t]] = True
+                Q = np.concatenate([Q, q[None, :]])
+                blk[t + 1:] -= np.outer(blk[t + 1:] @ q, q)
+            if full_at is not None:
+                break
+        if Q.shape[0] == room and room:
+            # rows after the span became the whole ambient lie in it by dimension: value 0
+            # (their residuals are rounding only and cannot hide a genuine value)
+            last = int(np.flatnonzero(kept)[-1]) + 1
+            vals[last:] = 0.0
+        new = list(Q)
+        # rows computed in float64 (e.g. from a float64 SVD) carry its rounding: up to MIN_GAP
+        # units of float64 roundoff, as their own bound ``nu`` says, is rounding
+        floor = max(_ARITHMETIC_FLOOR, min(float(nu.max(initial=0.0)), MIN_GAP * EPS))
+        record_decision(argument, vals, kept, self.tol, floor)
+        newr = np.array(new) if new else np.zeros((0, self.ambient_dim))
+        mk = float(vals[kept].min()) if new else math.inf
+        md = float(vals[~kept].max(initial=0.0))
+        gap = mk / md if new and md > 0 else math.inf
+        noise = self.noise
+        if new:
+            eta = math.sqrt(self.noise ** 2 + float(np.sum(nu ** 2))) \
+                + _svd_noise(self.dim + cand.shape[0], self.ambient_dim)
+            noise = max(noise, eta / mk if mk > 2 * eta else 1.0, _input_noise(self.ambient_dim))
+        out = FloatSubspace(self.ambient_dim, self.tol, np.concatenate([self.rows, newr]),
+                            min(self.min_kept, mk), max(self.max_dropped, md), noise,
+                            min(self.smallest_gap, gap))
+        return out, newr
 
     def _insert(self, cand: np.ndarray, nu: np.ndarray, argument: str):
         """One rank decision on ``[rows; cand]`` (unit rows with noise ``nu``)."""
