@@ -285,7 +285,7 @@ def test_exact_algebra_rejects_float_vectors():
 def test_elementary_index_out_of_range():
     """E(2, 5, 0) raised IndexError from numpy and E(2, -1, 0) silently meant E(2, 1, 0)."""
     for i, j in [(5, 0), (-1, 0), (0, 2), (True, 0)]:
-        with pytest.raises(ValueError, match="must be an int in 0..1"):
+        with pytest.raises(ValueError, match=r"\b[ij] must be (an int|in 0\.\.1)"):
             E(2, i, j)
 
 
