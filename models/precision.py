@@ -42,7 +42,7 @@ import torch
 from ._checks import check_int, check_int_fields
 
 __all__ = ["PrecisionConfig", "lbfgs", "levenberg_marquardt", "jacobian", "certificate",
-           "run_sweep", "stored_sweep", "fit_points", "reference_errors", "DOUBLING_TOL", "STALL_RATIO", "PRECISION_REVISION"]
+           "run_sweep", "stored_sweep", "fit_points", "reference_errors", "sweep_model", "sweep_predictor", "DOUBLING_TOL", "STALL_RATIO", "PRECISION_REVISION"]
 
 #: the held-out error may change by less than this fraction when the budget is doubled
 DOUBLING_TOL = 0.05
@@ -235,8 +235,8 @@ class _Problem:
         self.shapes = [p.shape for _, p in model.named_parameters()]
         self.x = torch.as_tensor(tokens)
         self.y = torch.as_tensor(targets, dtype=dtype)
-        base = ((self.y - self.y.mean(dim=0)) ** 2).sum()
-        self.scale = 1.0 / float(base).__pow__(0.5)          # ‖r‖² = MSE / constant predictor's MSE
+        base = float(((self.y - self.y.mean(dim=0)) ** 2).sum())
+        self.scale = 1.0 / math.sqrt(base) if base > 0 else 1.0   # ‖r‖² = MSE / constant predictor's
 
     def unflatten(self, theta):
         out, i = {}, 0
@@ -279,18 +279,44 @@ def _budget(cfg: PrecisionConfig, problem: _Problem, theta) -> tuple[torch.Tenso
                    "loss": lm_hist[-1]["loss"] if lm_hist else (losses[-1] if losses else None)}
 
 
+def sweep_model(cfg: PrecisionConfig):
+    """A freshly initialised :class:`~seqtheory.models.abelian_deep.DeepAbelianModel` of ``cfg``
+    (60 tokens, 3 outputs) in its precision."""
+    from .abelian_deep import DeepAbelianModel
+
+    return DeepAbelianModel(60, 3, depth=cfg.depth, width=cfg.width, hidden=cfg.hidden,
+                            coupling_hidden=cfg.coupling_hidden,
+                            coupling=cfg.coupling).to(_DTYPES[cfg.precision])
+
+
+def sweep_predictor(cfg: PrecisionConfig, theta: Sequence[float]) -> Callable[[np.ndarray], np.ndarray]:
+    """The trained model of a sweep point as a function ``tokens (N, T) -> outputs (N, T, 3)``
+    (numpy float64), from its flat parameters ``theta`` (a point's ``"theta"``)."""
+    model = sweep_model(cfg)
+    t = torch.as_tensor(np.asarray(theta, dtype=np.float64), dtype=_DTYPES[cfg.precision])
+    n = sum(p.numel() for p in model.parameters())
+    if t.ndim != 1 or t.numel() != n:
+        raise ValueError(f"theta must hold the model's {n} parameters, got shape {tuple(t.shape)}")
+    problem = _Problem(model, np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1, 3)), t.dtype)
+
+    def predict(tokens: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return problem.predict(t, np.asarray(tokens, dtype=np.int64)).double().numpy()
+
+    return predict
+
+
 def run_sweep(cfg: PrecisionConfig, on_progress: Callable[[dict], None] | None = None) -> dict:
     """Train the sweep ``cfg`` (see the module docstring) and return its result: ``points`` (one
     per ε: ``eps``, ``heldout_rms``, ``train_rms``, ``heldout_rms_budget`` (before the doubling),
-    ``loss``, ``references`` (exact floors), ``certificate``, ``seconds``), ``parameters``,
+    ``loss``, ``references`` (exact floors), ``certificate``, ``seconds``, ``theta`` (the flat
+    parameters, for :func:`sweep_predictor`)), ``parameters``,
     ``config``. ``on_progress(point)`` after each ε."""
-    from .abelian_deep import DeepAbelianModel
     from .recipe import seed_all
 
     dtype = _DTYPES[cfg.precision]
     seed_all(cfg.seed)
-    model = DeepAbelianModel(60, 3, depth=cfg.depth, width=cfg.width, hidden=cfg.hidden,
-                             coupling_hidden=cfg.coupling_hidden, coupling=cfg.coupling).to(dtype)
+    model = sweep_model(cfg)
     theta = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
     points = []
     for eps in cfg.eps:
@@ -307,7 +333,8 @@ def run_sweep(cfg: PrecisionConfig, on_progress: Callable[[dict], None] | None =
                  "train_rms": _rms(problem, theta, data.train_tokens, data.train_targets),
                  "loss": loss, "references": refs,
                  "certificate": certificate(held_budget, held, loss, _grad_norm(problem, theta), refs),
-                 "budget": [first, second], "seconds": time.process_time() - t0}
+                 "budget": [first, second], "seconds": time.process_time() - t0,
+                 "theta": theta.tolist()}
         points.append(point)
         if on_progress is not None:
             on_progress(point)

@@ -103,3 +103,15 @@ def test_sweep_is_reproducible():
     a, b = run_sweep(cfg), run_sweep(cfg)
     assert a["points"][0]["heldout_rms"] == b["points"][0]["heldout_rms"]
     assert np.isfinite(a["points"][0]["loss"])
+
+
+def test_sweep_predictor_reproduces_the_heldout_error():
+    torch.set_num_threads(1)
+    cfg = PrecisionConfig(eps=(0.1,), depth=2, width=2, hidden=4, coupling_hidden=3, train_length=3,
+                          n_train=32, n_test=8, lbfgs_iters=4)
+    point = run_sweep(cfg)["points"][0]
+    data = precision._data(cfg, 0.1)
+    pred = precision.sweep_predictor(cfg, point["theta"])(data.test_tokens)
+    assert np.sqrt(np.mean((pred - data.test_targets) ** 2)) == pytest.approx(point["heldout_rms"], rel=1e-12)
+    with pytest.raises(ValueError, match="theta"):
+        precision.sweep_predictor(cfg, point["theta"][:-1])
