@@ -47,17 +47,32 @@ def test_lbfgs_minimises_a_quadratic():
 
 
 @pytest.mark.parametrize("args,certified,failed", [
-    ((1.00e-3, 1.02e-3, 1e-6, 1e-7), True, []),
-    ((1.00e-3, 1.30e-3, 1e-6, 1e-7), False, ["doubling"]),                     # still moving
-    ((1.00e-3, 1.00e-3, 1e-6, 4e-5), False, ["stationary"]),                   # stalled on a plateau
-    ((1.00e-3, 2.00e-3, 1e-6, 1e-3), False, ["doubling", "stationary"]),
-    ((1.00e-3, float("nan"), 1e-6, 1e-7), False, ["doubling", "stationary"]),
+    ((1.00e-3, 1.02e-3, 1e-4, 1e-7), True, []),
+    ((1.00e-3, 1.30e-3, 1e-4, 1e-7), False, ["doubling"]),                     # still moving
+    ((1.00e-3, 1.00e-3, 0.5, 4e-5), False, ["stationary"]),                    # stalled on a plateau
+    ((1.00e-3, 2.00e-3, 0.9, 1e-3), False, ["doubling", "stationary"]),
+    ((1.00e-3, float("nan"), 1e-4, 1e-7), False, ["doubling", "stationary"]),
 ])
 def test_certificate_fires_on_synthetic_histories(args, certified, failed):
     c = certificate(*args, floors={"abelian": 5e-4})
     assert c["certified"] is certified and c["failed"] == failed
     if math.isfinite(args[1]):
         assert c["floor_ratio"]["abelian"] == pytest.approx(args[1] / 5e-4)
+
+
+def test_gauss_newton_probe_sees_a_plateau_and_a_minimum():
+    # Rosenbrock residuals: far from the minimum a Gauss–Newton step still gains; at it, nothing
+    res = lambda t: torch.stack([10 * (t[1] - t[0] ** 2), 1 - t[0]])   # noqa: E731
+    assert precision.gauss_newton_probe(res, torch.tensor([-1.2, 1.0], dtype=torch.float64)) > precision.STALL_GAIN
+    at_min = torch.tensor([1.0, 1.0], dtype=torch.float64) + 1e-9
+    assert precision.gauss_newton_probe(res, at_min) < 1e-6 or res(at_min).norm() < 1e-7
+    # a linear least-squares problem at its solution: no step lowers the loss
+    g = torch.Generator().manual_seed(0)
+    A = torch.randn(30, 4, generator=g, dtype=torch.float64)
+    b = torch.randn(30, generator=g, dtype=torch.float64)
+    x = torch.linalg.lstsq(A, b[:, None]).solution[:, 0]
+    assert precision.gauss_newton_probe(lambda t: A @ t - b, x) < 1e-10
+    assert precision.gauss_newton_probe(lambda t: A @ t - b, torch.zeros(4, dtype=torch.float64)) > 0.1
 
 
 def test_certificate_bad_input():
@@ -110,7 +125,8 @@ def test_sweep_predictor_reproduces_the_heldout_error():
     cfg = PrecisionConfig(eps=(0.1,), depth=2, width=2, hidden=4, coupling_hidden=3, train_length=3,
                           n_train=32, n_test=8, lbfgs_iters=4)
     point = run_sweep(cfg)["points"][0]
-    data = precision._data(cfg, 0.1)
+    data = precision.sweep_task(cfg, 0.1)
+    assert data.test_tokens.shape == (8, 3)
     pred = precision.sweep_predictor(cfg, point["theta"])(data.test_tokens)
     assert np.sqrt(np.mean((pred - data.test_targets) ** 2)) == pytest.approx(point["heldout_rms"], rel=1e-12)
     with pytest.raises(ValueError, match="theta"):
