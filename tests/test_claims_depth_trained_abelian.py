@@ -92,10 +92,12 @@ def tiny(monkeypatch, tmp_path):
 
 
 def test_both_claims_and_controls_end_to_end_at_a_tiny_scale(tiny, monkeypatch):
-    dta.train_sweeps(tiny)                           # the training job: every sweep, then its mark
+    for name in ("train_depth1", "train_depth2", "train_uncoupled"):   # the plan's training jobs
+        getattr(dta, name)(tiny)
     from seqtheory.proofs_checks.training_runs import store
     st = store(tiny)
-    assert all(st.result(j.config) is not None for j in dta.plan_sweeps(tiny, True))
+    plan = dta.plan_sweeps(tiny, True)
+    assert len(plan) == 3 and all(st.result(j.config) is not None for j in plan)
     monkeypatch.setattr(precision, "run_sweep", lambda cfg: pytest.fail("retrained a stored sweep"))
     cor = get_claim("depth.cor3.6.trained")
     out = cor.check(tiny)

@@ -11,13 +11,13 @@ load_all()
 
 #: len(claim.plan(ctx, True)) per profile (controls included, a run listed once per request)
 PLAN_SIZES = {
-    "depth.cor3.6.trained": {"quick": 1, "full": 1, "paper": 1},
+    "depth.cor3.6.trained": {"quick": 3, "full": 4, "paper": 4},
     "depth.exp.parity": {"quick": 15, "full": 15, "paper": 15},
     "depth.exp.rotation": {"quick": 9, "full": 20, "paper": 25},
     "depth.exp.s3_depth": {"quick": 12, "full": 20, "paper": 20},
     "depth.exp.word_problems": {"quick": 24, "full": 110, "paper": 110},
     "depth.prop3.7.trained": {"quick": 6, "full": 20, "paper": 20},
-    "depth.thm3.2.abelian.trained": {"quick": 1, "full": 1, "paper": 1},
+    "depth.thm3.2.abelian.trained": {"quick": 3, "full": 4, "paper": 4},
     "head.exp.rownorm_vs_adamw": {"quick": 1, "full": 1, "paper": 1},
 }
 PAPER = Context(seed=0, profile="paper")

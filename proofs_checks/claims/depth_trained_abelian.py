@@ -57,7 +57,7 @@ SCALES = {
     "full": dict(train_length=12, n_train=2048, n_test=512, width=8, hidden=32, coupling_hidden=16,
                  lbfgs_iters=500, lm_iters=0),
     "full_deep": dict(train_length=12, n_train=512, n_test=512, width=8, hidden=32,
-                      coupling_hidden=16, lbfgs_iters=100, lm_iters=40),
+                      coupling_hidden=16, lbfgs_iters=100, lm_iters=25),
 }
 
 
@@ -68,8 +68,9 @@ def _depths(ctx: Context) -> list[int]:
     return ctx.by_profile([1, 2], [1, 2, 3])
 
 
-def _n_seeds(ctx: Context) -> int:
-    return ctx.by_profile(1, 2)
+def _n_seeds(ctx: Context, depth: int = 1) -> int:
+    """Seeds per depth: 1 in quick; in full 2 at depth 1, 1 at depths ≥ 2 (their LM budget)."""
+    return ctx.by_profile(1, 2 if depth == 1 else 1)
 
 
 def sweep_configs(ctx: Context, depth: int, coupling: bool = True) -> list:
@@ -80,7 +81,7 @@ def sweep_configs(ctx: Context, depth: int, coupling: bool = True) -> list:
     data_seed = ctx.numpy_seed("data:rotation_eps") % 2**31
     return [PrecisionConfig(eps=LOCAL_EPS, depth=depth, coupling=coupling, data_seed=data_seed,
                             seed=s, **scale)
-            for s in seeds(ctx, f"precision:{depth}:{coupling}", _n_seeds(ctx))]
+            for s in seeds(ctx, f"precision:{depth}:{coupling}", _n_seeds(ctx, depth))]
 
 
 def sweeps(ctx: Context, depth: int, coupling: bool = True) -> list[dict]:
@@ -104,38 +105,63 @@ def sweeps(ctx: Context, depth: int, coupling: bool = True) -> list[dict]:
 
 @dataclass(frozen=True)
 class SweepSet:
-    """The sweeps of this module's claims under one profile and seed (the key of the training
-    job that trains them; its stored result lists the sweeps' keys)."""
+    """The sweeps of one training job (one depth and coupling, every seed): the job's store key;
+    its stored result lists the sweeps' keys."""
 
     sweeps: tuple
 
 
-def _all_configs(ctx: Context, controls: bool) -> list:
-    cfgs = [c for k in _depths(ctx) for c in sweep_configs(ctx, k)]
-    return cfgs + (sweep_configs(ctx, 2, coupling=False) if controls else [])
+#: the training jobs: entry point → (depth, coupling); one job per depth, so that a profile's
+#: depths train in parallel on the CPU workers (each job trains its seeds one after the other)
+JOBS = {"train_depth1": (1, True), "train_depth2": (2, True), "train_depth3": (3, True),
+        "train_uncoupled": (2, False)}
+#: rough CPU seconds of one sweep (quick, full) per job, for the scheduler's balance only
+_JOB_COST = {1: (5.0, 600.0), 2: (6.0, 1200.0), 3: (8.0, 2400.0)}
 
 
-def train_sweeps(ctx: Context) -> None:
-    """Training-job entry point (:class:`~seqtheory.proofs_checks.training_runs.StoreJob`): train
-    every sweep of both claims and their controls into the store of ``ctx``."""
+def _jobs(ctx: Context, controls: bool) -> dict[str, tuple[int, bool]]:
+    return {name: (k, c) for name, (k, c) in JOBS.items()
+            if (c and k in _depths(ctx)) or (not c and controls)}
+
+
+def _train_job(ctx: Context, depth: int, coupling: bool) -> None:
     from seqtheory.models.store import default_owner
 
-    for k in _depths(ctx):
-        sweeps(ctx, k)
-    sweeps(ctx, 2, coupling=False)
-    st, job = store(ctx), SweepSet(tuple(_all_configs(ctx, True)))
+    sweeps(ctx, depth, coupling)
+    st, job = store(ctx), SweepSet(tuple(sweep_configs(ctx, depth, coupling)))
     owner = default_owner()
     if st.result(job) is None and st.claim(job, owner):
         st.finish(job, owner, {"sweeps": [st.key(c) for c in job.sweeps]})
 
 
+def train_depth1(ctx: Context) -> None:
+    """Training job (:class:`~seqtheory.proofs_checks.training_runs.StoreJob`): the depth-1 sweeps."""
+    _train_job(ctx, *JOBS["train_depth1"])
+
+
+def train_depth2(ctx: Context) -> None:
+    """Training job: the coupled depth-2 sweeps."""
+    _train_job(ctx, *JOBS["train_depth2"])
+
+
+def train_depth3(ctx: Context) -> None:
+    """Training job: the coupled depth-3 sweeps."""
+    _train_job(ctx, *JOBS["train_depth3"])
+
+
+def train_uncoupled(ctx: Context) -> None:
+    """Training job: the depth-2 sweeps with the coupling removed (control of cor3.6)."""
+    _train_job(ctx, *JOBS["train_uncoupled"])
+
+
 def plan_sweeps(ctx: Context, controls: bool) -> list:
     """The training plan of both claims: one :class:`~seqtheory.proofs_checks.training_runs.StoreJob`
-    (:func:`train_sweeps`) keyed by the :class:`SweepSet` of every sweep (controls included)."""
+    per depth (and for the uncoupled control with ``controls``), keyed by its :class:`SweepSet`."""
     from seqtheory.proofs_checks.training_runs import StoreJob
 
-    cost = ctx.by_profile(12.0, 600.0) * len(_all_configs(ctx, controls))
-    return [StoreJob(f"{__name__}:train_sweeps", SweepSet(tuple(_all_configs(ctx, True))), cost)]
+    return [StoreJob(f"{__name__}:{name}", SweepSet(tuple(sweep_configs(ctx, k, c))),
+                     ctx.by_profile(*_JOB_COST[k]) * _n_seeds(ctx, k))
+            for name, (k, c) in _jobs(ctx, controls).items()]
 
 
 def _point_row(p: dict) -> dict:
@@ -234,7 +260,7 @@ def _scale_note(ctx: Context) -> str:
     return (f"scale: T = {s['train_length']}, {s['n_train']} training words (depth ≥ 2: "
             f"{d['n_train']}), width {s['width']}, budget per ε L-BFGS {s['lbfgs_iters']} "
             f"(depth ≥ 2: {d['lbfgs_iters']} + LM {d['lm_iters']}) ×2 for the certificate, "
-            f"{_n_seeds(ctx)} seed(s)")
+            f"{_n_seeds(ctx)} seed(s) (depth ≥ 2: {_n_seeds(ctx, 2)})")
 
 
 @cor36_trained.decision_rule
