@@ -34,7 +34,10 @@ def test_cor36_rule_every_branch():
     assert v == _I and "k=2: 2 of 4" in why and "stationary" in why
     # a certified fit whose CI straddles p − 0.2: undecided
     v, why, _ = dta.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(2.9, 2.5, 3.3)})
-    assert v == _I and "neither meets nor contradicts" in why
+    assert v == _I and "k+1 = 3 undecided" in why
+    # depth 3 contradicts 2^(k−1)+1 = 5 while k+1 = 4 is undecided: inconclusive, saying both
+    v, why, _ = dta.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2.9, 3.1), 3: _ev(4.0, 3.5, 4.5)})
+    assert v == _I and "2^(k-1)+1 = 5 contradicted" in why and "k+1 = 4 undecided" in why
 
 
 def _row(**kw):

@@ -248,11 +248,14 @@ def cor36_trained(ctx: Context) -> Outcome:
 def _fit_str(k: int, e: dict) -> str:
     f = e["fit"]
     n_cert = sum(p["certified"] for p in e["points"])
+    ratios = [p["ratio_abelian"] for p in e["points"] if p.get("ratio_abelian")]
+    floor = f", held-out/best-abelian {min(ratios):.2f}–{max(ratios):.2f}" if ratios else ""
     if f is None:
         a = e["fit_all_points"]
         return (f"k={k}: {n_cert}/{len(e['points'])} points certified, no fit (uncertified slope "
-                f"{a['slope']:.2f}, not used)")
-    return f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on {f['n']} certified points"
+                f"{a['slope']:.2f}, not used){floor}")
+    return (f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on {f['n']} "
+            f"certified points{floor}")
 
 
 def _scale_note(ctx: Context) -> str:
@@ -292,8 +295,8 @@ def cor36_decide(evidence: dict) -> tuple[Verdict, str, dict]:
                        f"failed checks: {', '.join(failed) or 'none'}")
         elif v1[k] != "met":
             f = e["fit"]
-            why.append(f"k={k}: CI [{f['ci_low']:.2f}, {f['ci_high']:.2f}] neither meets nor "
-                       f"contradicts {CANDIDATES['2^(k-1)+1'](k)} − {SLACK}")
+            parts = ", ".join(f"{n} = {fn(k)} {status[n][k]}" for n, fn in CANDIDATES.items())
+            why.append(f"k={k}: CI [{f['ci_low']:.2f}, {f['ci_high']:.2f}]: {parts} (threshold p − {SLACK})")
     return Verdict.INCONCLUSIVE, "; ".join(why), status
 
 
