@@ -91,6 +91,7 @@ TINY = dict(train_length=3, n_train=32, n_test=16, width=2, hidden=4, coupling_h
 @pytest.fixture
 def tiny(monkeypatch, tmp_path):
     monkeypatch.setitem(dta.SCALES, "quick", TINY)
+    monkeypatch.setitem(dta.SCALES, "quick_deep", TINY)
     return Context(seed=0, out_dir=tmp_path, results_dir=tmp_path / "results")
 
 
