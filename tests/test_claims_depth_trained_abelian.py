@@ -104,9 +104,9 @@ def test_both_claims_and_controls_end_to_end_at_a_tiny_scale(tiny, monkeypatch):
     assert len(plan) == 3 and all(st.result(j.config) is not None for j in plan)
     monkeypatch.setattr(precision, "run_sweep", lambda cfg: pytest.fail("retrained a stored sweep"))
     cor = get_claim("depth.cor3.6.trained")
-    out = cor.check(tiny)
-    assert out.verdict in (_S, _I, _R, _F) and out.figures and "T = 3" in out.key_figure
-    assert {r["depth"] for r in out.tables["error_vs_eps"]} == {1, 2}
+    cor_out = cor.check(tiny)
+    assert cor_out.verdict in (_S, _I, _R, _F) and cor_out.figures and "T = 3" in cor_out.key_figure
+    assert {r["depth"] for r in cor_out.tables["error_vs_eps"]} == {1, 2}
     ctl = control_through_rule(cor, tiny)
     assert ctl.rejected and "(a) refuted" in ctl.reason          # the constant predictor: slope ~1
     thm = get_claim("depth.thm3.2.abelian.trained")
@@ -115,6 +115,12 @@ def test_both_claims_and_controls_end_to_end_at_a_tiny_scale(tiny, monkeypatch):
     assert all(r["best_abelian_mean_ratio"] >= 1 for r in out.tables["reversal"])
     ctl = control_through_rule(thm, tiny)
     assert ctl.rejected, ctl.reason
+    # an evidence bundle of the store answers both checks without training
+    from seqtheory.proofs_checks import evidence
+    evidence.pack(tiny.results_dir, tiny.out_dir / "bundle", profile="quick", seed=0)
+    from_bundle = Context(seed=0, out_dir=tiny.out_dir / "b", evidence=tiny.out_dir / "bundle")
+    assert thm.check(from_bundle).key_figure == out.key_figure
+    assert cor.check(from_bundle).key_figure == cor_out.key_figure
 
 
 @pytest.mark.slow
