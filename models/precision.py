@@ -119,7 +119,9 @@ def levenberg_marquardt(residual: Callable[[torch.Tensor], torch.Tensor], theta:
                 lam, nu = lam * nu, 2 * nu
                 continue
             delta = -torch.cholesky_solve(g[:, None], L)[:, 0]
-            pred = float(-(2 * delta @ g + delta @ (A @ delta)))
+            # predicted decrease F − ‖r + Jδ‖² = −2δᵀg − δᵀAδ = δᵀAδ + 2λ δᵀDδ (as (A + λD)δ = −g):
+            # the second form is a sum of non-negative terms, free of cancellation
+            pred = float(delta @ (A @ delta) + 2 * lam * delta @ (Dp * delta))
             r_new = residual(theta + delta).detach()
             F_new = float(r_new @ r_new)
             rho = (F - F_new) / pred if pred > 0 else -1.0
