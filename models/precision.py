@@ -8,7 +8,9 @@ Optimisers (on a flat parameter vector ``θ``, float64 by default):
 * :func:`levenberg_marquardt` — damped Gauss–Newton on a residual ``r(θ)`` (``m`` entries): the
   exact Jacobian by forward-mode differentiation (``torch.func.jvp`` under ``vmap``, in chunks of
   parameters), ``A = JᵀJ`` by one matrix product, the step solving ``(A + λ D) δ = −Jᵀr`` by
-  Cholesky with Marquardt's scaling ``D = diag(A)`` (kept at its running maximum, Moré 1978), and
+  Cholesky with Marquardt's scaling ``D = diag(A)`` (kept at its running maximum, Moré 1978, and
+  floored at :data:`MARQUARDT_FLOOR` × its largest entry, so that directions the residual barely
+  sees take bounded steps), and
   Nielsen's damping update (gain ratio ``ρ`` of actual to predicted decrease; accepted:
   ``λ ← λ·max(1/3, 1 − (2ρ − 1)³)``, ``ν ← 2``; rejected: ``λ ← λν``, ``ν ← 2ν``; Madsen, Nielsen &
   Tingleff, *Methods for non-linear least squares problems*, 2004, §3.2).
@@ -51,6 +53,8 @@ __all__ = ["PrecisionConfig", "lbfgs", "levenberg_marquardt", "jacobian", "certi
 DOUBLING_TOL = 0.05
 #: stall test: a Gauss–Newton step may lower the training loss by at most this fraction of it
 STALL_GAIN = 0.02
+#: Marquardt's scaling diag(JᵀJ) is floored at this fraction of its largest entry
+MARQUARDT_FLOOR = 1e-6
 #: revision of this module's training code (part of every configuration's store key)
 PRECISION_REVISION = 1
 _DTYPES = {"fp64": torch.float64, "fp32": torch.float32}
@@ -112,7 +116,9 @@ def levenberg_marquardt(residual: Callable[[torch.Tensor], torch.Tensor], theta:
         r, J = jacobian(residual, theta, chunk_size)
         F, A, g = float(r @ r), J.T @ J, J.T @ r
         D = torch.maximum(D, torch.diagonal(A))
-        Dp = torch.where(D > 0, D, torch.ones_like(D))
+        # directions the residual barely sees (diag(A) ≈ 0) would take unbounded steps under pure
+        # Marquardt scaling: floor the scaling at MARQUARDT_FLOOR × its largest entry
+        Dp = torch.clamp(D, min=MARQUARDT_FLOOR * float(D.max())) if float(D.max()) > 0 else torch.ones_like(D)
         for _rej in range(max_rejects):
             L, info = torch.linalg.cholesky_ex(A + lam * torch.diag(Dp))
             if int(info) != 0:
