@@ -24,7 +24,7 @@ from torch import nn
 
 from ._checks import check_int
 
-__all__ = ["AbelianStateModel"]
+__all__ = ["AbelianStateModel", "diagonal_scan", "check_tokens"]
 
 
 class AbelianStateModel(nn.Module):
@@ -47,20 +47,35 @@ class AbelianStateModel(nn.Module):
 
     def states(self, tokens: torch.Tensor) -> torch.Tensor:
         """``(Re h_t, Im h_t)`` concatenated, ``(B, T, 2·width)``."""
-        if not isinstance(tokens, torch.Tensor) or tokens.dtype not in (torch.int64, torch.int32):
-            raise TypeError("tokens must be an integer torch.Tensor of shape (batch, time)")
-        if tokens.ndim != 2:
-            raise ValueError(f"tokens must have shape (batch, time), got {tuple(tokens.shape)}")
-        if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= self.vocab_size):
-            raise ValueError(f"tokens must lie in [0, {self.vocab_size})")
-        log_mag = torch.cumsum(-F.softplus(self.log_decay[tokens]), dim=1)
-        ang = torch.cumsum(self.phase[tokens], dim=1)
-        mag = torch.exp(log_mag)
-        re0, im0 = self.h0[0], self.h0[1]
-        c, s = torch.cos(ang), torch.sin(ang)
-        return torch.cat([mag * (c * re0 - s * im0), mag * (s * re0 + c * im0)], dim=-1)
+        check_tokens(tokens, self.vocab_size)
+        return diagonal_scan(-F.softplus(self.log_decay[tokens]), self.phase[tokens], self.h0)
 
     def forward(self, tokens: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
         if mode not in ("parallel", "recurrent"):
             raise ValueError(f"mode must be 'parallel' or 'recurrent', got {mode!r}")
         return self.readout(self.states(tokens))
+
+
+def check_tokens(tokens, vocab_size: int) -> None:
+    """``TypeError`` unless ``tokens`` is an integer tensor; ``ValueError`` unless it has shape
+    ``(batch, time)`` with entries in ``[0, vocab_size)``."""
+    if not isinstance(tokens, torch.Tensor) or tokens.dtype not in (torch.int64, torch.int32):
+        raise TypeError("tokens must be an integer torch.Tensor of shape (batch, time)")
+    if tokens.ndim != 2:
+        raise ValueError(f"tokens must have shape (batch, time), got {tuple(tokens.shape)}")
+    if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= vocab_size):
+        raise ValueError(f"tokens must lie in [0, {vocab_size})")
+
+
+def diagonal_scan(log_modulus: torch.Tensor, phase: torch.Tensor, h0: torch.Tensor) -> torch.Tensor:
+    """States of a complex-diagonal linear recurrence without input bias (left action
+    ``h_t = λ_t ⊙ h_{t−1}``, ``λ_t = exp(log_modulus_t + i·phase_t)``), so
+    ``h_t = exp(Σ_{s≤t} log λ_s) ⊙ h_0``: computed in parallel by cumulative sums over time.
+
+    ``log_modulus``, ``phase``: real ``(B, T, w)``; ``h0``: ``(2, w)`` (real and imaginary parts).
+    Returns ``(Re h_t, Im h_t)`` concatenated, ``(B, T, 2w)``, in the inputs' dtype."""
+    mag = torch.exp(torch.cumsum(log_modulus, dim=1))
+    ang = torch.cumsum(phase, dim=1)
+    re0, im0 = h0[0], h0[1]
+    c, s = torch.cos(ang), torch.sin(ang)
+    return torch.cat([mag * (c * re0 - s * im0), mag * (s * re0 + c * im0)], dim=-1)

@@ -116,6 +116,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
     """The check's (and the control's) first request to the results store is part of the plan,
     so the prefetch trains what the claim needs (a miss would only cost time: the check would
     train it, one claim at a time)."""
+    import seqtheory.proofs_checks.claims.depth_trained_abelian as dta
     import seqtheory.proofs_checks.claims.head_training as head
 
     ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
@@ -132,11 +133,17 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
     monkeypatch.setattr(tr, "run_many", fake_run_many)
     for mod in ("depth_training",):
         monkeypatch.setattr(f"seqtheory.proofs_checks.claims.{mod}.run_many", fake_run_many)
+    def fake_sweeps(ctx, depth, coupling=True):
+        asked.append([tr.store(ctx).key(c) for c in dta.sweep_configs(ctx, depth, coupling)])
+        raise _Asked
+
     monkeypatch.setattr(head, "stored_experiment", fake_stored)
+    monkeypatch.setattr(dta, "sweeps", fake_sweeps)
     planned = set()
     for j in claim.plan(ctx, True):
         cfg = j.config if isinstance(j, tr.StoreJob) else j
         planned.add(tr.store(ctx).key(cfg))
+        planned |= {tr.store(ctx).key(c) for c in getattr(cfg, "sweeps", ())}   # a SweepSet's sweeps
     for fn in (claim.check, claim.negative_control):
         asked.clear()
         try:
@@ -230,7 +237,10 @@ def test_training_pool_runs_workers_in_the_background(tmp_path):
 
 
 # every request (not only the first; models loaded back included) of the depth claims
-DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith("depth.")]
+#: TrainConfig-based depth claims (the precision-mode claims of depth_trained_abelian ask for
+#: precision sweeps: tests/test_claims_depth_trained_abelian.py)
+DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith("depth.")
+                 and c.id not in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained")]
 
 
 def _fake_result(cfg) -> dict:

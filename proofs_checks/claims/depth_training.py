@@ -1,6 +1,7 @@
 """Trained-model checks of [DEPTH] (G. Heo et al., arXiv:2603.05573): the word-problem experiments
-(parity, S3, Table 1, the A5 rotation task) and the trained halves of Theorem 3.2 (abelian form),
-Corollary 3.6 and Proposition 3.7; plus ``audit.task_identity``.
+(parity, S3, Table 1, the A5 rotation task) and the trained half of Proposition 3.7; plus
+``audit.task_identity``. The trained halves of Theorem 3.2 (abelian form) and Corollary 3.6 are in
+:mod:`.depth_trained_abelian`.
 
 Each claim has three parts: the statement (with its source), the experiment (a set of training
 runs through :func:`seqtheory.proofs_checks.training_runs.run_many`, read from the results store
@@ -17,7 +18,6 @@ their length (``2T`` unless a claim says otherwise).
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,7 @@ from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.registry import (AUDIT, DEPTH, Context, ControlOutcome, Outcome,
                                               Verdict, claim)
-from seqtheory.proofs_checks.training_runs import n_seeds, run_many, seeds, store
+from seqtheory.proofs_checks.training_runs import n_seeds, run_many, seeds
 
 SUCCESS = 0.9          # sequence accuracy that counts as "solved" (the paper's threshold)
 PARITY_SUCCESS = 0.99  # parity: sequence accuracy at 2T that counts as "solved"
@@ -764,278 +764,8 @@ def _task_identity_control(ctx: Context) -> ControlOutcome:
                                  f"isomorphic to {row['isomorphic_to']}")
 
 
-# ------------------------------------------------------------------------------------------------
-# depth.thm3.2.abelian.trained
-# ------------------------------------------------------------------------------------------------
-#: relative tolerance of "a pair lies above the bound" (float64 rounding of the scans)
-PAIR_RTOL = 1e-9
-#: a seed has "learned" when its mean pair error is ≤ this fraction of the constant predictor's
-LEARNED = 0.8
-#: ... at every ε where the bound leaves room for that: mean bound ≤ ROOM × the constant
-#: predictor's error (where the bound itself is close to the constant predictor's error, no
-#: abelian model can beat it by much, so "learned" is not asked there)
-ROOM = 0.5
-
-
-def _eps_grid(ctx: Context) -> list[float]:
-    # small ε: the local regime of the statement
-    return ctx.by_profile([0.05, 0.1, 0.2, 0.4], [0.025, 0.05, 0.1, 0.2, 0.4, 0.8])
-
-
-def _eps_cfgs(ctx: Context, model: str, depth: int) -> dict[float, list]:
-    """{ε: configs (one per seed)} of the ε-scaled rotation task (float64)."""
-    T, steps = ctx.by_profile((6, 300), (12, 1000 if depth == 1 else 600))
-    # the same training seeds at every ε (seed i is one replicate of the whole ε sweep)
-    return {e: _cfgs(ctx, f"eps:{model}:{depth}", n_seeds(ctx), task="rotation_eps", eps=e,
-                     model=model, depth=depth, precision="fp64",
-                     **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0))
-            for e in _eps_grid(ctx)}
-
-
-def reversal_pairs(ctx: Context, cfg, model_outputs=None):
-    """For held-out words ``x`` (training length) and their reversals ``x̄``: the bound
-    ``½‖(Φ_x − Φ_x̄) h0‖``, the model errors at the last position (``‖f(x) − Φ_x h0‖``, same for
-    ``x̄``) and the constant predictor's pair error (mean training target at the last position).
-    ``model_outputs(words) -> (N, 3)`` replaces the trained model (negative control)."""
-    import torch
-
-    from seqtheory.models.train import build_task, load_model
-
-    data = build_task(cfg)
-    words = data.test_tokens[:, :cfg.train_length]
-    rev = words[:, ::-1].copy()
-    yx, yr = data.propagate(words)[:, -1], data.propagate(rev)[:, -1]
-    bound = 0.5 * np.linalg.norm(yx - yr, axis=1)
-    if model_outputs is None:
-        m = load_model(cfg, store(ctx), device="cpu")
-        with torch.no_grad():
-            fx = m(torch.as_tensor(words))[:, -1].double().numpy()
-            fr = m(torch.as_tensor(rev))[:, -1].double().numpy()
-    else:
-        fx, fr = model_outputs(words), model_outputs(rev)
-    ex, er = np.linalg.norm(fx - yx, axis=1), np.linalg.norm(fr - yr, axis=1)
-    mean_target = data.train_targets[:, -1].mean(axis=0)
-    base = 0.5 * (np.linalg.norm(mean_target - yx, axis=1) + np.linalg.norm(mean_target - yr, axis=1))
-    return bound, ex, er, base
-
-
-def pair_stats(bound, ex, er, base) -> dict[str, float]:
-    """Per-pair statistics: the pair error ``(e_x + e_x̄)/2`` against the bound for every pair."""
-    pair = 0.5 * (ex + er)
-    above = pair >= bound * (1 - PAIR_RTOL) - 1e-15
-    pos = bound > 1e-12
-    ratio = pair[pos] / bound[pos]
-    return {"n_pairs": int(len(bound)), "frac_pairs_above": float(above.mean()),
-            "worst_ratio": float(ratio.min()) if ratio.size else float("nan"),
-            "mean_bound": float(bound.mean()), "mean_pair_error": float(pair.mean()),
-            "baseline_error": float(base.mean())}
-
-
-def thm32_worst_ratio_text(rows: list[dict]) -> str:
-    """``worst pair error/bound 1.234 (ε = 0.1)`` over the rows with a ratio (a bound above
-    1e-12), or ``n/a`` with the reason when no row has one."""
-    rated = [r for r in rows if r["worst_ratio"] == r["worst_ratio"]]
-    if not rated:
-        return f"worst pair error/bound {format_stat(None, why='every bound is below 1e-12')}"
-    worst = min(rated, key=lambda r: r["worst_ratio"])
-    return f"worst pair error/bound {format_stat(worst['worst_ratio'], '.3f')} (ε = {worst['eps']})"
-
-
-def _thm32_rows(ctx: Context, model: str = "abelian") -> list[dict]:
-    rows = []
-    arms = _eps_cfgs(ctx, model, 1)
-    run_arms(ctx, arms)
-    for e, cfgs in arms.items():
-        rows += [{"eps": e, "seed": c.seed, **pair_stats(*reversal_pairs(ctx, c))} for c in cfgs]
-    return rows
-
-
-@claim(id="depth.thm3.2.abelian.trained", aliases=("depth.thm3.2.trained",), claim_version=2,
-       title="Trained 1-layer abelian models lie above the reversal bound for every pair",
-       source=DEPTH("Theorem 3.2 (trained half, abelian form)"), uses_training=True,
-       statement="on the ε-scaled rotation task, for every pair of a word x and its reversal x̄, a "
-                 "trained one-layer abelian model's error (e_x + e_x̄)/2 is at least "
-                 "½‖(Φ_x − Φ_x̄)h0‖")
-def thm32_trained(ctx: Context) -> Outcome:
-    rows = _thm32_rows(ctx)
-    verdict, why, rate = thm32_decide(rows)
-    fig, ax = new_figure(figsize=(5, 3.5))
-    eps = sorted({r["eps"] for r in rows})
-    mb = [np.mean([r["mean_bound"] for r in rows if r["eps"] == e]) for e in eps]
-    ax.loglog(eps, mb, "k--", label="mean ½‖(Φx−Φx̄)h0‖")
-    for i, s in enumerate(sorted({r["seed"] for r in rows})):
-        pts = [(r["eps"], r["mean_pair_error"]) for r in rows if r["seed"] == s]
-        ax.loglog(*zip(*pts), "o-", color=f"C{i}", lw=0.8, label=f"seed {s}: mean pair error")
-    ax.set_xlabel("ε")
-    ax.set_ylabel("last-position error")
-    ax.legend(fontsize=7)
-    figs = save_figure(fig, ctx, "depth_thm32_trained")
-    return Outcome(verdict, f"pairs above the bound: {min(r['frac_pairs_above'] for r in rows):.3f} "
-                            f"(min over ε, seeds; {rows[0]['n_pairs']} pairs each); "
-                            f"{thm32_worst_ratio_text(rows)}; learned "
-                            f"in {_rate_str(rate)} seeds",
-                   evidence={"learned_rate": rate, "rule": RATE_RULE.describe(), "pair_rtol": PAIR_RTOL},
-                   tables={"reversal": rows}, figures=figs,
-                   notes=why + ". Model: one abelian layer (commuting complex-diagonal transitions, "
-                         "no input bias, state-only readout; seqtheory.models.abelian), float64; "
-                         "pairs = held-out words at the training length and their reversals. The "
-                         "restricted form (with input bias) is a separate claim" + full_scale_note(ctx))
-
-
-@thm32_trained.decision_rule
-def thm32_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
-    """Rows per (ε, seed): ``frac_pairs_above``, ``worst_ratio``, ``mean_bound``,
-    ``mean_pair_error``, ``baseline_error``. Refuted when any pair at any ε in any seed lies below
-    the bound (beyond the float64 tolerance). Otherwise a seed has *learned* when its mean pair
-    error is ≤ 0.8 × the constant predictor's at every ε where the bound leaves room for it (mean
-    bound ≤ 0.5 × the constant predictor's error; above the bound is uninformative for a model
-    that learned nothing); supported when ≥ 80% of the seeds learned; inconclusive when fewer
-    did or no ε leaves room."""
-    below = [(r["eps"], r["seed"]) for r in rows if r["frac_pairs_above"] < 1]
-    if below:
-        return (Verdict.REFUTED, f"pairs below the bound at (ε, seed) {below}; "
-                                 f"{thm32_worst_ratio_text(rows)}", {})
-    room = [r for r in rows if r["mean_bound"] <= ROOM * r["baseline_error"]]
-    if not room:
-        return (Verdict.INCONCLUSIVE, "every pair lies above the bound, but at no ε does the bound "
-                                      f"leave room (≤ {ROOM} × the constant predictor's error) to "
-                                      "tell a model that learned from one that did not", {})
-    by_seed: dict[Any, bool] = {}
-    for r in room:
-        by_seed[r["seed"]] = by_seed.get(r["seed"], True) and \
-            r["mean_pair_error"] <= LEARNED * r["baseline_error"]
-    rate = success_rate(by_seed.values())
-    eps = sorted({r["eps"] for r in room})
-    if RATE_RULE.succeeds(rate):
-        return Verdict.SUPPORTED, (f"every pair lies above the bound; learned (at ε in {eps}) in "
-                                   f"{_rate_str(rate)} seeds"), rate
-    return Verdict.INCONCLUSIVE, (f"every pair lies above the bound but only {_rate_str(rate)} seeds "
-                                  f"beat the constant predictor by {1 - LEARNED:.0%} at every ε in "
-                                  f"{eps}"), rate
-
-
-@thm32_trained.control
-def _thm32_control(ctx: Context) -> ControlOutcome:
-    # a model outside the class: the exact (non-abelian) simulator, zero error on every pair
-    from seqtheory.models.train import build_task
-
-    rows = []
-    for e, cfgs in _eps_cfgs(ctx, "abelian", 1).items():
-        data = build_task(cfgs[0])
-        rows.append({"eps": e, "seed": cfgs[0].seed, **pair_stats(*reversal_pairs(
-            ctx, cfgs[0], model_outputs=lambda w, d=data: d.propagate(w)[:, -1]))})
-    v, why, _ = thm32_decide(rows)
-    return ControlOutcome(rejected=v != Verdict.SUPPORTED,
-                          variant="the exact (non-abelian) simulator Φ_x h0 in place of the trained model",
-                          reason=f"{v.value}: {why}")
-
-
-@thm32_trained.training_plan
-def _thm32_plan(ctx: Context, controls: bool) -> list:
-    return [c for cfgs in _eps_cfgs(ctx, "abelian", 1).values() for c in cfgs]
-
-
-# ------------------------------------------------------------------------------------------------
-# depth.cor3.6.trained
-# ------------------------------------------------------------------------------------------------
-def _fit(eps, err) -> dict:
-    from seqtheory.numerics.fits import fit_loglog_slope
-
-    f = fit_loglog_slope(eps, err)
-    return {"slope": f.slope, "ci_low": f.ci_low, "ci_high": f.ci_high}
-
-
-#: the candidate exponents of the local error of a depth-k abelian model (v1 and the simplified form)
-CANDIDATES = {"k+1": lambda k: k + 1, "2^(k-1)+1": lambda k: 2 ** (k - 1) + 1}
-
-
-@claim(id="depth.cor3.6.trained", title="Trained depth-k diagonal models: error vs ε",
-       source=DEPTH("Corollary 3.6 (trained half)"), uses_training=True,
-       statement="depth-k abelian models on the ε-scaled rotation task have error O(ε^(2^(k−1)+1)) "
-                 "(v1) / O(ε^(k+1)) (simplified form); measured slopes compared with both")
-def cor36_trained(ctx: Context) -> Outcome:
-    errs = _cor36_errors(ctx)
-    fits = {k: _fit(sorted(e), [e[x] for x in sorted(e)]) for k, e in errs.items()}
-    verdict, met = cor36_decide(fits)
-    fig, ax = new_figure(figsize=(5, 3.5))
-    for k, e in errs.items():
-        xs = sorted(e)
-        ax.loglog(xs, [e[x] for x in xs], "o-", label=f"depth {k}: slope {fits[k]['slope']:.2f}")
-    ax.set_xlabel("ε")
-    ax.set_ylabel("RMS error at the training length (mean over seeds)")
-    ax.legend()
-    figs = save_figure(fig, ctx, "depth_cor36_trained")
-    return Outcome(verdict, "; ".join(f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}]"
-                                      for k, f in fits.items()),
-                   evidence={"fits": {str(k): f for k, f in fits.items()},
-                             "candidate_met": {n: {str(k): v for k, v in m.items()} for n, m in met.items()}},
-                   tables={"error_vs_eps": [{"depth": k, "eps": x, "rms_error": v}
-                                            for k, e in errs.items() for x, v in sorted(e.items())]},
-                   figures=figs,
-                   notes="depth 1: one abelian layer (seqtheory.models.abelian); depths ≥ 2: "
-                         "signed_mamba (restricted layers); float64 on CPU; fit by "
-                         "numerics.fits.fit_loglog_slope (95% CI) of the mean over seeds. A trained "
-                         "model's error bounds the best achievable error from above, so a slope below "
-                         "a candidate exponent is inconclusive (optimisation floor), not a refutation"
-                         + full_scale_note(ctx))
-
-
-def _cor36_depths(ctx: Context) -> list[int]:
-    return ctx.by_profile([1], [1, 2, 3])
-
-
-def _cor36_arms(ctx: Context, k: int) -> dict[float, list]:
-    """The ε-sweep runs of depth ``k``: one abelian layer at k = 1, signed_mamba layers above."""
-    return _eps_cfgs(ctx, "abelian" if k == 1 else "signed_mamba", k)
-
-
-def _cor36_errors(ctx: Context) -> dict[int, dict[float, float]]:
-    out = {}
-    for k in _cor36_depths(ctx):
-        runs = run_arms(ctx, _cor36_arms(ctx, k))
-        out[k] = {e: float(np.mean([math.sqrt(r["test"]["mse_train_length"]) for r in rs]))
-                  for e, rs in runs.items()}
-    return out
-
-
-@cor36_trained.decision_rule
-def cor36_decide(fits: dict[int, dict], max_halfwidth: float = 0.5,
-                 slack: float = 0.2) -> tuple[Verdict, dict]:
-    """For each depth k and each candidate exponent p(k) of :data:`CANDIDATES`: the fit is
-    *informative* when its CI half-width is ≤ ``max_halfwidth``, and the candidate is met when the
-    slope ≥ p(k) − ``slack``. Supported when every candidate is met by an informative fit at every
-    depth; otherwise inconclusive (a trained model's error only bounds the best achievable error
-    from above)."""
-    def ok_fit(f, p):
-        return (f["ci_high"] - f["ci_low"]) / 2 <= max_halfwidth and f["slope"] >= p - slack
-
-    met = {name: {k: bool(ok_fit(fits[k], fn(k))) for k in fits} for name, fn in CANDIDATES.items()}
-    ok = all(all(v.values()) for v in met.values())
-    return (Verdict.SUPPORTED if ok else Verdict.INCONCLUSIVE), met
-
-
-@cor36_trained.control
-def _cor36_control(ctx: Context) -> ControlOutcome:
-    # a model that does not capture the abelian (first-order) part: the constant predictor, whose
-    # error falls only like ε
-    from seqtheory.models.train import build_task
-
-    err = {}
-    for e, cfgs in _eps_cfgs(ctx, "abelian", 1).items():
-        d = build_task(cfgs[0])
-        T = cfgs[0].train_length
-        pred = d.train_targets.mean(axis=0)[:T]
-        err[e] = float(math.sqrt(((d.test_targets[:, :T] - pred) ** 2).mean()))
-    fit = _fit(sorted(err), [err[x] for x in sorted(err)])
-    fits = {k: fit for k in _cor36_depths(ctx)}
-    v, met = cor36_decide(fits)
-    return ControlOutcome(rejected=v != Verdict.SUPPORTED, variant="the constant predictor (mean target)",
-                          reason=f"{v.value}: slopes {[round(f['slope'], 2) for f in fits.values()]}; {met}")
-
-
-@cor36_trained.training_plan
-def _cor36_plan(ctx: Context, controls: bool) -> list:
-    return [c for k in _cor36_depths(ctx) for cfgs in _cor36_arms(ctx, k).values() for c in cfgs]
+# depth.thm3.2.abelian.trained and depth.cor3.6.trained: proofs_checks/claims/depth_trained_abelian.py
+# (the deep abelian model in precision mode)
 
 
 # ------------------------------------------------------------------------------------------------
