@@ -57,11 +57,21 @@ def _experiment_config(ctx: Context) -> HeadExperiment:
 def stored_experiment(ctx: Context) -> dict:
     """The experiment's result from the store of ``ctx``, run and stored when absent."""
     from seqtheory.models.lm import head_comparison
+
+    cfg = _experiment_config(ctx)
+    return stored_result(ctx, cfg, lambda: head_comparison(cfg.lm, seeds=cfg.seeds,
+                                                          tune_seed=cfg.tune_seed))
+
+
+def stored_result(ctx: Context, cfg: Any, compute) -> dict:
+    """The result stored under ``cfg`` in the store of ``ctx``: read when finished there (or from
+    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run under
+    the store's claim on ``cfg`` and stored. ``RuntimeError`` when another worker holds ``cfg``."""
     from seqtheory.models.store import default_owner
 
-    cfg, st = _experiment_config(ctx), store(ctx)
     if ctx.evidence is not None:                 # read from the bundle, never run here
         return from_bundle(ctx, [cfg])[0]
+    st = store(ctx)
     done = st.result(cfg)
     if done is not None:
         return done
@@ -69,7 +79,7 @@ def stored_experiment(ctx: Context) -> dict:
     if not st.claim(cfg, owner, lease_s=24 * 3600.0):
         raise RuntimeError(f"head experiment {st.key(cfg)[:12]} is held by another worker")
     try:
-        res = head_comparison(cfg.lm, seeds=cfg.seeds, tune_seed=cfg.tune_seed)
+        res = compute()
     except Exception:
         import traceback
         st.fail(cfg, owner, traceback.format_exc())
