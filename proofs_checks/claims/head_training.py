@@ -7,7 +7,9 @@ keyed by its configuration (:class:`HeadExperiment`): a finished record is read,
 Recipes are the released ones (:class:`~seqtheory.models.lm.LMConfig` defaults). The statistics
 are the paper's: ratios of the mean final-step row diameter ``D(S_T)`` and of the mean final-step
 Hilbert RMS across seeds (AdamW / RowNorm), with the per-seed ratios and the fraction of recorded
-steps at which RowNorm is smaller on both.
+steps at which RowNorm is smaller on both. The same statistics across head widths up to the
+paper's (a shallow backbone, the head scaled) are ``head.exp.rownorm_vs_adamw.width``
+(:mod:`seqtheory.proofs_checks.claims.head_width`).
 """
 from __future__ import annotations
 
@@ -153,7 +155,9 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
               "loss (tuning seed distinct from the reported seeds); released recipes (head AdamW "
               "betas (0.9, 0.999), eps 1e-10, weight decay 0.1; head RowNorm β 0.95, eps 1e-8, no "
               "weight decay; Muon backbone, weight decay 0.1). RowNorm smaller on both statistics at "
-              f"{s['frac_steps_b_smaller']:.1%} of recorded steps")
+              f"{s['frac_steps_b_smaller']:.1%} of recorded steps. This run grows the whole model "
+              "at a small head width; the ratios at the paper's head widths (d = 512 / 768 / 1024, "
+              "a shallow backbone) are the sibling claim head.exp.rownorm_vs_adamw.width")
 
 
 @rownorm_vs_adamw.decision_rule

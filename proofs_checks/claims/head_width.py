@@ -81,7 +81,8 @@ def sweep_config(ctx: Context, widths: tuple[int, ...] | None = None, **lm_kw) -
     from seqtheory.models.lm import quick_config
 
     base = dict(d_model=64, n_layers=1, n_heads=4, seq_len=32, batch_size=8, level="word",
-                warmup=20, eval_windows=32, panel_windows=2, max_bytes=1_000_000)
+                warmup=20, eval_windows=32, panel_windows=2, max_bytes=1_000_000,
+                device=ctx.device, torch_threads=1 if ctx.device == "cpu" else None)
     base.update(ctx.by_profile(
         dict(vocab_size=512, steps=30, record_points=3, max_bytes=200_000, eval_windows=16),
         dict(vocab_size=2048, steps=300, record_points=6)))
