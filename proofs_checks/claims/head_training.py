@@ -205,18 +205,22 @@ def experiment_verdict(ev: dict) -> tuple[Verdict, str, dict]:
 @rownorm_vs_adamw.control
 def _rownorm_control(ctx: Context) -> ControlOutcome:
     # AdamW in both arms (seed s against seed s+1): the direction the claim needs must fail
-    from seqtheory.models.lm import summarise
-
-    res = stored_experiment(ctx)
-    a = res["runs"]["adamw"]
-    shifted = a[1:] + a[:1]
-    ev = evidence_of(dict(res, runs={"adamw": a, "rownorm": shifted}, tuning={},
-                          summary=summarise(a, shifted)))
+    ev = evidence_of(dict(adamw_in_both_arms(stored_experiment(ctx)), tuning={}))
     verdict, why, parts = experiment_verdict(ev)
     return ControlOutcome(verdict is not Verdict.SUPPORTED and not parts.get("direction", False),
                           "AdamW head in both arms (seeds paired s ↔ s+1)",
                           f"verdict {verdict.value}: {why}; D ratio {ev['ratio_diameter']:.2f}, "
                           f"Hilbert ratio {ev['ratio_hilbert_rms']:.2f}", {"decision": ev})
+
+
+def adamw_in_both_arms(res: dict) -> dict:
+    """A stored comparison ``res`` with its RowNorm arm replaced by the AdamW runs paired seed
+    s ↔ s+1, and the summary recomputed: the negative control of the head experiments."""
+    from seqtheory.models.lm import summarise
+
+    a = res["runs"]["adamw"]
+    shifted = a[1:] + a[:1]
+    return dict(res, runs={"adamw": a, "rownorm": shifted}, summary=summarise(a, shifted))
 
 
 #: rough CPU seconds of the stored head experiment (2-core development machine): quick, full

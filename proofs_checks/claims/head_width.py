@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.numerics.fits import fit_loglog_slope
-from seqtheory.proofs_checks.claims.head_training import stored_result
+from seqtheory.proofs_checks.claims.head_training import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
@@ -277,15 +277,8 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
 @rownorm_vs_adamw_width.control
 def _width_control(ctx: Context) -> ControlOutcome:
     # AdamW in both arms at every width (seed s against seed s+1): the direction must fail
-    from seqtheory.models.lm import summarise
-
     res = stored_sweep(ctx)
-    pts = []
-    for r in res["points"]:
-        a = r["runs"]["adamw"]
-        shifted = a[1:] + a[:1]
-        pts.append(dict(r, runs={"adamw": a, "rownorm": shifted}, summary=summarise(a, shifted)))
-    ev = evidence_of(dict(res, points=pts))
+    ev = evidence_of(dict(res, points=[adamw_in_both_arms(r) for r in res["points"]]))
     verdict, why, parts = width_verdict(ev)
     return ControlOutcome(verdict is not Verdict.SUPPORTED and not all(parts["direction"].values()),
                           "AdamW head in both arms at every width (seeds paired s ↔ s+1)",
