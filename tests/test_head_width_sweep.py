@@ -66,7 +66,7 @@ def _pt(d, rd, rh, frac=1.0, converged=True):
 def _ev(points, exponent=0.5):
     ev = {"points": points, "scale": {"backbone": "1 layer(s) of width 64", "vocab_size": 2048,
                                       "steps": 300, "tokens": 76_800, "seeds": 3}}
-    ev["fit_diameter"] = {"exponent": exponent, "ci": [exponent - 0.05, exponent + 0.05], "n": 9}
+    ev["fit_diameter"] = ev["fit_hilbert_rms"] = {"exponent": exponent, "ci": [exponent - 0.05, exponent + 0.05], "n": 9}
     return ev
 
 

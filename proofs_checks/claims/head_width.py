@@ -248,8 +248,10 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
             verdict = (Verdict.REFUTED if Verdict.REFUTED in vs else Verdict.SUPPORTED
                        if all(v is Verdict.SUPPORTED for v in vs) else Verdict.INCONCLUSIVE).value
         parts["per_width"][p["d"]] = "reversed" if down else verdict
-    expo = (f"diameter ratio ∝ d^{fd['exponent']:.2f} [{fd['ci'][0]:.2f}, {fd['ci'][1]:.2f}]"
-            if fd else "no exponent fit (one width)")
+    fh = ev.get("fit_hilbert_rms")
+    expo = (f"diameter ratio ∝ d^{fd['exponent']:.2f} [{fd['ci'][0]:.2f}, {fd['ci'][1]:.2f}], "
+            f"Hilbert RMS ratio ∝ d^{fh['exponent']:.2f} [{fh['ci'][0]:.2f}, {fh['ci'][1]:.2f}] "
+            f"(95% CI; √d: 0.5)" if fd and fh else "no exponent fit (one width)")
     if not all(p["converged"] for p in pts):
         bad = [p["d"] for p in pts if not p["converged"]]
         return Verdict.INCONCLUSIVE, f"training did not converge at d = {bad} {sc}", parts
@@ -289,8 +291,9 @@ def _figure(ev: dict):
     fig, ax = new_figure(1, 2, figsize=(10, 3.6))
     ws = np.array([p["d"] for p in ev["points"]], dtype=float)
     grid = np.geomspace(min(ws.min(), 512), max(ws.max(), 1024), 50)
-    for a, k, ref, name in ((ax[0], "diameter", 1.94, "row diameter D(S_T)"),
-                            (ax[1], "hilbert_rms", 0.50, "Hilbert RMS")):
+    for j, (a, k, name) in enumerate(((ax[0], "diameter", "row diameter D(S_T)"),
+                                      (ax[1], "hilbert_rms", "Hilbert RMS"))):
+        ref = float(np.mean([v[j] / math.sqrt(d) for d, v in PAPER_RATIOS.items()]))
         m = np.array([p[f"ratio_{k}"] for p in ev["points"]])
         iv = np.array([p[f"interval_{k}"] for p in ev["points"]])
         a.errorbar(ws, m, yerr=[m - iv[:, 0], iv[:, 1] - m], fmt="o-", color="C3", capsize=3,
@@ -299,9 +302,9 @@ def _figure(ev: dict):
             a.plot([p["d"]] * len(p[f"ratio_{k}_per_seed"]), p[f"ratio_{k}_per_seed"], ".",
                    color="C3", alpha=0.4)
         pw = sorted(PAPER_RATIOS)
-        a.plot(pw, [PAPER_RATIOS[d][0 if k == "diameter" else 1] for d in pw], "s", color="k",
+        a.plot(pw, [PAPER_RATIOS[d][j] for d in pw], "s", color="k",
                label="[HEAD] (190M–640M models)")
-        a.plot(grid, ref * np.sqrt(grid), "--", color="0.5", label=f"{ref:g}·√d (paper's ratio/√d)")
+        a.plot(grid, ref * np.sqrt(grid), "--", color="0.5", label=f"{ref:.2f}·√d (paper's mean ratio/√d)")
         a.plot(grid, m[0] * np.sqrt(grid / ws[0]), ":", color="C3", lw=0.8,
                label="√d through the first measured point")
         a.set_xscale("log")
