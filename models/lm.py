@@ -31,7 +31,7 @@ import torch.nn.functional as F
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
 
-__all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison",
+__all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
            "quick_config", "gpu_config"]
 
 
@@ -170,7 +170,7 @@ def _eval_loss(model: DecoderLM, xs: torch.Tensor, ys: torch.Tensor, chunk: int 
     return tot / n
 
 
-def _lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
+def lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
     """Linear warmup, then cosine decay to 10% (same schedule for every optimizer)."""
     if step < cfg.warmup:
         return (step + 1) / cfg.warmup
@@ -229,7 +229,7 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     val0 = _eval_loss(model, ex, ey)
     losses = []
     for step in range(steps):
-        f = _lr_factor(step, cfg, steps)
+        f = lr_factor(step, cfg, steps)
         for o, lrs in zip(all_opts, base_lrs):
             for g, lr in zip(o.param_groups, lrs):
                 g["lr"] = lr * f

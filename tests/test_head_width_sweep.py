@@ -134,6 +134,9 @@ def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
     out = c.check(ctx)
     assert [r["d"] for r in out.tables["widths"]] == [8, 16]
     assert out.evidence["decision"]["fit_diameter"]["n"] == 6
+    # RowNorm's practical update keeps D(S_t) ≤ 2·lr_t ([HEAD], SPEC head.ema_rownorm_bound)
+    assert all(0 < r["RN_D/(2ηf)"] <= 1 + 1e-5 for r in out.tables["widths"])
+    assert "Final-step geometry" in out.notes
     assert all(len(r["recorded_steps"]) == 3
                for p in hw.stored_sweep(ctx)["points"] for a in p["runs"].values() for r in a)
     st_ = ResultsStore(tmp_path / "results")

@@ -125,11 +125,28 @@ def _fit(widths, per_seed) -> dict:
     return {"exponent": f.slope, "ci": [f.ci_low, f.ci_high], "n": f.n}
 
 
+def step_geometry(res: dict) -> dict:
+    """Final-step diameters in units of the step size: RowNorm's ``D / (2 η_RN f_T)`` (1 when the
+    diameter pair's rows point in opposite directions) and AdamW's ``D / (2 η_A f_T √d)`` (1 when
+    the pair's update entries are ±η_A f_T, sign-like), per seed; ``f_T`` is the schedule's factor
+    at the final step. Their ratio times √d is the diameter ratio."""
+    from seqtheory.models.lm import LMConfig, lr_factor
+
+    cfg = res["config"]
+    lm = LMConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in cfg.items()})
+    f = lr_factor(lm.steps - 1, lm, lm.steps)
+    d = lm.width
+    return {"rownorm_D_over_2lr": [r["diameter"][-1] / (2 * res["lr_rownorm"] * f)
+                                   for r in res["runs"]["rownorm"]],
+            "adamw_D_over_2lr_sqrt_d": [r["diameter"][-1] / (2 * res["lr_adamw"] * f * math.sqrt(d))
+                                        for r in res["runs"]["adamw"]]}
+
+
 def point_evidence(res: dict) -> dict:
     """The decision evidence of one width's stored comparison."""
     s = res["summary"]
     runs = [r for arm in res["runs"].values() for r in arm]
-    return {"d": res["config"]["head_width"],
+    return {"d": res["config"]["head_width"], "step_geometry": step_geometry(res),
             "ratio_diameter": s["ratio_diameter"], "ratio_hilbert_rms": s["ratio_hilbert_rms"],
             "ratio_diameter_per_seed": s["ratio_diameter_per_seed"],
             "ratio_hilbert_rms_per_seed": s["ratio_hilbert_rms_per_seed"],
@@ -176,6 +193,15 @@ def _direction(p: dict) -> tuple[bool, bool]:
     return DIRECTION_RULE.succeeds(up), DIRECTION_RULE.succeeds(down)
 
 
+def _geometry_text(ev: dict) -> str:
+    rn = [x for p in ev["points"] for x in p["step_geometry"]["rownorm_D_over_2lr"]]
+    ad = [x for p in ev["points"] for x in p["step_geometry"]["adamw_D_over_2lr_sqrt_d"]]
+    return (f"Final-step geometry over every width and seed: RowNorm's D(S_T) / (2 η f_T) lies in "
+            f"[{min(rn):.3f}, {max(rn):.3f}] and AdamW's D(S_T) / (2 η f_T √d) in "
+            f"[{min(ad):.2f}, {max(ad):.2f}] (f_T: the schedule's final factor), so the diameter "
+            "ratio is about (η_AdamW / η_RowNorm)·√d")
+
+
 def _scale_text(sc: dict) -> str:
     return (f"at a {sc['backbone']} backbone, V = {sc['vocab_size']}, {sc['steps']} steps "
             f"({sc['tokens']:,} training tokens), {sc['seeds']} seeds; the paper: {PAPER_SCALE}")
@@ -197,6 +223,8 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
               "paper_D": PAPER_RATIOS.get(p["d"], (None, None))[0],
               "H_ratio": p["ratio_hilbert_rms"], "H_interval": p["interval_hilbert_rms"],
               "paper_H": PAPER_RATIOS.get(p["d"], (None, None))[1],
+              "RN_D/(2ηf)": float(np.mean(p["step_geometry"]["rownorm_D_over_2lr"])),
+              "AdamW_D/(2ηf√d)": float(np.mean(p["step_geometry"]["adamw_D_over_2lr_sqrt_d"])),
               "rownorm_smaller_every_measurement": p["frac_steps_rownorm_smaller"] == 1.0,
               "val_loss_diff": p["val_loss_diff"],
               "verdict_at_d": parts["per_width"][p["d"]]} for p in ev["points"]]
@@ -215,7 +243,8 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
                          "lr-scaling rule is unknown; both heads share η(d) = "
                          f"{LR_REF:g}·√({D_REF}/d) (an lr ratio between the heads would scale every "
                          "diameter ratio by about that factor; the exponent in d does not depend "
-                         "on it). Intervals: 95% Student-t over seeds of the log per-seed ratios")
+                         f"on it). {_geometry_text(ev)}. Intervals: 95% Student-t over seeds "
+                         "of the log per-seed ratios")
 
 
 @rownorm_vs_adamw_width.decision_rule
@@ -315,8 +344,10 @@ def _figure(ev: dict):
     return fig
 
 
-#: rough CPU seconds of the sweep on the 2-core development machine: quick, full
-_WIDTH_CPU_SECONDS = (30.0, 1200.0)
+#: rough CPU seconds of the sweep on the shared 2-core development machine (measured 2026-12-01:
+#: quick 30 s; full 920 s of training, per-width 88 / 49 / 88 / 206 / 236 / 252 s for six runs
+#: of 300 steps at d = 64 … 1024, i.e. 0.03–0.14 s per step): quick, full
+_WIDTH_CPU_SECONDS = (30.0, 950.0)
 
 
 @rownorm_vs_adamw_width.training_plan
