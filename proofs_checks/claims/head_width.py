@@ -183,6 +183,10 @@ def paper_point_verdict(value: float, interval, paper: float) -> Verdict:
     return Verdict.INCONCLUSIVE
 
 
+def _rounded(interval) -> list[float]:
+    return [float(f"{x:.3g}") for x in interval]
+
+
 def _geometry_text(ev: dict) -> str:
     rn = [x for p in ev["points"] for x in p["step_geometry"]["rownorm_D_over_2lr"]]
     ad = [x for p in ev["points"] for x in p["step_geometry"]["adamw_D_over_2lr_sqrt_d"]]
@@ -208,10 +212,10 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
     verdict, why, parts = width_verdict(ev)
     figs = save_figure(_figure(ev), ctx, "head_width_sweep")
     table = [{"d": p["d"], "lr": head_lr(p["d"]),
-              "D_ratio": p["ratio_diameter"], "D_interval": p["interval_diameter"],
+              "D_ratio": p["ratio_diameter"], "D_interval": _rounded(p["interval_diameter"]),
               "D_ratio/sqrt(d)": p["ratio_diameter"] / math.sqrt(p["d"]),
               "paper_D": PAPER_RATIOS.get(p["d"], (None, None))[0],
-              "H_ratio": p["ratio_hilbert_rms"], "H_interval": p["interval_hilbert_rms"],
+              "H_ratio": p["ratio_hilbert_rms"], "H_interval": _rounded(p["interval_hilbert_rms"]),
               "paper_H": PAPER_RATIOS.get(p["d"], (None, None))[1],
               "RN_D/(2ηf)": float(np.mean(p["step_geometry"]["rownorm_D_over_2lr"])),
               "AdamW_D/(2ηf√d)": float(np.mean(p["step_geometry"]["adamw_D_over_2lr_sqrt_d"])),
