@@ -108,13 +108,24 @@ def test_paper_point_verdict_branches():
     assert hw.paper_point_verdict(30.0, (28.0, 32.0), 45.1) is Verdict.INCONCLUSIVE
 
 
+@given(st.lists(st.floats(0.01, 100.0), min_size=2, max_size=6), st.floats(0.1, 10.0))
+@settings(max_examples=50, deadline=None)
+def test_seed_interval_brackets_the_geometric_mean_and_scales(values, c):
+    lo, hi = hw.seed_interval(values)
+    g = math.exp(sum(math.log(v) for v in values) / len(values))
+    assert lo <= g * (1 + 1e-12) and g <= hi * (1 + 1e-12)
+    lo2, hi2 = hw.seed_interval([c * v for v in values])
+    assert lo2 == pytest.approx(c * lo, rel=1e-9) and hi2 == pytest.approx(c * hi, rel=1e-9)
+
+
 def test_seed_interval_and_lr_rule():
     lo, hi = hw.seed_interval([2.0, 2.0, 2.0])
     assert lo == pytest.approx(2.0) and hi == pytest.approx(2.0)
     lo, hi = hw.seed_interval([1.0, 2.0, 4.0])
     assert lo < 2.0 < hi
-    with pytest.raises(ValueError):
-        hw.seed_interval([1.0])
+    for bad in ([1.0], [1.0, -2.0], [1.0, float("nan")]):
+        with pytest.raises(ValueError, match="positive"):
+            hw.seed_interval(bad)
     assert hw.head_lr(64) == pytest.approx(hw.LR_REF) and hw.head_lr(256) == pytest.approx(hw.LR_REF / 2)
     with pytest.raises(ValueError, match="d must"):
         hw.head_lr(0)

@@ -109,9 +109,10 @@ def seed_interval(values, confidence: float = 0.95) -> tuple[float, float]:
     """Student-t interval of the geometric mean of positive ``values`` (≥ 2 of them)."""
     from scipy import stats
 
-    x = np.log(np.asarray(values, dtype=float))
-    if len(x) < 2 or not np.all(np.isfinite(x)):
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or len(v) < 2 or not np.all(np.isfinite(v) & (v > 0)):
         raise ValueError(f"values must be ≥ 2 positive finite numbers, got {values!r}")
+    x = np.log(v)
     h = float(stats.t.ppf(0.5 + confidence / 2, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
     return float(math.exp(x.mean() - h)), float(math.exp(x.mean() + h))
 
