@@ -33,7 +33,7 @@ from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
 
-__all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison",
+__all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
            "quick_config", "gpu_config"]
 
 
@@ -66,6 +66,9 @@ class LMConfig:
     panel_windows: int = 2
     max_bytes: int = 1_000_000
     level: str = "byte"
+    vocab_size: int = 4096      # level "word" only: ids of the word vocabulary (models.tokenizer)
+    head_width: int | None = None   # d of the head; None: d_model (see DecoderLM)
+    record_points: int = 0      # diagnostics at this many evenly spaced steps (0: every step)
     tune_steps: int = 150
     adamw_grid: tuple[float, ...] = (1e-2, 3e-2, 1e-1, 3e-1)
     rownorm_grid: tuple[float, ...] = (1e-2, 3e-2, 1e-1, 3e-1)
@@ -80,6 +83,14 @@ class LMConfig:
         check_optional_int("torch_threads", self.torch_threads)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model {self.d_model} must be divisible by n_heads {self.n_heads}")
+        check_int("vocab_size", self.vocab_size, 2)
+        check_optional_int("head_width", self.head_width)
+        check_int("record_points", self.record_points, 0)
+
+    @property
+    def width(self) -> int:
+        """The head's width ``d`` (``head_width``, else ``d_model``)."""
+        return self.d_model if self.head_width is None else self.head_width
 
 
 def quick_config(**kw) -> LMConfig:
@@ -118,7 +129,11 @@ class _Block(nn.Module):
 
 
 class DecoderLM(nn.Module):
-    """Pre-norm decoder-only LM with an untied, bias-free head ``self.head.weight`` (``V×d``)."""
+    """Pre-norm decoder-only LM with an untied, bias-free head ``self.head.weight`` (``V×d``).
+
+    With ``cfg.head_width`` set, the backbone (width ``d_model``) is followed by a bias-free
+    up-projection to ``d = head_width`` and a GELU before the final RMSNorm (a hidden matrix:
+    Muon trains it), so the head's width is varied without growing the backbone."""
 
     def __init__(self, vocab_size: int, cfg: LMConfig) -> None:
         super().__init__()
@@ -126,8 +141,9 @@ class DecoderLM(nn.Module):
         self.tok = nn.Embedding(vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.seq_len, cfg.d_model)
         self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layers))
-        self.norm = nn.RMSNorm(cfg.d_model)
-        self.head = nn.Linear(cfg.d_model, vocab_size, bias=False)
+        self.up = None if cfg.head_width is None else nn.Linear(cfg.d_model, cfg.width, bias=False)
+        self.norm = nn.RMSNorm(cfg.width)
+        self.head = nn.Linear(cfg.width, vocab_size, bias=False)
         for m in self.modules():
             if isinstance(m, (nn.Linear, nn.Embedding)):
                 nn.init.normal_(m.weight, std=0.02)
@@ -137,6 +153,8 @@ class DecoderLM(nn.Module):
         h = self.tok(x) + self.pos(torch.arange(x.shape[1], device=x.device))
         for b in self.blocks:
             h = b(h)
+        if self.up is not None:
+            h = F.gelu(self.up(h))
         return self.norm(h)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -155,7 +173,7 @@ def _eval_loss(model: DecoderLM, xs: torch.Tensor, ys: torch.Tensor, chunk: int 
     return tot / n
 
 
-def _lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
+def lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
     """Linear warmup, then cosine decay to 10% (same schedule for every optimizer)."""
     if step < cfg.warmup:
         return (step + 1) / cfg.warmup
@@ -210,10 +228,11 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     px = px.to(dev)
     gen = torch.Generator().manual_seed(10_000 + seed)
     diag = HeadDiagnostics()
+    recorded = record_steps(cfg.record_points, steps)
     val0 = _eval_loss(model, ex, ey)
     losses = []
     for step in range(steps):
-        f = _lr_factor(step, cfg, steps)
+        f = lr_factor(step, cfg, steps)
         for o, lrs in zip(all_opts, base_lrs):
             for g, lr in zip(o.param_groups, lrs):
                 g["lr"] = lr * f
@@ -223,14 +242,15 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             o.zero_grad(set_to_none=True)
         loss.backward()
         losses.append(loss.item())
-        if diagnostics:
+        record = diagnostics and step in recorded
+        if record:
             with torch.no_grad():
                 Hp = model.hidden(px).flatten(0, 1)
             U_old = U.detach().clone()
         for o in opts:
             o.step()
         S = hopt.step()[0]
-        if diagnostics:
+        if record:
             diag.record(S, U_old, Hp)
         if not math.isfinite(losses[-1]):
             break
@@ -238,12 +258,21 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
                val_loss=_eval_loss(model, ex, ey), train_loss=float(np.mean(losses[-20:])),
                seconds=time.perf_counter() - t0)
     if diagnostics:
-        out.update(diameter=diag.series("diameter").tolist(),
+        out.update(recorded_steps=sorted(s for s in recorded if s < len(losses)),
+                   diameter=diag.series("diameter").tolist(),
                    hilbert_rms=diag.series("hilbert_rms").tolist(),
                    hilbert_max=diag.series("hilbert_max").tolist(),
                    identity_err_max=float(diag.series("identity_err").max()),
                    bound_ok=bool(all(r["bound_ok"] for r in diag.history)))
     return out
+
+
+def record_steps(points: int, steps: int) -> set[int]:
+    """The steps at which the diagnostics are recorded: every step for ``points == 0``, else
+    ``points`` evenly spaced steps (rounded) that always include the first and the final step."""
+    if points == 0 or points >= steps:
+        return set(range(steps))
+    return {int(round(x)) for x in np.linspace(0, steps - 1, points)}
 
 
 def select_head_lr(data: TextData, cfg: LMConfig, head: str, seed: int = 0) -> dict:
@@ -269,7 +298,7 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
     "summary", "config", "corpus_sha256"}``; ``summary`` is :func:`summarise` (final-step ratios).
     """
     if data is None:
-        data = TextData.from_corpus(load_corpus(corpus, cfg.max_bytes), level=cfg.level)
+        data = corpus_data(cfg, corpus)
     tuning = {}
     if lr_adamw is None:
         tuning["adamw"] = select_head_lr(data, cfg, "adamw", tune_seed)
@@ -282,6 +311,13 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
     return dict(runs=runs, tuning=tuning, summary=summarise(runs["adamw"], runs["rownorm"]),
                 config=asdict(cfg), corpus_sha256=data.sha256, vocab_size=data.vocab_size,
                 lr_adamw=lr_adamw, lr_rownorm=lr_rownorm)
+
+
+def corpus_data(cfg: LMConfig, corpus: str | None = None) -> TextData:
+    """The text of ``cfg`` (``cfg.max_bytes`` of ``corpus``, default the stdlib sources) at
+    ``cfg.level`` (word vocabularies of ``cfg.vocab_size`` ids)."""
+    return TextData.from_corpus(load_corpus(corpus, cfg.max_bytes), level=cfg.level,
+                                vocab_size=cfg.vocab_size)
 
 
 def summarise(runs_a: list[dict], runs_b: list[dict]) -> dict:

@@ -67,7 +67,10 @@ class TextData:
     """Token streams for training and validation.
 
     ``level="byte"``: vocabulary = the 256 byte values; ``level="char"``: the corpus is decoded as
-    UTF-8 (errors replaced) and the vocabulary is its sorted set of characters (``itos``).
+    UTF-8 (errors replaced) and the vocabulary is its sorted set of characters (``itos``);
+    ``level="word"``: a :class:`~seqtheory.models.tokenizer.WordVocab` of at most ``vocab_size``
+    ids (words with byte fallback) fitted on the training bytes only (the first
+    ``1 − val_fraction`` of the corpus), which then encodes both splits.
     """
 
     train: torch.Tensor
@@ -78,12 +81,15 @@ class TextData:
     itos: list[str] | None = None
 
     @classmethod
-    def from_corpus(cls, data: bytes, level: str = "byte", val_fraction: float = 0.1) -> "TextData":
-        if level not in ("byte", "char"):
-            raise ValueError(f"level must be 'byte' or 'char', got {level!r}")
+    def from_corpus(cls, data: bytes, level: str = "byte", val_fraction: float = 0.1,
+                    vocab_size: int = 4096) -> "TextData":
+        if level not in ("byte", "char", "word"):
+            raise ValueError(f"level must be 'byte', 'char' or 'word', got {level!r}")
         if not 0.0 < val_fraction < 1.0:
             raise ValueError(f"val_fraction must be in (0, 1), got {shown(val_fraction)}")
         sha = hashlib.sha256(data).hexdigest()
+        if level == "word":
+            return cls._words(data, val_fraction, vocab_size, sha)
         if level == "byte":
             ids = torch.frombuffer(bytearray(data), dtype=torch.uint8).long()
             vocab, itos = 256, None
@@ -97,6 +103,18 @@ class TextData:
         if len(ids) - n_val < 2:
             raise ValueError(f"corpus too small to split ({len(ids)} tokens)")
         return cls(ids[:-n_val], ids[-n_val:], vocab, level, sha, itos)
+
+    @classmethod
+    def _words(cls, data: bytes, val_fraction: float, vocab_size: int, sha: str) -> "TextData":
+        from .tokenizer import WordVocab
+
+        cut = len(data) - max(1, int(len(data) * val_fraction))
+        vocab = WordVocab.fit(data[:cut], vocab_size)
+        train = torch.tensor(vocab.encode(data[:cut]), dtype=torch.long)
+        val = torch.tensor(vocab.encode(data[cut:]), dtype=torch.long)
+        if len(train) < 2 or len(val) < 2:
+            raise ValueError(f"corpus too small to split ({len(data)} bytes)")
+        return cls(train, val, vocab.size, "word", sha)
 
     def batch(self, split: str, batch_size: int, seq_len: int, generator: torch.Generator
               ) -> tuple[torch.Tensor, torch.Tensor]:

@@ -47,6 +47,7 @@ STABLE_IDS = [
     "head.ema_rownorm_bound",
     "head.equidistance_limit",
     "head.exp.rownorm_vs_adamw",
+    "head.exp.rownorm_vs_adamw.width",
     "head.hilbert_softmax",
     "head.min_tension_duality",
     "head.rownorm_oracle",

@@ -64,3 +64,11 @@ def test_experiment_claim_quick_profile_is_stored(tmp_path):
     assert len(before) == 1
     assert c.check(ctx).key_figure == out.key_figure          # read from the store
     assert {r.key: r.updated for r in ResultsStore(tmp_path / "results").runs()} == before
+
+
+def test_adamw_in_both_arms_pairs_the_next_seed():
+    runs = [{"diameter": [1.0, float(k + 1)], "hilbert_rms": [1.0, float(k + 2)], "val_loss": 1.0}
+            for k in range(3)]
+    res = ht.adamw_in_both_arms({"runs": {"adamw": runs, "rownorm": []}, "other": 1})
+    assert res["other"] == 1 and res["runs"]["rownorm"] == runs[1:] + runs[:1]
+    assert res["summary"]["ratio_diameter_per_seed"] == [1 / 2, 2 / 3, 3 / 1]

@@ -35,7 +35,9 @@ def test_textdata_split_and_batches_deterministic():
     assert torch.equal(x1, x2) and torch.equal(x1[:, 1:], y1[:, :-1])
     with pytest.raises(ValueError):
         td.batch("test", 1, 4, g1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="level"):
+        TextData.from_corpus(b"abc", level="words")
+    with pytest.raises(ValueError, match="too small"):
         TextData.from_corpus(b"abc", level="word")
 
 
@@ -49,6 +51,24 @@ def test_model_shapes_and_causality():
     x2 = x.clone()
     x2[:, -1] = (x2[:, -1] + 1) % 11
     assert torch.allclose(m(x2)[:, :-1], out[:, :-1], atol=1e-6)   # causal
+
+
+def test_head_width_model_and_recorded_steps():
+    from seqtheory.models.lm import record_steps
+    from seqtheory.models.optim import split_parameters
+
+    cfg = quick_config(d_model=16, n_heads=2, seq_len=8, n_layers=1, head_width=40)
+    m = DecoderLM(11, cfg)
+    assert cfg.width == 40 and m.head.weight.shape == (11, 40)
+    assert m.hidden(torch.randint(0, 11, (2, 8))).shape == (2, 8, 40)
+    hidden, _, _ = split_parameters(m, m.head.weight, [m.tok.weight, m.pos.weight])
+    assert any(p is m.up.weight for p in hidden)                   # Muon trains the projection
+    assert quick_config().width == 32 and DecoderLM(11, quick_config()).up is None
+    assert record_steps(0, 5) == {0, 1, 2, 3, 4} and record_steps(9, 5) == {0, 1, 2, 3, 4}
+    assert record_steps(3, 101) == {0, 50, 100}
+    for bad in (dict(head_width=0), dict(record_points=-1)):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            quick_config(**bad)
 
 
 def test_tiny_training_smoke_and_diagnostics():

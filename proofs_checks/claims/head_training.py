@@ -7,7 +7,9 @@ keyed by its configuration (:class:`HeadExperiment`): a finished record is read,
 Recipes are the released ones (:class:`~seqtheory.models.lm.LMConfig` defaults). The statistics
 are the paper's: ratios of the mean final-step row diameter ``D(S_T)`` and of the mean final-step
 Hilbert RMS across seeds (AdamW / RowNorm), with the per-seed ratios and the fraction of recorded
-steps at which RowNorm is smaller on both.
+steps at which RowNorm is smaller on both. The same statistics across head widths up to the
+paper's (a shallow backbone, the head scaled) are ``head.exp.rownorm_vs_adamw.width``
+(:mod:`seqtheory.proofs_checks.claims.head_width`).
 """
 from __future__ import annotations
 
@@ -57,11 +59,21 @@ def _experiment_config(ctx: Context) -> HeadExperiment:
 def stored_experiment(ctx: Context) -> dict:
     """The experiment's result from the store of ``ctx``, run and stored when absent."""
     from seqtheory.models.lm import head_comparison
+
+    cfg = _experiment_config(ctx)
+    return stored_result(ctx, cfg, lambda: head_comparison(cfg.lm, seeds=cfg.seeds,
+                                                          tune_seed=cfg.tune_seed))
+
+
+def stored_result(ctx: Context, cfg: Any, compute) -> dict:
+    """The result stored under ``cfg`` in the store of ``ctx``: read when finished there (or from
+    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run under
+    the store's claim on ``cfg`` and stored. ``RuntimeError`` when another worker holds ``cfg``."""
     from seqtheory.models.store import default_owner
 
-    cfg, st = _experiment_config(ctx), store(ctx)
     if ctx.evidence is not None:                 # read from the bundle, never run here
         return from_bundle(ctx, [cfg])[0]
+    st = store(ctx)
     done = st.result(cfg)
     if done is not None:
         return done
@@ -69,7 +81,7 @@ def stored_experiment(ctx: Context) -> dict:
     if not st.claim(cfg, owner, lease_s=24 * 3600.0):
         raise RuntimeError(f"head experiment {st.key(cfg)[:12]} is held by another worker")
     try:
-        res = head_comparison(cfg.lm, seeds=cfg.seeds, tune_seed=cfg.tune_seed)
+        res = compute()
     except Exception:
         import traceback
         st.fail(cfg, owner, traceback.format_exc())
@@ -143,7 +155,9 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
               "loss (tuning seed distinct from the reported seeds); released recipes (head AdamW "
               "betas (0.9, 0.999), eps 1e-10, weight decay 0.1; head RowNorm β 0.95, eps 1e-8, no "
               "weight decay; Muon backbone, weight decay 0.1). RowNorm smaller on both statistics at "
-              f"{s['frac_steps_b_smaller']:.1%} of recorded steps")
+              f"{s['frac_steps_b_smaller']:.1%} of recorded steps. This run grows the whole model "
+              "at a small head width; the ratios at the paper's head widths (d = 512 / 768 / 1024, "
+              "a shallow backbone) are the sibling claim head.exp.rownorm_vs_adamw.width")
 
 
 @rownorm_vs_adamw.decision_rule
@@ -191,18 +205,22 @@ def experiment_verdict(ev: dict) -> tuple[Verdict, str, dict]:
 @rownorm_vs_adamw.control
 def _rownorm_control(ctx: Context) -> ControlOutcome:
     # AdamW in both arms (seed s against seed s+1): the direction the claim needs must fail
-    from seqtheory.models.lm import summarise
-
-    res = stored_experiment(ctx)
-    a = res["runs"]["adamw"]
-    shifted = a[1:] + a[:1]
-    ev = evidence_of(dict(res, runs={"adamw": a, "rownorm": shifted}, tuning={},
-                          summary=summarise(a, shifted)))
+    ev = evidence_of(dict(adamw_in_both_arms(stored_experiment(ctx)), tuning={}))
     verdict, why, parts = experiment_verdict(ev)
     return ControlOutcome(verdict is not Verdict.SUPPORTED and not parts.get("direction", False),
                           "AdamW head in both arms (seeds paired s ↔ s+1)",
                           f"verdict {verdict.value}: {why}; D ratio {ev['ratio_diameter']:.2f}, "
                           f"Hilbert ratio {ev['ratio_hilbert_rms']:.2f}", {"decision": ev})
+
+
+def adamw_in_both_arms(res: dict) -> dict:
+    """A stored comparison ``res`` with its RowNorm arm replaced by the AdamW runs paired seed
+    s ↔ s+1, and the summary recomputed: the negative control of the head experiments."""
+    from seqtheory.models.lm import summarise
+
+    a = res["runs"]["adamw"]
+    shifted = a[1:] + a[:1]
+    return dict(res, runs={"adamw": a, "rownorm": shifted}, summary=summarise(a, shifted))
 
 
 #: rough CPU seconds of the stored head experiment (2-core development machine): quick, full

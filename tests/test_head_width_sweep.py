@@ -1,0 +1,160 @@
+"""head.exp.rownorm_vs_adamw.width (proofs_checks/claims/head_width.py) and the word vocabulary
+(models/tokenizer.py): the tokenizer, the decision rule on synthetic evidence (every branch), the
+control through the rule, and a tiny end-to-end sweep through the results store."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from seqtheory.models.tokenizer import WordVocab, pieces
+from seqtheory.proofs_checks.claims import head_width as hw
+from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
+
+TEXT = b"def f(x):\n    return x + 1\n\ndef g(y):\n    return f(y) * 22\n" * 3
+
+
+# ------------------------------------------------------------------ tokenizer
+def test_vocab_is_deterministic_and_ranked():
+    v = WordVocab.fit(TEXT, 300)
+    assert v == WordVocab.fit(TEXT, 300)
+    counts = [pieces(TEXT).count(w) for w in v.words]
+    assert counts == sorted(counts, reverse=True) and min(counts) >= 2
+    assert all(len(w) >= 2 for w in v.words) and len(set(v.words)) == len(v.words)
+    assert WordVocab.fit(TEXT, 257).size == 257           # capped: one word
+    assert v.encode(b"def") == [256 + v.words.index(b"def")]
+    assert v.encode(b"zzz") == list(b"zzz")               # unseen word: byte fallback
+
+
+@given(st.binary(max_size=200))
+@example(b"\xff\x00 \n\n  def_x9 12ab")
+@settings(max_examples=60, deadline=None)
+def test_round_trip_and_pieces_cover_the_bytes(data):
+    assert b"".join(pieces(data)) == data
+    v = WordVocab.fit(TEXT, 400)
+    ids = v.encode(data)
+    assert all(0 <= i < v.size for i in ids) and v.decode(ids) == data
+
+
+def test_tokenizer_bad_input():
+    with pytest.raises(ValueError, match="vocab_size"):
+        WordVocab.fit(TEXT, 256)
+    with pytest.raises(TypeError, match="data"):
+        pieces("text")
+    with pytest.raises(ValueError, match="token id"):
+        WordVocab.fit(TEXT, 300).decode([10_000])
+
+
+def test_word_level_text_data_fits_on_the_training_split():
+    from seqtheory.models.text import TextData
+
+    d = TextData.from_corpus(TEXT * 20, level="word", vocab_size=300)
+    assert d.level == "word" and 257 <= d.vocab_size <= 300
+    assert int(d.train.max()) < d.vocab_size and int(d.val.max()) < d.vocab_size
+
+
+# ------------------------------------------------------------------ decision rule
+def _pt(d, rd, rh, frac=1.0, converged=True):
+    return {"d": d, "ratio_diameter": sum(rd) / len(rd), "ratio_hilbert_rms": sum(rh) / len(rh),
+            "ratio_diameter_per_seed": rd, "ratio_hilbert_rms_per_seed": rh,
+            "interval_diameter": hw.seed_interval(rd), "interval_hilbert_rms": hw.seed_interval(rh),
+            "frac_steps_rownorm_smaller": frac, "val_loss_diff": 0.01, "converged": converged}
+
+
+def _ev(points, exponent=0.5):
+    ev = {"points": points, "scale": {"backbone": "1 layer(s) of width 64", "vocab_size": 2048,
+                                      "steps": 300, "tokens": 76_800, "seeds": 3}}
+    ev["fit_diameter"] = ev["fit_hilbert_rms"] = {"exponent": exponent, "ci": [exponent - 0.05, exponent + 0.05], "n": 9}
+    return ev
+
+
+def _paper(scale=1.0, hscale=1.0):
+    return [_pt(d, [D * scale * f for f in (0.97, 1.0, 1.03)], [H * hscale * f for f in (0.97, 1.0, 1.03)])
+            for d, (D, H) in sorted(hw.PAPER_RATIOS.items())]
+
+
+def test_rule_supported_refuted_inconclusive_at_paper_widths():
+    v = hw.width_verdict
+    assert v(_ev(_paper()))[0] is Verdict.SUPPORTED
+    assert v(_ev(_paper(scale=1.2)))[0] is Verdict.SUPPORTED            # within 25%
+    assert v(_ev(_paper(scale=0.1)))[0] is Verdict.REFUTED              # 10× below
+    assert v(_ev(_paper(scale=3.0)))[0] is Verdict.REFUTED              # 3× above
+    verdict, why, parts = v(_ev(_paper(scale=0.6)))                     # between: neither
+    assert verdict is Verdict.INCONCLUSIVE and "neither" in why and "V = 2048" in why
+    assert parts["per_width"][512] == "inconclusive"
+    # exponent far from 0.5 keeps matching paper points from support
+    assert v(_ev(_paper(), exponent=1.0))[0] is Verdict.INCONCLUSIVE
+
+
+def test_rule_direction_convergence_and_no_paper_width():
+    v = hw.width_verdict
+    small = [_pt(d, [x * math.sqrt(d) for x in (0.5, 0.55, 0.6)], [2.0, 2.1, 2.2]) for d in (64, 128)]
+    verdict, why, _ = v(_ev(small))
+    assert verdict is Verdict.INCONCLUSIVE and "no paper width" in why
+    rev = small + [_pt(256, [0.5, 0.6, 0.7], [0.5, 0.6, 0.8], frac=0.0)]
+    assert v(_ev(rev))[0] is Verdict.REFUTED
+    # final ratios > 1 but RowNorm not smaller at every recorded measurement: its own test fails
+    verdict, why, parts = v(_ev(small + [_pt(256, [9, 9, 9], [3, 3, 3], frac=0.9)]))
+    assert verdict is Verdict.REFUTED and "d=256 (90% of them)" in why
+    assert parts["every_measurement"] == {64: True, 128: True, 256: False}
+    assert v(_ev([_pt(64, [5, 5, 5.1], [2, 2, 2.1], converged=False)]))[0] is Verdict.INCONCLUSIVE
+
+
+def test_paper_point_verdict_branches():
+    assert hw.paper_point_verdict(40.0, (30.0, 50.0), 45.1) is Verdict.SUPPORTED
+    assert hw.paper_point_verdict(10.0, (9.0, 11.0), 45.1) is Verdict.REFUTED
+    assert hw.paper_point_verdict(30.0, (28.0, 32.0), 45.1) is Verdict.INCONCLUSIVE
+
+
+@given(st.lists(st.floats(0.01, 100.0), min_size=2, max_size=6), st.floats(0.1, 10.0))
+@settings(max_examples=50, deadline=None)
+def test_seed_interval_brackets_the_geometric_mean_and_scales(values, c):
+    lo, hi = hw.seed_interval(values)
+    g = math.exp(sum(math.log(v) for v in values) / len(values))
+    assert lo <= g * (1 + 1e-12) and g <= hi * (1 + 1e-12)
+    lo2, hi2 = hw.seed_interval([c * v for v in values])
+    assert lo2 == pytest.approx(c * lo, rel=1e-9) and hi2 == pytest.approx(c * hi, rel=1e-9)
+
+
+def test_seed_interval_and_lr_rule():
+    lo, hi = hw.seed_interval([2.0, 2.0, 2.0])
+    assert lo == pytest.approx(2.0) and hi == pytest.approx(2.0)
+    lo, hi = hw.seed_interval([1.0, 2.0, 4.0])
+    assert lo < 2.0 < hi
+    for bad in ([1.0], [1.0, -2.0], [1.0, float("nan")]):
+        with pytest.raises(ValueError, match="positive"):
+            hw.seed_interval(bad)
+    assert hw.head_lr(64) == pytest.approx(hw.LR_REF) and hw.head_lr(256) == pytest.approx(hw.LR_REF / 2)
+    with pytest.raises(ValueError, match="d must"):
+        hw.head_lr(0)
+
+
+# ------------------------------------------------------------------ end to end through the store
+def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
+    from controls import control_through_rule
+
+    from seqtheory.models.store import ResultsStore
+
+    ctx = Context(seed=0, out_dir=tmp_path, results_dir=tmp_path / "results")
+    tiny = hw.sweep_config(ctx, widths=(8, 16), steps=12, warmup=2, vocab_size=300,
+                           max_bytes=30_000, seq_len=16, eval_windows=4, record_points=3,
+                           d_model=16, n_heads=2)
+    monkeypatch.setattr(hw, "sweep_config", lambda ctx, widths=None, **kw: tiny)
+    c = get_claim("head.exp.rownorm_vs_adamw.width")
+    out = c.check(ctx)
+    assert [r["d"] for r in out.tables["widths"]] == [8, 16]
+    assert out.evidence["decision"]["fit_diameter"]["n"] == 6
+    # RowNorm's practical update keeps D(S_t) ≤ 2·lr_t ([HEAD], SPEC head.ema_rownorm_bound)
+    assert all(0 < r["RN_D/(2ηf)"] <= 1 + 1e-5 for r in out.tables["widths"])
+    assert "Final-step geometry" in out.notes
+    assert all(len(r["recorded_steps"]) == 3
+               for p in hw.stored_sweep(ctx)["points"] for a in p["runs"].values() for r in a)
+    st_ = ResultsStore(tmp_path / "results")
+    before = {r.key: r.updated for r in st_.runs()}
+    assert len(before) == 3                                  # two widths + the sweep
+    assert c.check(ctx).key_figure == out.key_figure         # read back, not retrained
+    assert {r.key: r.updated for r in st_.runs()} == before
+    assert control_through_rule(c, ctx).rejected
+    assert c.plan(ctx, False)[0].config == tiny
