@@ -77,6 +77,8 @@ __all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "LieReport",
 SUPPORTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
 #: families whose layers carry an input bias (restricted, [DEPTH] §3); ``abelian`` has none
 RESTRICTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla")
+#: lengths beyond this (2^53, where float64 stops counting letters) count as no crossing
+MAX_LENGTH = 2 ** 53
 _GLA_LOG_ALPHA_MIN = -1.0   # GLAMixer clamps log α at −1 (models/layers_diagonal.py, GLAMixer)
 
 
@@ -252,8 +254,8 @@ def character_table_test(table: np.ndarray, values, exponent: int) -> tuple[Frac
 
 def predicted_horizon(delta, modulus, image_order: int, modulus_floor: float = 0.5) -> int | None:
     """Longest length a channel still decodes (module docstring): least ``n ≥ 1`` with
-    ``n·|δ̄| + √n·σ ≥ π/m`` or ``r^n ≤ modulus_floor``, minus one; ``None`` when neither ever
-    happens. ``delta``, ``modulus``: per letter (uniform words); ``m = image_order ≥ 2``."""
+    ``n·|δ̄| + √n·σ ≥ π/m`` or ``r^n ≤ modulus_floor``, minus one; ``None`` when neither happens
+    within :data:`MAX_LENGTH` letters. ``delta``, ``modulus``: per letter (uniform words); ``m = image_order ≥ 2``."""
     if not isinstance(image_order, (int, np.integer)) or image_order < 2:
         raise ValueError(f"image_order must be an int >= 2, got {image_order!r}")
     if not 0 < modulus_floor < 1:
@@ -266,17 +268,23 @@ def predicted_horizon(delta, modulus, image_order: int, modulus_floor: float = 0
     mean, sd = abs(float(d.mean())), float(d.std())
     crossings = []
     if mean > 0 or sd > 0:
-        s = ((-sd + math.sqrt(sd * sd + 4 * mean * margin)) / (2 * mean) if mean > 0
-             else margin / sd)
-        n = max(1, math.ceil(s * s))
-        while n > 1 and (n - 1) * mean + math.sqrt(n - 1) * sd >= margin:   # float rounding
-            n -= 1
-        while n * mean + math.sqrt(n) * sd < margin:
-            n += 1
+        # √n at the crossing: the positive root of mean·s² + sd·s − margin, in the stable form
+        s = 2 * margin / (sd + math.sqrt(sd * sd + 4 * mean * margin))
+        n = max(1, math.ceil(min(s * s, 2.0 * MAX_LENGTH)))
+
+        def crossed(k: int) -> bool:
+            return k * mean + math.sqrt(k) * sd >= margin
+
+        for _ in range(4):                     # correct the float rounding of s² (±1 at most)
+            if n > 1 and crossed(n - 1):
+                n -= 1
+            elif not crossed(n):
+                n += 1
         crossings.append(n)
     log_r = float(np.log(r).mean())
     if log_r < 0:
-        crossings.append(max(1, math.ceil(math.log(modulus_floor) / log_r - 1e-12)))
+        crossings.append(max(1, math.ceil(min(math.log(modulus_floor) / log_r - 1e-12, 2.0 * MAX_LENGTH))))
+    crossings = [n for n in crossings if n <= MAX_LENGTH]
     return min(crossings) - 1 if crossings else None
 
 
