@@ -17,7 +17,10 @@ import math
 import sys
 from pathlib import Path
 
-__all__ = ["register", "run", "open_store", "render"]
+__all__ = ["register", "run", "open_store", "render", "MAX_TOKENS_SHOWN"]
+
+#: per-token phases are printed for groups up to this order (larger ones: --json)
+MAX_TOKENS_SHOWN = 12
 
 
 def register(subparsers) -> None:
@@ -101,15 +104,19 @@ def render(res) -> list[str]:
                       f"{L.subgroup_order}, kernel ⊇ G^({L.index}) of order {L.next_order}?; {ctx}): "
                       f"{L.n_nontrivial} non-trivial homomorphic character(s), "
                       f"{L.n_non_homomorphism} non-homomorphism channel(s) of {len(L.channels)}"]
-        lines.append(f"  {'ch':>3}  {'phases/π':<40} {'max|δ|/π':>8} {'min|λ|':>7} {'ctx/π':>6}  "
+        pw = 7 * len(L.channels[0].phase) if len(L.channels[0].phase) <= MAX_TOKENS_SHOWN else 16
+        lines.append(f"  {'ch':>3}  {'phases/π':<{pw}} {'max|δ|/π':>8} {'min|λ|':>7} {'ctx/π':>6}  "
                      f"{'character k: tokens':<28} {'hom':>7} {'⊇next':>5} {'horizon':>8}")
         for c in L.channels:
             classes = " ".join(f"{k}:{','.join(map(str, toks))}" for k, toks in c.classes)
+            classes = classes if len(classes) <= 28 else f"{len(c.classes)} classes (--json)"
             hom = f"{c.hom_fraction.numerator}/{c.hom_fraction.denominator}" if c.hom_fraction != 1 else "yes"
             nxt = {True: "yes", False: "no", None: "–"}[c.kernel_contains_next]
-            lines.append(f"  {c.channel:>3}  {' '.join(_pi(p) for p in c.phase):<40.40} "
+            phases = (" ".join(_pi(p) for p in c.phase) if len(c.phase) <= MAX_TOKENS_SHOWN
+                      else f"({len(c.phase)} tokens: --json)")
+            lines.append(f"  {c.channel:>3}  {phases:<{pw}} "
                          f"{max(map(abs, c.phase_error)) / math.pi:>8.4f} {min(c.modulus):>7.4f} "
-                         f"{max(c.context_spread) / math.pi:>6.3f}  {classes:<28.28} {hom:>7} {nxt:>5} "
+                         f"{max(c.context_spread) / math.pi:>6.3f}  {classes:<28} {hom:>7} {nxt:>5} "
                          f"{_horizon(c.horizon, c.horizon_unbounded):>8}")
         if L.lie:
             lines.append(f"  Lie algebra of the affine generators (float path, tol {L.lie[0].tol:g}): "
