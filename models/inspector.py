@@ -529,7 +529,7 @@ def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx
 
 def inspect(target, *, group=None, store=None, results=None, phase_tol: float | None = None,
             modulus_floor: float = 0.5, lie_tol: float = 1e-6, n_words: int = 64,
-            context_length: int | None = None, seed: int = 0) -> Inspection:
+            context_length: int | None = None, seed: int = 0, lie: bool = True) -> Inspection:
     """Inspect a diagonal model (module docstring); never trains.
 
     ``target``: a :class:`~seqtheory.models.model.SequenceModel` (families
@@ -541,7 +541,7 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     (half the largest possible δ); ``modulus_floor`` in (0, 1); ``lie_tol``: relative tolerance
     of the float Lie path and of the bias-span rank; ``n_words`` seeded (``seed``) uniform random
     words of length ``context_length`` (default the run's train length, else 8) give the
-    transitions at deeper layers.
+    transitions at deeper layers. ``lie=False`` skips the Lie algebras (``LayerReport.lie`` empty).
 
     Raises ``ValueError`` for an unknown / ambiguous / unfinished run (nearest keys suggested), a
     family without diagonal transitions (the supported ones listed), a non-group task, a group
@@ -588,16 +588,16 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
         chans = tuple(_channel(c, k[:, c], order[:, c], delta[:, c], mods[:, c], phs[:, c], spr[:, c],
                                H_idx, sub_table, next_idx, e, phase_tol, modulus_floor, li)
                       for c in range(lam.shape[-1]))
-        lie = ()
-        if li == 1 and family in RESTRICTED_FAMILIES:
+        lies = ()
+        if lie and li == 1 and family in RESTRICTED_FAMILIES:
             wr = np.random.default_rng([seed, 1]).integers(0, V, (4, T))
             idx = np.arange(V)
             bias_tok = np.stack([bias[words == t].mean(axis=0) for t in idx])     # (V, C, R)
             lam_tok = np.stack([lam[words == t].mean(axis=0) for t in idx])       # (V, C)
-            lie = tuple(_lie_of_channel(c, lam_tok[:, c], bias_tok[:, c], lie_tol, wr)
+            lies = tuple(_lie_of_channel(c, lam_tok[:, c], bias_tok[:, c], lie_tol, wr)
                         for c in range(lam.shape[-1]))
         layers.append(LayerReport(li, "restricted" if family in RESTRICTED_FAMILIES else "abelian",
-                                  Hs.order, nxt.order, li == 1, chans, lie))
+                                  Hs.order, nxt.order, li == 1, chans, lies))
     pred, unbounded, note = _model_prediction(layers[0])
     res = rec.result if rec is not None else {}
     test = res.get("test", {})
