@@ -19,6 +19,7 @@ from seqtheory.models.model import ModelConfig, SequenceModel
 from seqtheory.models.store import ResultsStore
 from seqtheory.models.train import TrainConfig, train
 from seqtheory.numerics.reversal import omega2
+from seqtheory.proofs_checks.claims.depth_training import recipe
 from seqtheory.theory.groups import FiniteGroup
 
 DELTA = 0.04 * math.pi          # a known per-letter phase error: n·δ crosses π/2 at n = 12.5
@@ -192,24 +193,23 @@ def test_affine_omega2_matches_the_magnus_term():
 # ------------------------------------------------------------------------------------------------
 # a trained parity run (the parity claim's recipe at tiny size) and bad input
 # ------------------------------------------------------------------------------------------------
-def _parity_cfg(**kw) -> TrainConfig:
-    base = dict(task="C2", model="signed_mamba", depth=1, train_length=8, steps=300, width=16,
-                batch_size=32, warmup=15, fresh_words=True, curriculum_steps=100, curriculum_start=2,
-                n_train=64, n_test=128, seed=1)
-    base.update(kw)
-    return TrainConfig(**base)
+def parity_config() -> TrainConfig:
+    """The parity claim's recipe (depth.exp.parity: signed Mamba, one layer, T = 8) at tiny size:
+    width 16, 300 steps, 128 held-out words of length 2T."""
+    return TrainConfig(task="C2", model="signed_mamba", depth=1, seed=1,
+                       **recipe(8, 300, width=16, n_test=128))
 
 
 @pytest.fixture(scope="module")
 def parity_store(tmp_path_factory):
     root = tmp_path_factory.mktemp("inspect-store")
     st = ResultsStore(root)
-    train(_parity_cfg(), store=st, device="cpu", threads=1)
+    train(parity_config(), store=st, device="cpu", threads=1)
     return root
 
 
 def test_trained_parity_run_shows_the_sign_character(parity_store):
-    cfg = _parity_cfg()
+    cfg = parity_config()
     res = inspect(cfg.key[:8], results=parity_store)
     rec = ResultsStore(parity_store).get(cfg)
     assert res.run_key == cfg.key and res.measured_horizon == rec.result["test"]["max_len_90"]
@@ -223,7 +223,7 @@ def test_trained_parity_run_shows_the_sign_character(parity_store):
 
 def test_bad_input_is_named(parity_store, tmp_path):
     st = ResultsStore(parity_store)
-    key = _parity_cfg().key
+    key = parity_config().key
     wrong = ("0" if key[0] != "0" else "1") + key[1:12]
     with pytest.raises(ValueError, match="nearest keys: " + key[:12]):
         inspect(wrong, store=st)

@@ -6,15 +6,10 @@ import json
 import pytest
 
 from seqtheory.models.store import ResultsStore
-from seqtheory.models.train import TrainConfig, train
+from seqtheory.models.train import train
 from seqtheory.proofs_checks.cli import main
 from seqtheory.proofs_checks.evidence import pack
-
-
-def _cfg() -> TrainConfig:
-    return TrainConfig(task="C2", model="signed_mamba", depth=1, train_length=8, steps=300, width=16,
-                       batch_size=32, warmup=15, fresh_words=True, curriculum_steps=100,
-                       curriculum_start=2, n_train=64, n_test=128, seed=1)
+from test_inspect import parity_config as _cfg  # noqa: E402  (the same tiny parity run)
 
 
 @pytest.fixture(scope="module")
