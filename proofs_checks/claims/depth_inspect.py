@@ -51,7 +51,7 @@ TOWER_GROUPS = ("S3", "D8")
 # ------------------------------------------------------------------------------------------------
 # the runs and their inspections
 # ------------------------------------------------------------------------------------------------
-def _source_configs(ctx: Context) -> list:
+def source_configs(ctx: Context) -> list:
     """Word-problem runs of the source claims' plans (no controls), each once, in plan order, of
     the families the inspector reads."""
     from seqtheory.models.inspector import SUPPORTED_FAMILIES
@@ -67,10 +67,10 @@ def _source_configs(ctx: Context) -> list:
 
 
 def _tower_configs(ctx: Context) -> list:
-    return [c for c in _source_configs(ctx) if c.task in TOWER_GROUPS and c.depth == 2]
+    return [c for c in source_configs(ctx) if c.task in TOWER_GROUPS and c.depth == 2]
 
 
-def _inspections(ctx: Context, cfgs: list) -> list[tuple[dict, Any]]:
+def inspections(ctx: Context, cfgs: list) -> list[tuple[dict, Any]]:
     """``(result, Inspection)`` per run (trained once through the store when absent; read only
     from an evidence bundle)."""
     from seqtheory.models.inspector import inspect
@@ -174,10 +174,14 @@ def permuted_predictions(rows: list[dict], seed: int) -> list[dict]:
                   "margin π/m, modulus decay) predicts the measured longest length with ≥ 90% "
                   "held-out sequence accuracy"))
 def phase_horizon(ctx: Context) -> Outcome:
-    rows = _horizon_rows(_inspections(ctx, _source_configs(ctx)))
+    from seqtheory.proofs_checks.figures import save_figure
+    from seqtheory.proofs_checks.inspect_figures import horizon_figure
+
+    rows = _horizon_rows(inspections(ctx, source_configs(ctx)))
     verdict, why, stats = horizon_decide(rows)
     return Outcome(verdict, why, evidence={"stats": stats, "rule": _horizon_rule_text()},
                    tables={"runs": rows},
+                   figures=save_figure(horizon_figure(rows), ctx, "depth_exp_phase_horizon"),
                    notes=(f"{why}. Prediction per run: the largest horizon of a layer-1 channel whose "
                           "learned character is a non-trivial homomorphism (exact test on the Cayley "
                           "table); phases numerical (float64, phase tolerance π/(2·exponent)). "
@@ -197,7 +201,7 @@ horizon_decide = phase_horizon.decision_rule(horizon_decide)
 
 @phase_horizon.control
 def _phase_horizon_control(ctx: Context) -> ControlOutcome:
-    rows = _horizon_rows(_inspections(ctx, _source_configs(ctx)))
+    rows = _horizon_rows(inspections(ctx, source_configs(ctx)))
     v, why, _ = horizon_decide(permuted_predictions(rows, ctx.numpy_seed("phase-horizon-control")))
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="predictions permuted across runs (each run judged by another "
@@ -206,7 +210,7 @@ def _phase_horizon_control(ctx: Context) -> ControlOutcome:
 
 @phase_horizon.training_plan
 def _phase_horizon_plan(ctx: Context, controls: bool) -> list:
-    return _source_configs(ctx)
+    return source_configs(ctx)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -292,7 +296,7 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
                   "length, layer 1 carries a non-trivial character that factors through the "
                   "abelianisation G/G′ (for S3 the sign) in at least 80% of the seeds"))
 def abelian_tower(ctx: Context) -> Outcome:
-    runs = _tower_runs(_inspections(ctx, _tower_configs(ctx)))
+    runs = _tower_runs(inspections(ctx, _tower_configs(ctx)))
     blocks = {g: quotient_blocks(g) for g in TOWER_GROUPS}
     verdict, why, stats = tower_decide(runs, blocks)
     return Outcome(verdict, why, evidence={"stats": stats, "quotient_blocks": blocks,
@@ -309,7 +313,7 @@ tower_decide = abelian_tower.decision_rule(tower_decide)
 
 @abelian_tower.control
 def _abelian_tower_control(ctx: Context) -> ControlOutcome:
-    runs = _tower_runs(_inspections(ctx, _tower_configs(ctx)))
+    runs = _tower_runs(inspections(ctx, _tower_configs(ctx)))
     reasons, ok = [], True
     for kind in ("non_normal", "trivial"):
         v, why, _ = tower_decide(runs, {g: quotient_blocks(g, kind) for g in TOWER_GROUPS})
