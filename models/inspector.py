@@ -281,9 +281,15 @@ def predicted_horizon(delta, modulus, image_order: int, modulus_floor: float = 0
             elif not crossed(n):
                 n += 1
         crossings.append(n)
-    log_r = float(np.log(r).mean())
-    if log_r < 0:
-        crossings.append(max(1, math.ceil(min(math.log(modulus_floor) / log_r - 1e-12, 2.0 * MAX_LENGTH))))
+    log_r, log_floor = float(np.log(r).mean()), math.log(modulus_floor)
+    if log_r < 0:                              # r^n ≤ floor  ⇔  n·log r ≤ log floor
+        n = max(1, math.ceil(min(log_floor / log_r, 2.0 * MAX_LENGTH)))
+        for _ in range(4):                     # correct the float rounding of the quotient
+            if n > 1 and (n - 1) * log_r <= log_floor:
+                n -= 1
+            elif n * log_r > log_floor:
+                n += 1
+        crossings.append(n)
     crossings = [n for n in crossings if n <= MAX_LENGTH]
     return min(crossings) - 1 if crossings else None
 
@@ -496,15 +502,15 @@ def _load_run(run: str, store, results):
 # ------------------------------------------------------------------------------------------------
 # the inspector
 # ------------------------------------------------------------------------------------------------
-def _check_params(phase_tol, modulus_floor, lie_tol, n_words) -> None:
+def _check_params(phase_tol, modulus_floor, lie_tol, n_letters) -> None:
     for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi), ("modulus_floor", modulus_floor, 0.0, 1.0),
                             ("lie_tol", lie_tol, 0.0, 1.0)):
         if phase_tol is None and name == "phase_tol":
             continue
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo < v < hi:
             raise ValueError(f"{name} must be a number in ({lo}, {hi:.4g}), got {v!r}")
-    if not isinstance(n_words, int) or isinstance(n_words, bool) or n_words < 1:
-        raise ValueError(f"n_words must be a positive int, got {n_words!r}")
+    if not isinstance(n_letters, int) or isinstance(n_letters, bool) or n_letters < 1:
+        raise ValueError(f"n_letters must be a positive int, got {n_letters!r}")
 
 
 def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx, e: int,
@@ -528,8 +534,9 @@ def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx
 
 
 def inspect(target, *, group=None, store=None, results=None, phase_tol: float | None = None,
-            modulus_floor: float = 0.5, lie_tol: float = 1e-6, n_words: int = 64,
-            context_length: int | None = None, seed: int = 0, lie: bool = True) -> Inspection:
+            modulus_floor: float = 0.5, lie_tol: float = 1e-6, n_letters: int = 1024,
+            context_length: int | None = None, seed: int = 0, lie: bool = True,
+            run_result: dict | None = None) -> Inspection:
     """Inspect a diagonal model (module docstring); never trains.
 
     ``target``: a :class:`~seqtheory.models.model.SequenceModel` (families
@@ -539,9 +546,11 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     of a finished word-problem run in ``store`` (a ResultsStore; an evidence bundle's read-only
     store works) or in the results folder ``results``. ``phase_tol``: radians, default ``π/(2e)``
     (half the largest possible δ); ``modulus_floor`` in (0, 1); ``lie_tol``: relative tolerance
-    of the float Lie path and of the bias-span rank; ``n_words`` seeded (``seed``) uniform random
-    words of length ``context_length`` (default the run's train length, else 8) give the
-    transitions at deeper layers. ``lie=False`` skips the Lie algebras (``LayerReport.lie`` empty).
+    of the float Lie path and of the bias-span rank; seeded (``seed``) uniform random words of
+    length ``context_length`` (default the run's train length, else 8), about ``n_letters``
+    letters in all, give the transitions at deeper layers. ``lie=False`` skips the Lie algebras (``LayerReport.lie`` empty).
+    ``run_result``: with a model in memory, the stored result dict of the run it was loaded from
+    (:func:`seqtheory.models.train.load_model`); gives the measured horizon and the lengths.
 
     Raises ``ValueError`` for an unknown / ambiguous / unfinished run (nearest keys suggested), a
     family without diagonal transitions (the supported ones listed), a non-group task, a group
@@ -549,29 +558,36 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     neither a model nor a string."""
     from seqtheory.theory.groups import FiniteGroup
 
-    _check_params(phase_tol, modulus_floor, lie_tol, n_words)
-    cfg = rec = None
+    _check_params(phase_tol, modulus_floor, lie_tol, n_letters)
+    if run_result is not None and not (isinstance(run_result, dict) and "config" in run_result
+                                       and "test" in run_result and "key" in run_result):
+        raise ValueError("run_result must be a stored run's result dict (with config, key, test)")
     if isinstance(target, str):
         model, cfg, rec, store = _load_run(target, store, results)
-        G = FiniteGroup.named(cfg.task)
+        G, run_result = FiniteGroup.named(cfg.task), rec.result
         source = f"run {rec.key[:12]} ({cfg.task}, {cfg.model}, depth {cfg.depth}) in {store.root}"
     else:
-        family = _family(target)
+        _family(target)
         if group is None:
             raise ValueError("group is required for a model in memory (a FiniteGroup or a group name)")
         G = group if isinstance(group, FiniteGroup) else FiniteGroup.named(group)
         model, source = target, "model in memory"
+        if run_result is not None:
+            c = run_result["config"]
+            source = (f"run {run_result['key'][:12]} ({c.get('task')}, {c.get('model')}, depth "
+                      f"{c.get('depth')}), model given")
     family = _family(model)
+    run_cfg = run_result["config"] if run_result is not None else {}
     V = model.vocab_size if family == "abelian" else model.cfg.vocab_size
     if V != G.order:
         raise ValueError(f"group {G.name or G} has order {G.order} but the model has {V} tokens "
                          "(the word problem's tokens are the group elements)")
     e = G.exponent
     phase_tol = math.pi / (2 * e) if phase_tol is None else float(phase_tol)
-    T = context_length or (cfg.train_length if cfg is not None else 8)
+    T = context_length or run_cfg.get("train_length") or 8
     rng = np.random.default_rng([seed, G.order, T])
-    words = rng.integers(0, V, (max(n_words, V), T))
-    words[:, 0] = np.arange(len(words)) % V                   # every token occurs
+    words = rng.integers(0, V, (max(-(-n_letters // T), -(-V // T)), T))
+    words.flat[:V] = np.arange(V)                             # every token occurs
     layers_raw = _layer_transitions(model, family, words)
     series = list(G.derived_series())
     table = G.cayley_table()
@@ -599,16 +615,16 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
         layers.append(LayerReport(li, "restricted" if family in RESTRICTED_FAMILIES else "abelian",
                                   Hs.order, nxt.order, li == 1, chans, lies))
     pred, unbounded, note = _model_prediction(layers[0])
-    res = rec.result if rec is not None else {}
-    test = res.get("test", {})
+    test = run_result["test"] if run_result is not None else {}
     return Inspection(
         family=family, group=G.name or str(G), group_order=G.order, exponent=e,
         derived_series_orders=tuple(t.order for t in series),
         element_labels=tuple(str(x) for x in G.elements), source=source, phase_tol=phase_tol,
         modulus_floor=float(modulus_floor), lie_tol=float(lie_tol), layers=tuple(layers),
         predicted_horizon=pred, predicted_unbounded=unbounded, prediction_note=note,
-        measured_horizon=test.get("max_len_90"), train_length=cfg.train_length if cfg else None,
-        test_length=test.get("test_length"), run_key=rec.key if rec is not None else None)
+        measured_horizon=test.get("max_len_90"), train_length=run_cfg.get("train_length"),
+        test_length=test.get("test_length"),
+        run_key=run_result["key"] if run_result is not None else None)
 
 
 def _model_prediction(layer: LayerReport) -> tuple[int | None, bool, str]:

@@ -148,6 +148,7 @@ def test_nearest_roots_identity(theta, e):
        st.floats(0.5, 1.0), st.integers(2, 6))
 @example([DELTA] * 6, 1.0, 2)
 @example([2.225073858507203e-309], 1.0, 2)             # a crossing beyond 2^53 letters
+@example([0.0], 0.9999999999999999, 2)                 # a modulus crossing near 6e15 letters
 def test_predicted_horizon_is_the_last_length_inside_the_margin(delta, r, m):
     mod = np.full(len(delta), r)
     h = predicted_horizon(delta, mod, m)
@@ -155,7 +156,7 @@ def test_predicted_horizon_is_the_last_length_inside_the_margin(delta, r, m):
     mean, sd = abs(d.mean()), d.std()
 
     def inside(n):
-        return n * mean + math.sqrt(n) * sd < math.pi / m and r ** n > 0.5
+        return n * mean + math.sqrt(n) * sd < math.pi / m and n * math.log(r) > math.log(0.5)
 
     if h is None:
         assert inside(2 ** 53)

@@ -72,12 +72,14 @@ def _tower_configs(ctx: Context) -> list:
 
 def inspections(ctx: Context, cfgs: list) -> list[tuple[dict, Any]]:
     """``(result, Inspection)`` per run (trained once through the store when absent; read only
-    from an evidence bundle)."""
+    from an evidence bundle); the models are loaded back from the store, the Lie algebras skipped."""
     from seqtheory.models.inspector import inspect
+    from seqtheory.models.train import load_model
 
     results = run_many(ctx, cfgs)
     st = store(ctx)
-    return [(r, inspect(c.key, store=st, lie=False)) for c, r in zip(cfgs, results)]
+    return [(r, inspect(load_model(c, st), group=c.task, run_result=r, lie=False))
+            for c, r in zip(cfgs, results)]
 
 
 # ------------------------------------------------------------------------------------------------
