@@ -110,3 +110,30 @@ def test_plans_reuse_the_source_claims_runs():
     assert all(c.depth == 2 and c.task in ("S3", "D8") and c.model == "aussm" for c in tower)
     assert not any(c.is_rotation or c.shuffle_labels for c in ph)
     assert math.isclose(di.FACTOR, 2.0) and np.isclose(di.WITHIN_SHARE, 0.5)
+
+
+def test_inspection_pictures_and_character_rows():
+    """The notebook's pictures (proofs_checks/inspect_figures.py) on a synthetic sign character."""
+    import matplotlib.pyplot as plt
+    import torch
+
+    from seqtheory.models import inspect
+    from seqtheory.models.abelian import AbelianStateModel
+    from seqtheory.proofs_checks.inspect_figures import character_rows, horizon_figure, unit_circle_figure
+
+    G = FiniteGroup.named("S3")
+    m = AbelianStateModel(6, 6, width=2)
+    with torch.no_grad():
+        m.log_decay.fill_(-1000.0)
+        m.phase[:, 0] = torch.tensor([np.pi * (G.element_order(g) == 2) for g in G.elements])
+        m.phase[:, 1] = 0.0
+    ins = inspect(m, group=G)
+    rows = character_rows(ins)
+    assert rows[0]["map"].startswith("coset of G′") and [rows[0][str(i)] for i in range(6)] == [0, 1, 0, 1, 1, 0]
+    assert [rows[1][str(i)] for i in range(6)] == [0, 3, 0, 3, 3, 0] and rows[1]["homomorphism"] == "yes"
+    fig = unit_circle_figure(ins)
+    assert len(fig.axes) == 1 and len(fig.axes[0].collections) == 3       # roots + 2 channels
+    plt.close(fig)
+    fig = horizon_figure([dict(r, task="S3") for r in _rows([3, 5, None], [2, 64, 7])])
+    assert fig.axes[0].get_xscale() == "log" and "2 runs" in fig.axes[0].get_title()
+    plt.close(fig)
