@@ -15,6 +15,8 @@ _EXPORTS = {
     "make_rotation_task": "tasks",
     "audit_representation": "tasks",
     "RowNorm": "optim",
+    "inspect": "inspector",
+    "Inspection": "inspector",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -1046,6 +1046,91 @@ NB06 = [
     """),
 ]
 
+# ------------------------------------------------------------------------------------------------
+NB07 = [
+    md("""
+        # 7 · What the trained models learned (`seqtheory inspect`)
+
+        Claims: `depth.exp.phase_horizon`, `depth.exp.abelian_tower` — the mechanism of **[DEPTH]**
+        G. Heo et al., arXiv:2603.05573 (§3; Theorem 3.4's cascade through the derived series),
+        read inside the trained models of notebook 5 by the inspector
+        (`seqtheory.models.inspect`, CLI `seqtheory inspect RUN`).
+
+        **What the inspector reads.** Per layer, token and channel of a diagonal model: the
+        transition eigenvalue λ (modulus, phase), the nearest root of unity of an order dividing
+        the group's exponent and the phase error δ, and the **learned character**: tokens grouped
+        by that root, tested **exactly** on the Cayley table (fraction of products respected),
+        with its kernel against the derived series. The **predicted horizon** is where the
+        accumulated phase error n·δ (or the modulus decay) crosses the decision margin π/m of a
+        character of order m; it is compared with the measured longest length with ≥ 90% held-out
+        sequence accuracy. Phases are numerical (float64, stated tolerance); homomorphism tests
+        are exact.
+
+        The runs are those of notebook 5's claims (parity, S3, Table 1), trained first into the
+        shared results store; a second execution trains nothing.
+    """),
+    VERDICTS,
+    SETUP,
+    code("""
+        from seqtheory.proofs_checks.notebook import train_claims
+        train_claims(["depth.exp.phase_horizon", "depth.exp.abelian_tower"])
+    """),
+    md("""
+        ## 7.1 Learned eigenvalues on the unit circle
+
+        A trained one-layer signed Mamba on parity (C2), the first seed of `depth.exp.parity`:
+        its transitions are real, so a channel with λ < 0 on the token 1 and λ > 0 on the
+        identity carries the sign character C2 → {±1} exactly; its horizon comes from the modulus
+        decay. Crosses: the roots of unity; colours: the coset of G′ of each token.
+    """),
+    code("""
+        from IPython.display import Markdown, display
+        from seqtheory.proofs_checks.inspect_figures import (character_rows, show, stored_inspection,
+                                                             unit_circle_figure)
+        from seqtheory.proofs_checks.report import md_table
+        parity_run = stored_inspection("C2", "signed_mamba", 1)
+        show(unit_circle_figure(parity_run))
+    """),
+    code("""
+        display(Markdown(md_table(character_rows(parity_run))))
+    """),
+    md("""
+        The first seed of the two-layer AUSSM on S3 (`depth.exp.word_problems`, quick scale):
+        layer 1 should read the abelianisation S3/A3 (the sign); layer 2 is tested on A3 = G′.
+        The table sets each channel's learned map beside the cosets of G′.
+    """),
+    code("""
+        s3_run = stored_inspection("S3", "aussm", 2)
+        show(unit_circle_figure(s3_run))
+    """),
+    code("""
+        display(Markdown(md_table(character_rows(s3_run))))
+    """),
+    md("""
+        ## 7.2 Predicted against measured horizon, one point per run
+
+        The rule (stated before the runs): at least 6 runs with a finite prediction and a
+        measurement below the test length; supported when Spearman's ρ > 0 (one-sided p < 0.05)
+        and at least half of the runs measure within a factor 2 of the prediction. The control
+        permutes the predictions across runs.
+    """),
+    code("""
+        phase_horizon = show_claim("depth.exp.phase_horizon")
+    """),
+    md("""
+        ## 7.3 Does layer 1 read G/G′?
+
+        In the depth-2 AUSSM runs on S3 and D8 that fit the training length, a layer-1 channel
+        should carry a non-trivial character constant on the cosets of G′ (the sign for S3,
+        a character of C2 × C2 for D8). Channels whose learned map is not a homomorphism (letter
+        counters) are counted. The control gives the rule wrong quotients (cosets of a non-normal
+        subgroup; the trivial quotient).
+    """),
+    code("""
+        abelian_tower = show_claim("depth.exp.abelian_tower")
+    """),
+]
+
 NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     "01_lie_structure_and_task_groups.ipynb": NB01,
     "02_bch_and_magnus.ipynb": NB02,
@@ -1053,6 +1138,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     "04_log_depth_and_word_problems.ipynb": NB04,
     "05_training_depth_vs_theory.ipynb": NB05,
     "06_head_geometry.ipynb": NB06,
+    "07_inspect.ipynb": NB07,
 }
 
 

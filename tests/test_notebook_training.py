@@ -13,8 +13,8 @@ pytest.importorskip("ipykernel")
 from test_notebooks import GROUPS, check_executed, executed  # noqa: E402,F401  (the fixture)
 
 
-def test_the_training_notebook_is_the_one_expected():
-    assert GROUPS["notebooks-training"] == ["05_training_depth_vs_theory.ipynb"]
+def test_the_training_notebooks_are_the_ones_expected():
+    assert GROUPS["notebooks-training"] == ["05_training_depth_vs_theory.ipynb", "07_inspect.ipynb"]
 
 
 @pytest.mark.parametrize("name", GROUPS["notebooks-training"])

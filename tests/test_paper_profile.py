@@ -12,7 +12,9 @@ load_all()
 #: len(claim.plan(ctx, True)) per profile (controls included, a run listed once per request)
 PLAN_SIZES = {
     "depth.cor3.6.trained": {"quick": 3, "full": 4, "paper": 4},
+    "depth.exp.abelian_tower": {"quick": 6, "full": 20, "paper": 20},
     "depth.exp.parity": {"quick": 20, "full": 20, "paper": 20},
+    "depth.exp.phase_horizon": {"quick": 25, "full": 105, "paper": 105},
     "depth.exp.rotation": {"quick": 9, "full": 20, "paper": 25},
     "depth.exp.s3_depth": {"quick": 12, "full": 20, "paper": 20},
     "depth.exp.word_problems": {"quick": 24, "full": 110, "paper": 110},

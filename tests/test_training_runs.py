@@ -131,7 +131,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         raise _Asked
 
     monkeypatch.setattr(tr, "run_many", fake_run_many)
-    for mod in ("depth_training",):
+    for mod in ("depth_training", "depth_inspect"):
         monkeypatch.setattr(f"seqtheory.proofs_checks.claims.{mod}.run_many", fake_run_many)
     def fake_sweeps(ctx, depth, coupling=True):
         asked.append([tr.store(ctx).key(c) for c in dta.sweep_configs(ctx, depth, coupling)])
@@ -272,6 +272,9 @@ def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, mon
 
     def fake_load_model(cfg, store, device="cpu"):
         asked.add(cfg.key)
+        if claim.id in ("depth.exp.phase_horizon", "depth.exp.abelian_tower"):   # inspected: a model
+            torch.manual_seed(0)
+            return mt.build_model(cfg, mt.build_task(cfg))
         return lambda words: torch.zeros(words.shape[0], words.shape[1], 3, dtype=torch.float64)
 
     monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})

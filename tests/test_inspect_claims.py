@@ -1,0 +1,139 @@
+"""The inspector's claims (proofs_checks/claims/depth_inspect.py): decision rules on synthetic
+evidence that must pass and must fail, the controls' wrong variants through the rules, and the
+plans (runs the profile already trains)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from seqtheory.proofs_checks.claims import depth_inspect as di
+from seqtheory.proofs_checks.registry import Context, Verdict, get_claim, recording_decisions
+from seqtheory.theory.groups import FiniteGroup
+
+
+def _rows(pred, meas, test_length=64):
+    return [{"predicted": p, "unbounded": False, "measured": m, "test_length": test_length}
+            for p, m in zip(pred, meas)]
+
+
+def test_horizon_rule_supports_a_prediction_that_ranks_and_scales():
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    v, why, stats = di.horizon_decide(_rows(pred, [p + 1 for p in pred]))
+    assert v is Verdict.SUPPORTED and stats["within_factor_share"] == 1.0, why
+    assert stats["spearman_rho"] == pytest.approx(1.0)
+
+
+def test_horizon_rule_refutes_an_inverted_prediction_and_waits_for_enough_runs():
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    v, why, _ = di.horizon_decide(_rows(pred, list(reversed(pred))))
+    assert v is Verdict.REFUTED, why
+    v, why, stats = di.horizon_decide(_rows(pred[:5], pred[:5]))
+    assert v is Verdict.INCONCLUSIVE and "only 5" in why
+    censored = _rows(pred, [64] * len(pred))           # every run perfect up to the test length
+    v, why, stats = di.horizon_decide(censored)
+    assert v is Verdict.INCONCLUSIVE and stats["skipped"]["censored measurement (= test length)"] == 8
+    with pytest.raises(ValueError, match="lacks"):
+        di.horizon_decide([{"predicted": 1}])
+
+
+def test_horizon_control_permutation_breaks_the_association():
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    rows = _rows(pred, [p + 1 for p in pred])
+    with recording_decisions() as decided:
+        v, why, _ = di.horizon_decide(di.permuted_predictions(rows, seed=12345))
+    assert tuple(decided.verdicts_of("depth.exp.phase_horizon")) == (v,)
+    assert v is not Verdict.SUPPORTED, why
+    p = di.derangement(9, 3)
+    assert sorted(p) == list(range(9)) and all(i != j for i, j in enumerate(p))
+
+
+def _run(group: str, maps, acc=1.0):
+    return {"group": group, "acc_at_T": acc, "exponent": FiniteGroup.named(group).exponent,
+            "maps": maps}
+
+
+def _sign_map() -> list[int]:
+    G = FiniteGroup.named("S3")
+    return [3 * int(G.element_order(g) == 2) for g in G.elements]
+
+
+def _d8_map() -> list[int]:
+    """A non-trivial character of D8 (rotations C4 ↦ 0, reflections ↦ 2 in Z/4)."""
+    G = FiniteGroup.named("D8")
+    N = G.subgroup_generated([next(g for g in G.elements if G.element_order(g) == 4)])
+    return [0 if g in N.elements else 2 for g in G.elements]
+
+
+def test_tower_rule_supports_characters_through_the_abelianisation_and_rejects_wrong_quotients():
+    counter = [1] * 6                                  # a letter counter: not a homomorphism
+    runs = [_run("S3", [_sign_map(), counter]) for _ in range(4)] + [_run("D8", [_d8_map()])]
+    blocks = {g: di.quotient_blocks(g) for g in di.TOWER_GROUPS}
+    v, why, stats = di.tower_decide(runs, blocks)
+    assert v is Verdict.SUPPORTED and stats["non_homomorphism_channels"] == 4, why
+    for kind in ("non_normal", "trivial"):
+        wrong = {g: di.quotient_blocks(g, kind) for g in di.TOWER_GROUPS}
+        v, why, _ = di.tower_decide(runs, wrong)
+        assert v is Verdict.REFUTED, (kind, why)      # no character is constant on those blocks
+
+
+def test_tower_rule_counts_fitted_seeds_only():
+    blocks = {g: di.quotient_blocks(g) for g in di.TOWER_GROUPS}
+    unfit = [_run("S3", [_sign_map()], acc=0.5) for _ in range(5)]
+    v, why, _ = di.tower_decide(unfit, blocks)
+    assert v is Verdict.INCONCLUSIVE and "no run" in why
+    few = [_run("S3", [[0] * 6]) for _ in range(3)]    # trivial characters, 3 fitted seeds
+    v, why, _ = di.tower_decide(few, blocks)
+    assert v is Verdict.INCONCLUSIVE and "refuting" in why
+
+
+def test_quotient_blocks():
+    assert di.quotient_blocks("S3") == [[0, 2, 5], [1, 3, 4]]            # cosets of A3
+    assert di.quotient_blocks("S3", "trivial") == [list(range(6))]
+    G = FiniteGroup.named("S3")
+    H = [G.element(i) for i in di.quotient_blocks("S3", "non_normal")[0]]
+    assert len(H) == 2 and not G.is_normal(H)
+    with pytest.raises(ValueError, match="kind"):
+        di.quotient_blocks("S3", "other")
+    with pytest.raises(ValueError, match="non-normal"):
+        di.quotient_blocks("C2", "non_normal")
+
+
+def test_plans_reuse_the_source_claims_runs():
+    ctx = Context(seed=0, profile="quick")
+    source = {c.key for cid in di.SOURCE_CLAIMS for c in get_claim(cid).plan(ctx, False)}
+    ph = get_claim("depth.exp.phase_horizon").plan(ctx, True)
+    tower = get_claim("depth.exp.abelian_tower").plan(ctx, True)
+    assert ph and {c.key for c in ph} <= source and len({c.key for c in ph}) == len(ph)
+    assert tower and {c.key for c in tower} <= {c.key for c in ph}
+    assert all(c.depth == 2 and c.task in ("S3", "D8") and c.model == "aussm" for c in tower)
+    assert not any(c.is_rotation or c.shuffle_labels for c in ph)
+    assert math.isclose(di.FACTOR, 2.0) and np.isclose(di.WITHIN_SHARE, 0.5)
+
+
+def test_inspection_pictures_and_character_rows():
+    """The notebook's pictures (proofs_checks/inspect_figures.py) on a synthetic sign character."""
+    import matplotlib.pyplot as plt
+    import torch
+
+    from seqtheory.models import inspect
+    from seqtheory.models.abelian import AbelianStateModel
+    from seqtheory.proofs_checks.inspect_figures import character_rows, horizon_figure, unit_circle_figure
+
+    G = FiniteGroup.named("S3")
+    m = AbelianStateModel(6, 6, width=2)
+    with torch.no_grad():
+        m.log_decay.fill_(-1000.0)
+        m.phase[:, 0] = torch.tensor([np.pi * (G.element_order(g) == 2) for g in G.elements])
+        m.phase[:, 1] = 0.0
+    ins = inspect(m, group=G)
+    rows = character_rows(ins)
+    assert rows[0]["map"].startswith("coset of G′") and [rows[0][str(i)] for i in range(6)] == [0, 1, 0, 1, 1, 0]
+    assert [rows[1][str(i)] for i in range(6)] == [0, 3, 0, 3, 3, 0] and rows[1]["homomorphism"] == "yes"
+    fig = unit_circle_figure(ins)
+    assert len(fig.axes) == 1 and len(fig.axes[0].collections) == 3       # roots + 2 channels
+    plt.close(fig)
+    fig = horizon_figure([dict(r, task="S3") for r in _rows([3, 5, None], [2, 64, 7])])
+    assert fig.axes[0].get_xscale() == "log" and "2 runs" in fig.axes[0].get_title()
+    plt.close(fig)
