@@ -21,6 +21,7 @@ PLAN_SIZES = {
     "depth.prop3.7.trained": {"quick": 6, "full": 20, "paper": 20},
     "depth.thm3.2.abelian.trained": {"quick": 3, "full": 4, "paper": 4},
     "head.exp.rownorm_vs_adamw": {"quick": 1, "full": 1, "paper": 1},
+    "head.exp.rownorm_vs_adamw.width": {"quick": 1, "full": 1, "paper": 1},
 }
 PAPER = Context(seed=0, profile="paper")
 FAMILY = ("depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems",
