@@ -1036,7 +1036,8 @@ def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
     Over Q the bracketed vectors are the inserted vectors themselves (brackets of generators,
     small integers), not the RREF rows (whose entries can be large); the RREF is formed once at
     the end."""
-    if S.field == "QQ":
+    field = S.field
+    if field == "QQ":
         return _close_qq(amb, as_int_rows(frontier))
     while _nrows(frontier):
         allb = _rows(S)
