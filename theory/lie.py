@@ -61,7 +61,7 @@ import numpy as np
 from .linalg import (EPS, MIN_GAP, FieldSubspace, FloatSubspace, NumericalRankError, RationalSubspace,
                      Subspace, _check_number, _row_norms, _svd_noise, _unique_rows, as_int_rows,
                      exact_matmul, independent_rows, int64_matmul, primitive_rows,
-                     rank_decision, to_field_rows, zero_subspace)
+                     rank_decision, rref_pivots, to_field_rows, zero_subspace)
 from .matrix_input import matrix_rows
 
 __all__ = ["LieAlgebra", "LieSeries"]
@@ -1059,9 +1059,8 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
     ``W`` holds the inserted vectors (generators, then brackets -- small integers, not the RREF
     rows, whose entries can be large), ``S`` their span in RREF. Each round brackets ``W`` with
     the vectors inserted in the previous round (sparse products when the ambient offers them),
-    keeps the brackets outside ``S`` (:func:`_outside_rows`: an exact residual test, no
-    elimination for the brackets already in the span) and inserts a greedily independent subset
-    of them. Every pair of inserted vectors is bracketed once, so ``S`` is closed when a round
+    inserts those outside ``S`` (:func:`_insert_outside`: an exact residual test, no
+    elimination for the brackets already in the span). Every pair of inserted vectors is bracketed once, so ``S`` is closed when a round
     inserts nothing. Source: the definition of the generated subalgebra (Humphreys §1)."""
     N = amb.N
     W = _unique_rows(primitive_rows(gens))
@@ -1074,10 +1073,8 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
         new = []
         for chunk in _bracket_chunks(amb, sb, frontier if first else W, frontier, first):
             for c0 in range(0, chunk.shape[0], 2 * N):
-                block = _outside_rows(S, chunk[c0:c0 + 2 * N])
-                if block.shape[0]:
-                    S, _ = S.extend_rows(block)
-                    new.append(block)
+                S, added = _insert_outside(S, chunk[c0:c0 + 2 * N])
+                new += added
                 if S.dim == N:
                     break
             if S.dim == N:
@@ -1087,25 +1084,54 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
     return S
 
 
-def _outside_rows(S: RationalSubspace, cand: np.ndarray) -> np.ndarray:
-    """The rows of the integer array ``cand`` that are independent modulo ``S``, chosen greedily
-    in order. Exact: a row ``c`` lies in ``S`` iff its residual ``D c - sum_i c[p_i] (D / d_i)
-    R_i`` vanishes (``R_i`` the RREF rows with pivot entries ``d_i`` at columns ``p_i``, ``D``
-    the lcm of the ``d_i``); among the others the greedy choice is FLINT's
-    (:func:`~seqtheory.theory.linalg.independent_rows` on the residuals)."""
-    if cand.shape[0] == 0:
-        return cand
-    res = _residuals(S, cand)
-    out = np.flatnonzero(np.any(res != 0, axis=1))
-    if out.size <= 1:
-        return cand[out]
-    keep = independent_rows(np.zeros((0, S.ambient_dim), np.int64), as_int_rows(res[out]))
-    return cand[out[keep]]
+def _insert_outside(S: RationalSubspace, cand: np.ndarray) -> tuple[RationalSubspace, list]:
+    """Insert into ``S`` the rows of the integer array ``cand`` that lie outside it; returns the
+    new subspace and the inserted rows (a list of arrays, independent modulo ``S``).
+
+    Exact: a row ``c`` lies in ``S`` iff its residual (:func:`_residuals`) vanishes, so the
+    brackets already in the span cost one matrix product and no elimination. Among the others,
+    rows whose residuals are independent modulo the prime ``2**61 - 1`` are independent over Q
+    (an integer dependency with coprime coefficients would survive the reduction); they are
+    inserted, and the remaining rows are tested again against the grown subspace (exact
+    elimination by FLINT when no residual survives the reduction)."""
+    inserted = []
+    while cand.shape[0]:
+        res = _residuals(S, cand)
+        out = np.flatnonzero(np.any(res != 0, axis=1))
+        if out.size == 0:
+            break
+        sel = out[_independent_mod_p(res[out])] if out.size > 1 else out
+        if sel.size == 0:
+            sel = out[independent_rows(np.zeros((0, S.ambient_dim), np.int64), as_int_rows(res[out]))]
+        S, _ = S.extend_rows(cand[sel])
+        inserted.append(cand[sel])
+        rest = np.zeros(cand.shape[0], dtype=bool)
+        rest[out] = True      # the rows with a zero residual are in S already
+        rest[sel] = False
+        cand = cand[rest]
+    return S, inserted
+
+
+_SELECT_PRIME = 2 ** 61 - 1
+
+
+def _independent_mod_p(rows: np.ndarray) -> np.ndarray:
+    """Indices of a greedy (in order) maximal subset of the integer rows that is independent
+    modulo :data:`_SELECT_PRIME` (FLINT ``nmod_mat.rref`` of the transpose)."""
+    import flint
+
+    k, N = rows.shape
+    red = np.mod(rows, _SELECT_PRIME) if rows.dtype == np.int64 else \
+        np.array([int(x) % _SELECT_PRIME for x in rows.ravel()], dtype=np.int64).reshape(k, N)
+    M = flint.nmod_mat(N, k, red.T.ravel().tolist(), _SELECT_PRIME)
+    R, r = M.rref()
+    return np.array(rref_pivots(R, r), dtype=np.int64)
 
 
 def _residuals(S: RationalSubspace, cand: np.ndarray) -> np.ndarray:
-    """``D c - sum_i c[p_i] (D / d_i) R_i`` for each row ``c`` of ``cand`` (see
-    :func:`_outside_rows`); zero exactly for the rows in ``S``."""
+    """``D c - sum_i c[p_i] (D / d_i) R_i`` for each row ``c`` of ``cand``, with ``R_i`` the
+    RREF rows of ``S``, ``d_i`` their pivot entries at the pivot columns ``p_i`` and ``D`` the
+    lcm of the ``d_i``: zero exactly for the rows in ``S`` (exact integer arithmetic)."""
     if S.dim == 0:
         return cand
     piv = list(S.pivots)
