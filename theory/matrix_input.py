@@ -28,6 +28,7 @@ argument and the matrix (``mats[t]``).
 from __future__ import annotations
 
 import math
+import operator
 import sys
 from fractions import Fraction
 from typing import Any
@@ -42,6 +43,9 @@ _INT64_SAFE = 2 ** 62
 _FLOAT = "float"
 _INT = "int"
 _RATIONAL = "rational"
+_NUMERATOR = operator.attrgetter("numerator")
+_DENOMINATOR = operator.attrgetter("denominator")
+_SYMPY_P, _SYMPY_Q = operator.attrgetter("p"), operator.attrgetter("q")   # sympy Rational
 
 
 def matrix_rows(mats: Any, name: str = "mats", tol: float | None = None) -> tuple[Any, int, Any]:
@@ -137,14 +141,16 @@ def _typed_rows(flat: list, T: int, n: int, name: str, tol: float | None):
     N = n * n
     if tol is not None or _FLOAT in kinds.values():
         return _float_rows(flat, kinds, T, N, name), n, "RR"
-    plain = all(tp is int or issubclass(tp, np.integer) for tp in kinds)
-    if plain:
+    if all(tp is int or issubclass(tp, np.integer) for tp in kinds):
         return _int_rows(flat, T, N), n, "QQ"
-    nums = [x.numerator for x in flat]
-    dens = [x.denominator for x in flat]
-    if any(tp is not int and tp is not Fraction for tp in kinds):   # numpy / sympy numbers
-        nums, dens = list(map(int, nums)), list(map(int, dens))
-    if any(d != 1 for d in dens):
+    sympy = sys.modules.get("sympy")
+    if sympy is not None and all(issubclass(tp, sympy.Rational) for tp in kinds):
+        nums, dens = list(map(_SYMPY_P, flat)), list(map(_SYMPY_Q, flat))   # Python ints
+    else:
+        nums, dens = list(map(_NUMERATOR, flat)), list(map(_DENOMINATOR, flat))
+        if any(tp is not int and tp is not Fraction for tp in kinds):   # numpy / sympy numbers
+            nums, dens = list(map(int, nums)), list(map(int, dens))
+    if set(dens) != {1}:
         nums = _clear_denominators(nums, dens, N)
     return _int_rows(nums, T, N), n, "QQ"
 
