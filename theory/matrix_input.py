@@ -146,6 +146,8 @@ def _typed_rows(flat: list, T: int, n: int, name: str, tol: float | None):
     sympy = sys.modules.get("sympy")
     if sympy is not None and all(issubclass(tp, sympy.Rational) for tp in kinds):
         nums, dens = list(map(_SYMPY_P, flat)), list(map(_SYMPY_Q, flat))   # Python ints
+    elif set(kinds) == {Fraction}:   # the properties' getters, called directly (no lookup)
+        nums, dens = list(map(Fraction.numerator.fget, flat)), list(map(Fraction.denominator.fget, flat))
     else:
         nums, dens = list(map(_NUMERATOR, flat)), list(map(_DENOMINATOR, flat))
         if any(tp is not int and tp is not Fraction for tp in kinds):   # numpy / sympy numbers
