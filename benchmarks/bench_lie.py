@@ -4,7 +4,9 @@ Measures: exact derived series of b(n) for n = 8, 12, 16 (dim up to 136 in gl(16
 of two random 10x10 integer matrices (seeded); the derived series of a sparse structure-constant
 algebra (strictly upper triangular n(20), dim 190, given as a dict); and (issue 14) build + derived,
 lower central and upper central series + centre of b(n), n = 8..24, n(16), n(20), so(12) against
-GAP 4 in the same run (skipped when ``gap`` is not on PATH). Results are printed and recorded by
+GAP 4 in the same run (skipped when ``gap`` is not on PATH); and (issue 23) every input form users
+give (lists, tuples, numpy dtypes, Fractions, sympy Matrices, floats) to ``spanned_by`` /
+``generated_by`` against the named path and GAP's closure in the same run, load recorded. Results are printed and recorded by
 hand in ``benchmarks/README_lie.md``.
 Target: b(16) derived series (construction included) <= 10 s on a 2-core machine.
 """

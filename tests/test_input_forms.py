@@ -125,3 +125,22 @@ def test_bad_input_is_refused_with_a_named_reason(mats, err, words):
         LieAlgebra.generated_by(mats)
     assert words in str(info.value)
     assert "mats" in str(info.value)
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_mats, st.sampled_from([2, 3]))
+@example([np.array([[0, 0, 2], [3, -3, -2], [2, 3, -2]]),                # gl(3); modulo 2 the
+          np.array([[-1, 3, -1], [-2, 2, -2], [-1, 1, 0]])], 2)             # exact fallback runs
+def test_closure_exact_when_the_selection_prime_misses_rows(ms, p):
+    """The closure picks new vectors by independence modulo a prime and re-tests the rest
+    exactly; with a tiny prime many independent rows look dependent (or zero) modulo it, so the
+    exact re-test and the exact fallback decide -- the algebra must not change."""
+    import seqtheory.theory.lie as lie_module
+
+    saved = lie_module._SELECT_PRIME
+    lie_module._SELECT_PRIME = p
+    try:
+        L = LieAlgebra.generated_by(ms)
+    finally:
+        lie_module._SELECT_PRIME = saved
+    assert L.space == _naive_closure(ms)

@@ -1060,8 +1060,8 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
     rows, whose entries can be large), ``S`` their span in RREF. Each round brackets ``W`` with
     the vectors inserted in the previous round (sparse products when the ambient offers them),
     inserts those outside ``S`` (:func:`_insert_outside`: an exact residual test, no
-    elimination for the brackets already in the span). Every pair of inserted vectors is bracketed once, so ``S`` is closed when a round
-    inserts nothing. Source: the definition of the generated subalgebra (Humphreys §1)."""
+    elimination for the brackets already in the span). Every pair of inserted vectors is
+    bracketed once, so ``S`` is closed when a round inserts nothing. Source: the definition of the generated subalgebra (Humphreys §1)."""
     N = amb.N
     W = _unique_rows(primitive_rows(gens))
     S = RationalSubspace(N).extend_rows(W)[0]
