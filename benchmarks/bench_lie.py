@@ -4,7 +4,9 @@ Measures: exact derived series of b(n) for n = 8, 12, 16 (dim up to 136 in gl(16
 of two random 10x10 integer matrices (seeded); the derived series of a sparse structure-constant
 algebra (strictly upper triangular n(20), dim 190, given as a dict); and (issue 14) build + derived,
 lower central and upper central series + centre of b(n), n = 8..24, n(16), n(20), so(12) against
-GAP 4 in the same run (skipped when ``gap`` is not on PATH). Results are printed and recorded by
+GAP 4 in the same run (skipped when ``gap`` is not on PATH); and (issue 23) every input form users
+give (lists, tuples, numpy dtypes, Fractions, sympy Matrices, floats) to ``spanned_by`` /
+``generated_by`` against the named path and GAP's closure in the same run, load recorded. Results are printed and recorded by
 hand in ``benchmarks/README_lie.md``.
 Target: b(16) derived series (construction included) <= 10 s on a 2-core machine.
 """
@@ -14,10 +16,12 @@ import shutil
 import subprocess
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+import sympy
 
 from seqtheory.theory.lie import LieAlgebra
 from seqtheory.theory.lie_named import b, so, strictly_upper
@@ -166,3 +170,122 @@ def test_all_series_against_gap(name):
           f"(with startup {gap['wall_with_startup_s']:.2f} s, best of {gap['reps']})  "
           f"seqtheory wall {w:.4f} s cpu {c:.4f} s (best of {REPS})  "
           f"ratio cpu {row['ratio_cpu']}x wall {row['ratio_wall']}x  load {row['load_before']}")
+
+
+# ============================================================================ input forms (issue 23)
+# The algebra built from the inputs users give -- lists, tuples, numpy of several dtypes, object
+# arrays, one 3-D array, Fractions, sympy Matrices -- against the reference path in the same
+# run: the named constructor (b(20), n(20), so(12); spanned_by of int64 matrix units) or, for
+# two random dense integer pairs, generated_by of numpy int64 arrays. Target: every exact form
+# within 2x of the reference. GAP builds the same algebra in the same run (LieAlgebra(Rationals,
+# mats) and its Dimension, i.e. the closure; timed inside GAP, startup excluded). Best of REPS;
+# load average recorded before each case.
+def _random_pair(seed, n):
+    rng = np.random.default_rng(seed)
+    return [rng.integers(-3, 4, (n, n)) for _ in range(2)]
+
+
+FORM_CASES = {  # name -> (named constructor or None, int64 matrices)
+    "b(20)": (lambda: b(20), lambda: [np.asarray(m, dtype=np.int64) for m in b(20).basis]),
+    "n(20)": (lambda: strictly_upper(20),
+              lambda: [np.asarray(m, dtype=np.int64) for m in strictly_upper(20).basis]),
+    "so(12)": (lambda: so(12), lambda: [np.asarray(m, dtype=np.int64) for m in so(12).basis]),
+    "random pair 10x10 (seed 12345)": (None, lambda: _random_pair(12345, 10)),
+    "random pair 12x12 (seed 7)": (None, lambda: _random_pair(7, 12)),
+}
+INPUT_FORMS = {
+    "lists": lambda ms: [m.tolist() for m in ms],
+    "tuples": lambda ms: [tuple(map(tuple, m.tolist())) for m in ms],
+    "numpy int64": lambda ms: ms,
+    "numpy int8": lambda ms: [m.astype(np.int8) for m in ms],
+    "numpy uint16 (b, n only)": lambda ms: [m.astype(np.uint16) for m in ms],
+    "numpy object": lambda ms: [m.astype(object) for m in ms],
+    "3-D int64 array": lambda ms: np.stack(ms),
+    "Fractions": lambda ms: [[[Fraction(x) for x in r] for r in m.tolist()] for m in ms],
+    "sympy Matrix": lambda ms: [sympy.Matrix(m.tolist()) for m in ms],
+    "numpy float64 (float path)": lambda ms: [m.astype(np.float64) for m in ms],
+}
+
+
+def _best(fn, reps=7):
+    """``(result, best wall s, best CPU s)`` over ``reps`` runs (CPU: this process; the fairer
+    figure on a loaded machine)."""
+    best_w = best_c = float("inf")
+    for _ in range(reps):
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        best_w, best_c = min(best_w, time.perf_counter() - t), min(best_c, time.process_time() - c)
+    return out, best_w, best_c
+
+
+_GAP_BUILD = """
+best := infinity;; reps := 0;;
+repeat
+  t0 := NanosecondsSinceEpoch();;
+  L := LieAlgebra(Rationals, mats);; d := Dimension(L);;
+  w := NanosecondsSinceEpoch() - t0;; best := Minimum(best, w);; reps := reps + 1;;
+until reps >= %(reps)d or w > 20000000000;
+PrintTo(out, "{\\"dim\\": ", d, ", \\"wall_ns\\": ", best, "}\\n");
+"""
+
+
+GAP_BUILD_TIMEOUT = float(os.environ.get("SEQTHEORY_GAP_BUILD_TIMEOUT", "120"))
+
+
+def _gap_build(ms):
+    """GAP's closure of ``ms`` (best wall ns inside GAP), or ``None`` past GAP_BUILD_TIMEOUT s."""
+    with tempfile.TemporaryDirectory() as tmp:
+        result, script = Path(tmp) / "out.json", Path(tmp) / "build.g"
+        mats = "[" + ",".join(json.dumps(m.tolist()) for m in ms) + "]"
+        script.write_text(f'out := OutputTextFile("{result}", false);;\nSetPrintFormattingStatus(out, false);;\n'
+                          f"mats := {mats};;\n" + _GAP_BUILD % {"reps": REPS} + "CloseStream(out);;\nQUIT;\n")
+        try:
+            proc = subprocess.run([GAP, "-q", "-b", "-o", "4g", str(script)], capture_output=True,
+                                  text=True, timeout=GAP_BUILD_TIMEOUT, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return None
+        assert proc.returncode == 0 and result.exists(), proc.stderr[-2000:]
+        return json.loads(result.read_text())
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("case", list(FORM_CASES))
+def test_input_forms_against_reference_and_gap(case):
+    named, make = FORM_CASES[case]
+    ms = make()
+    so(4).upper_central_series()          # warm-up: imports (scipy.sparse, flint, sympy)
+    LieAlgebra.spanned_by([[[Fraction(1, 2), 0], [0, 0]]])
+    load = os.getloadavg()[0]
+    if named is not None:
+        ref, w_ref, c_ref = _best(named)
+        ref_name = "named"
+    else:
+        ref, w_ref, c_ref = _best(lambda: LieAlgebra.generated_by(ms))
+        ref_name = "generated_by numpy int64"
+    lines = [f"\n{case}: dim {ref.dim}; reference ({ref_name}) CPU {c_ref:.4f} s wall {w_ref:.4f} s; "
+             f"load {load:.2f}"]
+    rows = RESULTS.setdefault(f"input forms {case}", {"reference_cpu_s": round(c_ref, 4), "load": load})
+    for form, conv in INPUT_FORMS.items():
+        if "uint" in form and case not in ("b(20)", "n(20)"):
+            continue
+        data = conv(ms)
+        for how in (("spanned_by", "generated_by") if named is not None else ("generated_by",)):
+            L, w, c = _best(lambda: getattr(LieAlgebra, how)(data))
+            assert L.dim == ref.dim, (case, form, how)
+            if "float" not in form:
+                assert L == ref, (case, form, how)
+            rows[f"{how} {form}"] = {"cpu_s": round(c, 4), "ratio_cpu": round(c / c_ref, 2),
+                                     "ratio_wall": round(w / w_ref, 2)}
+            lines.append(f"  {how:12s} {form:28s} CPU {c:.4f} s  {c / c_ref:5.2f}x  (wall {w / w_ref:5.2f}x)")
+    g = _gap_build(ms) if GAP is not None else None
+    if GAP is not None and g is None:
+        rows["gap_build_s"] = f"> {GAP_BUILD_TIMEOUT:g}"
+        lines.append(f"  GAP LieAlgebra + Dimension: not done within {GAP_BUILD_TIMEOUT:g} s")
+    elif g is not None:
+        assert g["dim"] == ref.dim
+        rows["gap_build_s"] = g["wall_ns"] / 1e9
+        lines.append(f"  GAP LieAlgebra + Dimension wall {g['wall_ns'] / 1e9:.3f} s "
+                     f"({g['wall_ns'] / 1e9 / w_ref:.1f}x the reference's wall time)")
+    rows["load_after"] = os.getloadavg()[0]
+    lines.append(f"  load after {rows['load_after']:.2f}")
+    print("\n".join(lines))

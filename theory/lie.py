@@ -78,7 +78,8 @@ from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspa
                      complement_rows, detect_field,
                      exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
                      rank_decision, record_decision, recording_decisions, to_field_rows,
-                     working_dtype, zero_subspace)
+                     working_dtype, zero_subspace, rref_pivots)
+from .matrix_input import matrix_rows
 
 __all__ = ["LieAlgebra", "LieSeries"]
 
@@ -263,20 +264,27 @@ def _sparse_brackets(amb, U, V, triu: bool):
 def _span_rows_from(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
     """:func:`_span_rows_qq` given the result ``sb`` of :func:`_sparse_brackets` (``None``:
     the dense batches)."""
-    U, V = as_int_rows(U), as_int_rows(V)
+    parts = list(_bracket_chunks(amb, sb, U, V, triu))
+    if not parts:
+        return np.zeros((0, amb.N), np.int64)
+    return parts[0] if len(parts) == 1 else _unique_rows(_stack_int(parts))
+
+
+def _bracket_chunks(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> Iterator[np.ndarray]:
+    """Over Q: the non-zero brackets ``[U_a, V_b]`` (pairs as for :func:`_span_rows_qq`) made
+    primitive, duplicates removed within each chunk: one chunk from the sparse result ``sb``
+    of :func:`_sparse_brackets`, or (``sb`` is ``None``) the chunks of the dense batches."""
     if sb is not None:
         rows = sb[1]
-        out = rows.toarray() if rows.shape[0] else np.zeros((0, amb.N), np.int64)
-        return _unique_rows(primitive_rows(out))
-    parts = []
+        if rows.shape[0]:
+            yield _unique_rows(primitive_rows(rows.toarray()))
+        return
+    U, V = as_int_rows(U), as_int_rows(V)
     for chunk in amb.batches("QQ", U, V, triu):
         chunk = as_int_rows(chunk)
         chunk = chunk[np.any(chunk != 0, axis=1)]
         if chunk.shape[0]:
-            parts.append(_unique_rows(primitive_rows(chunk)))
-    if not parts:
-        return np.zeros((0, amb.N), np.int64)
-    return _unique_rows(_stack_int(parts))
+            yield _unique_rows(primitive_rows(chunk))
 
 
 def _maxabs(a: np.ndarray) -> int:
@@ -363,37 +371,7 @@ class LieAlgebra:
     # ------------------------------------------------------------------ construction
     @staticmethod
     def _matrices(mats: Any, name: str, tol: float | None):
-        if isinstance(mats, np.ndarray) and mats.ndim == 2:
-            raise ValueError(f"{name} must be a sequence of square matrices, got one 2-D array")
-        try:
-            ms = list(mats)
-        except TypeError as exc:
-            raise TypeError(f"{name} must be a sequence of square matrices") from exc
-        if not ms:
-            raise ValueError(f"{name} is empty: give at least one matrix")
-        fast = _integer_matrices(ms) if tol is None else None
-        if fast is not None:  # numpy integer arrays: exact over Q, nothing to check per entry
-            return fast[0], fast[1], "QQ"
-        rows, n = [], None
-        for t, m in enumerate(ms):
-            if hasattr(m, "tolist") and not isinstance(m, np.ndarray):
-                m = m.tolist()  # sympy Matrix
-            a = np.asarray(m, dtype=object)
-            if a.ndim != 2 or a.shape[0] != a.shape[1]:
-                raise ValueError(f"{name}[{t}] must be a square matrix, got shape {a.shape}")
-            if n is None:
-                n = a.shape[0]
-            elif a.shape[0] != n:
-                raise ValueError(f"{name}[{t}] is {a.shape[0]}x{a.shape[0]}, expected {n}x{n} like {name}[0]")
-            if n == 0:
-                raise ValueError(f"{name}[{t}] is a 0x0 matrix")
-            for x in a.flat:
-                _check_number(x, f"{name}[{t}]")
-            rows.append(list(a.ravel()))
-        field = detect_field(x for r in rows for x in r)
-        if tol is not None and field != "RR":
-            field = "RR"  # explicit tolerance requests the float path
-        return rows, n, field
+        return matrix_rows(mats, name, tol)
 
     @classmethod
     def _from_rows(cls, rows, n: int, field, tol: float | None):
@@ -1063,29 +1041,11 @@ def _stack_int(parts):
     return as_int_rows(np.concatenate([p.astype(object) for p in parts]))
 
 
-def _integer_matrices(ms: list) -> tuple[np.ndarray, int] | None:
-    """Fast path of ``LieAlgebra._matrices``: when every entry of ``ms`` is a square numpy
-    integer array (not bool) of one common size ``n >= 1``, ``(rows, n)`` with the rows
-    ``(len(ms), n*n)`` as ``int64`` (``object`` beyond 2**62); else ``None`` (the general,
-    checked path decides)."""
-    n = None
-    for m in ms:
-        if not isinstance(m, np.ndarray) or m.dtype.kind not in "iu" or m.ndim != 2 \
-                or m.shape[0] != m.shape[1] or m.shape[0] == 0 \
-                or (n is not None and m.shape[0] != n):
-            return None
-        n = m.shape[0]
-    if np.result_type(*ms).kind not in "iu":   # e.g. int64 with uint64: numpy would give float64
-        return as_int_rows(np.stack([m.astype(object) for m in ms]).reshape(len(ms), n * n)), n
-    stack = np.stack(ms).reshape(len(ms), n * n)
-    if max(int(stack.max()), -int(stack.min())) >= 2 ** 62:   # beyond the int64 fast range
-        return as_int_rows(stack.astype(object)), n
-    return stack.astype(np.int64), n
-
-
 def _convert(rows, field, name: str = "mats"):
     if field == "QQ" and isinstance(rows, np.ndarray):
         return as_int_rows(rows)
+    if field == "RR" and isinstance(rows, np.ndarray) and rows.dtype == np.float64:
+        return rows   # converted and checked by matrix_rows
     if field == "QQ":
         return to_field_rows(rows, "QQ", name)[0]
     if field == "RR":
@@ -1251,26 +1211,7 @@ def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
     the end."""
     field = S.field
     if field == "QQ":
-        W = primitive_rows(as_int_rows(frontier))
-        W = W[independent_rows(np.zeros((0, amb.N), np.int64), W)]
-        frontier = W
-        while frontier.shape[0] and W.shape[0] < amb.N:
-            new = []
-            for chunk in amb.batches(field, W, frontier, False):
-                chunk = _unique_rows(primitive_rows(as_int_rows(chunk)))
-                step = 2 * amb.N
-                for c0 in range(0, chunk.shape[0], step):
-                    block = chunk[c0:c0 + step]
-                    idx = independent_rows(W, block)
-                    if idx:
-                        W = _stack_int([W, block[idx]])
-                        new.append(block[idx])
-                    if W.shape[0] == amb.N:
-                        break
-                if W.shape[0] == amb.N:
-                    break
-            frontier = _concat(new, field, amb.N)
-        return RationalSubspace(amb.N).extend_rows(W)[0]
+        return _close_qq(amb, as_int_rows(frontier))
     while _nrows(frontier):
         allb = _rows(S)
         e = _bracket_noise(amb, S, S)
@@ -1283,6 +1224,99 @@ def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
                 break
         frontier = _concat(new, field, amb.N)
     return S
+
+
+def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
+    """Lie closure over Q of the integer rows ``gens`` by frontier insertion.
+
+    ``W`` holds the inserted vectors (generators, then brackets -- small integers, not the RREF
+    rows, whose entries can be large), ``S`` their span in RREF. Each round brackets ``W`` with
+    the vectors inserted in the previous round (sparse products when the ambient offers them),
+    inserts those outside ``S`` (:func:`_insert_outside`: an exact residual test, no
+    elimination for the brackets already in the span). Every pair of inserted vectors is
+    bracketed once, so ``S`` is closed when a round inserts nothing. Source: the definition of the generated subalgebra (Humphreys §1)."""
+    N = amb.N
+    W = _unique_rows(primitive_rows(gens))
+    S = RationalSubspace(N).extend_rows(W)[0]
+    if S.dim < W.shape[0]:
+        W = W[independent_rows(np.zeros((0, N), np.int64), W)]
+    frontier, first = W, True
+    while frontier.shape[0] and S.dim < N:
+        sb = _sparse_brackets(amb, frontier if first else W, frontier, first)
+        new = []
+        for chunk in _bracket_chunks(amb, sb, frontier if first else W, frontier, first):
+            for c0 in range(0, chunk.shape[0], 2 * N):
+                S, added = _insert_outside(S, chunk[c0:c0 + 2 * N])
+                new += added
+                if S.dim == N:
+                    break
+            if S.dim == N:
+                break
+        frontier, first = _concat(new, "QQ", N), False
+        W = _stack_int([W, frontier])
+    return S
+
+
+def _insert_outside(S: RationalSubspace, cand: np.ndarray) -> tuple[RationalSubspace, list]:
+    """Insert into ``S`` the rows of the integer array ``cand`` that lie outside it; returns the
+    new subspace and the inserted rows (a list of arrays, independent modulo ``S``).
+
+    Exact: a row ``c`` lies in ``S`` iff its residual (:func:`_residuals`) vanishes, so the
+    brackets already in the span cost one matrix product and no elimination. Among the others,
+    rows whose residuals are independent modulo the prime ``2**61 - 1`` are independent over Q
+    (an integer dependency with coprime coefficients would survive the reduction); they are
+    inserted, and the remaining rows are tested again against the grown subspace (exact
+    elimination by FLINT when no residual survives the reduction)."""
+    inserted = []
+    while cand.shape[0]:
+        res = _residuals(S, cand)
+        out = np.flatnonzero(np.any(res != 0, axis=1))
+        if out.size == 0:
+            break
+        sel = out[_independent_mod_p(res[out])] if out.size > 1 else out
+        if sel.size == 0:
+            sel = out[independent_rows(np.zeros((0, S.ambient_dim), np.int64), as_int_rows(res[out]))]
+        S, _ = S.extend_rows(cand[sel])
+        inserted.append(cand[sel])
+        rest = np.zeros(cand.shape[0], dtype=bool)
+        rest[out] = True      # the rows with a zero residual are in S already
+        rest[sel] = False
+        cand = cand[rest]
+    return S, inserted
+
+
+_SELECT_PRIME = 2 ** 61 - 1
+
+
+def _independent_mod_p(rows: np.ndarray) -> np.ndarray:
+    """Indices of a greedy (in order) maximal subset of the integer rows that is independent
+    modulo :data:`_SELECT_PRIME` (FLINT ``nmod_mat.rref`` of the transpose)."""
+    import flint
+
+    k, N = rows.shape
+    red = np.mod(rows, _SELECT_PRIME) if rows.dtype == np.int64 else \
+        np.array([int(x) % _SELECT_PRIME for x in rows.ravel()], dtype=np.int64).reshape(k, N)
+    M = flint.nmod_mat(N, k, red.T.ravel().tolist(), _SELECT_PRIME)
+    R, r = M.rref()
+    return np.array(rref_pivots(R, r), dtype=np.int64)
+
+
+def _residuals(S: RationalSubspace, cand: np.ndarray) -> np.ndarray:
+    """``D c - sum_i c[p_i] (D / d_i) R_i`` for each row ``c`` of ``cand``, with ``R_i`` the
+    RREF rows of ``S``, ``d_i`` their pivot entries at the pivot columns ``p_i`` and ``D`` the
+    lcm of the ``d_i``: zero exactly for the rows in ``S`` (exact integer arithmetic)."""
+    if S.dim == 0:
+        return cand
+    piv = list(S.pivots)
+    d = [int(S.rows[i, p]) for i, p in enumerate(piv)]
+    D = math.lcm(*d)
+    if D == 1:
+        lhs = exact_matmul(as_int_rows(cand[:, piv]), S.rows)
+        return as_int_rows(np.asarray(cand, dtype=object) - lhs) if lhs.dtype == object \
+            or cand.dtype == object else cand - lhs
+    mult = np.array([D // x for x in d], dtype=object)
+    lhs = exact_matmul(as_int_rows(cand[:, piv].astype(object) * mult), S.rows)
+    return np.asarray(cand, dtype=object) * D - np.asarray(lhs, dtype=object)
 
 
 def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
