@@ -75,7 +75,7 @@ import numpy as np
 from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspace,
                      NumericalRankError, RationalSubspace, Subspace, _check_number, _row_norms,
                      _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
-                     complement_rows, detect_field,
+                     complement_rows,
                      exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
                      rank_decision, record_decision, recording_decisions, to_field_rows,
                      working_dtype, zero_subspace, rref_pivots)
