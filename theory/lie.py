@@ -76,7 +76,8 @@ from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspa
                      NumericalRankError, RationalSubspace, Subspace, _check_number, _row_norms,
                      _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
                      complement_rows, detect_field,
-                     exact_matmul, independent_rows, int64_matmul, is_recording, primitive_rows,
+                     decision_level, exact_matmul, independent_rows, int64_matmul, is_recording,
+                     primitive_rows, raised_levels,
                      rank_decision, record_decision, recording_decisions, to_field_rows,
                      working_dtype, zero_subspace)
 
@@ -328,18 +329,14 @@ def _twin_checked(method):
         twins = self._cache.get("twins")
         if self.field != "RR" or not twins or is_recording():
             return method(self, *args, **kwargs)
-        with recording_decisions() as log:
-            out = method(self, *args, **kwargs)
-        results, logs = [], []
-        for t in twins:
-            with recording_decisions() as tlog:
-                try:
-                    results.append(method(t, *args, **kwargs))
-                except NumericalRankError as exc:
-                    raise _twin_error(self.tol, f"a twin run refused: {exc}") from exc
-            logs.append(tlog)
-        _certify(self.tol, log, logs)
-        _attach_twins(out, results)
+        algs = [self] + list(twins)
+        outs, logs = _twin_runs(lambda k: method(algs[k], *args, **kwargs), algs)
+        (out, exc), rest = outs[0], outs[1:]
+        if exc is not None:
+            raise exc
+        _twin_refusals(self.tol, rest)
+        _certify(self.tol, logs[0], logs[1:])
+        _attach_twins(out, [r for r, _ in rest])
         return out
     return wrapper
 
@@ -1132,16 +1129,19 @@ def _extend(S: Subspace, chunk, e: float | None, argument: str):
 
 
 def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) -> np.ndarray:
-    """Float path: which brackets of unit vectors are non-zero (norm ``> tol``). A bracket is
+    """Float path: which brackets of unit vectors are non-zero (norm ``> tol``; while recording,
+    above the level of :func:`~seqtheory.theory.linalg.decision_level`). A bracket is
     zero only when its norm is explained by rounding (``<= e``) and :data:`MIN_GAP` times below
     ``tol`` -- the rule for dropped values of :func:`rank_decision`; a norm in between is a
     genuine value that the tolerance would cut: :class:`NumericalRankError`. (A non-zero
     bracket within ``MIN_GAP`` times ``e`` is accepted only if it already lies in the subspace,
     see ``FloatSubspace.extend_rows``.)"""
-    nonzero = norms > tol
     if is_recording():
-        record_decision(argument, norms, nonzero, tol)
+        level = decision_level(tol)
+        nonzero = norms > level
+        record_decision(argument, norms, nonzero, level)
         return nonzero
+    nonzero = norms > tol
     unsure = ~nonzero & (norms > min(e, tol / MIN_GAP))
     if np.any(unsure):
         i = int(np.argmax(unsure))
@@ -1188,32 +1188,60 @@ def _twin(data: np.ndarray, k: int) -> np.ndarray:
 def _float_entry(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgebra":
     """Float path of :meth:`LieAlgebra.generated_by` / :meth:`LieAlgebra.spanned_by`: the
     algebra of ``data`` and of :data:`TWINS` perturbed twins (:func:`_twin`), every decision
-    recorded; returned, with the twins attached, only when the decisions are certified."""
-    runs = [_recorded_algebra(data if k == 0 else _twin(data, k), n, tol, kind)
-            for k in range(TWINS + 1)]
-    (L, log, not_closed), twins = runs[0], runs[1:]
+    recorded (:func:`_twin_runs`); returned, with the twins attached, only when the decisions
+    are certified. "Not closed under the bracket" (``spanned_by``) is an answer certified like
+    the others."""
+    outs, logs = _twin_runs(lambda k: _float_algebra(data if k == 0 else _twin(data, k), n, tol,
+                                                     kind))
+    (L, not_closed), twins = outs[0], outs[1:]
     if isinstance(not_closed, NumericalRankError):
         raise not_closed
-    for _, _, exc in twins:
-        if isinstance(exc, NumericalRankError):
-            raise _twin_error(tol, f"a twin run refused: {exc}") from exc
-    _certify(tol, log, [t[1] for t in twins])
-    if not_closed is not None:      # "not closed under the bracket", certified like a rank
+    _twin_refusals(tol, twins)
+    _certify(tol, logs[0], logs[1:])
+    if not_closed is not None:
         raise not_closed
     L._cache["twins"] = [t[0] for t in twins]
     return L
 
 
-def _recorded_algebra(data: np.ndarray, n: int, tol: float, kind: str):
-    """:func:`_float_algebra` with its decisions recorded: ``(algebra, log, None)``, or
-    ``(None, log, error)`` when it raised ``ValueError`` (a refusal, or the span of
-    :meth:`LieAlgebra.spanned_by` found not closed -- an answer to be certified like the
-    others)."""
-    with recording_decisions() as log:
-        try:
-            return _float_algebra(data, n, tol, kind), log, None
-        except ValueError as exc:
-            return None, log, exc
+_MAX_PASSES = 6   # repetitions of the twin runs with raised levels (raised_levels)
+
+
+def _twin_runs(run, algebras: Sequence["LieAlgebra"] = ()) -> tuple[list, list]:
+    """Run ``run(k)`` for the input (``k = 0``) and its :data:`TWINS` twins, each with its
+    decisions recorded; returns ``([(result or None, ValueError or None), ...], logs)``. When
+    the twins measure noise among the kept values of a decision
+    (:func:`~seqtheory.theory.linalg.raised_levels`), the runs are repeated with that
+    decision's level raised between the measured noise and the signal (at most
+    :data:`_MAX_PASSES` times; the caches of ``algebras`` are restored before a repetition, so
+    cached terms are recomputed). Certification is the caller's (:func:`_certify`)."""
+    levels: dict[int, float] = {}
+    saved = [dict(a._cache) for a in algebras]
+    for rep in range(_MAX_PASSES):
+        outs, logs = [], []
+        for k in range(TWINS + 1):
+            with recording_decisions(levels) as log:
+                try:
+                    outs.append((run(k), None))
+                except ValueError as exc:
+                    outs.append((None, exc))
+            logs.append(log)
+        nxt = raised_levels(logs[0], logs[1:], levels)
+        if nxt is None or rep == _MAX_PASSES - 1:
+            break
+        levels = nxt
+        for a, c in zip(algebras, saved):
+            a._cache.clear()
+            a._cache.update(c)
+    return outs, logs
+
+
+def _twin_refusals(tol: float, rest: list) -> None:
+    """Raise the a-posteriori rule's error when a twin run refused (``rest``: the twins'
+    ``(result, error)`` pairs of :func:`_twin_runs`)."""
+    for _, exc in rest:
+        if isinstance(exc, NumericalRankError):
+            raise _twin_error(tol, f"a twin run refused: {exc}") from exc
 
 
 def _twin_error(tol: float, why: str) -> NumericalRankError:
