@@ -112,6 +112,67 @@ def test_once_wrong_sl2_is_right_or_refused():
     assert got is None or got == _invariants(LieAlgebra.generated_by(gens))
 
 
+def _hex_matrix(rows):
+    return np.array([[float.fromhex(x) for x in r] for r in rows])
+
+
+# sl(2) conjugated by P of condition number 3.2e7 and 8.2e7: the dimension alone was once
+# answered 2 (the genuine component of [e, f] outside span{e, f}, a quarter of the square of
+# the angle between e and f, 2.5e-15 and 8.2e-16, was dropped: the first under the float64
+# floor without moving, the second re-drawn by 30% only)
+_ONCE_WRONG_DIM = [
+    (_hex_matrix([["0x1.bbc32d857211ap-11", "0x1.66c5288a4d5e1p-10"],
+                  ["-0x1.0d503f28b164ep-1", "-0x1.b372482f98acfp-1"]])),
+    (_hex_matrix([["0x1.1804816038f2ep-1", "-0x1.7debd2a68b8f8p-3"],
+                  ["0x1.8b832797a9212p-1", "-0x1.0db927d06c801p-2"]])),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_ONCE_WRONG_DIM)))
+def test_once_wrong_dimension_is_right_or_refused(k):
+    gens = [E(2, 0, 1), E(2, 1, 0)]
+    try:
+        F = LieAlgebra.generated_by(_conjugate(gens, _ONCE_WRONG_DIM[k]))
+    except NumericalRankError:
+        return
+    assert F.dim == 3
+
+
+# Known open defect (measured, not fixed): sl(2) given by two random integer generators and
+# conjugated at condition number 1e6..1e8, where ``generated_by(...).dim`` alone is answered 2
+# (the series then refuse). The dropped genuine component of the bracket outside the span is
+# 1/125 .. 1/500 of the square of the smallest kept value and moves by 0.6% .. 90% under the
+# twins' perturbation, so neither the square rule nor the re-draw test tells it from rounding.
+# Measured over 400 such cases at 1e6..1e8: 106 dimensions answered, 102 wrong before the
+# square rule's margin for dropped values that are not re-drawn; 6 answered, 2 wrong after.
+_STILL_WRONG_DIM = [
+    ([[-1, -2], [0, 1]], [[-2, 0], [-1, 2]],
+     [["0x1.ab0f4e9722946p-2", "0x1.afa2ad7b09d43p-2"],
+      ["-0x1.21f7413a82246p-1", "-0x1.251290c8c6302p-1"]]),
+    ([[2, -1], [0, -2]], [[2, 2], [2, -2]],
+     [["0x1.bc37ea5543c53p-1", "-0x1.0b9908fba0770p-2"],
+      ["0x1.9ec6d53aa6afdp-2", "-0x1.f3b91fae33653p-4"]]),
+    ([[0, -2], [-1, 0]], [[-2, -1], [2, 2]],
+     [["0x1.f08dcb8226725p-2", "-0x1.9fb7df447c168p-1"],
+      ["0x1.553b4cb2af565p-3", "-0x1.1dae6be657c28p-2"]]),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="known open defect: a genuine bracket component far "
+                                       "below the square of the smallest kept value is dropped "
+                                       "at condition number > 1e6 (see _STILL_WRONG_DIM)")
+@pytest.mark.parametrize("k", range(len(_STILL_WRONG_DIM)))
+def test_dimension_alone_at_condition_number_above_1e6(k):
+    a, b, rows = _STILL_WRONG_DIM[k]
+    gens = [np.array(a), np.array(b)]
+    assert LieAlgebra.generated_by(gens).dim == 3
+    try:
+        F = LieAlgebra.generated_by(_conjugate(gens, _hex_matrix(rows)))
+    except NumericalRankError:
+        return
+    assert F.dim == 3
+
+
 # ============================================================================ families at cond <= 1e3
 _FAMILIES = {
     "n(4)": [E(4, 0, 1), E(4, 1, 2), E(4, 2, 3)],

@@ -530,7 +530,6 @@ INPUT_ROUNDING = 1e-12
 # values below this are rounding of the recorded runs' arithmetic (longdouble), whatever they do
 _ARITHMETIC_FLOOR = MIN_GAP * float(np.finfo(np.longdouble).eps)
 _NOISE_CHANGE = 0.1
-_SQUARE_MARGIN = 4.0
 _RAISE_CHANGE = 1.0
 
 _LOG: contextvars.ContextVar[list | None] = contextvars.ContextVar("float_decision_log", default=None)
@@ -689,7 +688,7 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
                      f"{least_kept:.3g}: a bracket of two directions separated by that value "
                      f"can have a genuine component that small (about a quarter of the square "
                      f"for sl(2)), so it is not told from rounding")
-    if most_noise * _SQUARE_MARGIN > least_kept ** 2:
+    if most_noise > least_kept ** 2:
         return 0.0, (f"the largest dropped value or measured noise {most_noise:.3g} exceeds the "
                      f"square of the smallest kept value {least_kept:.3g}: a bracket of two "
                      f"directions separated by that value can have a genuine component that "
