@@ -9,7 +9,8 @@ computation: the exact path over Q on the rational originals that the float inpu
 * the issue's three refused inputs are answered: n(5) conjugated by a matrix of condition number
   100, n(8) from float 0/1 matrices, two Gaussian generators (gl(4) by default, gl(8) slow);
 * conjugated nilpotent, solvable and simple algebras: exact answers up to condition number 100,
-  exact or refused at 1e3 (the refusals there are counted);
+  exact or refused at 1e3 (the refusals there are counted); ideals, subalgebras and bracket
+  spaces by the same rule;
 * the stress test: random integer algebras conjugated by matrices of condition number up to 1e8
   -- 280 cases in the default run, 10 000 marked slow -- no wrong answer, and every case below
   condition number 10 answered;
@@ -198,9 +199,11 @@ def test_conjugated_families_get_the_exact_answer(name, cond):
 
 
 def test_conjugated_families_at_condition_number_1e3():
-    """Exact or refused, and answered in most cases (measured: 73 of 80; the refusals are
-    n(5), whose lower central series meets input noise above the tolerance, and sl(2), whose
-    generators are 2.6e-6 apart)."""
+    """Exact or refused, and answered in most cases (measured: 75 of 80, 73 before levels
+    followed the measured noise; the refusals are n(5), 3 of 10 (kept values of its lower
+    central series that move by 1e-7 of themselves, or twin noise 2e-7 above the square of
+    the smallest kept value), and sl(2), 2 of 10 (re-drawn noise 1.5e-11 above the square
+    of its smallest kept value 2.6e-6))."""
     answered = 0
     for name, gens in sorted(_FAMILIES.items()):
         exact = _invariants(LieAlgebra.generated_by(gens))
@@ -209,7 +212,7 @@ def test_conjugated_families_at_condition_number_1e3():
                                                        gens[0].shape[0], 1e3))
             assert got is None or got == exact, name
             answered += got is not None
-    assert answered >= 70
+    assert answered >= 74
 
 
 # ============================================================================ the stress test

@@ -49,11 +49,17 @@ a direction created by an input rounding of relative size up to ``MIN_GAP *
 GUARDED_INPUT_ERROR`` = 1e-7 is not -- the rounding of a conjugation by a matrix of condition
 number 1e8 is about 2e-8), every dropped value is re-drawn by the perturbation (rounding noise)
 or far below the level and explained by an input rounding of relative size
-:data:`INPUT_ROUNDING`, and the gaps are wide. Its answer is the one
+:data:`INPUT_ROUNDING`, and the gaps are wide. Levels follow the measured noise: where the twins
+re-draw a kept value (input rounding amplified above ``tol``, e.g. 5e-9 in the lower central
+series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets that decision's
+level between the measured noise and the stable signal (``MIN_GAP`` above each) and the runs
+are repeated (:func:`decision_level`). Its answer is the one
 for exact matrices that the float input approximates to a relative accuracy far below ``tol``:
 rounding of the input (e.g. of a conjugation ``P A P^-1``) is recognised as noise, not as the
 exact algebra of the binary fractions given. Measured (tests/test_float_lie_stress.py): no
 wrong answer over 10 000 random conjugated integer algebras, condition numbers up to 1e8.
+Known limit: a genuine value far below the square of the smallest kept value that the twins
+partly re-draw is not told from rounding (sl(2) conjugated above condition number 1e6).
 
 Conventions: vectors are rows; ``coordinates`` are with respect to ``basis`` (in that order).
 Source: standard Gaussian elimination (e.g. Golub & Van Loan, *Matrix Computations*, §3.2, §5.4
@@ -620,7 +626,10 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
     * ``MIN_GAP * max(dropped values, measured change of the kept values) <= smallest kept
       value`` in every run (the recorded gap is the smallest such ratio);
     * over the whole log, ``largest dropped value or measured change <= (smallest kept
-      value)**2``: a bracket of two directions that are separated only by a small value
+      value)**2``, and ``MIN_GAP`` times below it for every dropped value that the twins move
+      by less than itself (not re-drawn: possibly a genuine value of high sensitivity; sl(2)
+      conjugated at condition number 3e7 dropped a genuine 2.5e-15, a quarter of the square of
+      its smallest kept value, that way): a bracket of two directions that are separated only by a small value
       ``sigma`` can have a genuine component of size about ``sigma**2`` (conjugated sl(2) at
       condition number 7e5: the component of ``[e, f]`` outside ``span{e, f}`` is 4e-12 with
       ``sigma = 2.7e-6``), which must not sink into the dropped values.
