@@ -9,7 +9,8 @@ computation: the exact path over Q on the rational originals that the float inpu
 * the issue's three refused inputs are answered: n(5) conjugated by a matrix of condition number
   100, n(8) from float 0/1 matrices, two Gaussian generators (gl(4) by default, gl(8) slow);
 * conjugated nilpotent, solvable and simple algebras: exact answers up to condition number 100,
-  exact or refused at 1e3 (the refusals there are counted);
+  exact or refused at 1e3 (the refusals there are counted); ideals, subalgebras and bracket
+  spaces by the same rule;
 * the stress test: random integer algebras conjugated by matrices of condition number up to 1e8
   -- 280 cases in the default run, 10 000 marked slow -- no wrong answer, and every case below
   condition number 10 answered;
@@ -24,7 +25,7 @@ from hypothesis import given, settings, strategies as st
 from seqtheory.theory.lie import LieAlgebra
 from seqtheory.theory.lie_named import elementary as E
 from seqtheory.theory.linalg import (MIN_GAP, TWIN_PERTURBATION, NumericalRankError,
-                                     compare_decision_logs, complement_rows)
+                                     compare_decision_logs, complement_rows, raised_levels)
 
 from float_lie_cases import conditioned, invariants, random_gens
 
@@ -112,6 +113,67 @@ def test_once_wrong_sl2_is_right_or_refused():
     assert got is None or got == _invariants(LieAlgebra.generated_by(gens))
 
 
+def _hex_matrix(rows):
+    return np.array([[float.fromhex(x) for x in r] for r in rows])
+
+
+# sl(2) conjugated by P of condition number 3.2e7 and 8.2e7: the dimension alone was once
+# answered 2 (the genuine component of [e, f] outside span{e, f}, a quarter of the square of
+# the angle between e and f, 2.5e-15 and 8.2e-16, was dropped: the first under the float64
+# floor without moving, the second re-drawn by 30% only)
+_ONCE_WRONG_DIM = [
+    (_hex_matrix([["0x1.bbc32d857211ap-11", "0x1.66c5288a4d5e1p-10"],
+                  ["-0x1.0d503f28b164ep-1", "-0x1.b372482f98acfp-1"]])),
+    (_hex_matrix([["0x1.1804816038f2ep-1", "-0x1.7debd2a68b8f8p-3"],
+                  ["0x1.8b832797a9212p-1", "-0x1.0db927d06c801p-2"]])),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_ONCE_WRONG_DIM)))
+def test_once_wrong_dimension_is_right_or_refused(k):
+    gens = [E(2, 0, 1), E(2, 1, 0)]
+    try:
+        F = LieAlgebra.generated_by(_conjugate(gens, _ONCE_WRONG_DIM[k]))
+    except NumericalRankError:
+        return
+    assert F.dim == 3
+
+
+# Known open defect (measured, not fixed): sl(2) given by two random integer generators and
+# conjugated at condition number 1e6..1e8, where ``generated_by(...).dim`` alone is answered 2
+# (the series then refuse). The dropped genuine component of the bracket outside the span is
+# 1/125 .. 1/500 of the square of the smallest kept value and moves by 0.6% .. 90% under the
+# twins' perturbation, so neither the square rule nor the re-draw test tells it from rounding.
+# Measured over 400 such cases at 1e6..1e8: 106 dimensions answered, 102 wrong before the
+# square rule's margin for dropped values that are not re-drawn; 6 answered, 2 wrong after.
+_STILL_WRONG_DIM = [
+    ([[-1, -2], [0, 1]], [[-2, 0], [-1, 2]],
+     [["0x1.ab0f4e9722946p-2", "0x1.afa2ad7b09d43p-2"],
+      ["-0x1.21f7413a82246p-1", "-0x1.251290c8c6302p-1"]]),
+    ([[2, -1], [0, -2]], [[2, 2], [2, -2]],
+     [["0x1.bc37ea5543c53p-1", "-0x1.0b9908fba0770p-2"],
+      ["0x1.9ec6d53aa6afdp-2", "-0x1.f3b91fae33653p-4"]]),
+    ([[0, -2], [-1, 0]], [[-2, -1], [2, 2]],
+     [["0x1.f08dcb8226725p-2", "-0x1.9fb7df447c168p-1"],
+      ["0x1.553b4cb2af565p-3", "-0x1.1dae6be657c28p-2"]]),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="known open defect: a genuine bracket component far "
+                                       "below the square of the smallest kept value is dropped "
+                                       "at condition number > 1e6 (see _STILL_WRONG_DIM)")
+@pytest.mark.parametrize("k", range(len(_STILL_WRONG_DIM)))
+def test_dimension_alone_at_condition_number_above_1e6(k):
+    a, b, rows = _STILL_WRONG_DIM[k]
+    gens = [np.array(a), np.array(b)]
+    assert LieAlgebra.generated_by(gens).dim == 3
+    try:
+        F = LieAlgebra.generated_by(_conjugate(gens, _hex_matrix(rows)))
+    except NumericalRankError:
+        return
+    assert F.dim == 3
+
+
 # ============================================================================ families at cond <= 1e3
 _FAMILIES = {
     "n(4)": [E(4, 0, 1), E(4, 1, 2), E(4, 2, 3)],
@@ -137,9 +199,11 @@ def test_conjugated_families_get_the_exact_answer(name, cond):
 
 
 def test_conjugated_families_at_condition_number_1e3():
-    """Exact or refused, and answered in most cases (measured: 73 of 80; the refusals are
-    n(5), whose lower central series meets input noise above the tolerance, and sl(2), whose
-    generators are 2.6e-6 apart)."""
+    """Exact or refused, and answered in most cases (measured: 75 of 80, 73 before levels
+    followed the measured noise; the refusals are n(5), 3 of 10 (kept values of its lower
+    central series that move by 1e-7 of themselves, or twin noise 2e-7 above the square of
+    the smallest kept value), and sl(2), 2 of 10 (re-drawn noise 1.5e-11 above the square
+    of its smallest kept value 2.6e-6))."""
     answered = 0
     for name, gens in sorted(_FAMILIES.items()):
         exact = _invariants(LieAlgebra.generated_by(gens))
@@ -148,7 +212,7 @@ def test_conjugated_families_at_condition_number_1e3():
                                                        gens[0].shape[0], 1e3))
             assert got is None or got == exact, name
             answered += got is not None
-    assert answered >= 70
+    assert answered >= 74
 
 
 # ============================================================================ the stress test
@@ -257,6 +321,96 @@ def test_rule_refuses_a_narrow_gap_and_noise_above_the_square():
     square_twin = _log(("closure", [1.0, 1e-6], [True, True], 1e-9),
                        ("bracket", [1.0, 1e-11], [True, False], 1e-9))
     assert "square" in compare_decision_logs(square, [square_twin], 1e-9)[1]
+
+
+def test_rule_holds_a_dropped_value_that_is_not_redrawn_to_a_wider_square_margin():
+    """A dropped value that the perturbation moves by less than itself may be a genuine value
+    of high sensitivity: it must be MIN_GAP times below the square of the smallest kept value
+    (sl(2) at condition number 3e7 dropped its genuine 2.5e-15 with a kept 1e-7)."""
+    base = _log(("closure", [1.0, 1e-7], [True, True], 1e-9),
+                ("bracket", [2.5e-15], [False], 1e-9))
+    twin = _log(("closure", [1.0, 1e-7], [True, True], 1e-9),
+                ("bracket", [2.6e-15], [False], 1e-9))
+    why = compare_decision_logs(base, [twin], 1e-9)[1]
+    assert why is not None and "does not re-draw" in why
+    redrawn = _log(("closure", [1.0, 1e-7], [True, True], 1e-9),
+                   ("bracket", [6e-15], [False], 1e-9))        # moved by more than itself
+    assert compare_decision_logs(base, [redrawn], 1e-9)[1] is None
+
+
+def test_raised_levels_lifts_a_level_above_measured_noise():
+    """A kept value that the twins re-draw (noise above the tolerance) gets a level between
+    it and the stable signal; a narrow gap or a value that is neither raises nothing."""
+    base = _log(("closure", [1.0, 1e-2, 5e-9], [True, True, True], 1e-9))
+    twin = _log(("closure", [1.0, 1e-2, 2e-7], [True, True, True], 1e-9))
+    new = raised_levels(base, [twin], {})
+    assert set(new) == {0} and 2e-7 * MIN_GAP <= new[0] <= 1e-2 / MIN_GAP
+    assert raised_levels(base, [base], {}) is None                     # nothing re-drawn
+    narrow = _log(("closure", [1.0, 1e-5, 2e-7], [True, True, True], 1e-9))
+    assert raised_levels(base, [narrow], {}) is None                   # 1e-2 moved: neither
+    base_n = _log(("closure", [1.0, 1e-5, 5e-9], [True, True, True], 1e-9))
+    assert raised_levels(base_n, [narrow], {}) is None                 # gap 50 < MIN_GAP**2
+    # levels of later decisions are dropped: those decisions are recomputed after the raise
+    assert raised_levels(base, [twin], {0: 1e-9, 3: 1.0}) == {0: new[0]}
+
+
+def test_a_raised_level_answers_n5_at_condition_number_1e3():
+    """n(5) conjugated at 1e3 (seed 9): input noise 5e-9 in its lower central series, above
+    the tolerance, was kept and broke the nesting of the series; the twins measure it and the
+    runs are repeated with the level raised."""
+    gens = _FAMILIES["n(5)"]
+    P = _conditioned(np.random.default_rng(2), 5, 1e3)
+    exact = _invariants(LieAlgebra.generated_by(gens))
+    assert _answered(LieAlgebra.generated_by(_conjugate(gens, P))) == exact
+
+
+@pytest.mark.parametrize("name", ["n(4)", "heisenberg", "b(3)", "sl(2)", "so(3)"])
+def test_ideal_subalgebra_and_bracket_space_follow_the_twin_rule(name):
+    """ideal_generated_by, subalgebra_generated_by, bracket_space of two algebras and
+    is_subalgebra_of on float algebras: the exact answers at condition number 100, each
+    certified by the twin runs (they once raised a TypeError from float128 rows)."""
+    gens = _FAMILIES[name]
+    E_ = LieAlgebra.generated_by(gens)
+    for seed in range(2):
+        P = _conditioned(np.random.default_rng(seed), gens[0].shape[0], 100.0)
+        fg = _conjugate(gens, P)
+        F = LieAlgebra.generated_by(fg)
+        outs = []
+        for L, g in ((E_, gens), (F, fg)):
+            I, S = L.ideal_generated_by([g[0]]), L.subalgebra_generated_by([g[0], g[-1]])
+            B = L.bracket_space(I)
+            outs.append((I.dim, S.dim, B.dim, S.is_subalgebra_of(L), I.is_subalgebra_of(S),
+                         B.is_subalgebra_of(I), B.lower_central_series().dims))
+            if L is F:
+                assert {I.certificate, S.certificate, B.certificate} == \
+                    {"a-posteriori (twin runs)"}
+        assert outs[0] == outs[1], (name, seed)
+
+
+def _four(L, g):
+    I, S = L.ideal_generated_by([g[0]]), L.subalgebra_generated_by([g[0], g[-1]])
+    B = L.bracket_space(I)
+    return (I.dim, S.dim, B.dim, S.is_subalgebra_of(L), I.is_subalgebra_of(S),
+            B.is_subalgebra_of(I))
+
+
+def test_four_operations_never_wrong_up_to_condition_number_1e8():
+    """The operations of the test above on random conjugated integer algebras, condition
+    numbers 10^u, u uniform in [0, 8]: right or refused (measured over 700 cases: 0 wrong)."""
+    rng = np.random.default_rng(31)
+    answered = 0
+    for c in range(70):
+        gens = _case(rng, _KINDS[c % len(_KINDS)])
+        P = _conditioned(rng, gens[0].shape[0], 10.0 ** rng.uniform(0.0, 8.0))
+        exact = _four(LieAlgebra.generated_by(gens), gens)
+        fg = _conjugate(gens, P)
+        try:
+            got = _four(LieAlgebra.generated_by(fg), fg)
+        except NumericalRankError:
+            continue
+        answered += 1
+        assert got == exact, c
+    assert answered >= 30
 
 
 @settings(max_examples=40, deadline=None)
