@@ -113,7 +113,8 @@ def inspector_summary(ctx: Context, cfgs: list) -> list[dict]:
       ``|λ| = 1``), ``prediction_note`` (the inspector's reason);
     * the reported layer-1 ``channel``: the one behind the prediction (a non-trivial homomorphic
       character; an unbounded one first, else the largest horizon), else the channel closest to a
-      character (largest homomorphism fraction, then image order): ``max_abs_delta_over_pi``
+      non-trivial character (a non-constant map first, then the largest homomorphism fraction,
+      then the image order): ``max_abs_delta_over_pi``
       (max over the letters of ``|δ|/π``, δ the phase error to the nearest root of unity of an
       order dividing the exponent; numerical), ``classes`` (the token indices per root index k,
       ``"k=0: 0 2 5 | k=3: 1 3 4"``), ``homomorphism`` (``"yes"``, ``"yes, trivial"`` or
@@ -143,7 +144,7 @@ def _character_channel(layer):
     chars = [c for c in layer.channels if c.nontrivial_character]
     if chars:
         return max(chars, key=lambda c: (c.horizon_unbounded, c.horizon or 0))
-    return max(layer.channels, key=lambda c: (c.hom_fraction, c.image_order))
+    return max(layer.channels, key=lambda c: (c.image_order > 1, c.hom_fraction, c.image_order))
 
 
 def _summary_row(r: dict, ins, why: str) -> dict:
