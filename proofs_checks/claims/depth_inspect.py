@@ -6,7 +6,10 @@ unity by ``δ`` per letter drifts by ``n·δ`` after ``n`` letters (docs/trained
 
 Both claims read runs the profile already trains (the training plans of ``depth.exp.word_problems``,
 ``depth.exp.s3_depth`` and ``depth.exp.parity``, through the claim registry), so ``verify`` trains
-them once; the inspector never trains.
+them once; the inspector never trains. The same runs' readings are evidence of the source claims
+too: :func:`inspector_summary` (one row per run: predicted horizon, phase error, layer-1 character,
+measured length) fills their table ``inspector`` and :func:`inspector_note` a sentence of their
+notes; no decision rule reads them.
 
 * ``depth.exp.phase_horizon``: across those runs, the inspector's predicted horizon (layer 1, decision
   margin π/m, :func:`seqtheory.models.inspector.predicted_horizon`) predicts the measured longest
