@@ -137,3 +137,83 @@ def test_inspection_pictures_and_character_rows():
     fig = horizon_figure([dict(r, task="S3") for r in _rows([3, 5, None], [2, 64, 7])])
     assert fig.axes[0].get_xscale() == "log" and "2 runs" in fig.axes[0].get_title()
     plt.close(fig)
+
+
+# ------------------------------------------------------------------------------------------------
+# the inspector's summary in the evidence of depth.exp.parity, s3_depth and word_problems
+# ------------------------------------------------------------------------------------------------
+def _tiny(task: str, model: str, seed: int = 1):
+    from seqtheory.models.train import TrainConfig
+
+    return TrainConfig(task=task, model=model, depth=1, seed=seed, train_length=8, steps=8,
+                       width=8, n_heads=2, d_state=4, batch_size=4, n_train=16, n_test=8,
+                       fresh_words=True, curriculum_steps=2, curriculum_start=2)
+
+
+def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
+    """Two tiny runs trained into a fresh store: a diagonal one (signed Mamba, parity) is read
+    by the inspector, a transformer is not (and its row says so)."""
+    from seqtheory.models.inspector import inspect
+    from seqtheory.models.store import ResultsStore
+    from seqtheory.models.train import load_model, train
+
+    ctx = Context(seed=0, profile="quick", results_dir=tmp_path)
+    cfgs = [_tiny("C2", "signed_mamba"), _tiny("S3", "transformer")]
+    st = ResultsStore(tmp_path)
+    for c in cfgs:                                           # stored before the summary reads them
+        train(c, store=st, device="cpu", threads=1)
+    rows = di.inspector_summary(ctx, cfgs)
+    assert [tuple(r) for r in rows] == [di.SUMMARY_FIELDS] * 2
+    seen, skipped = rows
+    assert seen["inspected"] and not skipped["inspected"]
+    assert seen["key"] == cfgs[0].key[:12] and (seen["task"], seen["model"], seen["depth"]) == ("C2", "signed_mamba", 1)
+    assert "transformer" in skipped["prediction_note"] and skipped["channel"] is None
+    assert skipped["measured"] is not None                  # the run's own measurement is kept
+    ins = inspect(load_model(cfgs[0], st), group="C2", run_result=st.result(cfgs[0]), lie=False)
+    ch = ins.layers[0].channels[seen["channel"]]
+    assert seen["max_abs_delta_over_pi"] == pytest.approx(max(map(abs, ch.phase_error)) / math.pi)
+    assert seen["predicted"] == ins.predicted_horizon and seen["measured"] == ins.measured_horizon
+    assert seen["homomorphism"] in ("yes", "yes, trivial") or seen["homomorphism"].startswith("no (")
+    toks = sorted(int(t) for part in seen["classes"].split(" | ") for t in part.split(": ")[1].split())
+    assert toks == [0, 1]                                    # every token in one class
+    note = di.inspector_note(rows)
+    assert "1/1" in note or "0/1" in note
+    assert "1 runs not inspected" in note
+
+
+def test_inspector_note_counts_characters_and_predictions():
+    base = dict.fromkeys(di.SUMMARY_FIELDS)
+    rows = [dict(base, inspected=True, homomorphism="yes", factors_through_abelianisation="yes",
+                 max_abs_delta_over_pi=d, predicted=p, unbounded=False, measured=m)
+            for d, p, m in [(0.01, 10, 12), (0.03, 20, 18), (0.02, None, 5)]]
+    rows[2].update(homomorphism="no (5/6 of products)", factors_through_abelianisation=None)
+    note = di.inspector_note(rows)
+    assert "in 2/3 runs (2 factoring through G/G′)" in note and "0.02·π" in note
+    assert "finite in 2 (median 15 letters vs measured max_len_90 median 15)" in note
+    assert "none in 1" in note and "not inspected" not in note
+    assert "none of the 1 runs" in di.inspector_note([dict(base, inspected=False)])
+
+
+@pytest.mark.parametrize("cid", di.SOURCE_CLAIMS)
+def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
+    """The three claims, their training replaced by fake results and freshly initialised models,
+    put the inspector's rows in table 'inspector' and its sentence in the notes."""
+    import torch
+
+    import seqtheory.models.train as mt
+    from seqtheory.proofs_checks import training_runs as tr
+
+    from test_training_runs import _fake_result
+
+    def fake_load_model(cfg, store, device="cpu"):
+        torch.manual_seed(0)
+        return mt.build_model(cfg, mt.build_task(cfg))
+
+    monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
+    monkeypatch.setattr(mt, "train", lambda cfg, **kw: _fake_result(cfg))
+    monkeypatch.setattr(mt, "load_model", fake_load_model)
+    out = get_claim(cid).check(Context(seed=0, profile="quick", results_dir=tmp_path))
+    rows = out.tables["inspector"]
+    assert rows and all(tuple(r) == di.SUMMARY_FIELDS and r["inspected"] for r in rows)
+    assert len({r["key"] for r in rows}) == len(rows)
+    assert "inspector (layer 1" in out.notes

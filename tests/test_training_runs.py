@@ -258,6 +258,11 @@ def _fake_result(cfg) -> dict:
                      "per_position_mse": (rng.random(T2) + 0.01).tolist()}}
 
 
+#: claims whose check inspects the models it loads (depth_inspect; the source claims' evidence)
+INSPECTED = ("depth.exp.phase_horizon", "depth.exp.abelian_tower", "depth.exp.parity",
+             "depth.exp.s3_depth", "depth.exp.word_problems")
+
+
 @pytest.mark.parametrize("profile", ["quick", "full", "paper"])
 @pytest.mark.parametrize("claim", DEPTH_TRAINED, ids=[c.id for c in DEPTH_TRAINED])
 def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, monkeypatch, tmp_path):
@@ -272,7 +277,7 @@ def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, mon
 
     def fake_load_model(cfg, store, device="cpu"):
         asked.add(cfg.key)
-        if claim.id in ("depth.exp.phase_horizon", "depth.exp.abelian_tower"):   # inspected: a model
+        if claim.id in INSPECTED:                                                # inspected: a model
             torch.manual_seed(0)
             return mt.build_model(cfg, mt.build_task(cfg))
         return lambda words: torch.zeros(words.shape[0], words.shape[1], 3, dtype=torch.float64)

@@ -142,6 +142,16 @@ def _curves_fig(ctx: Context, arms: dict[str, list[dict]], name: str, title: str
     return save_figure(fig, ctx, name)
 
 
+def _inspector(ctx: Context, cfgs: list) -> tuple[list[dict], str]:
+    """The inspector's rows on the runs ``cfgs`` and its one-sentence summary
+    (:func:`seqtheory.proofs_checks.claims.depth_inspect.inspector_summary`): evidence only, no
+    decision rule reads them."""
+    from seqtheory.proofs_checks.claims.depth_inspect import inspector_note, inspector_summary
+
+    rows = inspector_summary(ctx, cfgs)
+    return rows, inspector_note(rows) + "."
+
+
 def _rate_str(r: dict) -> str:
     lo, hi = r["wilson95"]
     return f"{r['successes']}/{r['seeds']} [{lo:.2f}, {hi:.2f}]"
@@ -181,6 +191,7 @@ def parity(ctx: Context) -> Outcome:
     verdict, why, rates = parity_decide(ev)
     T = arms["signed"][0]["config"]["train_length"]
     figs = _curves_fig(ctx, arms, "depth_exp_parity_loss", f"C2 (parity), 1 layer, T = {T}")
+    inspected = _inspector(ctx, _parity_cfgs(ctx, "signed_mamba") + _parity_cfgs(ctx, "mamba"))
     return Outcome(verdict, f"solved at 2T = {2 * T}: signed {_rate_str(rates['signed'])}, positive "
                             f"{_rate_str(rates['positive'])} (seeds, Wilson 95%)",
                    evidence={"seq_acc_at_2T": ev, "rates": rates, "rule": RATE_RULE.describe(),
@@ -190,11 +201,12 @@ def parity(ctx: Context) -> Outcome:
                                      "seq_acc_2T": r["test"]["seq_acc"],
                                      "max_len_90": r["test"]["max_len_90"],
                                      "final_loss": r["final_loss"], "key": r["key"][:12]}
-                                    for rs in arms.values() for r in rs]},
+                                    for rs in arms.values() for r in rs],
+                           "inspector": inspected[0]},
                    notes=f"{why}. Scale: width {arms['signed'][0]['config']['width']}, T = {T}, "
                          f"{arms['signed'][0]['config']['steps']} steps, "
                          f"{PARITY_SEEDS} seeds per model; success = sequence accuracy ≥ "
-                         f"{PARITY_SUCCESS} on held-out words of length 2T")
+                         f"{PARITY_SUCCESS} on held-out words of length 2T. {inspected[1]}")
 
 
 @parity.decision_rule
@@ -290,10 +302,11 @@ def s3_depth(ctx: Context) -> Outcome:
     rows = [{"arm": arm, "seed": r["config"]["seed"],
              **{k: v[i] for k, v in ev[arm].items()}, "max_len_90": r["test"]["max_len_90"],
              "final_loss": r["final_loss"]} for arm, rs in runs.items() for i, r in enumerate(rs)]
+    inspected = _inspector(ctx, [c for _, m, L in _S3_ARMS for c in _s3_cfgs(ctx, m, L)])
     return Outcome(verdict, "solved at 8T: " + "; ".join(f"{a}: {_rate_str(r)}" for a, r in rates.items()),
                    evidence={"seq_acc": ev, "rates_at_8T": rates, "rule": RATE_RULE.describe(),
                              "train_length": T},
-                   tables={"runs": rows}, figures=figs,
+                   tables={"runs": rows, "inspector": inspected[0]}, figures=figs,
                    notes=f"{why}. Model classes: 'abelian' = one layer of commuting diagonal "
                          "transitions without input bias and a state-only readout (its output depends "
                          "only on the multiset of letters); AUSSM = restricted (complex diagonal linear "
@@ -301,7 +314,8 @@ def s3_depth(ctx: Context) -> Outcome:
                          "tracks S3 exactly (a separate constructive claim); an ordinary readout cannot "
                          f"extrapolate, hence the test at 8T and 16T. Scale: T = {T}, width "
                          f"{runs['aussm L=2'][0]['config']['width']}, "
-                         f"{runs['aussm L=2'][0]['config']['steps']} steps, {len(runs['aussm L=2'])} seeds")
+                         f"{runs['aussm L=2'][0]['config']['steps']} steps, {len(runs['aussm L=2'])} "
+                         f"seeds. {inspected[1]}")
 
 
 @s3_depth.decision_rule
@@ -404,15 +418,18 @@ WP_PARTS = {
                  "fails and 2 suffices on D8 and S3; S4 needs 3), while A5's needed depth grows "
                  "with T")
 def word_problems(ctx: Context) -> Outcome:
-    rows = _wp_rows(ctx, _wp_plan(ctx))
+    plan = _wp_plan(ctx)
+    rows = _wp_rows(ctx, plan)
     verdict, parts = wp_pattern(rows)
     figs = _wp_heatmap(ctx, rows) + _extrapolation_fig(ctx, rows)
+    inspected = _inspector(ctx, [c for cell in plan for c in wp_cfgs(ctx, *cell)])
     return Outcome(verdict, _wp_parts_text(parts),
                    evidence={"parts": parts, "parts_defined": {k: d for k, (_, d) in WP_PARTS.items()},
                              "rule": RATE_RULE.describe(),
                              "cells": [(r["group"], r["model"], r["depth"], r["train_length"], r["steps"])
                                        for r in rows]},
-                   tables={"word_problems": [_wp_table_row(r) for r in rows]},
+                   tables={"word_problems": [_wp_table_row(r) for r in rows],
+                           "inspector": inspected[0]},
                    figures=figs,
                    notes=f"Profile {ctx.profile}. A cell is a (group, train length T, depth) of "
                          f"AUSSM models, one run per seed; a seed solves the cell when its held-out "
@@ -421,7 +438,7 @@ def word_problems(ctx: Context) -> Outcome:
                          f"does (the Wilson 95% interval of the rate is shown). The parts of the "
                          f"pattern: " + "; ".join(f"({k}) {d}" for k, (_, d) in WP_PARTS.items())
                          + ". The verdict is decided on the parts present in the table; a part "
-                           "not run at this scale is named as such.")
+                           f"not run at this scale is named as such. {inspected[1]}")
 
 
 def _wp_table_row(r: dict) -> dict:
