@@ -118,6 +118,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
     train it, one claim at a time)."""
     import seqtheory.proofs_checks.claims.depth_trained_abelian as dta
     import seqtheory.proofs_checks.claims.head_training as head
+    import seqtheory.proofs_checks.claims.head_width as hw
 
     ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
     asked: list = []
@@ -137,7 +138,12 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         asked.append([tr.store(ctx).key(c) for c in dta.sweep_configs(ctx, depth, coupling)])
         raise _Asked
 
+    def fake_sweep(ctx, sweep=None):
+        asked.append([tr.store(ctx).key(sweep or hw.sweep_config(ctx))])
+        raise _Asked
+
     monkeypatch.setattr(head, "stored_experiment", fake_stored)
+    monkeypatch.setattr(hw, "stored_sweep", fake_sweep)
     monkeypatch.setattr(dta, "sweeps", fake_sweeps)
     planned = set()
     for j in claim.plan(ctx, True):

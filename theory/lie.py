@@ -80,7 +80,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspace,
-                     NumericalRankError, RationalSubspace, Subspace, _check_number, _row_norms,
+                     NumericalRankError, RationalSubspace, Subspace, check_number, _row_norms,
                      _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
                      complement_rows,
                      decision_level, exact_matmul, independent_rows, int64_matmul, is_recording,
@@ -570,7 +570,7 @@ class LieAlgebra:
         if a.size != self._ambient.N:
             raise ValueError(f"{name} has {a.size} entries, the ambient has dimension {self._ambient.N}")
         for x in a:
-            _check_number(x, name)
+            check_number(x, name)
         if self.field == "QQ":
             ints, sc = to_field_rows([list(a)], "QQ", name)
             return ints, sc[0]

@@ -176,10 +176,10 @@ def _matrix_kind(M):
         if M.shape[0] == 0:
             raise ValueError("matrices must be at least 1x1, got a 0x0 array")
         if M.dtype == object:
-            from .linalg import _check_number
+            from .linalg import check_number
 
             for x in M.flat:
-                _check_number(x, "matrices")
+                check_number(x, "matrices")
             return "object", M.shape[0]
         if not np.issubdtype(M.dtype, np.number):
             raise TypeError(f"matrix dtype {M.dtype} is not numeric")

@@ -281,7 +281,7 @@ def rref_pivots(R: Any, rank: int) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- input handling
-def _check_number(x: Any, where: str) -> None:
+def check_number(x: Any, where: str) -> None:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers here")
     if isinstance(x, (complex, np.complexfloating)):
@@ -333,7 +333,7 @@ def detect_field(entries: Iterable[Any]):
     ents = list(entries)
     others = []
     for x in ents:
-        _check_number(x, "entries")
+        check_number(x, "entries")
         if isinstance(x, (float, np.floating, complex, np.complexfloating)):
             return "RR"
         if isinstance(x, (Integral, Rational, np.integer)):
@@ -373,7 +373,7 @@ def to_field_rows(rows: list[list[Any]], field, name: str = "entries") -> Any:
 
     for r in rows:
         for x in r:
-            _check_number(x, name)
+            check_number(x, name)
             if field != "RR" and _is_float(x):
                 raise TypeError(f"{name}: entry {x!r} is a float, but the computation is exact "
                                 f"over {field}; pass ints / Fractions / sympy numbers, or use the "

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .linalg import _check_number, as_int_rows, detect_field
+from .linalg import check_number, as_int_rows, detect_field
 
 __all__ = ["matrix_rows"]
 
@@ -214,7 +214,7 @@ def _checked_rows(ms: list, name: str, tol: float | None):
         if n == 0:
             raise ValueError(f"{name}[{t}] is a 0x0 matrix")
         for x in a.flat:
-            _check_number(x, f"{name}[{t}]")
+            check_number(x, f"{name}[{t}]")
         rows.append(list(a.ravel()))
     field = detect_field(x for r in rows for x in r)
     if tol is not None and field != "RR":

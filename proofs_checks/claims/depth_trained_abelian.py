@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.training_runs import from_bundle, seeds, store
 
@@ -436,6 +437,16 @@ def _range(mean: dict, key: str) -> str:
     return f"{min(v):.3f}–{max(v):.3f}"
 
 
+def worst_ratio_text(rows: list[dict]) -> str:
+    """``worst pair error/bound 1.250 (ε = 0.3)`` over the rows with a ratio (a bound above
+    1e-12), or ``n/a`` with the reason when no row has one."""
+    rated = [r for r in rows if r["worst_ratio"] == r["worst_ratio"]]
+    if not rated:
+        return f"worst pair error/bound {format_stat(None, why='every bound is below 1e-12')}"
+    worst = min(rated, key=lambda r: r["worst_ratio"])
+    return f"worst pair error/bound {format_stat(worst['worst_ratio'], '.3f')} (ε = {worst['eps']})"
+
+
 @thm32_trained.decision_rule
 def thm32_decide(rows: list[dict]) -> tuple[Verdict, str]:
     """Rows per (ε, seed) of :func:`pair_rows`. Refuted when a pair at any ε in any seed lies below
@@ -445,9 +456,8 @@ def thm32_decide(rows: list[dict]) -> tuple[Verdict, str]:
     inequality; the pairs checked are finitely many instances)."""
     below = [(r["eps"], r["seed"]) for r in rows if r["frac_pairs_above"] < 1]
     if below:
-        w = min(rows, key=lambda r: r["worst_ratio"])
-        return (Verdict.REFUTED, f"pairs below the bound at (ε, seed) {below}; worst pair error/bound "
-                                 f"{w['worst_ratio']:.3g}")
+        return (Verdict.REFUTED, f"pairs below the bound at (ε, seed) {below}; "
+                                 f"{worst_ratio_text(rows)}")
     gap = max(r["class_gap"] for r in rows)
     if gap > CLASS_TOL:
         return (Verdict.INCONCLUSIVE, f"a trained model is not order-free (‖f(x) − f(x̄)‖ up to "
@@ -465,8 +475,7 @@ def _thm32_control(ctx: Context) -> ControlOutcome:
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="the trained depth-2 coupled model (not order-free) in place of "
                                   "the abelian one",
-                          reason=f"{v.value}: {why}; worst pair ratio "
-                                 f"{min(r['worst_ratio'] for r in rows):.3g}")
+                          reason=f"{v.value}: {why}; {worst_ratio_text(rows)}")
 
 
 thm32_trained.training_plan(plan_sweeps)
