@@ -367,6 +367,25 @@ def test_rule_holds_a_dropped_value_that_is_not_redrawn_to_a_wider_square_margin
     assert compare_decision_logs(base, [redrawn], 1e-9)[1] is None
 
 
+def test_square_margin_for_values_not_redrawn_is_weak_drop_margin():
+    """The decisions of sl(2) conjugated at condition number 1e6..1e8 whose dimension was once
+    answered 2 (first case of _ONCE_WRONG_DIM_1E6): kept 1.2e-5, a genuine 1.36e-14 dropped
+    and moved by 4% -- 1/10 600 of the square of the kept value; refused. The same value
+    WEAK_DROP_MARGIN times below the square passes."""
+    from seqtheory.theory.linalg import WEAK_DROP_MARGIN
+
+    def logs(d, d_twin):
+        return [_log(("mats", [1.0, 1.2e-5], [True, True], 1e-9),
+                     ("closure", [dv, dv], [False, False], 1e-9)) for dv in (d, d_twin)]
+
+    base, twin = logs(1.36e-14, 1.41e-14)
+    why = compare_decision_logs(base, [twin], 1e-9)[1]
+    assert why is not None and "does not re-draw" in why
+    d = 0.9 * 1.2e-5 ** 2 / WEAK_DROP_MARGIN
+    base, twin = logs(d, 1.04 * d)
+    assert compare_decision_logs(base, [twin], 1e-9)[1] is None
+
+
 def test_raised_levels_lifts_a_level_above_measured_noise():
     """A kept value that the twins re-draw (noise above the tolerance) gets a level between
     it and the stable signal; a narrow gap or a value that is neither raises nothing."""
