@@ -12,8 +12,9 @@ computation: the exact path over Q on the rational originals that the float inpu
   exact or refused at 1e3 (the refusals there are counted); ideals, subalgebras and bracket
   spaces by the same rule;
 * the stress test: random integer algebras conjugated by matrices of condition number up to 1e8
-  -- 280 cases in the default run, 10 000 marked slow -- no wrong answer, and every case below
-  condition number 10 answered;
+  -- 280 cases in the default run, 10 000 marked slow -- no wrong answer, every invariant scored
+  on its own (the dimension alone, each series alone: one wrong answer makes the case wrong),
+  and every case below condition number 10 answered;
 * the rule itself (a pure function), with negative controls for each way it refuses.
 """
 import collections
