@@ -54,10 +54,10 @@ which. Before a series is returned its invariants are checked (each term inside 
 in as many steps, with ``γ_{c+1-i} ⊆ Z_i``). Each series records ``tol`` and ``smallest_gap``; the
 algebra records ``tol``, ``smallest_gap``, ``noise`` (the propagated bound on its basis) and
 ``certificate``. Measured (tests/test_float_lie_stress.py): conjugated nilpotent, solvable and
-simple algebras get the exact answer up to condition number 100; at 1e3, 75 of 80 family cases
+simple algebras get the exact answer up to condition number 100; at 1e3, 73 of 80 family cases
 (n(5) and sl(2) refuse some); no wrong answer over 10 000 random conjugated integer algebras up
-to 1e8 (all invariants together). Known open defect: the dimension alone can be wrong for sl(2)
-conjugated at condition number above 1e6 (pinned as a strict xfail there). Exact input (ints,
+to 1e8, every invariant scored on its own (the dimension alone of sl(2) conjugated above 1e6,
+once wrong, now refuses or is right). Exact input (ints,
 Fractions, sympy numbers) always gets the exact path, the reference beside this one.
 
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
