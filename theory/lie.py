@@ -348,17 +348,38 @@ def _twin_checked(method):
                 or not all(_has_twins(a) for a in (*args, *kwargs.values())):
             return method(self, *args, **kwargs)
         algs = [self] + list(twins)
-        outs, logs = _twin_runs(lambda k: method(algs[k], *_twin_args(args, k),
-                                                 **dict(zip(kwargs, _twin_args(
-                                                     list(kwargs.values()), k)))), algs)
-        (out, exc), rest = outs[0], outs[1:]
-        if exc is not None:
-            raise exc
-        _twin_refusals(self.tol, rest)
-        _certify(self.tol, logs[0], logs[1:])
+        touched = _algebras_touched(algs, (*args, *kwargs.values()))
+        saved = [dict(a._cache) for a in touched]
+        try:
+            outs, logs = _twin_runs(lambda k: method(algs[k], *_twin_args(args, k),
+                                                     **dict(zip(kwargs, _twin_args(
+                                                         list(kwargs.values()), k)))), algs)
+            (out, exc), rest = outs[0], outs[1:]
+            if exc is not None:
+                raise exc
+            _twin_refusals(self.tol, rest)
+            _certify(self.tol, logs[0], logs[1:])
+        except BaseException:
+            # a refused (or interrupted) answer leaves nothing behind: what the runs cached is
+            # uncertified, and a second call would read it without any decision to compare
+            for a, c in zip(touched, saved):
+                a._cache.clear()
+                a._cache.update(c)
+            raise
         _attach_twins(out, [r for r, _ in rest])
         return out
     return wrapper
+
+
+def _algebras_touched(algs: Sequence["LieAlgebra"], args: Sequence[Any]) -> list["LieAlgebra"]:
+    """The algebras whose caches a twin-checked call may fill: the algebra and its twins, and
+    every algebra argument with its twins (each once)."""
+    out: list[LieAlgebra] = []
+    for a in (*algs, *(x for x in args if isinstance(x, LieAlgebra))):
+        for b in (a, *a._cache.get("twins", ())):
+            if not any(b is c for c in out):
+                out.append(b)
+    return out
 
 
 def _has_twins(a: Any) -> bool:
