@@ -5,6 +5,7 @@ inputs, and with a commuting time-dependent case whose solution is a single expo
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
@@ -72,3 +73,17 @@ def test_refuses_when_accuracy_needs_more_digits_than_allowed():
 def test_max_dps_checked():
     with pytest.raises(ValueError, match="max_dps"):
         taylor_ode_solution([[[-1]]], dps=50, max_dps=10)
+
+
+@pytest.mark.parametrize("A, err, match", [
+    ([[[float("nan")]]], ValueError, "finite"),
+    ([[[float("inf"), 0.0], [0.0, 1.0]]], ValueError, "finite"),
+    ([[[1j]]], TypeError, "real numbers"),
+    ([np.zeros((0, 0))], ValueError, "non-empty square"),
+    ([[[1, 2]]], ValueError, "square"),
+])
+def test_bad_coefficients_are_refused_by_name(A, err, match):
+    """Found by review: NaN gave mpmath's 'cannot convert inf or nan to int', a complex entry a
+    TypeError about 'mpc', a 0x0 matrix an IndexError."""
+    with pytest.raises(err, match=match):
+        taylor_ode_solution(A)

@@ -354,13 +354,26 @@ _GUARD_DIGITS = 10
 def _mp_coefficients(A):
     import mpmath
 
-    As = [mpmath.matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, mpmath.matrix)
-          else mpmath.matrix(M) for M in A]
+    As = []
+    for k, M in enumerate(A):
+        if not isinstance(M, mpmath.matrix):
+            M = np.asarray(M, dtype=object)
+            if M.ndim != 2 or 0 in M.shape:
+                raise ValueError(f"A[{k}]: a coefficient must be a non-empty square matrix, got "
+                                 f"shape {M.shape}")
+            M = M.tolist()
+        As.append(mpmath.matrix(M))
     if not As:
         raise ValueError("A must contain at least one coefficient matrix")
     n = As[0].rows
-    if any(M.rows != n or M.cols != n for M in As):
-        raise ValueError("A: coefficient matrices must be square and of one size")
+    if n < 1 or any(M.rows != n or M.cols != n for M in As):
+        raise ValueError("A: coefficient matrices must be square, non-empty and of one size")
+    for k, M in enumerate(As):
+        for x in M:
+            if not isinstance(x, mpmath.mpf):
+                raise TypeError(f"A[{k}]: entries must be real numbers, got {shown(x)}")
+            if not mpmath.isfinite(x):
+                raise ValueError(f"A[{k}]: entries must be finite, got {shown(x)}")
     return As
 
 
