@@ -1032,6 +1032,20 @@ NB06 = [
         rownorm_vs_adamw = show_claim("head.exp.rownorm_vs_adamw")
     """),
     md("""
+        ## 6.7 The ratios across the head's width
+
+        The paper's diameter ratios divided by √d are 1.99, 1.96, 1.86 at d = 512 / 768 / 1024, so
+        the ratio is a property of the head's width and of the two optimisers. Here the head, not
+        the backbone, is scaled (a 1-layer backbone with a projection up to width d; a word
+        vocabulary of Python stdlib text), and the same final-step ratios are measured per d with
+        seed intervals, fitted against d on log–log axes, and compared with the paper's values at
+        d = 512 / 768 / 1024 by a rule fixed before the runs. The quick profile runs a small sweep
+        (d ∈ {32, 64, 128}); the full profile runs d = 64 … 1024, and the verdict block says which.
+    """),
+    code("""
+        rownorm_width = show_claim("head.exp.rownorm_vs_adamw.width")
+    """),
+    md("""
         ## Summary
 
         The geometric identities and bounds of [HEAD] hold on every instance tried, with
