@@ -140,6 +140,9 @@ class TrainConfig:
                                      or self.eps <= 0):
             raise ValueError(f"eps must be a finite positive number and only for task "
                              f"'rotation_eps', got eps={shown(self.eps)} for task {self.task!r}")
+        if not isinstance(self.task, str) or self.task != self.task.strip():
+            # the task name is part of the store key: ' C2' and 'C2' must not be two runs
+            raise ValueError(f"task must be a name without surrounding spaces, got {self.task!r}")
         if not self.is_rotation:
             from seqtheory.theory.groups import FiniteGroup, GroupTooLargeError
             try:

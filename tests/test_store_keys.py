@@ -213,3 +213,11 @@ def test_the_sweep_report_lists_a_run_stored_with_the_old_key(tmp_path):
     key = _store_under_old_key(tmp_path, _cfg(weight_decay=0), "finished", res)
     rows, skipped = collect_runs(ResultsStore(tmp_path), [_cfg(weight_decay=0.0)])
     assert [r["key"] for r in rows] == [key] and skipped["not_in_config"] == 0
+
+
+def test_a_task_name_with_spaces_is_refused_not_keyed_apart():
+    """Found by review: task=' C2' was accepted and keyed apart from 'C2' (a run trained twice)."""
+    from seqtheory.models.train import TrainConfig
+    for bad in (" C2", "C2 ", "\tS3"):
+        with pytest.raises(ValueError, match="surrounding spaces"):
+            TrainConfig(task=bad, model="mamba")
