@@ -69,6 +69,8 @@ from typing import Any
 
 import numpy as np
 
+from ._checks import check_int
+
 __all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "LieReport", "SUPPORTED_FAMILIES",
            "nearest_roots", "character_table_test", "predicted_horizon", "affine_omega2_norm",
            "resolve_run"]
@@ -226,8 +228,7 @@ def nearest_roots(phase, exponent: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     ``e``-th root of unity (``e = exponent``; these are the roots of every order dividing ``e``),
     ``order = e / gcd(k, e)`` and ``δ = θ − 2πk/e`` wrapped to ``(−π, π]``. ``ValueError`` for an
     exponent < 1 or non-finite phases."""
-    if not isinstance(exponent, (int, np.integer)) or isinstance(exponent, bool) or exponent < 1:
-        raise ValueError(f"exponent must be an int >= 1, got {exponent!r}")
+    exponent = check_int("exponent", exponent)
     th = np.asarray(phase, dtype=np.float64)
     if not np.all(np.isfinite(th)):
         raise ValueError("phase must be finite")
@@ -256,8 +257,7 @@ def predicted_horizon(delta, modulus, image_order: int, modulus_floor: float = 0
     """Longest length a channel still decodes (module docstring): least ``n ≥ 1`` with
     ``n·|δ̄| + √n·σ ≥ π/m`` or ``r^n ≤ modulus_floor``, minus one; ``None`` when neither happens
     within :data:`MAX_LENGTH` letters. ``delta``, ``modulus``: per letter (uniform words); ``m = image_order ≥ 2``."""
-    if not isinstance(image_order, (int, np.integer)) or image_order < 2:
-        raise ValueError(f"image_order must be an int >= 2, got {image_order!r}")
+    image_order = check_int("image_order", image_order, 2)
     if not 0 < modulus_floor < 1:
         raise ValueError(f"modulus_floor must lie in (0, 1), got {modulus_floor!r}")
     d = np.asarray(delta, dtype=np.float64)
@@ -509,8 +509,7 @@ def _check_params(phase_tol, modulus_floor, lie_tol, n_letters) -> None:
             continue
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo < v < hi:
             raise ValueError(f"{name} must be a number in ({lo}, {hi:.4g}), got {v!r}")
-    if not isinstance(n_letters, int) or isinstance(n_letters, bool) or n_letters < 1:
-        raise ValueError(f"n_letters must be a positive int, got {n_letters!r}")
+    check_int("n_letters", n_letters)
 
 
 def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx, e: int,

@@ -18,6 +18,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ._checks import check_int
+
 __all__ = ["WordVocab", "pieces"]
 
 _PIECE = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*|[0-9]+| +|[\x00-\xff]", re.DOTALL)
@@ -42,8 +44,7 @@ class WordVocab:
         """The vocabulary of at most ``vocab_size`` ids fitted on ``data`` (fewer when the text
         has fewer repeated pieces). ``ValueError`` for ``vocab_size < 257``; ``TypeError`` for
         non-bytes ``data``."""
-        if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 257:
-            raise ValueError(f"vocab_size must be an int ≥ 257 (256 bytes + words), got {vocab_size!r}")
+        check_int("vocab_size", vocab_size, 257)        # 256 bytes + words
         counts = Counter(p for p in pieces(data) if len(p) >= 2)
         ranked = sorted((p for p, c in counts.items() if c >= 2), key=lambda p: (-counts[p], p))
         return cls(tuple(ranked[: vocab_size - 256]))

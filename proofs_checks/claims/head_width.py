@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._checks import check_int
 from seqtheory.numerics.fits import fit_loglog_slope
 from seqtheory.proofs_checks.claims.head_training import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.figures import new_figure, save_figure
@@ -49,8 +50,7 @@ WIDTH_CODE_REVISION = 1
 
 def head_lr(d: int) -> float:
     """The shared peak head lr at width ``d``: ``LR_REF · √(D_REF / d)``."""
-    if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-        raise ValueError(f"d must be a positive int, got {d!r}")
+    check_int("d", d)
     return LR_REF * math.sqrt(D_REF / d)
 
 
