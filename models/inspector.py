@@ -81,7 +81,6 @@ SUPPORTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
 RESTRICTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla")
 #: lengths beyond this (2^53, where float64 stops counting letters) count as no crossing
 MAX_LENGTH = 2 ** 53
-_GLA_LOG_ALPHA_MIN = -1.0   # GLAMixer clamps log α at −1 (models/layers_diagonal.py, GLAMixer)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -373,11 +372,13 @@ def _mixer_affine(mixer, family: str, x):
     import torch
     import torch.nn.functional as F
 
+    from .layers_diagonal import GATE_FLOOR
+
     lead = x.shape[:-1]
     if family == "gla":
         H, D = mixer.n_heads, mixer.head_dim
         _, k, v, _ = mixer.qkvg(x).chunk(4, dim=-1)
-        log_alpha = (F.logsigmoid(mixer.gate(x)) / mixer.tau).clamp_min(_GLA_LOG_ALPHA_MIN)
+        log_alpha = (F.logsigmoid(mixer.gate(x)) / mixer.tau).clamp_min(GATE_FLOOR)
         lam = torch.exp(log_alpha).to(torch.complex128)
         k, v = k.reshape(*lead, H, D), v.reshape(*lead, H, D)
         bias = (k[..., :, None] * v[..., None, :]).reshape(*lead, H * D, D)
@@ -475,7 +476,7 @@ def resolve_run(store, run: str):
 def _train_config(d: dict):
     from .train import TrainConfig
 
-    return TrainConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+    return TrainConfig.from_dict(d)
 
 
 def _load_run(run: str, store, results):

@@ -466,7 +466,7 @@ def _gla_chunks(q, k, v, log_alpha, chunk: int, log_alpha_min: float | None):
     return o.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, V)[:, :T]
 
 
-_GATE_FLOOR = -1.0   # GLAMixer's clamp of log α (keeps the factorised chunked path for chunks ≤ 16)
+GATE_FLOOR = -1.0   # GLAMixer's clamp of log α (keeps the factorised chunked path for chunks ≤ 16)
 
 
 class GLAMixer(nn.Module):
@@ -495,12 +495,12 @@ class GLAMixer(nn.Module):
         q, k, v, g = self.qkvg(x).chunk(4, dim=-1)
         q = q.reshape(Bsz, T, H, D) * D ** -0.5
         k, v = k.reshape(Bsz, T, H, D), v.reshape(Bsz, T, H, D)
-        log_alpha = (F.logsigmoid(self.gate(x)) / self.tau).clamp_min(_GATE_FLOOR).reshape(Bsz, T, H, D)
+        log_alpha = (F.logsigmoid(self.gate(x)) / self.tau).clamp_min(GATE_FLOOR).reshape(Bsz, T, H, D)
         dtype = v.dtype
         q, k, v, log_alpha = scan_dtype_guard(q, k, v, log_alpha)
         with torch.autocast(x.device.type, enabled=False):
             if mode == "recurrent":
                 o = gla_scan_reference(q, k, v, log_alpha)
             else:
-                o = gla_scan_chunked(q, k, v, log_alpha, chunk=self.chunk, log_alpha_min=_GATE_FLOOR)
+                o = gla_scan_chunked(q, k, v, log_alpha, chunk=self.chunk, log_alpha_min=GATE_FLOOR)
         return self.out_proj(o.to(dtype).reshape(Bsz, T, self.width) * F.silu(g))

@@ -154,6 +154,11 @@ class TrainConfig:
         if self.shuffle_labels and self.is_rotation:
             raise ValueError("shuffle_labels applies to word problems only")
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        """The configuration of a stored run's ``config`` dict (JSON lists back to tuples)."""
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
     @property
     def is_rotation(self) -> bool:
         return self.task in ("rotation_a5", "rotation_eps")

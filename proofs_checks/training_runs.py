@@ -81,7 +81,7 @@ def cpu_workers() -> int:
 def _config_from_dict(d: dict):
     from seqtheory.models.train import TrainConfig
 
-    return TrainConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+    return TrainConfig.from_dict(d)
 
 
 # ------------------------------------------------------------------------------------------------
