@@ -19,14 +19,10 @@ __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper
            "diagonal", "elementary"]
 
 
-def _check_n(n, name: str = "n", least: int = 1) -> int:
-    return check_int(name, n, least)
-
-
 def elementary(n: int, i: int, j: int) -> np.ndarray:
     """The matrix unit ``E_ij`` (n x n, int64; 0-based ``i, j``). ``ValueError`` for ``n < 1``
     or an index outside ``0..n-1``."""
-    n = _check_n(n)
+    n = check_int("n", n)
     i, j = check_int("i", i, 0, n - 1), check_int("j", j, 0, n - 1)
     m = np.zeros((n, n), dtype=np.int64)
     m[i, j] = 1
@@ -35,13 +31,13 @@ def elementary(n: int, i: int, j: int) -> np.ndarray:
 
 def gl(n: int) -> LieAlgebra:
     """``gl(n)``: all n x n matrices (dim n^2)."""
-    n = _check_n(n)
+    n = check_int("n", n)
     return LieAlgebra.spanned_by([elementary(n, i, j) for i in range(n) for j in range(n)])
 
 
 def sl(n: int) -> LieAlgebra:
     """``sl(n)``: trace-zero matrices (dim n^2 - 1); n >= 2."""
-    n = _check_n(n, least=2)
+    n = check_int("n", n, 2)
     mats = [elementary(n, i, j) for i in range(n) for j in range(n) if i != j]
     mats += [elementary(n, i, i) - elementary(n, i + 1, i + 1) for i in range(n - 1)]
     return LieAlgebra.spanned_by(mats)
@@ -49,14 +45,14 @@ def sl(n: int) -> LieAlgebra:
 
 def so(n: int) -> LieAlgebra:
     """``so(n)``: antisymmetric matrices (dim n(n-1)/2); n >= 2."""
-    n = _check_n(n, least=2)
+    n = check_int("n", n, 2)
     return LieAlgebra.spanned_by([elementary(n, i, j) - elementary(n, j, i)
                                   for i in range(n) for j in range(i + 1, n)])
 
 
 def b(n: int) -> LieAlgebra:
     """Upper triangular matrices ``b(n)`` (Borel subalgebra of gl(n); dim n(n+1)/2)."""
-    n = _check_n(n)
+    n = check_int("n", n)
     return LieAlgebra.spanned_by([elementary(n, i, j) for i in range(n) for j in range(i, n)])
 
 
@@ -65,7 +61,7 @@ upper_triangular = b
 
 def strictly_upper(n: int) -> LieAlgebra:
     """Strictly upper triangular matrices ``n(n)`` (dim n(n-1)/2; the zero algebra for n = 1)."""
-    n = _check_n(n)
+    n = check_int("n", n)
     if n == 1:
         return LieAlgebra.spanned_by([np.zeros((1, 1), dtype=np.int64)])
     return LieAlgebra.spanned_by([elementary(n, i, j) for i in range(n) for j in range(i + 1, n)])
@@ -78,7 +74,7 @@ def heisenberg(m: int = 1) -> LieAlgebra:
     """The Heisenberg algebra of dimension 2m+1 as (m+2) x (m+2) matrices:
     ``x_i = E_{0,i}``, ``y_i = E_{i,m+1}``, ``z = E_{0,m+1}``, ``[x_i, y_i] = z``.
     For m = 1 this is span{E12, E23, E13} (SPEC §4)."""
-    m = _check_n(m, "m")
+    m = check_int("m", m)
     d = m + 2
     mats = [elementary(d, 0, i) for i in range(1, m + 1)]
     mats += [elementary(d, i, m + 1) for i in range(1, m + 1)]
@@ -88,5 +84,5 @@ def heisenberg(m: int = 1) -> LieAlgebra:
 
 def diagonal(n: int) -> LieAlgebra:
     """Diagonal n x n matrices (abelian, dim n)."""
-    n = _check_n(n)
+    n = check_int("n", n)
     return LieAlgebra.spanned_by([elementary(n, i, i) for i in range(n)])
