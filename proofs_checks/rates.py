@@ -13,7 +13,7 @@ from typing import Iterable
 
 from seqtheory.theory._messages import shown
 
-__all__ = ["wilson_interval", "success_rate", "SeedRule"]
+__all__ = ["wilson_interval", "success_rate", "rate_text", "SeedRule"]
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -41,6 +41,13 @@ def success_rate(outcomes: Iterable[bool]) -> dict:
         raise ValueError("outcomes must not be empty")
     k, n = sum(flags), len(flags)
     return {"successes": k, "seeds": n, "rate": k / n, "wilson95": list(wilson_interval(k, n))}
+
+
+def rate_text(rate: dict) -> str:
+    """A :func:`success_rate` as ``"4/5 [0.38, 0.96]"``: successes / seeds and the Wilson 95%
+    interval, two decimals."""
+    lo, hi = rate["wilson95"]
+    return f"{rate['successes']}/{rate['seeds']} [{lo:.2f}, {hi:.2f}]"
 
 
 @dataclass(frozen=True)

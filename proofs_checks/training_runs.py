@@ -30,7 +30,7 @@ from seqtheory.proofs_checks.registry import Context
 from seqtheory.theory._messages import shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
-           "from_bundle", "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
+           "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
            "cpu_workers"]
 
 QUICK_SEEDS = 3
@@ -343,6 +343,17 @@ def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     st = store(ctx)
     return [train(cfg, store=st, device=ctx.device, threads=_threads(ctx.device), wait_s=3600.0)
             for cfg in configs]
+
+
+def run_arms(ctx: Context, arms: dict[Any, list]) -> dict[Any, list[dict]]:
+    """Results of several arms of configurations (``{arm: [config, ...]}``, each arm's results in
+    its configurations' order), trained as one set: one :func:`run_many` call, so unfinished runs
+    of every arm share the workers."""
+    flat = run_many(ctx, [c for cfgs in arms.values() for c in cfgs])
+    out, i = {}, 0
+    for k, cfgs in arms.items():
+        out[k], i = flat[i:i + len(cfgs)], i + len(cfgs)
+    return out
 
 
 def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:

@@ -134,3 +134,7 @@ def test_quick_profile(tmp_path):
     assert get_claim("depth.thm3.2.abelian.trained").check(ctx).verdict == _S
     for cid in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained"):
         assert control_through_rule(get_claim(cid), ctx).rejected
+
+
+def test_thm32_trained_alias():
+    assert get_claim("depth.thm3.2.trained") is get_claim("depth.thm3.2.abelian.trained")

@@ -75,16 +75,16 @@ def test_scatter_points_count_as_data():
 
 
 def test_word_problem_extrapolation_legend_names_its_reference_lines(monkeypatch, tmp_path):
-    from seqtheory.proofs_checks.claims import depth_training
+    from seqtheory.proofs_checks import training_figures
     from seqtheory.proofs_checks.registry import Context
 
     kept = {}
-    monkeypatch.setattr(depth_training, "save_figure",
+    monkeypatch.setattr(training_figures, "save_figure",
                         lambda fig, ctx, name: kept.setdefault(name, fig) and [name])
     pp = [np.linspace(1, 0.5, 32).tolist()]
     rows = [{"group": g, "train_length": 16, "depth": d, "per_position": pp}
             for g in ("D8", "S3") for d in (1, 2)]
-    depth_training._extrapolation_fig(Context(out_dir=tmp_path), rows)
+    training_figures.extrapolation_figure(Context(out_dir=tmp_path), rows)
     fig = kept["depth_exp_word_problems_extrapolation"]
     texts = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
     assert texts == ["depth 1", "depth 2", "train length T", "evaluated length 2T", "chance 1/|G|"]

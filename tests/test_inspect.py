@@ -19,7 +19,7 @@ from seqtheory.models.model import ModelConfig, SequenceModel
 from seqtheory.models.store import ResultsStore
 from seqtheory.models.train import TrainConfig, train
 from seqtheory.numerics.reversal import omega2
-from seqtheory.proofs_checks.claims.depth_training import recipe
+from seqtheory.proofs_checks.trained_recipe import recipe
 from seqtheory.theory.groups import FiniteGroup
 
 DELTA = 0.04 * math.pi          # a known per-letter phase error: n·δ crosses π/2 at n = 12.5

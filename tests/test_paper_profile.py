@@ -1,10 +1,12 @@
-"""The ``paper`` profile's scales (proofs_checks/claims/depth_training.py): the plan sizes of every
-trained claim per profile (quick and full pinned as they were before the paper profile existed),
-the word-problem family at the paper's lengths, and ``Context.by_profile``."""
+"""The ``paper`` profile's scales (proofs_checks/trained_recipe.py and the claim modules that use
+it): the plan sizes of every trained claim per profile (quick and full pinned as they were before
+the paper profile existed), the word-problem family at the paper's lengths, and
+``Context.by_profile``."""
 import pytest
 
 from seqtheory.models.train import build_task
-from seqtheory.proofs_checks.claims import depth_training as dt
+from seqtheory.proofs_checks import trained_recipe as recipe
+from seqtheory.proofs_checks.claims import depth_parity, depth_word_problems
 from seqtheory.proofs_checks.registry import Context, Verdict, all_claims, get_claim, load_all
 
 load_all()
@@ -57,16 +59,16 @@ def test_claims_of_unknown_paper_scale_run_as_in_full(claim_id):
 def test_word_problem_family_trains_at_the_papers_lengths():
     # the parity control's runs (task C2.token: no memory) are cheap by design, at T = 8
     parity = [c for c in _plan("depth.exp.parity") if c.task == "C2"]
-    assert len(parity) == 2 * dt.PARITY_SEEDS
-    assert {c.train_length for c in parity} == {dt.PAPER_T}
-    assert all(_test_length(c) == 2 * dt.PAPER_T for c in parity)
+    assert len(parity) == 2 * depth_parity.PARITY_SEEDS
+    assert {c.train_length for c in parity} == {recipe.PAPER_T}
+    assert all(_test_length(c) == 2 * recipe.PAPER_T for c in parity)
     wp = [c for c in _plan("depth.exp.word_problems") if c.task in ("D8", "S3", "S4")]
     assert wp and {c.train_length for c in wp} <= {64, 128}
     assert all(_test_length(c) >= 2 * c.train_length for c in wp)
     for cid in FAMILY:
         cfgs = [c for c in _plan(cid) if not c.task.endswith(".token")]
-        assert {c.width for c in cfgs} == {dt.PAPER_RECIPE["width"]}, cid
-        assert {c.steps for c in cfgs} == {dt.PAPER_RECIPE["steps"]}, cid
+        assert {c.width for c in cfgs} == {recipe.PAPER_RECIPE["width"]}, cid
+        assert {c.steps for c in cfgs} == {recipe.PAPER_RECIPE["steps"]}, cid
         assert {c.precision for c in cfgs} == {"fp32"}, cid
 
 
@@ -113,11 +115,11 @@ def test_table1_rule_decides_on_the_paper_depths():
     rows = [row(g, t, L, L == 2) for g in ("D8", "S3") for t in (64, 128) for L in (1, 2)]
     rows += [row("S4", 128, 2, False), row("S4", 128, 3, True)]
     rows += [row("A5", t, L, L >= need) for t, need in ((64, 2), (128, 4)) for L in (1, 2, 4, 8)]
-    verdict, parts = dt.wp_pattern(rows)
+    verdict, parts = depth_word_problems.wp_pattern(rows)
     assert verdict == Verdict.SUPPORTED and "depth 2 at T=64, 4 at T=128" in parts["D"]
     flat = [r for r in rows if r["group"] != "A5"] + [
         row("A5", t, L, L >= 4) for t in (64, 128) for L in (1, 2, 4, 8)]
-    assert dt.wp_pattern(flat)[0] == Verdict.INCONCLUSIVE
+    assert depth_word_problems.wp_pattern(flat)[0] == Verdict.INCONCLUSIVE
 
 
 def test_by_profile():

@@ -132,8 +132,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         raise _Asked
 
     monkeypatch.setattr(tr, "run_many", fake_run_many)
-    for mod in ("depth_training", "depth_inspect"):
-        monkeypatch.setattr(f"seqtheory.proofs_checks.claims.{mod}.run_many", fake_run_many)
+    monkeypatch.setattr("seqtheory.proofs_checks.claims.depth_inspect.run_many", fake_run_many)
     def fake_sweeps(ctx, depth, coupling=True):
         asked.append([tr.store(ctx).key(c) for c in dta.sweep_configs(ctx, depth, coupling)])
         raise _Asked

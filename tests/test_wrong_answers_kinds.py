@@ -148,7 +148,7 @@ def test_format_stat_formats_numbers(v, spec, text):
 def test_prop37_key_figure_when_tau_cannot_be_computed():
     """Every run at the same length: Kendall τ is undefined; the key figure printed "Kendall τ
     nan (one-sided p 1.000)" while the evidence said n/a."""
-    from seqtheory.proofs_checks.claims import depth_training as dt
+    from seqtheory.proofs_checks.claims import depth_prop37_trained as dt
     verdict, why, stats = dt.prop37_decide({1: [4, 4, 4], 2: [4, 4, 4]})
     text = dt.prop37_key_statistic(stats)
     assert "nan" not in text and "1.000" not in text

@@ -1,0 +1,124 @@
+"""[DEPTH] (G. Heo et al., arXiv:2603.05573), Proposition 3.7 and Figure 2, the trained half: on A5
+the held-out length generalisation grows with depth. The exact half (least depth for word problems
+of length T) is ``depth.prop3.7`` in :mod:`.depth_core`.
+
+Claim ``depth.prop3.7.trained``: on A5 the longest length with ≥ 90% held-out sequence accuracy
+grows with depth. Experiment: ``signed_mamba`` (restricted layers) at the profile's depths, the
+shared recipe (:mod:`seqtheory.proofs_checks.trained_recipe`), test words :data:`A5_TEST_FACTOR`
+× T long. Decision (:func:`prop37_decide`, pure): Kendall's τ between depth and length over all
+runs, one-sided at :data:`ALPHA`. Control: the depth-1 models' lengths reported at every depth,
+which must not be supported.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.report import format_stat
+from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_width, recipe,
+                                                    seed_configs)
+from seqtheory.proofs_checks.training_runs import n_seeds, run_arms
+
+#: A5 test words are 4T long: length generalisation is measured up to 4T
+A5_TEST_FACTOR = 4
+#: one-sided significance of Kendall's τ (depth vs generalised length, over all runs)
+ALPHA = 0.05
+#: why Kendall's τ cannot be computed (the rule's degenerate case)
+NO_TAU = "every run reached the same length: no ranking to correlate"
+
+
+def a5_cfgs(ctx: Context) -> dict[int, list]:
+    """``{depth: the seeds' configurations}`` at the profile's depths, T and steps."""
+    depths, T, steps = ctx.by_profile(([1, 2], 3, 400), ([1, 2, 3, 4], 4, 2000),
+                                      paper=([1, 2, 4, 8], 32, PAPER_RECIPE["steps"]))
+    return {L: seed_configs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba", depth=L,
+                            **recipe(T, steps, test_length=A5_TEST_FACTOR * T, **paper_width(ctx)))
+            for L in depths}
+
+
+def _length_figure(ctx: Context, lengths: dict[int, list[int]], T: int) -> list[str]:
+    """Longest length at ≥ 90% accuracy per seed and its median, against depth."""
+    fig, ax = new_figure(figsize=(5, 3.5))
+    for i, (L, v) in enumerate(lengths.items()):
+        ax.scatter([L] * len(v), v, color="C0", alpha=0.6, s=14, label="per seed" if i == 0 else None)
+    ax.plot(list(lengths), [np.median(v) for v in lengths.values()], "o-", color="C1", label="median over seeds")
+    ax.axhline(T, color="grey", ls=":", label=f"train length T = {T}")
+    ax.set_xticks(list(lengths))
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_xlabel("depth L (signed_mamba layers)")
+    ax.set_ylabel("longest length with ≥ 90% held-out seq. acc.")
+    ax.legend(fontsize=7)
+    return save_figure(fig, ctx, "depth_prop37_trained")
+
+
+@claim(id="depth.prop3.7.trained", title="A5: held-out length generalisation grows with depth",
+       source=DEPTH("Proposition 3.7 and Figure 2 (trained half)"), uses_training=True,
+       statement="on A5 the longest length with ≥ 90% held-out sequence accuracy grows with depth")
+def prop37_trained(ctx: Context) -> Outcome:
+    runs = run_arms(ctx, a5_cfgs(ctx))
+    for rs in runs.values():
+        check_protocol(rs, A5_TEST_FACTOR)
+    lengths = {L: [r["test"]["max_len_90"] for r in rs] for L, rs in runs.items()}
+    verdict, why, stats = prop37_decide(lengths)
+    T = runs[min(runs)][0]["config"]["train_length"]
+    figs = _length_figure(ctx, lengths, T)
+    return Outcome(verdict, "; ".join(f"L={L}: {v}" for L, v in lengths.items())
+                   + "; " + prop37_key_statistic(stats),
+                   evidence={"max_len_90": {str(L): v for L, v in lengths.items()}, **stats},
+                   tables={"length_vs_depth": [{"depth": L, "seed": r["config"]["seed"],
+                                                "max_len_90": r["test"]["max_len_90"]}
+                                               for L, rs in runs.items() for r in rs]},
+                   figures=figs,
+                   notes=f"{why}. Held-out A5 words of length {A5_TEST_FACTOR}T (T = {T}); "
+                         f"signed_mamba (restricted layers), {len(runs[min(runs)])} seeds per depth")
+
+
+def prop37_key_statistic(stats: dict) -> str:
+    """``Kendall τ 0.53 (one-sided p 0.012)``, or ``Kendall τ n/a (why)`` when τ (and so its
+    test) cannot be computed."""
+    if stats["tau"] != stats["tau"]:
+        return f"Kendall τ {format_stat(None, why=NO_TAU)}"
+    return f"Kendall τ {format_stat(stats['tau'], '.2f')} (one-sided p {format_stat(stats['p_greater'], '.3f')})"
+
+
+@prop37_trained.decision_rule
+def prop37_decide(lengths: dict[int, list[int]]) -> tuple[Verdict, str, dict]:
+    """``lengths[depth]``: the longest held-out length at ≥ 90% sequence accuracy, per seed.
+    Kendall's τ between depth and length over all runs: supported when the one-sided test of growth
+    has p ≤ 0.05; refuted when the one-sided test of decrease has p ≤ 0.05; else inconclusive
+    (including when every run has the same length)."""
+    from scipy.stats import kendalltau
+
+    x = [L for L, v in lengths.items() for _ in v]
+    y = [float(u) for v in lengths.values() for u in v]
+    if len(set(y)) < 2 or len(set(x)) < 2:
+        return Verdict.INCONCLUSIVE, (f"every run reached the same length {y[0]:g}: no growth to test "
+                                      f"(training budget at this scale)"), \
+            {"tau": float("nan"), "p_greater": float("nan"), "p_less": float("nan")}
+    up, down = kendalltau(x, y, alternative="greater"), kendalltau(x, y, alternative="less")
+    stats = {"tau": float(up.statistic), "p_greater": float(up.pvalue), "p_less": float(down.pvalue)}
+    if stats["p_greater"] <= ALPHA:
+        return Verdict.SUPPORTED, f"length grows with depth (τ {stats['tau']:.2f}, p {stats['p_greater']:.3f})", stats
+    if stats["p_less"] <= ALPHA:
+        return Verdict.REFUTED, f"length decreases with depth (τ {stats['tau']:.2f}, p {stats['p_less']:.3f})", stats
+    return Verdict.INCONCLUSIVE, (f"no significant growth (τ {stats['tau']:.2f}, one-sided p "
+                                  f"{stats['p_greater']:.3f} > {ALPHA})"), stats
+
+
+@prop37_trained.control
+def _prop37_control(ctx: Context) -> ControlOutcome:
+    # depth makes no difference: the shallowest models' lengths stand for every depth
+    runs = run_arms(ctx, a5_cfgs(ctx))
+    L1 = min(runs)
+    flat = {L: [r["test"]["max_len_90"] for r in runs[L1]] for L in runs}
+    v, why, _ = prop37_decide(flat)
+    return ControlOutcome(rejected=v != Verdict.SUPPORTED,
+                          variant="the depth-1 models' lengths reported at every depth",
+                          reason=f"{v.value}: {why}")
+
+
+@prop37_trained.training_plan
+def prop37_plan(ctx: Context, controls: bool) -> list:
+    """Every depth's runs (the control reads the same runs)."""
+    return [c for cfgs in a5_cfgs(ctx).values() for c in cfgs]
