@@ -46,21 +46,24 @@ def test_extra_wrong_variants_are_rejected_by_the_same_logic():
 
     import numpy as np
 
-    from seqtheory.proofs_checks.claims import head as h
+    from seqtheory.proofs_checks.claims import head_ce_control as ce
+    from seqtheory.proofs_checks.claims import head_diameter_identity as di
+    from seqtheory.proofs_checks.claims import head_equidistance as eq
+    from seqtheory.proofs_checks.claims import head_hilbert_softmax as hs
     from seqtheory.theory.hilbert import row_diameter
 
     ctx = Context(seed=0)
     # Hilbert distance claimed as 2‖z − z′‖_var
-    assert h._hilbert_softmax_errors(lambda d: 2 * float(np.ptp(d)), 30, 1)["max_rel_err"] > 1e-12
+    assert hs._hilbert_softmax_errors(lambda d: 2 * float(np.ptp(d)), 30, 1)["max_rel_err"] > 1e-12
     # diameter identity: wrong scaling √d·H·D and ½H·D
     for f in (lambda S, H: H * row_diameter(S)[0] * math.sqrt(S.shape[1]),
               lambda S, H: 0.5 * H * row_diameter(S)[0]):
-        assert h._diameter_identity_check(f, ctx, 12)["sup_rel_err"] > 1e-9
+        assert di._diameter_identity_check(f, ctx, 12)["sup_rel_err"] > 1e-9
     # cross-entropy control with constant 0.9 < 1
-    assert h._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
+    assert ce._ce_ratios(0.9, ctx, 50)["max_ratio"] > 1 + 1e-12
     # equidistance limit d+2
-    r = h._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
-    assert h.equidistance_decide(r["exact"], r["optimisation"],
+    r = eq._equidistance_check(lambda d: d + 2, ctx, 3, [(3, 2)])
+    assert eq.equidistance_decide(r["exact"], r["optimisation"],
                                  r["gram_certificate"]["holds"])[0] is Verdict.REFUTED
 
 

@@ -6,19 +6,27 @@ import math
 
 import pytest
 
-from seqtheory.proofs_checks.claims import head as h
+from seqtheory.proofs_checks.claims import head_backward_bound as bb
+from seqtheory.proofs_checks.claims import head_ce_control as ce
+from seqtheory.proofs_checks.claims import head_diameter_identity as di
+from seqtheory.proofs_checks.claims import head_equidistance as eq
+from seqtheory.proofs_checks.claims import head_hilbert_softmax as hs
+from seqtheory.proofs_checks.claims import head_min_tension as mt
+from seqtheory.proofs_checks.claims import head_rownorm_oracle as ro
+from seqtheory.proofs_checks.claims import head_rownorm_ratio as rr
+from seqtheory.proofs_checks.claims import head_tv_bound as tv
 from seqtheory.proofs_checks.registry import Verdict, get_claim
 
 HEAD_RULES = {
-    "head.hilbert_softmax": h.hilbert_softmax_decide,
-    "head.diameter_identity": h.diameter_identity_decide,
-    "head.ce_control": h.ce_control_decide,
-    "head.backward_bound": h.backward_bound_decide,
-    "head.tv_bound": h.tv_bound_decide,
-    "head.min_tension_duality": h.min_tension_decide,
-    "head.rownorm_oracle": h.rownorm_oracle_decide,
-    "head.rownorm_ratio": h.rownorm_ratio_decide,
-    "head.equidistance_limit": h.equidistance_decide,
+    "head.hilbert_softmax": hs.hilbert_softmax_decide,
+    "head.diameter_identity": di.diameter_identity_decide,
+    "head.ce_control": ce.ce_control_decide,
+    "head.backward_bound": bb.backward_bound_decide,
+    "head.tv_bound": tv.tv_bound_decide,
+    "head.min_tension_duality": mt.min_tension_decide,
+    "head.rownorm_oracle": ro.rownorm_oracle_decide,
+    "head.rownorm_ratio": rr.rownorm_ratio_decide,
+    "head.equidistance_limit": eq.equidistance_decide,
 }
 
 
@@ -28,46 +36,46 @@ def test_rule_is_registered(cid):
 
 
 def test_hilbert_softmax_rule():
-    assert h.hilbert_softmax_decide(True, 3e-16, 1e-12)[0] is Verdict.CONFIRMED
-    assert h.hilbert_softmax_decide(True, 2e-12, 1e-12)[0] is Verdict.REFUTED
-    assert h.hilbert_softmax_decide(False, 0.0, 1e-12)[0] is Verdict.REFUTED
+    assert hs.hilbert_softmax_decide(True, 3e-16, 1e-12)[0] is Verdict.CONFIRMED
+    assert hs.hilbert_softmax_decide(True, 2e-12, 1e-12)[0] is Verdict.REFUTED
+    assert hs.hilbert_softmax_decide(False, 0.0, 1e-12)[0] is Verdict.REFUTED
 
 
 def _di_errors(**kw):
-    e = dict.fromkeys(h._DI_KEYS, 1e-13)
+    e = dict.fromkeys(di._DI_KEYS, 1e-13)
     e.update(kw)
     return e
 
 
 def test_diameter_identity_rule():
     good_trained = {"adamw": {"identity_err_max": 1e-14, "bound_ok": True}}
-    assert h.diameter_identity_decide(_di_errors(), good_trained, 1e-9)[0] is Verdict.SUPPORTED
-    assert h.diameter_identity_decide(_di_errors(), {}, 1e-9)[0] is Verdict.SUPPORTED
-    for k in h._DI_KEYS:
-        v, why = h.diameter_identity_decide(_di_errors(**{k: 0.3}), good_trained, 1e-9)
+    assert di.diameter_identity_decide(_di_errors(), good_trained, 1e-9)[0] is Verdict.SUPPORTED
+    assert di.diameter_identity_decide(_di_errors(), {}, 1e-9)[0] is Verdict.SUPPORTED
+    for k in di._DI_KEYS:
+        v, why = di.diameter_identity_decide(_di_errors(**{k: 0.3}), good_trained, 1e-9)
         assert v is Verdict.REFUTED and k in why
-    assert h.diameter_identity_decide(_di_errors(sup_rel_err=math.nan), {}, 1e-9)[0] \
+    assert di.diameter_identity_decide(_di_errors(sup_rel_err=math.nan), {}, 1e-9)[0] \
         is Verdict.REFUTED                          # NaN never passes
     bad = {"rownorm": {"identity_err_max": 1e-14, "bound_ok": False}}
-    assert h.diameter_identity_decide(_di_errors(), bad, 1e-9)[0] is Verdict.REFUTED
+    assert di.diameter_identity_decide(_di_errors(), bad, 1e-9)[0] is Verdict.REFUTED
 
 
 def test_ce_control_rule():
-    assert h.ce_control_decide(0.99, [0.999999, 1.0])[0] is Verdict.SUPPORTED
-    assert h.ce_control_decide(1.0 + 1e-9, [0.5])[0] is Verdict.REFUTED
-    assert h.ce_control_decide(0.5, [1.0 + 1e-6])[0] is Verdict.REFUTED
+    assert ce.ce_control_decide(0.99, [0.999999, 1.0])[0] is Verdict.SUPPORTED
+    assert ce.ce_control_decide(1.0 + 1e-9, [0.5])[0] is Verdict.REFUTED
+    assert ce.ce_control_decide(0.5, [1.0 + 1e-6])[0] is Verdict.REFUTED
 
 
 def test_backward_bound_rule():
-    assert h.backward_bound_decide(0.97, 1.0)[0] is Verdict.SUPPORTED
-    assert h.backward_bound_decide(1.01, 1.0)[0] is Verdict.REFUTED
-    assert h.backward_bound_decide(0.97, 0.9)[0] is Verdict.REFINED
+    assert bb.backward_bound_decide(0.97, 1.0)[0] is Verdict.SUPPORTED
+    assert bb.backward_bound_decide(1.01, 1.0)[0] is Verdict.REFUTED
+    assert bb.backward_bound_decide(0.97, 0.9)[0] is Verdict.REFINED
 
 
 def test_tv_bound_rule():
-    assert h.tv_bound_decide(0.999999, [1.0, 1.0])[0] is Verdict.SUPPORTED
-    assert h.tv_bound_decide(1.2, [1.0])[0] is Verdict.REFUTED
-    assert h.tv_bound_decide(0.9, [0.9])[0] is Verdict.REFINED
+    assert tv.tv_bound_decide(0.999999, [1.0, 1.0])[0] is Verdict.SUPPORTED
+    assert tv.tv_bound_decide(1.2, [1.0])[0] is Verdict.REFUTED
+    assert tv.tv_bound_decide(0.9, [0.9])[0] is Verdict.REFINED
 
 
 def _row(primal, claimed):
@@ -75,18 +83,18 @@ def _row(primal, claimed):
 
 
 def test_min_tension_rule():
-    assert h.min_tension_decide([_row(-2.0, -2.0 + 1e-8), _row(-0.3, -0.3)], 1e-6)[0] \
+    assert mt.min_tension_decide([_row(-2.0, -2.0 + 1e-8), _row(-0.3, -0.3)], 1e-6)[0] \
         is Verdict.SUPPORTED
-    assert h.min_tension_decide([_row(-2.0, -1.0)], 1e-6)[0] is Verdict.REFUTED
+    assert mt.min_tension_decide([_row(-2.0, -1.0)], 1e-6)[0] is Verdict.REFUTED
     # an unsolved (infeasible) program is not a refutation: the evidence cannot decide
-    assert h.min_tension_decide([_row(-2.0, -math.inf)], 1e-6)[0] is Verdict.INCONCLUSIVE
+    assert mt.min_tension_decide([_row(-2.0, -math.inf)], 1e-6)[0] is Verdict.INCONCLUSIVE
 
 
 def test_rownorm_oracle_rule():
-    good = {k: 0.0 for k in h._RN_KEYS}
-    assert h.rownorm_oracle_decide(good, h._RN_KEYS)[0] is Verdict.SUPPORTED
-    for k in h._RN_KEYS:
-        v, why = h.rownorm_oracle_decide({**good, k: 1e-3}, h._RN_KEYS)
+    good = {k: 0.0 for k in ro._RN_KEYS}
+    assert ro.rownorm_oracle_decide(good, ro._RN_KEYS)[0] is Verdict.SUPPORTED
+    for k in ro._RN_KEYS:
+        v, why = ro.rownorm_oracle_decide({**good, k: 1e-3}, ro._RN_KEYS)
         assert v is Verdict.REFUTED and k in why
 
 
@@ -96,28 +104,28 @@ def _stats(below=0.0, above=0.0, tight=1e-9):
 
 
 def test_rownorm_ratio_rule():
-    assert h.rownorm_ratio_decide(_stats(), 1e-6)[0] is Verdict.SUPPORTED
-    assert h.rownorm_ratio_decide(_stats(below=0.01), 1e-6)[0] is Verdict.REFUTED
-    assert h.rownorm_ratio_decide(_stats(above=0.01), 1e-6)[0] is Verdict.REFUTED
-    assert h.rownorm_ratio_decide(_stats(tight=0.2), 1e-6)[0] is Verdict.REFINED
+    assert rr.rownorm_ratio_decide(_stats(), 1e-6)[0] is Verdict.SUPPORTED
+    assert rr.rownorm_ratio_decide(_stats(below=0.01), 1e-6)[0] is Verdict.REFUTED
+    assert rr.rownorm_ratio_decide(_stats(above=0.01), 1e-6)[0] is Verdict.REFUTED
+    assert rr.rownorm_ratio_decide(_stats(tight=0.2), 1e-6)[0] is Verdict.REFINED
 
 
 def test_equidistance_rule():
     exact = [{"d": 2, "max_equidistant_points": 3, "claimed": 3, "simplex_exact": True}]
     opt = [{"V": 4, "d": 2, "best_ratio": 0.7071, "bound": 0.7071, "equidistant": False,
             "claimed_equidistant": False}]
-    v, parts, why = h.equidistance_decide(exact, opt, True)
+    v, parts, why = eq.equidistance_decide(exact, opt, True)
     # the exact part has its certificate; the optimisation part is never more than supported
     assert v is Verdict.SUPPORTED and "weakest part" in why
     assert [p[0] for p in parts.values()] == [Verdict.CONFIRMED, Verdict.SUPPORTED]
     # without the symbolic certificate the exact part covers the d computed only
-    assert h.equidistance_decide(exact, opt, False)[1][
+    assert eq.equidistance_decide(exact, opt, False)[1][
         "exact: at most d+1 equidistant points"][0] is Verdict.SUPPORTED
-    assert h.equidistance_decide(exact, [], True)[0] is Verdict.INCONCLUSIVE
-    assert h.equidistance_decide([{**exact[0], "claimed": 2}], opt, True)[0] is Verdict.REFUTED
-    assert h.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}], True)[0] \
+    assert eq.equidistance_decide(exact, [], True)[0] is Verdict.INCONCLUSIVE
+    assert eq.equidistance_decide([{**exact[0], "claimed": 2}], opt, True)[0] is Verdict.REFUTED
+    assert eq.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}], True)[0] \
         is Verdict.REFUTED
-    assert h.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)[0] \
+    assert eq.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)[0] \
         is Verdict.REFUTED
 
 
@@ -125,7 +133,7 @@ def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():
     # the symbolic factor L of the certificate, instantiated: L Lᵀ = (I + J)/2 exactly
     import sympy as sp
 
-    assert h.gram_cholesky_certificate()["holds"]
+    assert eq.gram_cholesky_certificate()["holds"]
     for m in range(1, 7):
         L = sp.zeros(m, m)
         for i in range(1, m + 1):
@@ -136,4 +144,4 @@ def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():
 
 
 def test_symbolic_softmax_identity_holds_for_every_size():
-    assert h._symbolic_softmax_identity()
+    assert hs._symbolic_softmax_identity()
