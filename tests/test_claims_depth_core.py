@@ -1,4 +1,5 @@
-"""Run the depth_core claims (quick profile): expected verdicts, figures, rejected controls."""
+"""Run the central depth claims (claims/depth_thm34.py, depth_prop37.py, depth_cor38.py) in the
+quick profile: expected verdicts, figures, rejected controls."""
 from __future__ import annotations
 
 import pytest
@@ -34,7 +35,7 @@ def test_prop37_table(tmp_path):
 
 
 def test_two_layer_cascade_separates_and_one_layer_does_not():
-    from seqtheory.proofs_checks.claims.depth_core import two_layer_cascade_states
+    from seqtheory.proofs_checks.claims.depth_prop37 import two_layer_cascade_states
 
     for n, T in ((2, 8), (3, 5)):
         two = two_layer_cascade_states(n, T)
@@ -47,7 +48,7 @@ def test_two_layer_cascade_separates_and_one_layer_does_not():
 
 
 def test_prop37_decision_rejects_too_small_bounds(tmp_path):
-    from seqtheory.proofs_checks.claims.depth_core import prop37_decision
+    from seqtheory.proofs_checks.claims.depth_prop37 import prop37_decision
 
     out = get_claim("depth.prop3.7").check(Context(seed=0, out_dir=tmp_path))
     rows = out.tables["least_depth"]
@@ -65,7 +66,7 @@ def test_thm34_induction_certificate(tmp_path):
 
 
 def test_thm34_rule_on_synthetic_evidence():
-    from seqtheory.proofs_checks.claims.depth_core import thm34_decide
+    from seqtheory.proofs_checks.claims.depth_thm34 import thm34_decide
 
     row = {"group": "S3", "all_words_ok": True, "random_ok": True, "right_convention_ok": True,
            "all_lengths_by_induction": True, "layers": 2, "derived_length": 2}
@@ -77,7 +78,7 @@ def test_thm34_rule_on_synthetic_evidence():
 
 
 def test_prop37_rule_on_synthetic_evidence():
-    from seqtheory.proofs_checks.claims.depth_core import prop37_decision
+    from seqtheory.proofs_checks.claims.depth_prop37 import prop37_decision
 
     rows = [{"T": T, "lower_depth": 1 if T == 1 else 2, "least_depth": 1 if T == 1 else 2,
              "bound": b} for T, b in ((1, 1), (2, 2), (4, 3))]
@@ -96,7 +97,7 @@ def _construction(name, role, reading, n, size, T=range(2, 21)):
 def test_cor38_rule_on_synthetic_evidence():
     """Every branch of the rule on synthetic state sizes: n^T/T (bounded ratio), n^T (ratio ~ T),
     n^T·T (ratio ~ T²) and a broken Witt count."""
-    from seqtheory.proofs_checks.claims.depth_core import cor38_decide
+    from seqtheory.proofs_checks.claims.depth_cor38 import cor38_decide
 
     small = lambda n, t: 3 * n ** t // t + 1          # noqa: E731  O(n^T/T)
     big = lambda n, t: n ** t                          # noqa: E731  order n^T

@@ -1,6 +1,6 @@
 """[DEPTH] (G. Heo et al., arXiv:2603.05573), Proposition 3.7 and Figure 2, the trained half: on A5
 the held-out length generalisation grows with depth. The exact half (least depth for word problems
-of length T) is ``depth.prop3.7`` in :mod:`.depth_core`.
+of length T) is ``depth.prop3.7`` in :mod:`.depth_prop37`.
 
 Claim ``depth.prop3.7.trained``: on A5 the longest length with ≥ 90% held-out sequence accuracy
 grows with depth. Experiment: ``signed_mamba`` (restricted layers) at the profile's depths, the
