@@ -45,6 +45,7 @@ _EXPORTS = {
     "restricted_vs_target_table": "restricted",
     "agl13_coordinates": "affine_layer",
     "agl_layer_states": "affine_layer",
+    "two_layer_cascade_states": "two_layer_cascade",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

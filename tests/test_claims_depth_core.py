@@ -34,19 +34,6 @@ def test_prop37_table(tmp_path):
     assert out.evidence["bound_holds"]["ceil(log2 T)"] is False  # fails at T = 1, 2
 
 
-def test_two_layer_cascade_separates_and_one_layer_does_not():
-    from seqtheory.proofs_checks.claims.depth_prop37 import two_layer_cascade_states
-
-    for n, T in ((2, 8), (3, 5)):
-        two = two_layer_cascade_states(n, T)
-        assert two["separates_all"] and two["distinct_states"] == sum(n ** t for t in range(1, T + 1))
-        assert two["ambient_derived_length"] == 2 and two["state_dim"] == n + 1
-        one = two_layer_cascade_states(n, T, layers=1)
-        assert not one["separates_all"]          # a single diagonal layer is order-free
-    with pytest.raises(ValueError, match="layers"):
-        two_layer_cascade_states(2, 3, layers=3)
-
-
 def test_prop37_decision_rejects_too_small_bounds(tmp_path):
     from seqtheory.proofs_checks.claims.depth_prop37 import prop37_decision
 

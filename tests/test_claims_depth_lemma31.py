@@ -1,6 +1,6 @@
 """depth.lemma3.1 (proofs_checks/claims/depth_lemma31.py), quick profile: the verdict, the negative
-control through the claim's decision rule, the restricted layer, and the rule on synthetic
-evidence."""
+control through the claim's decision rule, the restricted reading's evidence, and the rule on
+synthetic evidence (the experiments: tests/test_orbit_module.py, tests/test_affine_readout.py)."""
 import pytest
 
 from seqtheory.proofs_checks.claims import depth_lemma31 as l31
@@ -37,27 +37,11 @@ def test_lemma31(tmp_path):
         "diag(1,0),E12 from e1 only": {"abelian reading": "refuted"}}
 
 
-def test_restricted_layer_reproduces_the_permutation_action_exactly():
-    # by hand, independent of the layer code: the readout weight is the indicator of the
-    # reduced state, and the permutation matrices multiply as the group does
-    from fractions import Fraction
-
-    from seqtheory.theory.groups import FiniteGroup
-
-    for (s, c) in [(1, 0), (-1, 2)]:
-        for sigma in (1, -1):
-            for z in range(-7, 8):
-                want = int(sigma == s and (z - c) % 3 == 0)
-                assert l31.readout_weight((s, c), sigma, z) == Fraction(want)
-    G = FiniteGroup.named("S3")
-    P = {g: l31.permutation_matrix(g) for g in G.elements}
-    for g in G.elements:
-        for h in G.elements:
-            prod = [[sum(P[g][i][k] * P[h][k][j] for k in range(3)) for j in range(3)]
-                    for i in range(3)]
-            assert tuple(map(tuple, prod)) == P[G.multiply(g, h)]
-    ev = l31.restricted_s3_evidence(3, bias=False)
-    assert ev["mismatches"] > 0 and ev["step_failures"] > 0
+def test_restricted_evidence_names_the_system_and_the_layer():
+    ev = l31.restricted_s3_evidence(2)
+    assert ev["system"] == l31.S3_SYSTEM and ev["layer"] == l31.S3_LAYER
+    assert ev["prefixes"] == 6 + 36 and ev["mismatches"] == 0
+    assert l31.restricted_s3_evidence(2, bias=False)["layer"].endswith("(bias dropped)")
 
 
 def _row(pair, h0, abelian, n_sep, restricted_abelian=None):

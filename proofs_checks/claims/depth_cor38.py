@@ -4,16 +4,17 @@ unknown, so the check measures the true quantity and compares it with every cand
 
 Claim ``depth.cor3.8``: the state size of the construction is O(n^T/T). Experiment: Witt's
 formula against the Lyndon-word counts, and the state sizes of several constructions (Lie
-coordinates, tensor representation, the two-layer cascade of :mod:`.depth_prop37`) against the
-growth classes. Decision: :func:`cor38_decide`.
+coordinates, tensor representation, the two-layer cascade of
+:mod:`seqtheory.numerics.two_layer_cascade`) against the growth classes. Decision:
+:func:`cor38_decide`.
 """
 from __future__ import annotations
 
 from seqtheory.numerics.separation import least_separating_class
+from seqtheory.numerics.two_layer_cascade import two_layer_cascade_states
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
-from .depth_prop37 import two_layer_cascade_states
 
 
 def _witt_rows(witt=None, max_m: int = 10) -> list[dict]:

@@ -7,22 +7,21 @@ per layer class (abelian, restricted) and per coupling between layers: linear (m
 :mod:`seqtheory.theory.polynomial_cascades`), with a verdict per class and an overall verdict
 derived from them by the decision rule :func:`prop33_decide`: every bound is universal and
 checked on finitely many instances, so each class is at best ``supported`` (the weakest class
-decides); where a bound is attained by an exact witness is reported, not a verdict. Lemma 3.1 is
-in :mod:`.depth_lemma31`.
+decides); where a bound is attained by an exact witness is reported, not a verdict. The instances
+are computed by :mod:`seqtheory.numerics.cascade_derived_lengths`. Lemma 3.1 is in
+:mod:`.depth_lemma31`.
 """
 from __future__ import annotations
 
 from typing import Any
 
-import sympy
-
-from seqtheory.theory.lie_cascades import cascade_lie_algebra, random_cascade, structural_bound
-from seqtheory.theory.polynomial_cascades import (affine_pair_fields, derived_length_k_cascade,
-                                                  random_polynomial_cascade,
-                                                  restricted_ladder_cascade,
-                                                  restricted_shape_certificate)
-from seqtheory.theory.vector_fields import (PolyVectorField, derived_length_lower_bound,
-                                            generated_algebra)
+from seqtheory.numerics.cascade_derived_lengths import (affine_pair_evidence,
+                                                        certified_upper_bounds,
+                                                        explicit_abelian_row, instance_row,
+                                                        ladder_row, linear_cascade_row,
+                                                        polynomial_cascade_row)
+from seqtheory.theory.lie_cascades import structural_bound
+from seqtheory.theory.vector_fields import PolyVectorField, generated_algebra
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim, combine_verdicts
@@ -44,93 +43,20 @@ def stated_bound(layer: str, k: int) -> int:
     return k if layer == "abelian" else 2 * k
 
 
-def _instance_row(cls: str, k: int, kind: str, seed, dim, series, finite: bool,
-                  lower: int | None = None, upper: int | None = None) -> dict:
-    """One cascade. A finite-dimensional algebra has its exact derived series (``None`` derived
-    length = not solvable); an infinite-dimensional one has an exact lower bound (witness) and
-    an upper bound (the symbolic shape certificate, or ``None``)."""
-    if finite:
-        dl = len(series) - 1 if series[-1] == 0 else None
-        lower = upper = dl
-    exact = lower is not None and lower == upper
-    return {"class": cls, "k": k, "instance": kind, "seed": seed, "dim": dim, "finite": finite,
-            "derived_series": series, "not_solvable": finite and lower is None,
-            "lower": lower, "upper": upper, "exact": exact,
-            "derived_length": lower if exact else None}
-
-
 def _linear_rows(ctx, cls: str, ks, n_seeds: int, dims_for, affine: bool, commuting: bool = True):
-    rows = []
-    for k in ks:
-        for s in range(n_seeds):
-            seed = ctx.numpy_seed(f"cascade:{affine}:{commuting}:{k}:{s}")
-            c = random_cascade(dims_for(k), 3, affine=affine, seed=seed, commuting_layers=commuting)
-            L = cascade_lie_algebra(c)
-            rows.append(_instance_row(cls, k, f"random, layer dims {list(c.layer_dims)}", seed,
-                                      L.dim, L.derived_series().dims, True))
-    return rows
-
-
-def _bounded_row(cls: str, k: int, kind: str, seed, fields, max_dim: int, cap: int,
-                 upper: dict[int, int | None]) -> dict:
-    """Exact derived series when the algebra closes within ``max_dim``; otherwise the exact lower
-    bound of :func:`derived_length_lower_bound` and the certified upper bound ``upper[k]``."""
-    A = generated_algebra(fields, max_dim=max_dim)
-    if A.finite:
-        return _instance_row(cls, k, kind, seed, A.dim, A.derived_series(), True)
-    lb, sizes = derived_length_lower_bound(fields, cap=cap)
-    row = _instance_row(cls, k, kind, seed, f"> {max_dim}", [], False, lb, upper.get(k))
-    return {**row, "witness_sizes": sizes}
+    """``n_seeds`` random linear cascades per k (seeds from the run's seed)."""
+    return [linear_cascade_row(cls, k, ctx.numpy_seed(f"cascade:{affine}:{commuting}:{k}:{s}"),
+                               dims_for(k), affine, commuting)
+            for k in ks for s in range(n_seeds)]
 
 
 def _poly_rows(ctx, cls: str, layer: str, ks, n_seeds: int, max_dim: int, sdl: bool = False,
                cap: int = 4, upper: dict[int, int | None] | None = None):
-    rows = []
-    for k in ks:
-        for s in range(n_seeds):
-            seed = ctx.numpy_seed(f"polycascade:{layer}:{sdl}:{k}:{s}")
-            pc = random_polynomial_cascade(k, layer=layer, seed=seed, state_dependent_linear=sdl)
-            kind = "random" + (", linear part depends on the previous state" if sdl else "")
-            rows.append(_bounded_row(cls, k, kind, seed, pc.fields, max_dim, cap, upper or {}))
-    return rows
-
-
-def _ladder_rows(ks, max_dim: int, cap: int, upper: dict[int, int | None]) -> list[dict]:
-    return [_bounded_row("restricted x polynomial", k, "explicit ladder: x: h_1' = h_1, "
-                         "h_i' = 1; y: h_1' = 1, h_i' = h_{i-1}^2 h_i", None,
-                         restricted_ladder_cascade(k).fields, max_dim, cap, upper) for k in ks]
-
-
-def certified_upper_bounds(ks) -> dict[int, int | None]:
-    """``{k: 2k}`` where :func:`restricted_shape_certificate` proves the bound 2k symbolically
-    for 1-d restricted layers with arbitrary smooth coupling, ``None`` where it does not."""
-    out = {}
-    for k in ks:
-        cert = restricted_shape_certificate(k)
-        out[k] = cert["bound"] if cert["holds"] else None
-    return out
-
-
-def _explicit_rows(ks) -> list[dict]:
-    rows = []
-    for k in ks:
-        A = derived_length_k_cascade(k).lie_algebra()
-        rows.append(_instance_row("abelian x polynomial", k, "explicit: p_1(x) = 1, "
-                                  "p_i(y) = a_{i-1}^2", None, A.dim, A.derived_series(), True))
-    return rows
-
-
-def affine_pair_evidence() -> dict[str, Any]:
-    """``F_x(h) = h``, ``F_y(h) = 2h + 1`` (one restricted 1-d layer) as vector fields: exact
-    bracket, and the derived series of the Lie algebra they generate."""
-    X, Y = affine_pair_fields()
-    h = sympy.Symbol("h")
-    A = generated_algebra([X, Y])
-    return {"fields": [str(X.to_sympy([h])[0]), str(Y.to_sympy([h])[0])],
-            "linear_parts": [1, 2], "linear_parts_commute": True,
-            "bracket": str(X.bracket(Y).to_sympy([h])[0]),
-            "bracket_nonzero": not X.bracket(Y).is_zero(),
-            "derived_series": A.derived_series(), "derived_length": A.derived_length}
+    """``n_seeds`` random polynomial cascades per k (seeds from the run's seed)."""
+    return [polynomial_cascade_row(cls, k, layer,
+                                   ctx.numpy_seed(f"polycascade:{layer}:{sdl}:{k}:{s}"), max_dim,
+                                   sdl=sdl, cap=cap, upper=upper)
+            for k in ks for s in range(n_seeds)]
 
 
 def _prop33_config(ctx):
@@ -152,18 +78,17 @@ def prop33_evidence(ctx) -> tuple[list[dict], dict[str, Any]]:
     aff = affine_pair_evidence()
     rows = _linear_rows(ctx, "abelian x linear", cfg["ks_linear"], cfg["seeds_linear"],
                         cfg["dims_for"], affine=False)
-    rows += _explicit_rows(cfg["ks_explicit"])
+    rows += [explicit_abelian_row(k) for k in cfg["ks_explicit"]]
     rows += _poly_rows(ctx, "abelian x polynomial", "abelian", cfg["ks_poly"], cfg["seeds_poly"],
                        cfg["max_dim"])
     rows += _linear_rows(ctx, "restricted x linear", cfg["ks_linear"], cfg["seeds_linear"],
                          cfg["dims_for"], affine=True)
-    rows.append(_instance_row("restricted x polynomial", 1, "F_x(h) = h, F_y(h) = 2h + 1", None,
-                              aff["derived_series"][0],
-                              aff["derived_series"], True))
+    rows.append(instance_row("restricted x polynomial", 1, "F_x(h) = h, F_y(h) = 2h + 1", None,
+                             aff["derived_series"][0], aff["derived_series"], True))
     rows += _poly_rows(ctx, "restricted x polynomial", "restricted", cfg["ks_poly"],
                        cfg["seeds_poly"], cfg["max_dim"])
     upper = certified_upper_bounds(sorted(set(cfg["ks_sdl"]) | set(cfg["ks_ladder"])))
-    rows += _ladder_rows(cfg["ks_ladder"], cfg["max_dim"], cfg["cap_ladder"], upper)
+    rows += [ladder_row(k, cfg["max_dim"], cfg["cap_ladder"], upper) for k in cfg["ks_ladder"]]
     rows += _poly_rows(ctx, "restricted x polynomial", "restricted", cfg["ks_sdl"],
                        cfg["seeds_sdl"], cfg["max_dim"], sdl=True, cap=cfg["cap"], upper=upper)
     return rows, aff
@@ -317,9 +242,9 @@ def _prop33_control(ctx) -> ControlOutcome:
                            affine=False, commuting=False)
     d, h2d = PolyVectorField(1, {(0, (0,)): 1}), PolyVectorField(1, {(0, (2,)): 1})
     A = generated_algebra([d, h2d])
-    bad_poly = [_instance_row("abelian x polynomial", 1, "d/dh, h^2 d/dh (one layer)", None,
-                              A.dim, A.derived_series(), True)]
-    ladder = _ladder_rows([2], 40, 4, certified_upper_bounds([2]))
+    bad_poly = [instance_row("abelian x polynomial", 1, "d/dh, h^2 d/dh (one layer)", None,
+                             A.dim, A.derived_series(), True)]
+    ladder = [ladder_row(2, 40, 4, certified_upper_bounds([2]))]
     out = {}
     for name, rows, bound in (("non-commuting matrix blocks", bad_lin, stated_bound),
                               ("non-commuting 1-d fields", bad_poly, stated_bound),

@@ -6,7 +6,8 @@ form).
 Claim ``depth.prop3.7``: a word problem of length ≤ T is simulated by an abelian deep model with
 ≤ ⌈log2 T⌉ + 1 layers. Experiment: the least separating nilpotency class per T
 (:mod:`seqtheory.numerics.separation`) against the candidate forms, and the exact two-layer
-cascade that separates every word (:func:`two_layer_cascade_states`). Decision:
+cascade that separates every word
+(:func:`seqtheory.numerics.two_layer_cascade.two_layer_cascade_states`). Decision:
 :func:`prop37_decision`. The trained half is ``depth.prop3.7.trained``
 (:mod:`.depth_prop37_trained`).
 """
@@ -16,6 +17,7 @@ import math
 
 from seqtheory.numerics.separation import (colliding_pair, least_depth_for_class,
                                            least_separating_class, max_class_for_depth)
+from seqtheory.numerics.two_layer_cascade import two_layer_cascade_states
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
@@ -54,56 +56,6 @@ def _series_rows(ctx) -> list[dict]:
                         "ceil(log2(c+1))": math.ceil(math.log2(c + 1)),
                         "from c_k(n)": least_depth_for_class(n, c)})
     return out
-
-
-def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
-    """Exhaustive, exact check that a 2-layer linear-coupled abelian cascade separates all words
-    of length 1..T over ``n`` letters (so it simulates every word problem of length ≤ T with a
-    lookup output map).
-
-    Layer 1 (1-D diagonal): ``h1 ← 2^(R^x) h1``, ``h1_0 = 1`` (R = T+1), so ``h1 = 2^code`` with
-    ``code = Σ_m count_m R^m`` (injective in the letter counts). Layer 2 (n-D, identity
-    transition, input linear in layer 1): ``h2 ← h2 + e_x h1`` (h1 before the update). The whole
-    system is ``M(x) = [[2^(R^x), 0], [e_x, I_n]]``: block lower-triangular with commuting
-    diagonal blocks, Lie algebra inside ``{[[α, 0], [v, 0]]}`` (derived length ≤ 2, computed
-    exactly below). ``h2_x`` is a sum of distinct powers of 2 (the codes of the occurrences of x
-    differ), so (h1, h2) determines the count vector before every occurrence, hence the word.
-    The enumeration checks distinctness exactly (Python integers) instead of relying on this
-    argument. ``layers=1`` drops layer 2 (a negative control: a single diagonal layer is
-    order-free and must collide for T ≥ 2). Returns counts, the number of distinct states, the
-    largest state size in bits and the derived length of the ambient algebra."""
-    if layers not in (1, 2):
-        raise ValueError(f"layers must be 1 or 2, got {layers!r}")
-    from seqtheory.theory.lie import LieAlgebra
-
-    R = T + 1
-    mult = [1 << (R ** m) for m in range(n)]          # 2^(R^m) as an exact integer
-    level = [(1, (0,) * (n if layers == 2 else 0))]
-    seen: set = set()
-    total, bits = 0, 0
-    for _ in range(T):
-        nxt = []
-        for h1, h2 in level:
-            for x in range(n):
-                st = (h1 * mult[x], h2[:x] + (h2[x] + h1,) + h2[x + 1:] if layers == 2 else ())
-                nxt.append(st)
-                seen.add(st)
-                bits = max(bits, st[0].bit_length())
-        total += len(nxt)
-        level = nxt
-    basis = []
-    for x in range(n + 1):
-        M = [[0] * (n + 1) for _ in range(n + 1)]
-        if x == 0:
-            M[0][0] = 1
-        else:
-            M[x][0] = 1
-        basis.append(M)
-    ambient = LieAlgebra.generated_by(basis)
-    return {"layers": layers, "n": n, "T": T, "words": total, "distinct_states": len(seen),
-            "separates_all": len(seen) == total, "state_dim": 1 + (n if layers == 2 else 0),
-            "max_state_bits": bits,
-            "ambient_derived_length": ambient.derived_length}
 
 
 _prop37_claim = claim(
