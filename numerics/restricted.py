@@ -16,6 +16,7 @@ target's first d coordinates exactly. All products are exact (``Fraction``); the
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
 import mpmath
@@ -24,10 +25,11 @@ import numpy as np
 from seqtheory.theory._checks import check_int
 
 from .local_error import check_word
-from .reversal import omega2
+from .reversal import omega2, spectral_norm
 
 __all__ = ["affine_target_matrices", "affine_generators", "affine_target_state",
-           "restricted_layer_state", "restricted_vs_target_table", "order_free_best_errors"]
+           "restricted_layer_state", "restricted_vs_target_table", "order_free_best_errors",
+           "random_target_search", "eps_scaled_rows"]
 
 
 def _fractions(v, name: str) -> np.ndarray:
@@ -118,10 +120,6 @@ def _h0(h0, d: int) -> list:
     return v
 
 
-def _opnorm(M) -> float:
-    return float(np.linalg.norm(np.array(M, dtype=float), 2))
-
-
 def restricted_vs_target_table(alpha, beta, h0, max_len: int, dps: int = 40) -> list[dict]:
     """For every word of length 1..max_len: the restricted layer with weights ``(α, β)`` vs the
     target ``M_x``: exact error (max abs over coordinates), ``‖Ω2‖`` (spectral norm, generators
@@ -141,7 +139,7 @@ def restricted_vs_target_table(alpha, beta, h0, max_len: int, dps: int = 40) -> 
             rows.append({"word": "".join("abcdefgh"[i] for i in w),
                          "error": float(max(abs(p - q) for p, q in zip(y, t))),
                          "target": [str(x) for x in t],
-                         "norm_Omega2": _opnorm(O2),
+                         "norm_Omega2": spectral_norm(O2),
                          "norm_Omega2_h0": float(np.linalg.norm(O2 @ v0))})
     return rows
 
@@ -164,3 +162,75 @@ def order_free_best_errors(alpha, beta, h0, max_len: int) -> list[float]:
         lo, hi = half.get(k, (list(v), list(v)))
         half[k] = ([min(p, q) for p, q in zip(lo, v)], [max(p, q) for p, q in zip(hi, v)])
     return [float(max((h - l) / 2 for l, h in zip(*half[k]))) for k in keys]
+
+
+def random_target_search(rng: random.Random, n_targets: int, max_len: int, tol: float,
+                         threshold: float) -> dict:
+    """Random targets of the class one restricted layer realises, each checked on all words:
+    ``n_targets`` targets with ``n ∈ {2, 3}`` letters, ``d ∈ {1, 2}`` coordinates,
+    ``α ∈ {1..19}/10 \\ {1}``, ``β ∈ {−20..20}/10``, ``h0 ∈ {−2..2}^d`` (drawn from ``rng``, a
+    ``random.Random``), all words up to ``max_len`` letters (``max_len − 1`` for 3 letters)
+    through :func:`restricted_vs_target_table`. A target's words *with mass* have
+    ``‖Ω2‖ ≥ threshold``; the bound "error ≥ C‖Ω2‖" fails on a target when such a word has
+    error ≤ ``tol``.
+
+    Returns ``{"targets": [per target: "target", "n", "d", "words", "words_with_mass",
+    "words_exact_with_mass", "bound_fails", "max_error"], "n_targets", "n_bound_fails",
+    "fraction_targets_bound_fails", "fraction_words_with_mass_exact", "max_len"}``. Source:
+    [DEPTH] arXiv:2603.05573, Theorem 3.2 (as stated, for restricted models)."""
+    n_targets, max_len = check_int("n_targets", n_targets), check_int("max_len", max_len, 2)
+    per_target = []
+    for i in range(n_targets):
+        n, d = rng.choice((2, 3)), rng.choice((1, 2))
+        alpha = [[Fraction(rng.choice([v for v in range(1, 20) if v != 10]), 10)
+                  for _ in range(d)] for _ in range(n)]
+        beta = [[Fraction(rng.randint(-20, 20), 10) for _ in range(d)] for _ in range(n)]
+        h0 = [rng.randint(-2, 2) for _ in range(d)]
+        rows = restricted_vs_target_table(alpha, beta, h0, max_len if n == 2 else max_len - 1)
+        massive = [r for r in rows if r["norm_Omega2"] >= threshold]
+        fails = [r for r in massive if r["error"] <= tol]
+        per_target.append({"target": i, "n": n, "d": d, "words": len(rows),
+                           "words_with_mass": len(massive), "words_exact_with_mass": len(fails),
+                           "bound_fails": bool(fails),
+                           "max_error": max(r["error"] for r in rows)})
+    n_fail = sum(t["bound_fails"] for t in per_target)
+    return {"targets": per_target, "n_targets": n_targets, "n_bound_fails": n_fail,
+            "fraction_targets_bound_fails": n_fail / n_targets,
+            "fraction_words_with_mass_exact": (sum(t["words_exact_with_mass"] for t in per_target)
+                                               / max(1, sum(t["words_with_mass"]
+                                                            for t in per_target))),
+            "max_len": max_len}
+
+
+def eps_scaled_rows(alpha, beta, h0, word, eps_values, dps: int = 50) -> list[dict]:
+    """The continuous-time version of a one-coordinate target (``alpha``, ``beta``: (n, 1)
+    exact): tokens act by ``exp(ε G_x)`` (``G_x = log M_x``, :func:`affine_generators`), and the
+    restricted layer with ``α_x(ε) = e^{ε a_x}``, ``β_x(ε) = b_x (e^{ε a_x} − 1)/a_x`` runs
+    beside it from ``h0`` (length 1). One row per ε of ``eps_values`` (Fractions or ints > 0):
+    ``{"eps", "word"`` (letters a, b, …), ``"error"`` (|layer − target| at ``dps`` digits: working
+    precision when the layer tracks the target), ``"eps2_norm_Omega2"`` (ε²‖Ω2‖, spectral
+    norm)``}``. ``ValueError`` unless d = 1 and every ``a_x ≠ 0`` (α ≠ 1)."""
+    from .local_error import path_product
+
+    a, _ = _check(alpha, beta)
+    if a.shape[1] != 1 or any(x == 1 for x in a.flat):
+        raise ValueError("eps_scaled_rows needs a one-coordinate target (alpha, beta of shape "
+                         "(n, 1)) with alpha != 1")
+    h00 = _h0(h0, 1)[0]
+    w = check_word(word, a.shape[0])
+    G = affine_generators(alpha, beta, dps=dps)
+    O2 = spectral_norm(omega2(G, list(w), dps))
+    rows = []
+    with mpmath.workdps(check_int("dps", dps)):
+        for e in eps_values:
+            e = Fraction(e)
+            em = mpmath.mpf(e.numerator) / e.denominator
+            P = path_product(G, list(w), em, dps)
+            h = mpmath.mpf(h00)
+            for x in w:
+                ax, bx = G[x][0, 0], G[x][0, 1]
+                h = mpmath.exp(em * ax) * h + bx * (mpmath.exp(em * ax) - 1) / ax
+            target = P[0, 0] * h00 + P[0, 1]
+            rows.append({"eps": float(e), "word": "".join("abcdefgh"[i] for i in w),
+                         "error": float(abs(h - target)), "eps2_norm_Omega2": float(em ** 2) * O2})
+    return rows

@@ -44,6 +44,8 @@ __all__ = [
     "abelian_model_error",
     "zero_area_words",
     "affine_diagonal_final_state",
+    "euclidean_norm",
+    "spectral_norm",
 ]
 
 
@@ -85,8 +87,16 @@ def _vec(h0, d: int) -> np.ndarray:
     return out
 
 
-def _norm(v: np.ndarray):
-    return mpmath.sqrt(mpmath.fsum(x * x for x in v.flat))
+def euclidean_norm(v):
+    """``‖v‖₂`` of a real vector (or array, all entries) of mpf or numbers, as an mpf at the
+    working precision."""
+    return mpmath.sqrt(mpmath.fsum(x * x for x in np.asarray(v).flat))
+
+
+def spectral_norm(M) -> float:
+    """Spectral norm ``‖M‖₂`` (largest singular value) of a real matrix, in float64 (the entries,
+    mpf or exact, converted by ``float``)."""
+    return float(np.linalg.norm(np.array(M, dtype=float), 2))
 
 
 def reversal_bound(gens, word, h0, eps, dps: int = 50):
@@ -97,7 +107,7 @@ def reversal_bound(gens, word, h0, eps, dps: int = 50):
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
         D = path_product(A, w, eps, dps) - path_product(A, w[::-1], eps, dps)
-        return _norm(D.dot(h)) / 2
+        return euclidean_norm(D.dot(h)) / 2
 
 
 @dataclass
@@ -125,15 +135,15 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
         O2h = omega2(A, w, dps).dot(h)
-        nO2h = _norm(O2h)
+        nO2h = euclidean_norm(O2h)
         for e in eps_grid:
             e = _to_mpf(e)
             if e <= 0:
                 raise ValueError("eps_grid must hold positive values")
             Dh = (path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)).dot(h)
-            bound = _norm(Dh) / 2
+            bound = euclidean_norm(Dh) / 2
             pred = e * e * nO2h
-            resid = _norm(Dh - O2h * (2 * omega2_sign * _to_mpf(omega2_scale) * e * e))
+            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * _to_mpf(omega2_scale) * e * e))
             out.append(ReversalPoint(float(e), float(bound), float(pred),
                                      float(bound / pred) if pred > 0 else float("nan"),
                                      float(resid)))

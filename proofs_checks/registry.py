@@ -26,7 +26,7 @@ from typing import Any, Callable
 __all__ = [
     "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
     "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
-    "parts_table",
+    "parts_table", "finite_reals",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
 ]
 
@@ -82,6 +82,15 @@ def combine_verdicts(parts: dict[str, Verdict | tuple[Verdict, str]]) -> tuple[V
 def parts_table(parts: dict[str, tuple[Verdict, str]]) -> list[dict[str, str]]:
     """The report table of a claim's parts: one row ``{"part", "verdict", "why"}`` per part."""
     return [{"part": n, "verdict": v.value, "why": w} for n, (v, w) in parts.items()]
+
+
+def finite_reals(*xs: Any) -> bool:
+    """Whether every value is a finite real ``int`` or ``float`` (not a bool): the input check of
+    decision rules that read measured numbers."""
+    import math
+
+    return all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+               for x in xs)
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,11 @@ from controls import control_through_rule
 
 from seqtheory.numerics.restricted import (affine_target_state, order_free_best_errors,
                                            restricted_layer_state, restricted_vs_target_table)
-from seqtheory.proofs_checks.claims.depth_thm32 import (ALPHA, BETA, H0, _abelian_evidence,
-                                                        _families, _growth, _models_above,
-                                                        _reversal_asymptotics, abelian_decide,
-                                                        thm32_decide)
+from seqtheory.proofs_checks.claims.depth_thm32 import ALPHA, BETA, H0, thm32_decide
+from seqtheory.proofs_checks.claims.depth_thm32_abelian import (_abelian_evidence, _families,
+                                                                _growth, _models_above,
+                                                                _reversal_asymptotics,
+                                                                abelian_decide)
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 
