@@ -36,7 +36,7 @@ def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile:
     the plans hold no such run or the store does not hold it finished (nothing is trained)."""
     from seqtheory.models.inspector import inspect
 
-    from .claims.depth_inspect import source_configs
+    from .run_inspection import source_configs
     from .notebook import notebook_results_dir
     from .registry import Context
 

@@ -1,4 +1,5 @@
-"""The inspector's claims (proofs_checks/claims/depth_inspect.py): decision rules on synthetic
+"""The inspector's claims (proofs_checks/claims/depth_phase_horizon.py, depth_abelian_tower.py) and
+the shared reading of runs (proofs_checks/run_inspection.py): decision rules on synthetic
 evidence that must pass and must fail, the controls' wrong variants through the rules, and the
 plans (runs the profile already trains)."""
 from __future__ import annotations
@@ -8,7 +9,9 @@ import math
 import numpy as np
 import pytest
 
-from seqtheory.proofs_checks.claims import depth_inspect as di
+from seqtheory.proofs_checks import run_inspection as ri
+from seqtheory.proofs_checks.claims import depth_abelian_tower as at
+from seqtheory.proofs_checks.claims import depth_phase_horizon as ph
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim, recording_decisions
 from seqtheory.theory.groups import FiniteGroup
 
@@ -20,32 +23,32 @@ def _rows(pred, meas, test_length=64):
 
 def test_horizon_rule_supports_a_prediction_that_ranks_and_scales():
     pred = [4, 6, 9, 12, 15, 20, 25, 30]
-    v, why, stats = di.horizon_decide(_rows(pred, [p + 1 for p in pred]))
+    v, why, stats = ph.horizon_decide(_rows(pred, [p + 1 for p in pred]))
     assert v is Verdict.SUPPORTED and stats["within_factor_share"] == 1.0, why
     assert stats["spearman_rho"] == pytest.approx(1.0)
 
 
 def test_horizon_rule_refutes_an_inverted_prediction_and_waits_for_enough_runs():
     pred = [4, 6, 9, 12, 15, 20, 25, 30]
-    v, why, _ = di.horizon_decide(_rows(pred, list(reversed(pred))))
+    v, why, _ = ph.horizon_decide(_rows(pred, list(reversed(pred))))
     assert v is Verdict.REFUTED, why
-    v, why, stats = di.horizon_decide(_rows(pred[:5], pred[:5]))
+    v, why, stats = ph.horizon_decide(_rows(pred[:5], pred[:5]))
     assert v is Verdict.INCONCLUSIVE and "only 5" in why
     censored = _rows(pred, [64] * len(pred))           # every run perfect up to the test length
-    v, why, stats = di.horizon_decide(censored)
+    v, why, stats = ph.horizon_decide(censored)
     assert v is Verdict.INCONCLUSIVE and stats["skipped"]["censored measurement (= test length)"] == 8
     with pytest.raises(ValueError, match="lacks"):
-        di.horizon_decide([{"predicted": 1}])
+        ph.horizon_decide([{"predicted": 1}])
 
 
 def test_horizon_control_permutation_breaks_the_association():
     pred = [4, 6, 9, 12, 15, 20, 25, 30]
     rows = _rows(pred, [p + 1 for p in pred])
     with recording_decisions() as decided:
-        v, why, _ = di.horizon_decide(di.permuted_predictions(rows, seed=12345))
+        v, why, _ = ph.horizon_decide(ph.permuted_predictions(rows, seed=12345))
     assert tuple(decided.verdicts_of("depth.exp.phase_horizon")) == (v,)
     assert v is not Verdict.SUPPORTED, why
-    p = di.derangement(9, 3)
+    p = ph.derangement(9, 3)
     assert sorted(p) == list(range(9)) and all(i != j for i, j in enumerate(p))
 
 
@@ -69,47 +72,50 @@ def _d8_map() -> list[int]:
 def test_tower_rule_supports_characters_through_the_abelianisation_and_rejects_wrong_quotients():
     counter = [1] * 6                                  # a letter counter: not a homomorphism
     runs = [_run("S3", [_sign_map(), counter]) for _ in range(4)] + [_run("D8", [_d8_map()])]
-    blocks = {g: di.quotient_blocks(g) for g in di.TOWER_GROUPS}
-    v, why, stats = di.tower_decide(runs, blocks)
+    blocks = {g: at.quotient_blocks(g) for g in at.TOWER_GROUPS}
+    v, why, stats = at.tower_decide(runs, blocks)
     assert v is Verdict.SUPPORTED and stats["non_homomorphism_channels"] == 4, why
+    # the rate in the words of every trained claim (proofs_checks.rates.rate_text)
+    assert why.startswith("5/5 [0.57, 1.00] fitted seeds (Wilson 95%) carry a non-trivial")
     for kind in ("non_normal", "trivial"):
-        wrong = {g: di.quotient_blocks(g, kind) for g in di.TOWER_GROUPS}
-        v, why, _ = di.tower_decide(runs, wrong)
+        wrong = {g: at.quotient_blocks(g, kind) for g in at.TOWER_GROUPS}
+        v, why, _ = at.tower_decide(runs, wrong)
         assert v is Verdict.REFUTED, (kind, why)      # no character is constant on those blocks
 
 
 def test_tower_rule_counts_fitted_seeds_only():
-    blocks = {g: di.quotient_blocks(g) for g in di.TOWER_GROUPS}
+    blocks = {g: at.quotient_blocks(g) for g in at.TOWER_GROUPS}
     unfit = [_run("S3", [_sign_map()], acc=0.5) for _ in range(5)]
-    v, why, _ = di.tower_decide(unfit, blocks)
+    v, why, _ = at.tower_decide(unfit, blocks)
     assert v is Verdict.INCONCLUSIVE and "no run" in why
     few = [_run("S3", [[0] * 6]) for _ in range(3)]    # trivial characters, 3 fitted seeds
-    v, why, _ = di.tower_decide(few, blocks)
+    v, why, _ = at.tower_decide(few, blocks)
     assert v is Verdict.INCONCLUSIVE and "refuting" in why
 
 
 def test_quotient_blocks():
-    assert di.quotient_blocks("S3") == [[0, 2, 5], [1, 3, 4]]            # cosets of A3
-    assert di.quotient_blocks("S3", "trivial") == [list(range(6))]
+    assert at.quotient_blocks("S3") == [[0, 2, 5], [1, 3, 4]]            # cosets of A3
+    assert at.quotient_blocks("S3", "trivial") == [list(range(6))]
     G = FiniteGroup.named("S3")
-    H = [G.element(i) for i in di.quotient_blocks("S3", "non_normal")[0]]
+    H = [G.element(i) for i in at.quotient_blocks("S3", "non_normal")[0]]
     assert len(H) == 2 and not G.is_normal(H)
     with pytest.raises(ValueError, match="kind"):
-        di.quotient_blocks("S3", "other")
+        at.quotient_blocks("S3", "other")
     with pytest.raises(ValueError, match="non-normal"):
-        di.quotient_blocks("C2", "non_normal")
+        at.quotient_blocks("C2", "non_normal")
 
 
 def test_plans_reuse_the_source_claims_runs():
     ctx = Context(seed=0, profile="quick")
-    source = {c.key for cid in di.SOURCE_CLAIMS for c in get_claim(cid).plan(ctx, False)}
-    ph = get_claim("depth.exp.phase_horizon").plan(ctx, True)
+    source = {c.key for cid in ri.SOURCE_CLAIMS for c in get_claim(cid).plan(ctx, False)}
+    horizon = get_claim("depth.exp.phase_horizon").plan(ctx, True)
     tower = get_claim("depth.exp.abelian_tower").plan(ctx, True)
-    assert ph and {c.key for c in ph} <= source and len({c.key for c in ph}) == len(ph)
-    assert tower and {c.key for c in tower} <= {c.key for c in ph}
+    assert horizon and {c.key for c in horizon} <= source
+    assert len({c.key for c in horizon}) == len(horizon)
+    assert tower and {c.key for c in tower} <= {c.key for c in horizon}
     assert all(c.depth == 2 and c.task in ("S3", "D8") and c.model == "aussm" for c in tower)
-    assert not any(c.is_rotation or c.shuffle_labels for c in ph)
-    assert math.isclose(di.FACTOR, 2.0) and np.isclose(di.WITHIN_SHARE, 0.5)
+    assert not any(c.is_rotation or c.shuffle_labels for c in horizon)
+    assert math.isclose(ph.FACTOR, 2.0) and np.isclose(ph.WITHIN_SHARE, 0.5)
 
 
 def test_inspection_pictures_and_character_rows():
@@ -162,8 +168,8 @@ def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
     st = ResultsStore(tmp_path)
     for c in cfgs:                                           # stored before the summary reads them
         train(c, store=st, device="cpu", threads=1)
-    rows = di.inspector_summary(ctx, cfgs)
-    assert [tuple(r) for r in rows] == [di.SUMMARY_FIELDS] * 2
+    rows = ri.inspector_summary(ctx, cfgs)
+    assert [tuple(r) for r in rows] == [ri.SUMMARY_FIELDS] * 2
     seen, skipped = rows
     assert seen["inspected"] and not skipped["inspected"]
     assert seen["key"] == cfgs[0].key[:12] and (seen["task"], seen["model"], seen["depth"]) == ("C2", "signed_mamba", 1)
@@ -176,25 +182,25 @@ def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
     assert seen["homomorphism"] in ("yes", "yes, trivial") or seen["homomorphism"].startswith("no (")
     toks = sorted(int(t) for part in seen["classes"].split(" | ") for t in part.split(": ")[1].split())
     assert toks == [0, 1]                                    # every token in one class
-    note = di.inspector_note(rows)
+    note = ri.inspector_note(rows)
     assert "1/1" in note or "0/1" in note
     assert "1 runs not inspected" in note
 
 
 def test_inspector_note_counts_characters_and_predictions():
-    base = dict.fromkeys(di.SUMMARY_FIELDS)
+    base = dict.fromkeys(ri.SUMMARY_FIELDS)
     rows = [dict(base, inspected=True, homomorphism="yes", factors_through_abelianisation="yes",
                  max_abs_delta_over_pi=d, predicted=p, unbounded=False, measured=m)
             for d, p, m in [(0.01, 10, 12), (0.03, 20, 18), (0.02, None, 5)]]
     rows[2].update(homomorphism="no (5/6 of products)", factors_through_abelianisation=None)
-    note = di.inspector_note(rows)
+    note = ri.inspector_note(rows)
     assert "in 2/3 runs (2 factoring through G/G′)" in note and "0.02·π" in note
     assert "finite in 2 (median 15 letters vs measured max_len_90 median 15)" in note
     assert "none in 1" in note and "not inspected" not in note
-    assert "none of the 1 runs" in di.inspector_note([dict(base, inspected=False)])
+    assert "none of the 1 runs" in ri.inspector_note([dict(base, inspected=False)])
 
 
-@pytest.mark.parametrize("cid", di.SOURCE_CLAIMS)
+@pytest.mark.parametrize("cid", ri.SOURCE_CLAIMS)
 def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
     """The three claims, their training replaced by fake results and freshly initialised models,
     put the inspector's rows in table 'inspector' and its sentence in the notes."""
@@ -214,6 +220,6 @@ def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
     monkeypatch.setattr(mt, "load_model", fake_load_model)
     out = get_claim(cid).check(Context(seed=0, profile="quick", results_dir=tmp_path))
     rows = out.tables["inspector"]
-    assert rows and all(tuple(r) == di.SUMMARY_FIELDS and r["inspected"] for r in rows)
+    assert rows and all(tuple(r) == ri.SUMMARY_FIELDS and r["inspected"] for r in rows)
     assert len({r["key"] for r in rows}) == len(rows)
     assert "inspector (layer 1" in out.notes

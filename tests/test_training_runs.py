@@ -132,7 +132,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         raise _Asked
 
     monkeypatch.setattr(tr, "run_many", fake_run_many)
-    monkeypatch.setattr("seqtheory.proofs_checks.claims.depth_inspect.run_many", fake_run_many)
+    monkeypatch.setattr("seqtheory.proofs_checks.run_inspection.run_many", fake_run_many)
     def fake_sweeps(ctx, depth, coupling=True):
         asked.append([tr.store(ctx).key(c) for c in dta.sweep_configs(ctx, depth, coupling)])
         raise _Asked
@@ -263,7 +263,7 @@ def _fake_result(cfg) -> dict:
                      "per_position_mse": (rng.random(T2) + 0.01).tolist()}}
 
 
-#: claims whose check inspects the models it loads (depth_inspect; the source claims' evidence)
+#: claims whose check inspects the models it loads (run_inspection; the source claims' evidence)
 INSPECTED = ("depth.exp.phase_horizon", "depth.exp.abelian_tower", "depth.exp.parity",
              "depth.exp.s3_depth", "depth.exp.word_problems")
 

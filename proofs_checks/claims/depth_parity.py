@@ -19,7 +19,7 @@ from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, PAPER_T, RATE_
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
 from seqtheory.proofs_checks.training_runs import run_arms
 
-from .depth_inspect import inspector_note, inspector_summary
+from ..run_inspection import inspector_note, inspector_summary
 
 PARITY_SUCCESS = 0.99  # parity: sequence accuracy at 2T that counts as "solved"
 PARITY_SEEDS = 5       # parity runs 5 seeds in every profile

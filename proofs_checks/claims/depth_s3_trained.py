@@ -19,7 +19,7 @@ from seqtheory.proofs_checks.trained_recipe import (RATE_RULE, S3_FACTORS, SUCCE
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
 from seqtheory.proofs_checks.training_runs import run_arms
 
-from .depth_inspect import inspector_note, inspector_summary
+from ..run_inspection import inspector_note, inspector_summary
 
 #: (arm, model, depth): ``abelian`` = one purely abelian layer (commuting diagonal transitions, no
 #: input bias, state-only readout); ``aussm`` = restricted complex-diagonal layers (with bias)

@@ -18,7 +18,7 @@ from seqtheory.proofs_checks.trained_recipe import (RATE_RULE, S3_FACTORS, SUCCE
 from seqtheory.proofs_checks.training_figures import extrapolation_figure, word_problem_heatmap
 from seqtheory.proofs_checks.training_runs import run_arms
 
-from .depth_inspect import inspector_note, inspector_summary
+from ..run_inspection import inspector_note, inspector_summary
 
 #: The parts of the Table 1 pattern that :func:`wp_pattern` decides: (short name for the key
 #: figure, definition for the report's notes).

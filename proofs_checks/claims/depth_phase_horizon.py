@@ -1,0 +1,158 @@
+"""[DEPTH] (G. Heo et al., arXiv:2603.05573), §3 and the diagnosis of docs/trained_recipes.md:
+a layer whose learned phases miss the roots of unity by ``δ`` per letter drifts by ``n·δ`` after
+``n`` letters, so the learned phases predict how far a trained model extrapolates.
+
+Claim ``depth.exp.phase_horizon``: across the word-problem and parity runs of the profile (the runs
+of :data:`~seqtheory.proofs_checks.run_inspection.SOURCE_CLAIMS`, read by the inspector, never
+trained beyond their plans), the inspector's predicted horizon (layer 1, decision margin π/m,
+:func:`seqtheory.models.inspector.predicted_horizon`) predicts the measured longest length with
+≥ 90% held-out sequence accuracy (``max_len_90``). Rule (:func:`horizon_decide`, pure): over the
+runs with a finite prediction and an uncensored measurement (below the test length), at least
+:data:`MIN_RUNS`; supported when Spearman's ρ > 0 with one-sided p < :data:`ALPHA` and at least
+:data:`WITHIN_SHARE` of the runs measure within a factor :data:`FACTOR` of the prediction
+(``(pred + 1)/FACTOR ≤ measured + 1 ≤ FACTOR·(pred + 1)``); refuted when ρ ≤ 0 and fewer than that
+share lie within the factor; else inconclusive. Control: the same rule on the predictions permuted
+across runs by a seeded derangement (each run judged by another run's phases).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.run_inspection import inspections, run_fields, source_configs
+
+MIN_RUNS = 6            # usable (prediction, measurement) pairs for a decision
+ALPHA = 0.05            # one-sided level of the rank-correlation test
+FACTOR = 2.0            # "within a factor": (pred + 1)/2 ≤ measured + 1 ≤ 2 (pred + 1)
+WITHIN_SHARE = 0.5      # share of usable runs within the factor for "supported"
+
+
+def _horizon_rows(pairs: list[tuple[dict, Any]]) -> list[dict]:
+    rows = []
+    for r, ins in pairs:
+        c = r["config"]
+        rows.append({**run_fields(r), "train_length": c["train_length"],
+                     "test_length": r["test"]["test_length"], "predicted": ins.predicted_horizon,
+                     "unbounded": ins.predicted_unbounded, "measured": r["test"]["max_len_90"],
+                     "prediction_note": ins.prediction_note})
+    return rows
+
+
+def _usable(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
+    out = [r for r in rows if r["predicted"] is not None and r["measured"] < r["test_length"]]
+    skipped = {"no prediction (no non-trivial homomorphic character in layer 1)":
+               sum(r["predicted"] is None and not r["unbounded"] for r in rows),
+               "unbounded prediction (exact roots, |λ| = 1)": sum(r["unbounded"] for r in rows),
+               "censored measurement (= test length)":
+               sum(r["predicted"] is not None and r["measured"] >= r["test_length"] for r in rows)}
+    return out, skipped
+
+
+def _within(pred: int, meas: int) -> bool:
+    ratio = (meas + 1) / (pred + 1)
+    return 1 / FACTOR <= ratio <= FACTOR
+
+
+def horizon_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
+    """Decision rule of ``depth.exp.phase_horizon`` (pure; module docstring). ``rows``: dicts with
+    ``predicted`` (int or None), ``unbounded``, ``measured`` and ``test_length`` (ints). Returns
+    ``(verdict, why, stats)``; ``ValueError`` for a row lacking a field."""
+    from scipy.stats import spearmanr
+
+    for r in rows:
+        for f in ("predicted", "unbounded", "measured", "test_length"):
+            if f not in r:
+                raise ValueError(f"row {r!r} lacks {f!r}")
+    use, skipped = _usable(rows)
+    stats: dict[str, Any] = {"usable": len(use), "runs": len(rows), "skipped": skipped}
+    if len(use) < MIN_RUNS:
+        return Verdict.INCONCLUSIVE, (f"only {len(use)} of {len(rows)} runs carry a finite "
+                                      f"prediction and an uncensored measurement (needs ≥ "
+                                      f"{MIN_RUNS}; skipped: {skipped})"), stats
+    pred = [r["predicted"] for r in use]
+    meas = [r["measured"] for r in use]
+    within = sum(_within(p, m) for p, m in zip(pred, meas)) / len(use)
+    stats["within_factor_share"] = within
+    if len(set(pred)) < 2 or len(set(meas)) < 2:
+        return Verdict.INCONCLUSIVE, "predicted or measured horizons are all equal: no ranking", stats
+    rho, p = spearmanr(pred, meas, alternative="greater")
+    stats.update(spearman_rho=float(rho), p_one_sided=float(p))
+    desc = (f"Spearman ρ = {rho:.2f} (one-sided p = {p:.3g}, n = {len(use)}), "
+            f"{within:.0%} within a factor {FACTOR:g}")
+    if rho > 0 and p < ALPHA and within >= WITHIN_SHARE:
+        return Verdict.SUPPORTED, desc, stats
+    if rho <= 0 and within < WITHIN_SHARE:
+        return Verdict.REFUTED, desc + ": no positive association", stats
+    return Verdict.INCONCLUSIVE, desc + f" (needs ρ > 0 with p < {ALPHA} and ≥ {WITHIN_SHARE:.0%} within)", stats
+
+
+def derangement(n: int, seed: int) -> list[int]:
+    """A seeded permutation of ``range(n)`` without fixed points (``n ≥ 2``; identity for n < 2)."""
+    if n < 2:
+        return list(range(n))
+    rng = np.random.default_rng(seed)
+    while True:
+        p = rng.permutation(n)
+        if not np.any(p == np.arange(n)):
+            return [int(i) for i in p]
+
+
+def permuted_predictions(rows: list[dict], seed: int) -> list[dict]:
+    """The rows with the prediction of run ``i`` taken from run ``π(i)`` (a seeded derangement
+    over the runs with a finite prediction): each run judged by another run's phases."""
+    idx = [i for i, r in enumerate(rows) if r["predicted"] is not None]
+    perm = derangement(len(idx), seed)
+    out = [dict(r) for r in rows]
+    for i, j in zip(idx, perm):
+        out[i]["predicted"] = rows[idx[j]]["predicted"]
+    return out
+
+
+@claim(id="depth.exp.phase_horizon", title="Learned phase errors predict the extrapolation length",
+       source=DEPTH("§3 (abelian layers track cyclic quotients by roots of unity); "
+                    "docs/trained_recipes.md diagnosis"),
+       uses_training=True,
+       statement=("across the word-problem and parity runs of the profile, the horizon predicted "
+                  "from the learned layer-1 phases (accumulated error n·δ against the decision "
+                  "margin π/m, modulus decay) predicts the measured longest length with ≥ 90% "
+                  "held-out sequence accuracy"))
+def phase_horizon(ctx: Context) -> Outcome:
+    from seqtheory.proofs_checks.figures import save_figure
+    from seqtheory.proofs_checks.inspect_figures import horizon_figure
+
+    rows = _horizon_rows(inspections(ctx, source_configs(ctx)))
+    verdict, why, stats = horizon_decide(rows)
+    return Outcome(verdict, why, evidence={"stats": stats, "rule": _horizon_rule_text()},
+                   tables={"runs": rows},
+                   figures=save_figure(horizon_figure(rows), ctx, "depth_exp_phase_horizon"),
+                   notes=(f"{why}. Prediction per run: the largest horizon of a layer-1 channel whose "
+                          "learned character is a non-trivial homomorphism (exact test on the Cayley "
+                          "table); phases numerical (float64, phase tolerance π/(2·exponent)). "
+                          "Runs whose measured 90% length equals the test length are censored and "
+                          "not used. The modulus part counts a channel lost when its amplitude halves "
+                          "(a stated convention)."))
+
+
+def _horizon_rule_text() -> str:
+    return (f"usable runs ≥ {MIN_RUNS}; supported: Spearman ρ > 0 with one-sided p < {ALPHA} and "
+            f"≥ {WITHIN_SHARE:.0%} within a factor {FACTOR:g}; refuted: ρ ≤ 0 and < "
+            f"{WITHIN_SHARE:.0%} within")
+
+
+horizon_decide = phase_horizon.decision_rule(horizon_decide)
+
+
+@phase_horizon.control
+def _phase_horizon_control(ctx: Context) -> ControlOutcome:
+    rows = _horizon_rows(inspections(ctx, source_configs(ctx)))
+    v, why, _ = horizon_decide(permuted_predictions(rows, ctx.numpy_seed("phase-horizon-control")))
+    return ControlOutcome(rejected=v != Verdict.SUPPORTED,
+                          variant="predictions permuted across runs (each run judged by another "
+                                  "run's phases)", reason=f"{v.value}: {why}")
+
+
+@phase_horizon.training_plan
+def _phase_horizon_plan(ctx: Context, controls: bool) -> list:
+    return source_configs(ctx)
