@@ -1,9 +1,15 @@
-"""Every background claim (quick profile): expected verdict, and its negative control is rejected."""
+"""Every background claim (quick profile; proofs_checks/claims/background_*.py): expected verdict,
+and its negative control is rejected; the decision rules on synthetic evidence."""
 from __future__ import annotations
 
 import pytest
 
-from seqtheory.proofs_checks.claims import background as bg
+from seqtheory.proofs_checks.claims import background_bch_lyndon as bch_lyndon
+from seqtheory.proofs_checks.claims import background_bch_truncation as bch_truncation
+from seqtheory.proofs_checks.claims import background_free_nilpotent as free_nilpotent
+from seqtheory.proofs_checks.claims import background_magnus_terms as magnus_terms
+from seqtheory.proofs_checks.claims import background_magnus_truncation as magnus_truncation
+from seqtheory.proofs_checks.claims import background_witt as witt
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 from controls import control_through_rule
@@ -40,34 +46,32 @@ def test_claim_quick(cid, tmp_path):
 
 
 def test_magnus_rule_needs_the_residual_to_be_the_first_omitted_term():
-    from seqtheory.proofs_checks.claims.background import magnus_residuals_ok
-
     base = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
             "YA_tail": 5e-26, "discrete": 1e-36}
-    assert magnus_residuals_ok(base)[0]
+    assert magnus_terms.magnus_residuals_ok(base)[0]
     # a residual 3x the omitted term (e.g. a wrong coefficient of that size) is rejected although
     # it is far below any absolute tolerance like 1e-25
-    assert not magnus_residuals_ok({**base, "AY": 1.5e-25})[0]
+    assert not magnus_terms.magnus_residuals_ok({**base, "AY": 1.5e-25})[0]
     # a series that does not converge further when Ω_{N+1} is added is rejected
-    assert not magnus_residuals_ok({**base, "YA_next": 4e-26})[0]
-    assert not magnus_residuals_ok({**base, "discrete": 1e-20})[0]
+    assert not magnus_terms.magnus_residuals_ok({**base, "YA_next": 4e-26})[0]
+    assert not magnus_terms.magnus_residuals_ok({**base, "discrete": 1e-20})[0]
 
 
 def test_bch_lyndon_rule_on_synthetic_evidence():
     good = {"degree4_ok": True, "denominators_ok": True}
-    assert bg.bch_lyndon_decide(good, [1e-40, 3e-30])[0] is Verdict.CONFIRMED
-    assert bg.bch_lyndon_decide(good, [1e-40, 1e-20])[0] is Verdict.REFUTED
-    assert bg.bch_lyndon_decide({**good, "degree4_ok": False}, [1e-40])[0] is Verdict.REFUTED
-    assert bg.bch_lyndon_decide({**good, "denominators_ok": False}, [1e-40])[0] is Verdict.REFUTED
+    assert bch_lyndon.bch_lyndon_decide(good, [1e-40, 3e-30])[0] is Verdict.CONFIRMED
+    assert bch_lyndon.bch_lyndon_decide(good, [1e-40, 1e-20])[0] is Verdict.REFUTED
+    assert bch_lyndon.bch_lyndon_decide({**good, "degree4_ok": False}, [1e-40])[0] is Verdict.REFUTED
+    assert bch_lyndon.bch_lyndon_decide({**good, "denominators_ok": False}, [1e-40])[0] is Verdict.REFUTED
 
 
 def _slope_row(c, slope, ok):
     return {"c": c, "expected": c + 1, "slope": slope, "pass": ok}
 
 
-@pytest.mark.parametrize("rule", ["bch_truncation_decide", "magnus_truncation_decide"])
-def test_truncation_rules_on_synthetic_evidence(rule):
-    decide = getattr(bg, rule)
+@pytest.mark.parametrize("decide", [bch_truncation.bch_truncation_decide,
+                                    magnus_truncation.magnus_truncation_decide])
+def test_truncation_rules_on_synthetic_evidence(decide):
     assert decide([_slope_row(1, 2.0, True), _slope_row(2, 3.01, True)])[0] is Verdict.SUPPORTED
     verdict, why = decide([_slope_row(1, 2.0, True), _slope_row(2, 2.0, False)])
     assert verdict is Verdict.REFUTED and "2.0" in why
@@ -78,28 +82,28 @@ def test_magnus_terms_rule_on_synthetic_evidence():
     num = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
            "YA_tail": 5e-26, "discrete": 1e-36, "quadrature_vs_exact": 1e-15}
     ok = {"AY": True, "YA": True}
-    assert bg.magnus_terms_decide(ok, num)[0] is Verdict.CONFIRMED
-    assert bg.magnus_terms_decide({**ok, "YA": False}, num)[0] is Verdict.REFUTED
-    assert bg.magnus_terms_decide(ok, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
-    assert bg.magnus_terms_decide(ok, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+    assert magnus_terms.magnus_terms_decide(ok, num)[0] is Verdict.CONFIRMED
+    assert magnus_terms.magnus_terms_decide({**ok, "YA": False}, num)[0] is Verdict.REFUTED
+    assert magnus_terms.magnus_terms_decide(ok, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
+    assert magnus_terms.magnus_terms_decide(ok, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
 
 
 def test_witt_rule_on_synthetic_evidence():
     rows = [{"n": 2, "m": 1, "lyndon_words": 2, "witt": 2}, {"n": 2, "m": 2, "lyndon_words": 1, "witt": 1}]
-    v, why = bg.witt_decide(rows, bg.SPEC_WITT2, 111013, True)
+    v, why = witt.witt_decide(rows, witt.SPEC_WITT2, 111013, True)
     assert v is Verdict.SUPPORTED
     assert "the named values (exact): confirmed" in why and "every (n, m): supported" in why
-    assert bg.witt_decide([], bg.SPEC_WITT2, 111013, True)[0] is Verdict.INCONCLUSIVE
-    assert bg.witt_decide([{**rows[0], "witt": 3}], bg.SPEC_WITT2, 111013, True)[0] is Verdict.REFUTED
-    assert bg.witt_decide(rows, bg.SPEC_WITT2, 111012, True)[0] is Verdict.REFUTED
-    assert bg.witt_decide(rows, bg.SPEC_WITT2, 111013, False)[0] is Verdict.REFUTED
+    assert witt.witt_decide([], witt.SPEC_WITT2, 111013, True)[0] is Verdict.INCONCLUSIVE
+    assert witt.witt_decide([{**rows[0], "witt": 3}], witt.SPEC_WITT2, 111013, True)[0] is Verdict.REFUTED
+    assert witt.witt_decide(rows, witt.SPEC_WITT2, 111012, True)[0] is Verdict.REFUTED
+    assert witt.witt_decide(rows, witt.SPEC_WITT2, 111013, False)[0] is Verdict.REFUTED
 
 
 def test_free_nilpotent_rule_on_synthetic_evidence():
     row = {"n": 2, "c": 3, "dim": 5, "witt_sum": 5, "derived_series": [5, 1, 0],
            "graded": [5, 1, 0], "nilpotency_class": 3}
-    assert bg.free_nilpotent_decide([row])[0] is Verdict.SUPPORTED
-    assert bg.free_nilpotent_decide([{**row, "derived_series": [5, 2, 0]}])[0] is Verdict.REFUTED
-    assert bg.free_nilpotent_decide([{**row, "nilpotency_class": 2}])[0] is Verdict.REFUTED
-    assert bg.free_nilpotent_decide([{**row, "dim": 6}])[0] is Verdict.REFUTED
-    assert bg.free_nilpotent_decide([])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([row])[0] is Verdict.SUPPORTED
+    assert free_nilpotent.free_nilpotent_decide([{**row, "derived_series": [5, 2, 0]}])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([{**row, "nilpotency_class": 2}])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([{**row, "dim": 6}])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([])[0] is Verdict.REFUTED
