@@ -1,11 +1,14 @@
-"""Claims audit.task_groups and audit.representation: quick profile verdicts, negative controls,
-and the checking logic on wrong inputs."""
+"""Claims audit.task_groups, audit.representation and audit.paper_rotation_task
+(proofs_checks/claims/audit_*.py): quick profile verdicts, negative controls, and the checking
+logic on wrong inputs."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from seqtheory.proofs_checks.claims import audit_groups as ag
+from seqtheory.proofs_checks.claims import audit_paper_rotation_task as apr
+from seqtheory.proofs_checks.claims import audit_representation as arep
+from seqtheory.proofs_checks.claims import audit_task_groups as atg
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 from seqtheory.theory.groups import FiniteGroup
 
@@ -23,7 +26,7 @@ def test_task_groups_confirmed(ctx, tmp_path):
     assert out.verdict is Verdict.CONFIRMED
     assert out.evidence["failures"] == []
     rows = {r["group"]: r for r in out.tables["task_groups"]}
-    assert [rows[n]["derived_length"] for n in ag.TASK_GROUPS] == [1, 1, 2, 2, 2, 3, None]
+    assert [rows[n]["derived_length"] for n in atg.TASK_GROUPS] == [1, 1, 2, 2, 2, 3, None]
     assert rows["A5"]["perfect"] and rows["A5"]["derived_series"] == "60 (stabilises)"
     assert rows["S4"]["derived_series"] == "24-12-4-1"
     assert all(r["identified_with_reference"] for r in rows.values())
@@ -43,17 +46,17 @@ def test_task_groups_control_rejected(tmp_path, seed):
 
 
 def test_task_groups_decision_rule_on_synthetic_evidence():
-    assert ag.task_groups_decide([])[0] is Verdict.CONFIRMED
-    verdict, why = ag.task_groups_decide(["D8: derived_length = 3, oracle 2"])
+    assert atg.task_groups_decide([])[0] is Verdict.CONFIRMED
+    verdict, why = atg.task_groups_decide(["D8: derived_length = 3, oracle 2"])
     assert verdict is Verdict.REFUTED and "D8" in why
 
 
 def test_evaluation_flags_wrong_oracle(monkeypatch):
     """The verdict follows the comparison: a wrong oracle value is reported as a failure."""
-    bad = dict(ag.ORACLES)
+    bad = dict(atg.ORACLES)
     bad["S4"] = {**bad["S4"], "derived_series": (24, 12, 1)}
-    monkeypatch.setattr(ag, "ORACLES", bad)
-    res = ag.evaluate_task_groups(
+    monkeypatch.setattr(atg, "ORACLES", bad)
+    res = atg.evaluate_task_groups(
         {"S4": np.array(FiniteGroup.named("S4").cayley_table())})
     assert res["failures"] and "derived_series" in res["failures"][0]
     out = get_claim("audit.task_groups").check(Context(seed=0))
@@ -63,14 +66,9 @@ def test_evaluation_flags_wrong_oracle(monkeypatch):
 def test_evaluation_catches_relabelled_wrong_group():
     """A genuine group passed off as another (S3's table labelled 'C3'):
     identification and oracle comparison both fail."""
-    res = ag.evaluate_task_groups({"C3": np.array(FiniteGroup.named("S3").cayley_table())})
+    res = atg.evaluate_task_groups({"C3": np.array(FiniteGroup.named("S3").cayley_table())})
     assert any("not isomorphic" in f for f in res["failures"])
     assert not res["rows"][0]["matches_oracle"]
-
-
-def test_reference_groups_have_expected_orders():
-    orders = {n: ag.reference_group(n).order for n in ag.TASK_GROUPS}
-    assert orders == {"C2": 2, "C3": 3, "D8": 8, "H3": 27, "S3": 6, "S4": 24, "A5": 60}
 
 
 def test_representation_confirmed_and_control(ctx):
@@ -102,33 +100,28 @@ def _intercalate_swap(T: np.ndarray, identity: int) -> np.ndarray:
 
 @pytest.mark.parametrize("name", ["D8", "S4"])
 def test_latin_but_not_associative_table_is_refused(name):
-    from seqtheory.proofs_checks.claims.audit_groups import evaluate_task_groups
-
     G = FiniteGroup.named(name)
     B = _intercalate_swap(np.array(G.cayley_table()), G.identity_index)
     assert all(len(set(r)) == len(B) for r in B) and all(len(set(c)) == len(B) for c in B.T)
-    fails = evaluate_task_groups({name: B})["failures"]
+    fails = atg.evaluate_task_groups({name: B})["failures"]
     assert fails and "associativity" in fails[0]
 
 
 def test_wrong_group_and_relabelled_group():
-    from seqtheory.proofs_checks.claims.audit_groups import evaluate_task_groups
-
     T = np.array(FiniteGroup.named("S3").cayley_table())
     p = np.random.default_rng(1).permutation(6)
     inv = np.argsort(p)
-    assert evaluate_task_groups({"S3": p[T[inv][:, inv]]})["failures"] == []  # isomorphic copy
-    fails = evaluate_task_groups({"S3": np.array(FiniteGroup.cyclic(6).cayley_table())})["failures"]
+    assert atg.evaluate_task_groups({"S3": p[T[inv][:, inv]]})["failures"] == []  # isomorphic copy
+    fails = atg.evaluate_task_groups({"S3": np.array(FiniteGroup.cyclic(6).cayley_table())})["failures"]
     assert any("not isomorphic" in f for f in fails)
 
 
 def test_transposed_rotation_images_are_not_a_representation():
     """g -> M(g)ᵀ = M(g⁻¹) is an anti-homomorphism (A5 is not abelian): must be refused."""
-    from seqtheory.proofs_checks.claims.audit_groups import evaluate_representation
     from seqtheory.theory.representations import icosahedral_representation
 
     rep = icosahedral_representation()
-    ev = evaluate_representation(rep.group, {g: M.T for g, M in rep.matrices.items()})
+    ev = arep.evaluate_representation(rep.group, {g: M.T for g, M in rep.matrices.items()})
     assert not ev["ok"] and not ev["audit"].is_homomorphism
 
 
@@ -139,11 +132,11 @@ def _rep_summary(**kw):
 
 
 def test_representation_rule_on_synthetic_evidence():
-    assert ag.representation_decide(_rep_summary(), True)[0] is Verdict.CONFIRMED
+    assert arep.representation_decide(_rep_summary(), True)[0] is Verdict.CONFIRMED
     for bad in (dict(n_respected=3599), dict(n_distinct=30), dict(all_rotations=False),
                 dict(identity_maps_to_identity=False), dict(group_perfect=False)):
-        assert ag.representation_decide(_rep_summary(**bad), True)[0] is Verdict.REFUTED, bad
-    assert ag.representation_decide(_rep_summary(), False)[0] is Verdict.REFUTED
+        assert arep.representation_decide(_rep_summary(**bad), True)[0] is Verdict.REFUTED, bad
+    assert arep.representation_decide(_rep_summary(), False)[0] is Verdict.REFUTED
 
 
 def test_paper_rotation_task_refuted_exactly(ctx):
@@ -170,7 +163,7 @@ def _rot_row(name, hom, distinct=60, order=60):
 
 def test_paper_rotation_rule_on_synthetic_evidence():
     ref = _rot_row("ref", True)
-    decide = ag.paper_rotation_decide
+    decide = apr.paper_rotation_decide
     assert decide([ref, _rot_row("x", False, 30), _rot_row("y", False, 30)], ["x", "y"], "ref")[0] \
         is Verdict.REFUTED
     assert decide([ref, _rot_row("x", False, 30), _rot_row("y", True)], ["x", "y"], "ref")[0] \
@@ -194,3 +187,12 @@ def test_paper_rotation_map_construction():
     assert m.images[m.group.identity_index] == sympy.eye(3)
     with pytest.raises(ValueError, match="composition"):
         paper_rotation_map("left")
+    with pytest.raises(ValueError, match="pair"):
+        paper_rotation_map(matrices=(A,))
+    # the same BFS from images that satisfy A5's relations is a representation
+    from seqtheory.theory.representations import audit_representation, icosahedral_representation
+
+    rep = icosahedral_representation()
+    a, b = (1, 2, 0, 3, 4), (1, 2, 3, 4, 0)
+    faithful = paper_rotation_map(matrices=(rep.matrices[a], rep.matrices[b]))
+    assert audit_representation(faithful.group, faithful.images).is_homomorphism
