@@ -116,7 +116,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
     """The check's (and the control's) first request to the results store is part of the plan,
     so the prefetch trains what the claim needs (a miss would only cost time: the check would
     train it, one claim at a time)."""
-    import seqtheory.proofs_checks.claims.depth_trained_abelian as dta
+    import seqtheory.proofs_checks.precision_sweeps as dta
     import seqtheory.proofs_checks.claims.head_training as head
     import seqtheory.proofs_checks.claims.head_width as hw
 
@@ -242,7 +242,7 @@ def test_training_pool_runs_workers_in_the_background(tmp_path):
 
 
 # every request (not only the first; models loaded back included) of the depth claims
-#: TrainConfig-based depth claims (the precision-mode claims of depth_trained_abelian ask for
+#: TrainConfig-based depth claims (the precision-mode claims of precision_sweeps.py ask for
 #: precision sweeps: tests/test_claims_depth_trained_abelian.py)
 DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith("depth.")
                  and c.id not in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained")]

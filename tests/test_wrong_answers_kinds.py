@@ -160,7 +160,7 @@ def test_prop37_key_figure_when_tau_cannot_be_computed():
 
 
 def test_thm32_worst_ratio_when_no_pair_has_a_ratio():
-    from seqtheory.proofs_checks.claims import depth_trained_abelian as dta
+    from seqtheory.proofs_checks.claims import depth_thm32_abelian_trained as dta
     rows = [{"worst_ratio": float("nan"), "eps": e} for e in (0.1, 0.2)]
     assert dta.worst_ratio_text(rows) == "worst pair error/bound n/a (every bound is below 1e-12)"
     rows.append({"worst_ratio": 1.25, "eps": 0.3})
