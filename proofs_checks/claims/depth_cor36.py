@@ -6,8 +6,9 @@ non-solvable target; a simplified form ``O(ε^(k+1))`` circulates in summaries o
 corrected an index affecting this corollary (v2 text unknown).
 
 Experiment: explicit k-layer abelian cascades (:func:`seqtheory.numerics.nilpotent_cascade`),
-run token by token with their output map, for both couplings between layers (linear: class k;
-polynomial: class ``c_k(n)``), against the exact product ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` of
+run token by token with their output map
+(:func:`seqtheory.numerics.cascade_local_error.cascade_scan`), for both couplings between layers
+(linear: class k; polynomial: class ``c_k(n)``), against the exact product ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` of
 non-solvable targets, error vs ε, log-log slope with CI (mpmath where the error is below 1e-12).
 The slopes of the truncated series (Taylor's theorem) appear only as extra evidence.
 
@@ -20,15 +21,10 @@ is not understood); if the best slope equals ``2^(k−1)+1`` everywhere → supp
 """
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 import numpy as np
 
-from seqtheory.numerics.fits import fit_loglog_slope
-from seqtheory.numerics.local_error import (default_eps_grid, local_error_scan,
-                                            log_series_coefficients, target_generators)
-from seqtheory.numerics.nilpotent_cascade import free_group_element, nilpotent_cascade
+from seqtheory.numerics.cascade_local_error import cascade_scan
+from seqtheory.numerics.local_error import local_error_scan, target_generators
 from seqtheory.numerics.separation import max_class_for_depth
 
 from ..figures import new_figure, save_figure
@@ -59,82 +55,6 @@ def _cases(ctx) -> list[tuple[str, list, tuple, dict]]:
                       "gl_random", seed=ctx.numpy_seed("cor36-gl2")), _W2,
                    {"linear": (1, 2, 3, 4), "polynomial": (1, 2)})]
     return cases
-
-
-def _eps_grid(gens, word, c: int, n_points: int) -> list[Fraction]:
-    """Rational ε grid (1/N) over one decade where the next-order correction is ~1 % (chosen from
-    the series coefficients; the measurement itself runs the cascade)."""
-    coeffs = log_series_coefficients(gens, list(word), c + 2, dps=30)
-    grid = default_eps_grid(coeffs, c, n_points)
-    return [Fraction(1, max(1, round(1 / e))) for e in grid]
-
-
-def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
-                 reverse_input: bool = False, drop_top_layer: bool = False) -> dict:
-    """Error of the built cascade vs ε and its log-log slope.
-
-    ``reverse_input`` feeds the cascade the reversed word (the right-multiplication convention)
-    while the target stays left: a wrong variant for the negative control. ``drop_top_layer``
-    builds a ``depth − 1`` cascade but reports it as depth ``depth`` (another wrong variant).
-    Also checks, exactly, that the cascade's group element equals the free-nilpotent element of
-    the word and that each layer's update does not depend on its own state (translation)."""
-    built = depth - 1 if drop_top_layer else depth
-    C = nilpotent_cascade(gens, built, coupling)
-    c = C.nilpotency_class
-    eps = _eps_grid(gens, word, c, n_points)
-    lead = max(1e-300, float(np.linalg.norm(np.array(
-        log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
-    dps = max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(min(eps))))) + 25)
-    feed = list(word)[::-1] if reverse_input else list(word)
-    errs = []
-    for e in eps:
-        out = C.output(C.run(feed, e), dps)
-        errs.append(_error_vs_target(out, gens, word, e, dps))
-    fit = fit_loglog_slope([float(e) for e in eps], errs)
-    exact = _exact_element(C, feed, eps[0])
-    transl = _translation_property(C, feed[:3], eps[0])
-    return {"depth": depth, "coupling": coupling, "class_c": c, "layer_dims": [L.dim for L in C.layers],
-            "eps": [float(e) for e in eps], "errors": [float(x) for x in errs],
-            "slope": fit.slope, "ci": [fit.ci_low, fit.ci_high], "dps": dps,
-            "exact_group_element": exact, "translations": transl,
-            "variant": ("reversed input" if reverse_input else
-                        "top layer dropped" if drop_top_layer else "")}
-
-
-def _error_vs_target(out, gens, word, eps: Fraction, dps: int):
-    import mpmath
-
-    from seqtheory.numerics.local_error import path_product
-
-    with mpmath.workdps(dps):
-        e = mpmath.mpf(eps.numerator) / eps.denominator
-        ref = path_product(gens, list(word), e, dps)
-        return mpmath.sqrt(mpmath.fsum((out[i, j] - ref[i, j]) ** 2
-                                       for i in range(ref.shape[0]) for j in range(ref.shape[1])))
-
-
-def _exact_element(C, word, eps) -> bool:
-    g = C.group_element(C.run(word, eps))
-    ref = free_group_element(word, C.n_letters, C.nilpotency_class, eps)
-    return all(bool((a == b).all()) for a, b in zip(g, ref))
-
-
-def _translation_property(C, word, eps) -> bool:
-    """Every layer's translation is unchanged when that layer's own state (and the layers above)
-    is shifted: the per-token maps of a layer are translations, so they commute."""
-    from flint import fmpq
-
-    z = C.initial_state()
-    for x in word:
-        d0, new = C.translations(z, x, eps)
-        for j in range(len(z)):
-            shifted = [s if i < j else s + np.array([fmpq(i + 2, 3)] * len(s), dtype=object)
-                       for i, s in enumerate(z)]
-            dj, _ = C.translations(shifted, x, eps)
-            if not bool((dj[j] == d0[j]).all()):
-                return False
-        z = new
-    return True
 
 
 def _rows(ctx, **variant) -> list[dict]:
