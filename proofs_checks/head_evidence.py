@@ -1,11 +1,19 @@
 """Pieces the claim checks of [HEAD] (A. Somasundaram et al., arXiv:2608.22253) share: the
-log-softmax, the random logit pairs the Hilbert-metric checks run on, and two tolerances.
+log-softmax, the random logit pairs the Hilbert-metric checks run on, two tolerances, and for the
+trained head experiments (``head.exp.rownorm_vs_adamw`` and its width sweep) the stored result of
+a configuration and the negative control's AdamW-in-both-arms comparison.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-__all__ = ["TOL_BOUND", "SOLVER_TOL", "log_softmax", "logit_pairs"]
+from .registry import Context
+from .training_runs import from_bundle, store
+
+__all__ = ["TOL_BOUND", "SOLVER_TOL", "log_softmax", "logit_pairs", "stored_result",
+           "adamw_in_both_arms"]
 
 #: slack of an inequality checked in float64 (``ratio ≤ 1 + TOL_BOUND``)
 TOL_BOUND = 1e-12
@@ -26,3 +34,41 @@ def logit_pairs(rng: np.random.Generator, n: int):
         V = 2 + k % 11
         scale = [1e-3, 1.0, 30.0, 1e3][k % 4]
         yield rng.normal(size=V) * scale, rng.normal(size=V) * scale
+
+
+def stored_result(ctx: Context, cfg: Any, compute) -> dict:
+    """The result stored under ``cfg`` in the store of ``ctx``: read when finished there (or from
+    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run under
+    the store's claim on ``cfg`` and stored. ``RuntimeError`` when another worker holds ``cfg``."""
+    from seqtheory.models.store import default_owner
+
+    if ctx.evidence is not None:                 # read from the bundle, never run here
+        return from_bundle(ctx, [cfg])[0]
+    st = store(ctx)
+    done = st.result(cfg)
+    if done is not None:
+        return done
+    owner = default_owner()
+    if not st.claim(cfg, owner, lease_s=24 * 3600.0):
+        raise RuntimeError(f"head experiment {st.key(cfg)[:12]} is held by another worker")
+    try:
+        res = compute()
+    except Exception:
+        import traceback
+        st.fail(cfg, owner, traceback.format_exc())
+        raise
+    except BaseException:       # Ctrl-C / SIGINT from the training pool: give the run back
+        st.release(cfg, owner)
+        raise
+    st.finish(cfg, owner, res)
+    return st.result(cfg)
+
+
+def adamw_in_both_arms(res: dict) -> dict:
+    """A stored comparison ``res`` with its RowNorm arm replaced by the AdamW runs paired seed
+    s ↔ s+1, and the summary recomputed: the negative control of the head experiments."""
+    from seqtheory.models.lm import summarise
+
+    a = res["runs"]["adamw"]
+    shifted = a[1:] + a[:1]
+    return dict(res, runs={"adamw": a, "rownorm": shifted}, summary=summarise(a, shifted))

@@ -6,6 +6,7 @@ import pytest
 from controls import control_through_rule
 
 from seqtheory.proofs_checks.claims import head_training as ht
+from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 
@@ -69,6 +70,6 @@ def test_experiment_claim_quick_profile_is_stored(tmp_path):
 def test_adamw_in_both_arms_pairs_the_next_seed():
     runs = [{"diameter": [1.0, float(k + 1)], "hilbert_rms": [1.0, float(k + 2)], "val_loss": 1.0}
             for k in range(3)]
-    res = ht.adamw_in_both_arms({"runs": {"adamw": runs, "rownorm": []}, "other": 1})
+    res = adamw_in_both_arms({"runs": {"adamw": runs, "rownorm": []}, "other": 1})
     assert res["other"] == 1 and res["runs"]["rownorm"] == runs[1:] + runs[:1]
     assert res["summary"]["ratio_diameter_per_seed"] == [1 / 2, 2 / 3, 3 / 1]

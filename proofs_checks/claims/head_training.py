@@ -17,11 +17,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-
 from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
-from seqtheory.proofs_checks.training_runs import from_bundle, n_seeds, seeds, store
+from seqtheory.proofs_checks.training_runs import n_seeds, seeds
 
 PAPER = {"ratio_diameter": (45.0, 60.0), "ratio_hilbert_rms": (12.0, 15.0),
          "val_loss_diff": (0.006, 0.015), "scale": "190M–640M parameters"}
@@ -63,34 +63,6 @@ def stored_experiment(ctx: Context) -> dict:
     cfg = _experiment_config(ctx)
     return stored_result(ctx, cfg, lambda: head_comparison(cfg.lm, seeds=cfg.seeds,
                                                           tune_seed=cfg.tune_seed))
-
-
-def stored_result(ctx: Context, cfg: Any, compute) -> dict:
-    """The result stored under ``cfg`` in the store of ``ctx``: read when finished there (or from
-    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run under
-    the store's claim on ``cfg`` and stored. ``RuntimeError`` when another worker holds ``cfg``."""
-    from seqtheory.models.store import default_owner
-
-    if ctx.evidence is not None:                 # read from the bundle, never run here
-        return from_bundle(ctx, [cfg])[0]
-    st = store(ctx)
-    done = st.result(cfg)
-    if done is not None:
-        return done
-    owner = default_owner()
-    if not st.claim(cfg, owner, lease_s=24 * 3600.0):
-        raise RuntimeError(f"head experiment {st.key(cfg)[:12]} is held by another worker")
-    try:
-        res = compute()
-    except Exception:
-        import traceback
-        st.fail(cfg, owner, traceback.format_exc())
-        raise
-    except BaseException:       # Ctrl-C / SIGINT from the training pool: give the run back
-        st.release(cfg, owner)
-        raise
-    st.finish(cfg, owner, res)
-    return st.result(cfg)
 
 
 def param_count(config: dict, vocab_size: int) -> int:
@@ -211,16 +183,6 @@ def _rownorm_control(ctx: Context) -> ControlOutcome:
                           "AdamW head in both arms (seeds paired s ↔ s+1)",
                           f"verdict {verdict.value}: {why}; D ratio {ev['ratio_diameter']:.2f}, "
                           f"Hilbert ratio {ev['ratio_hilbert_rms']:.2f}", {"decision": ev})
-
-
-def adamw_in_both_arms(res: dict) -> dict:
-    """A stored comparison ``res`` with its RowNorm arm replaced by the AdamW runs paired seed
-    s ↔ s+1, and the summary recomputed: the negative control of the head experiments."""
-    from seqtheory.models.lm import summarise
-
-    a = res["runs"]["adamw"]
-    shifted = a[1:] + a[:1]
-    return dict(res, runs={"adamw": a, "rownorm": shifted}, summary=summarise(a, shifted))
 
 
 #: rough CPU seconds of the stored head experiment (2-core development machine): quick, full

@@ -29,8 +29,8 @@ import numpy as np
 
 from seqtheory.theory._checks import check_int
 from seqtheory.numerics.fits import fit_loglog_slope
-from seqtheory.proofs_checks.claims.head_training import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.training_runs import seeds
 
