@@ -76,7 +76,7 @@ def test_tower_rule_supports_characters_through_the_abelianisation_and_rejects_w
     v, why, stats = at.tower_decide(runs, blocks)
     assert v is Verdict.SUPPORTED and stats["non_homomorphism_channels"] == 4, why
     # the rate in the words of every trained claim (proofs_checks.rates.rate_text)
-    assert why.startswith("5/5 [0.57, 1.00] fitted seeds (Wilson 95%) carry a non-trivial")
+    assert why.startswith("5/5 [0.57, 1.00] of the fitted seeds (Wilson 95%) carry a non-trivial")
     for kind in ("non_normal", "trivial"):
         wrong = {g: at.quotient_blocks(g, kind) for g in at.TOWER_GROUPS}
         v, why, _ = at.tower_decide(runs, wrong)

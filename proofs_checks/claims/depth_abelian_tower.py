@@ -92,9 +92,9 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
         return Verdict.INCONCLUSIVE, f"no run of {len(runs)} fits the training length (acc ≥ {FIT} at T)", stats
     rate = success_rate(flags)
     stats["rate"] = rate
-    desc = (f"{rate_text(rate)} fitted seeds (Wilson 95%) carry a non-trivial layer-1 character "
-            f"constant on the quotient's blocks; {nonhom} of {channels} layer-1 channels are not "
-            "homomorphisms")
+    desc = (f"{rate_text(rate)} of the fitted seeds (Wilson 95%) carry a non-trivial layer-1 "
+            f"character constant on the quotient's blocks; {nonhom} of {channels} layer-1 channels "
+            "are not homomorphisms")
     if TOWER_RULE.succeeds(rate):
         return Verdict.SUPPORTED, desc, stats
     if TOWER_RULE.fails(rate) and len(fitted) >= MIN_FITTED_REFUTE:
