@@ -523,8 +523,8 @@ def paper_rotation_map(composition: str = "x∘g", matrices: tuple | None = None
     if composition not in ("x∘g", "g∘x"):
         raise ValueError(f"composition must be 'x∘g' or 'g∘x', got {composition!r}")
     if matrices is not None and len(matrices) != 2:
-        raise ValueError(f"matrices must be the pair (A, B) of images of a and b, got "
-                         f"{len(matrices)} matrices")
+        raise ValueError(f"matrices must be the pair (A, B) of images of a and b, got a "
+                         f"sequence of length {len(matrices)}")
     G = FiniteGroup.named("A5")
     gens = tuple(zip(PAPER_ROTATION_GENERATORS, matrices or paper_rotation_matrices()))
 
