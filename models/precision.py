@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import time
-import traceback
 from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
@@ -397,26 +396,10 @@ def run_sweep(cfg: PrecisionConfig, on_progress: Callable[[dict], None] | None =
 
 def stored_sweep(cfg: PrecisionConfig, store, owner: str | None = None) -> dict:
     """The result of ``cfg`` from the results ``store`` (:class:`~.store.ResultsStore`), run with
-    :func:`run_sweep` and stored when absent; ``RuntimeError`` when another worker holds it.
+    :func:`run_sweep` and stored when absent (:meth:`~.store.ResultsStore.compute_once`: when
+    another live worker is computing it, this waits for that worker's result).
     With ``threads``-free callers the torch thread count is left as set by the caller."""
-    from .store import default_owner
-
-    done = store.result(cfg)
-    if done is not None:
-        return done
-    owner = owner or default_owner()
-    if not store.claim(cfg, owner, lease_s=24 * 3600.0):
-        raise RuntimeError(f"precision sweep {store.key(cfg)[:12]} is held by another worker")
-    try:
-        res = run_sweep(cfg)
-    except Exception:
-        store.fail(cfg, owner, traceback.format_exc())
-        raise
-    except BaseException:                 # Ctrl-C / SIGINT from the training pool: give it back
-        store.release(cfg, owner)
-        raise
-    store.finish(cfg, owner, res)
-    return store.result(cfg)
+    return store.compute_once(cfg, lambda: run_sweep(cfg), owner=owner)
 
 
 def fit_points(points: Sequence[dict]) -> dict:

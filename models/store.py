@@ -35,6 +35,7 @@ A sweep runner is then::
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -44,6 +45,7 @@ import math
 import os
 import socket
 import sqlite3
+import threading
 import time
 import types
 import typing
@@ -224,6 +226,28 @@ class RunHeldError(RuntimeError):
     """A run is held (claimed, lease not expired) by another live worker."""
 
 
+@contextlib.contextmanager
+def _lease_renewed(store: "ResultsStore", config: Any, owner: str, lease_s: float):
+    """Renew ``owner``'s lease on ``config`` every ``lease_s / 4`` seconds in a daemon thread
+    while the block runs (stops at the first failed renewal: the lease was lost or taken)."""
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(lease_s / 4):
+            try:
+                store.heartbeat(config, owner, 0, lease_s=lease_s)
+            except Exception:
+                return
+
+    t = threading.Thread(target=renew, daemon=True, name="seqtheory-lease")
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join()
+
+
 def default_owner() -> str:
     """A worker id unique to this process: ``host:pid:random``."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -383,6 +407,53 @@ class ResultsStore:
             con.execute("UPDATE runs SET status='claimed', owner=?, lease_until=?, error=NULL, "
                         "updated=? WHERE key=?", (owner, now + lease_s, now, key))
             return True
+
+    def wait_or_claim(self, config: Any, owner: str, lease_s: float = 600.0,
+                      wait_s: float = 0.0, poll_s: float = 2.0) -> dict | None:
+        """Claim ``config`` for ``owner`` (:meth:`claim`), waiting while another live owner
+        holds it. Returns ``None`` once the run is claimed, or its stored result when it is (or
+        becomes) finished. A holder that stops renewing its lease loses the run when the lease
+        expires, and the run is claimed then. ``RunHeldError`` when the run is still held after
+        ``wait_s`` seconds (``math.inf``: wait as long as the holder keeps its lease alive)."""
+        deadline = time.time() + wait_s
+        while not self.claim(config, owner, lease_s=lease_s):
+            done = self.result(config)
+            if done is not None:
+                return done
+            if time.time() >= deadline:
+                raise RunHeldError(f"run {self.key_of(config)[:12]} is held by another worker")
+            time.sleep(min(poll_s, max(0.0, deadline - time.time())))
+        return None
+
+    def compute_once(self, config: Any, compute: Any, owner: str | None = None,
+                     lease_s: float = 120.0, wait_s: float = math.inf) -> dict:
+        """The stored result of ``config``, computed by ``compute()`` (a dict, stored) when the
+        store holds none: exactly one worker computes it, the others wait for its result
+        (:meth:`wait_or_claim`; ``RunHeldError`` after ``wait_s`` seconds). The lease is renewed
+        every ``lease_s / 4`` seconds by a background thread while ``compute`` runs, so a
+        computation of any length keeps it and a killed one loses it within ``lease_s``. A
+        failed ``compute`` marks the run failed (and re-raises); an interrupted one (Ctrl-C,
+        SIGTERM turned into ``KeyboardInterrupt``) gives the run back."""
+        done = self.result(config)
+        if done is not None:
+            return done
+        owner = owner or default_owner()
+        done = self.wait_or_claim(config, owner, lease_s=lease_s, wait_s=wait_s)
+        if done is not None:
+            return done
+        with _lease_renewed(self, config, owner, lease_s):
+            try:
+                res = compute()
+            except Exception:
+                import traceback
+
+                self.fail(config, owner, traceback.format_exc())
+                raise
+            except BaseException:
+                self.release(config, owner)
+                raise
+        self.finish(config, owner, res)
+        return self.result(config)
 
     def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:
         """Extend ``owner``'s lease and record progress; RuntimeError if the lease was lost."""

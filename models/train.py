@@ -38,7 +38,7 @@ from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
-from .store import ResultsStore, RunHeldError, config_key, default_owner
+from .store import ResultsStore, config_key, default_owner
 from .tasks import (TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec, make_rotation_task,
                     make_token_task, make_word_problem)
 
@@ -295,14 +295,10 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
             return dict(done, from_store=True)
     dev = resolve_device(device)
     owner = owner or default_owner()
-    deadline = time.time() + wait_s
-    while store is not None and not store.claim(cfg, owner, lease_s=lease_s):
-        done = store.result(cfg)
+    if store is not None:
+        done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-        if time.time() >= deadline:
-            raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
-        time.sleep(min(2.0, max(0.0, deadline - time.time())))
     check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:

@@ -26,7 +26,9 @@ import fnmatch
 import importlib
 import json
 import pkgutil
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from seqtheory.theory._io import FolderLockTimeout, check_dir, ensure_dir, folder_lock, \
@@ -591,10 +593,24 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _sigterm_as_interrupt():
+    """Make SIGTERM (``kill``, a scheduler's stop) end a command as Ctrl-C does: training
+    workers are stopped and give their runs back, ``verify`` writes the claims finished so far.
+    Returns the previous handler (None when not on the main thread, where nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (130 after Ctrl-C: files written so far
     are complete, training runs keep their last checkpoint)."""
     args = build_parser().parse_args(argv)
+    previous = _sigterm_as_interrupt()
     try:
         if args.command in ("verify", "claims", "cite"):
             load_all()
@@ -605,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a file operation failed outside the places that word it themselves
         print(f"seqtheory {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

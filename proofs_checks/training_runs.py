@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,11 +210,30 @@ def _decode(d: dict) -> Any:
     return [_config_from_dict(c) for c in d["configs"]]
 
 
+def exit_with_parent(poll_s: float = 1.0) -> threading.Thread:
+    """Interrupt this process (SIGINT, as Ctrl-C: its held runs are given back, their
+    checkpoints kept) as soon as the process that started it is gone, so that a killed
+    ``seqtheory verify`` leaves no orphaned worker training on and holding its runs. Returns the
+    watching daemon thread."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    t = threading.Thread(target=watch, daemon=True, name="seqtheory-parent-watch")
+    t.start()
+    return t
+
+
 def _worker_main(argv: list[str]) -> None:
     """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json``: run the jobs
-    listed in the JSON file, one after the other, into the store."""
+    listed in the JSON file, one after the other, into the store; the worker stops (giving its
+    runs back) when its parent process is gone (:func:`exit_with_parent`)."""
     from seqtheory.models.store import ResultsStore
 
+    exit_with_parent()
     root, ctx_path, path = argv
     st = ResultsStore(root)
     ctx_fields = json.loads(Path(ctx_path).read_text())

@@ -119,14 +119,16 @@ def test_concurrent_only_runs_in_one_folder_keep_every_finished_claim(tmp_path):
 
 
 # --------------------------------------------------------------------------- Ctrl-C
-def test_sigint_during_replace_keeps_the_complete_report(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_during_replace_keeps_the_complete_report(tmp_path, sig):
+    """Ctrl-C, and SIGTERM (``kill``) alike, keep the complete report."""
     out = tmp_path / "rep"
     assert main(["verify", "--only", FAST_A, FAST_B, "--out", str(out), "--no-progress"]) == 0
     before_json = (out / "report.json").read_bytes()
     before_md = (out / "report.md").read_bytes()
     p = _Run(tmp_path, "--replace", "--only", FAST_A, "test.gate", "--out", str(out))
     p.wait_for_gate()                                       # FAST_A finished, the gate runs
-    p.proc.send_signal(signal.SIGINT)
+    p.proc.send_signal(sig)
     assert p.wait() == 130, p.err
     err = p.err
     assert "Traceback" not in err
