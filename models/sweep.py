@@ -502,7 +502,7 @@ def worker_loop(results_dir: str | os.PathLike, configs: Sequence[TrainConfig], 
     if configs:
         k = offset % len(configs)
         configs = configs[k:] + configs[:k]
-    keys = [config_key(c) for c in configs]
+    keys = [store.key_of(c) for c in configs]  # a run stored under an earlier key format too
     counts = {"trained": 0, "failed": 0}
     while True:
         claimable, waiting = _scan(store, configs, keys, owner, started_at)
@@ -688,7 +688,7 @@ class _RayDriver:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         self.ray, self.configs, self.store, self.say = ray, list(configs), store, say
-        self.keys = [config_key(c) for c in self.configs]
+        self.keys = [store.key_of(c) for c in self.configs]  # as stored (earlier formats too)
         self.workers, self.device, self.threads = workers, device, threads
         self.lease_s, self.poll_s, self.started_at = lease_s, poll_s, started_at
         self.progress_every_s, self.stream_every_s = progress_every_s, stream_every_s

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from numbers import Integral
 import traceback
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
@@ -39,8 +40,9 @@ from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
 from .store import ResultsStore, RunHeldError, config_key, default_owner
-from .tasks import (TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec, make_rotation_task,
-                    make_token_task, make_word_problem)
+from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
+                    canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
+                    resolved_test_length)
 
 __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
@@ -155,13 +157,33 @@ class TrainConfig:
             raise ValueError("shuffle_labels applies to word problems only")
 
     @classmethod
+    def canonical_fields(cls, fields: dict) -> dict:
+        """``fields`` (a configuration as a dict) in the one spelling of each value that names the
+        same computation, for the store key (:func:`~seqtheory.models.store.config_key`): an
+        explicit ``test_length`` equal to its default ``2 * train_length``
+        (:func:`~seqtheory.models.tasks.resolved_test_length`) is ``None``, the spelling of the
+        defaults the claims and the command line use; the task is its
+        :func:`~seqtheory.models.tasks.canonical_task_name` (``"H3(3)"`` → ``"H3"``; ``"S3"``
+        and ``"D6"`` stay apart: other token indices). Other fields are as given; a field that
+        a setting leaves unused (``start`` of a word problem, ``curriculum_start`` without a
+        curriculum) still takes part in the key."""
+        out = dict(fields)
+        length = out.get("train_length")
+        if isinstance(length, Integral) and out.get("test_length") == \
+                resolved_test_length(int(length)):
+            out["test_length"] = None
+        if isinstance(out.get("task"), str):
+            out["task"] = canonical_task_name(out["task"])
+        return out
+
+    @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
         """The configuration of a stored run's ``config`` dict (JSON lists back to tuples)."""
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
     @property
     def is_rotation(self) -> bool:
-        return self.task in ("rotation_a5", "rotation_eps")
+        return self.task in ROTATION_TASKS
 
     @property
     def key(self) -> str:
@@ -193,7 +215,7 @@ def build_model(cfg: TrainConfig, data) -> SequenceModel | AbelianStateModel:
                      depth=cfg.depth, width=cfg.width, n_heads=cfg.n_heads, d_state=cfg.d_state,
                      head="regression" if rot else "classification", positions=cfg.positions,
                      n_householder=cfg.n_householder,
-                     max_len=max(4096, 2 * (cfg.test_length or 2 * cfg.train_length)))
+                     max_len=max(4096, 2 * resolved_test_length(cfg.train_length, cfg.test_length)))
     return SequenceModel(mc)
 
 

@@ -35,6 +35,7 @@ def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile:
     depth, read from ``results_dir`` (default: the notebooks' shared store). ``ValueError`` when
     the plans hold no such run or the store does not hold it finished (nothing is trained)."""
     from seqtheory.models.inspector import inspect
+    from seqtheory.models.store import ResultsStore, holds_store
 
     from .claims.depth_inspect import source_configs
     from .notebook import notebook_results_dir
@@ -46,7 +47,11 @@ def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile:
     if cfg is None:
         raise ValueError(f"profile {profile!r} trains no run with task {task!r}, model {model!r}, "
                          f"depth {depth}")
-    return inspect(cfg.key, results=results_dir if results_dir is not None else notebook_results_dir())
+    results = results_dir if results_dir is not None else notebook_results_dir()
+    if not holds_store(results):
+        return inspect(cfg.key, results=results)  # says that the folder holds no store
+    store = ResultsStore(results)
+    return inspect(store.key_of(cfg), store=store)  # key_of: a run stored under an earlier key
 
 
 def _coset_index(ins) -> list[int]:
