@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.theory._io import atomic_write_bytes, atomic_write_text
+from seqtheory.theory._messages import counted
 
 from .store import ResultsStore, canonical_json, config_key, holds_store
 from .tasks import TASK_GROUPS
@@ -344,14 +345,15 @@ def summary_lines(doc: dict) -> list[str]:
     for r in runs:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
     status = ", ".join(f"{n} {k}" for k, n in sorted(by_status.items()))
-    lines = [f"{len(runs)} word-problem run(s)" + (f" ({status})" if status else "")]
+    lines = [counted(len(runs), "word-problem run") + (f" ({status})" if status else "")]
     left = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in doc["skipped"].items() if n)
     if left:
         lines.append(f"left out: {left}")
     for e in doc["experiments"]:
         cells = [c for c in e["cells"] if c["best_mean"] is not None]
         line = (f"train length {e['train_length']}, test length {e['test_length']}: "
-                f"{len(cells)}/{len(e['cells'])} task x model x depth cell(s) with a finished run")
+                f"{len(cells)}/{counted(len(e['cells']), 'task x model x depth cell')} with a "
+                "finished run")
         if cells:
             b = max(cells, key=lambda c: c["best_mean"])
             line += (f"; best {b['task']} {b['model']} depth {b['depth']}: sequence accuracy "

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from seqtheory.theory._messages import shown
+from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.groups import FiniteGroup
 from ._checks import check_int, check_int_fields
 
@@ -153,7 +153,7 @@ def _unique_words(rng: np.random.Generator, n_letters: int, length: int, count: 
     budget = total - (len(forbidden) * n_letters ** (length - forbid_prefix) if forbidden else 0)
     if count > budget:
         raise ValueError(f"cannot draw {count} distinct {what} of length {length} over "
-                         f"{n_letters} letters (at most {int(budget)} available)")
+                         f"{counted(n_letters, 'letter')} (at most {int(budget)} available)")
     seen: set[bytes] = set()
     rows: list[np.ndarray] = []
     for _ in range(1000):

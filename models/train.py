@@ -22,7 +22,6 @@ Metrics (on the held-out test set, length ``2T`` by default):
 """
 from __future__ import annotations
 
-import math
 import time
 from numbers import Integral
 import traceback
@@ -34,7 +33,7 @@ import torch
 
 from seqtheory.theory._messages import shown
 
-from ._checks import check_int, check_int_fields, check_optional_int
+from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
@@ -133,15 +132,12 @@ class TrainConfig:
         if self.convention not in ("left", "right"):
             raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
         for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):
-            v = getattr(self, f)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
-                    or v < 0 or (positive and v == 0):
-                raise ValueError(f"{f} must be a finite {'positive' if positive else 'non-negative'} "
-                                 f"number, got {shown(v)}")
-        if self.eps is not None and (self.task != "rotation_eps" or not math.isfinite(self.eps)
-                                     or self.eps <= 0):
-            raise ValueError(f"eps must be a finite positive number and only for task "
-                             f"'rotation_eps', got eps={shown(self.eps)} for task {self.task!r}")
+            check_real_field(self, f, 0, above=positive)
+        if self.eps is not None:
+            if self.task != "rotation_eps":
+                raise ValueError(f"eps is only for task 'rotation_eps', got eps={shown(self.eps)} "
+                                 f"for task {self.task!r}")
+            check_real_field(self, "eps", 0, above=True)
         if not isinstance(self.task, str) or self.task != self.task.strip():
             # the task name is part of the store key: ' C2' and 'C2' must not be two runs
             raise ValueError(f"task must be a name without surrounding spaces, got {self.task!r}")

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from seqtheory.theory._io import FolderLockTimeout, check_dir, ensure_dir, folder_lock, \
     os_error_line
+from seqtheory.theory._messages import counted
 
 from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
@@ -182,8 +183,9 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path) -> dic
         print(f"seqtheory verify: note: replacing the report in {out} ({why})", file=sys.stderr)
     elif old is not None and partial and not args.replace:
         kept = len({c["id"] for c in old["claims"]} - {c.id for c in claims})
-        print(f"seqtheory verify: note: merging into the report in {out} (its other {kept} "
-              f"claim(s) are kept; --replace writes a fresh report)", file=sys.stderr)
+        print(f"seqtheory verify: note: merging into the report in {out} (kept from it: "
+              f"{counted(kept, 'other claim')}; --replace writes a fresh report)",
+              file=sys.stderr)
     return old
 
 
@@ -318,12 +320,14 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
         def training(info: dict) -> None:
             if info["phase"] == "started":
                 if info["runs"]:
-                    progress.console.print(f"  training {info['runs']} runs in "
-                                           f"{info['workers'] or 1} process(es) meanwhile",
+                    progress.console.print(f"  training {counted(info['runs'], 'run')} in "
+                                           f"{counted(info['workers'] or 1, 'process', 'processes')}"
+                                           " meanwhile",
                                            highlight=False, soft_wrap=True)
                 return
             if info["runs"] and not info.get("error"):
-                progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
+                progress.console.print(f"  trained {counted(info['runs'], 'run')} in "
+                                       f"{info['seconds']:.1f} s",
                                        highlight=False, soft_wrap=True)
             if info.get("error"):
                 progress.console.print("  training failed; each check trains its own runs:\n  "
@@ -386,7 +390,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         return 1
     ran = {r.claim.id for r in results}
     if interrupted:
-        print(f"seqtheory verify: interrupted after {len(results)}/{len(claims)} claims; "
+        print(f"seqtheory verify: interrupted after {len(results)}/"
+              f"{counted(len(claims), 'claim')}; "
               f"partial report (marked interrupted): {jpath}", file=sys.stderr)
         if stem != "report":
             print(f"seqtheory verify: the last complete report is unchanged: "
@@ -405,10 +410,10 @@ def _print_run(report: dict, run_records: list[dict], results: list, stem: str, 
     _print_summary(dict(report, claims=run_records))
     print(f"this run: {tally_line(run_records)}")
     if len(report["runs"]) > 1:
-        print(f"the report (merged with {len(report['runs']) - 1} earlier run(s)): "
+        print(f"the report (merged with {counted(len(report['runs']) - 1, 'earlier run')}): "
               f"{tally_line(report['claims'])}")
     if removed:
-        print(f"removed {len(removed)} stale figure file(s) from {out / 'figures'}")
+        print(f"removed {counted(len(removed), 'stale figure file')} from {out / 'figures'}")
     print(f"report: {mpath}\n        {jpath}")
     crashed = [r.claim.id for r in results if r.crashed]
     broken = [r.claim.id for r in results if r.control_failed]

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from seqtheory.theory._messages import counted
+
 from .cli_types import int_at_least, number_above, number_at_least
 
 __all__ = ["register"]
@@ -23,7 +25,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
         return 2
     if args.dry_run:
-        print(f"sweep {spec.name!r} ({spec.source}): {spec.size} runs")
+        print(f"sweep {spec.name!r} ({spec.source}): {counted(spec.size, 'run')}")
         if spec.description:
             print(f"  {spec.description}")
         for k, v in spec.grid.items():
@@ -84,7 +86,7 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
     doc = json.loads(next(p for p in paths if p.suffix == ".json").read_text(encoding="utf-8"))
     for line in summary_lines(doc):
         print(line)
-    print(f"wrote {len(paths)} file(s) into {out}: "
+    print(f"wrote {counted(len(paths), 'file')} into {out}: "
           + ", ".join(str(p.relative_to(out)) for p in paths))
     return 0
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from seqtheory.theory._io import atomic_write_text, current_umask
+from seqtheory.theory._messages import counted
 
 from .environment import environment_info
 
@@ -123,7 +124,7 @@ def describe(prov: dict[str, Any]) -> str:
     torch_v = prov["versions"].get("torch") or "unknown"
     return (f"evidence bundle made on {prov['device']} at commit {prov['git_commit'][:12]} "
             f"(torch {torch_v}, profile {prov['profile']}, seed {prov['seed']}, "
-            f"{prov['runs']} runs, {prov['created_utc']})")
+            f"{counted(prov['runs'], 'run')}, {prov['created_utc']})")
 
 
 def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str, seed: int,

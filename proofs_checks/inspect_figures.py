@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
+
 from .figures import new_figure
 
 __all__ = ["unit_circle_figure", "horizon_figure", "character_rows", "stored_inspection", "show"]
@@ -113,7 +115,7 @@ def horizon_figure(rows: list[dict[str, Any]]):
     ax.set_yscale("log")
     ax.set_xlabel("predicted horizon + 1 (phase drift n·δ vs margin π/m, modulus decay)")
     ax.set_ylabel("measured 90% length + 1 (held out)")
-    ax.set_title(f"{len(pts)} runs with a layer-1 character prediction", fontsize=8)
+    ax.set_title(f"{counted(len(pts), 'run')} with a layer-1 character prediction", fontsize=8)
     if pts:
         ax.legend(fontsize=6)
     return fig

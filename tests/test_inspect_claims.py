@@ -178,7 +178,7 @@ def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
     assert toks == [0, 1]                                    # every token in one class
     note = di.inspector_note(rows)
     assert "1/1" in note or "0/1" in note
-    assert "1 runs not inspected" in note
+    assert "1 run not inspected" in note
 
 
 def test_inspector_note_counts_characters_and_predictions():

@@ -111,7 +111,7 @@ def test_concurrent_only_runs_in_one_folder_keep_every_finished_claim(tmp_path):
     assert a.wait() == 0, a.err
     assert "another run wrote the report" in a.err
     assert "this run: 1 claim: 1 confirmed" in a.out
-    assert "merged with 1 earlier run(s)): 2 claims: 1 confirmed, 1 supported" in a.out
+    assert "merged with 1 earlier run): 2 claims: 1 confirmed, 1 supported" in a.out
     doc = _doc(out)
     assert sorted((c["id"], c["rerun"]) for c in doc["claims"]) == \
         [(FAST_A, False), ("test.gate", True)]

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
 from seqtheory.numerics.group_cascades import (all_words, build_cascade, cascade_for_group,
                                                prefix_products)
 from seqtheory.numerics.separation import (colliding_pair, least_depth_for_class,
@@ -107,7 +108,7 @@ def thm34(ctx) -> Outcome:
     verdict, why = thm34_decide(rows, a5_ok)
     return Outcome(
         verdict=verdict,
-        key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{len(rows)} groups "
+        key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{counted(len(rows), 'group')} "
                     f"tracked exactly with k = derived length layers (all lengths by induction: "
                     f"{sum(r['all_lengths_by_induction'] for r in rows)}/{len(rows)}); A5: "
                     f"{'no cascade (perfect)' if a5_ok else 'unexpected'}"),
@@ -149,7 +150,7 @@ def thm34_decide(rows: list[dict], a5_has_no_cascade: bool) -> tuple[Verdict, st
         return Verdict.INCONCLUSIVE, (f"cascades with k = derived length fail for {bad}"
                                       + ("" if a5_has_no_cascade else "; a cascade was built "
                                          "for the perfect group A5"))
-    return Verdict.SUPPORTED, (f"finite-group form on {len(rows)} groups "
+    return Verdict.SUPPORTED, (f"finite-group form on {counted(len(rows), 'group')} "
                                f"({', '.join(r['group'] for r in rows)}): each tracked exactly by "
                                "k = derived length abelian layers, certified for all word lengths "
                                "(automaton induction); none for A5. Finitely many instances of a "
@@ -171,7 +172,7 @@ def _thm34_control(ctx) -> ControlOutcome:
     for name in ("S3", "D8", "S4"):
         G = FiniteGroup.named(name)
         C = cascade_for_group(G).truncated(G.derived_length - 1)
-        rows.append(_variant_row(f"{name} ({G.derived_length - 1} layers)", C, G.cayley_table(),
+        rows.append(_variant_row(f"{name} ({counted(G.derived_length - 1, 'layer')})", C, G.cayley_table(),
                                  G.derived_length))
     v_short, why_short = thm34_decide(rows, True)
     S3 = FiniteGroup.named("S3")
@@ -422,7 +423,7 @@ def _prop37_control(ctx) -> ControlOutcome:
         variant=("class c*(T)−1 claimed separating; the cascade with one layer; bounds "
                  "⌈log2 T⌉ − 1 and ⌈log2 T⌉ claimed"),
         reason=(f"collisions found at c*−1 for every T: {collide}; 1-layer variant: "
-                f"{one['distinct_states']} distinct states for {one['words']} words; decision on "
+                f"{one['distinct_states']} distinct states for {counted(one['words'], 'word')}; decision on "
                 f"⌈log2 T⌉−1: {v_minus.value}, on ⌈log2 T⌉: {v_ceil.value}"))
 
 

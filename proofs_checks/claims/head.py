@@ -21,6 +21,7 @@ from seqtheory.proofs_checks.registry import (
     HEAD, ControlOutcome, Context, Outcome, Verdict, claim, combine_verdicts, parts_table,
 )
 from seqtheory.proofs_checks.report import format_stat
+from seqtheory.theory._messages import counted
 from seqtheory.theory.hilbert import (
     equidistant_gram, hilbert_change, hilbert_distance, max_equidistant_points,
     max_l1_row_difference, rankin_ratio_bound, row_diameter, simplex_ratio_bound,
@@ -513,8 +514,8 @@ def min_tension_duality(ctx: Context) -> Outcome:
     gap = max(_rel_gap(r) for r in rows)
     unc = min_tension(np.eye(3, 2))
     return Outcome(verdict,
-                   f"max relative gap primal vs −η𝒯 = {gap:.1e} over {len(sizes)} "
-                   f"instances (Clarabel; tolerance {_SOLVER_TOL})",
+                   f"max relative gap primal vs −η𝒯 = {gap:.1e} over "
+                   f"{counted(len(sizes), 'instance')} (Clarabel; tolerance {_SOLVER_TOL})",
                    evidence={"max_rel_gap": gap, "tolerance": _SOLVER_TOL,
                              "uncentred_flow_status": unc.status},
                    tables={"duality": [{**r, "rel_gap": _rel_gap(r)} for r in rows]},
@@ -541,7 +542,7 @@ def min_tension_decide(rows: list[dict], tolerance: float) -> tuple[Verdict, str
     unsolved = [r for r in rows if not (math.isfinite(r["primal"])
                                         and math.isfinite(r["claimed_dual"]))]
     if unsolved:
-        return Verdict.INCONCLUSIVE, f"{len(unsolved)} program(s) not solved (non-finite value)"
+        return Verdict.INCONCLUSIVE, f"{counted(len(unsolved), 'program')} not solved (non-finite value)"
     gap = max(_rel_gap(r) for r in rows)
     if gap > tolerance:
         return Verdict.REFUTED, f"relative gap {gap:.3g} > solver tolerance {tolerance:g}"
@@ -868,7 +869,7 @@ def equidistance_limit(ctx: Context) -> Outcome:
     return Outcome(verdict,
                    f"exact, every d: at most d+1 equidistant points (Gram (I+J)/2 = LLᵀ, rank V−1; "
                    f"symbolic certificate {r['gram_certificate']['holds']}); optimisation, "
-                   f"{len(far)} cases with V > d+1: best ratio found ≤ {worst:.4f} < 1, within "
+                   f"{counted(len(far), 'case')} with V > d+1: best ratio found ≤ {worst:.4f} < 1, within "
                    "the simplex/Rankin bounds",
                    evidence={"verdict_reason": why, "gram_certificate": r["gram_certificate"],
                              "part_verdicts": {k: v.value for k, (v, _) in parts.items()}},
@@ -922,7 +923,7 @@ def equidistance_decide(exact: list[dict], optimisation: list[dict], gram_certif
     elif not optimisation:
         num = (Verdict.INCONCLUSIVE, "no optimisation case")
     else:
-        num = (Verdict.SUPPORTED, f"{len(optimisation)} cases (V, d): optima within their bounds, "
+        num = (Verdict.SUPPORTED, f"{counted(len(optimisation), 'case')} (V, d): optima within their bounds, "
                                   "equidistant exactly where V ≤ d+1 (optimisation results)")
     parts = {"exact: at most d+1 equidistant points": ex,
              "numerical: best ratio for V > d+1": num}
