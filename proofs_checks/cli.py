@@ -21,6 +21,7 @@ Run "seqtheory COMMAND --help" for the options of a command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import fnmatch
 import importlib
@@ -29,8 +30,8 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from seqtheory.theory._io import FolderLockTimeout, check_dir, ensure_dir, folder_lock, \
-    os_error_line
+from seqtheory.theory._io import FolderLockTimeout, check_dir, check_entries, ensure_dir, \
+    folder_lock, os_error_line
 from seqtheory.theory._messages import counted
 
 from .profiles import PROFILE_HELP, PROFILES
@@ -358,19 +359,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
                       out_dir=out, results_dir=Path(args.results).resolve() if args.results else None,
                       evidence=evidence)
-        if evidence is None:
-            _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
+        trains = any(c.uses_training for c in claims)
+        if evidence is None:   # the default store of a training claim is <out>/results
+            _check_results_dir(ctx.results_dir if ctx.results_dir is not None or not trains
+                               else out / "results", needed=trains)
+        _check_report_folder(out)
         old = _merge_base(args, claims, out)
         created = not out.exists()
         ensure_dir(out, "--out")
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
         return 2
+    figures_before = _figure_files(out)
     results, interrupted = _run_with_progress(
         claims, ctx, args, _recorded_seconds(old, args.profile, args.controls))
     if interrupted and not results:
-        if created:
-            _remove_if_empty(out)
+        _discard_new_figures(out, figures_before, created)
         print("seqtheory verify: interrupted before a claim finished; no report written",
               file=sys.stderr)
         return 130
@@ -380,12 +384,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         report, jpath, mpath, stem, removed = _write_run(args, claims, report, out, old,
                                                          interrupted)
-    except OSError as exc:
-        print(f"seqtheory verify: error: cannot write the report into {out}: "
-              f"{os_error_line(exc)}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"seqtheory verify: error: cannot write the report into {out}: {exc}",
+    except (OSError, ValueError) as exc:
+        _discard_new_figures(out, figures_before, created)  # no report refers to them
+        why = os_error_line(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"seqtheory verify: error: cannot write the report into {out}: {why}",
               file=sys.stderr)
         return 1
     ran = {r.claim.id for r in results}
@@ -433,6 +435,44 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
     except OSError:
         pass
+
+
+#: the entries a verify run writes in its --out folder: files (the lock, the report pairs of each
+#: stem) and folders (the figures)
+_REPORT_FILES = (REPORT_LOCK, *(f"{stem}.{ext}" for stem in
+                                ("report", "report.interrupted", "report.unmerged")
+                                for ext in ("json", "md")))
+
+
+def _check_report_folder(out: Path) -> None:
+    """``ValueError`` (a refusal, before anything is written) when an entry the run will write in
+    ``out`` is unusable: the report lock or a report file that is a folder or not writable, a
+    ``figures`` that is a file (:func:`~seqtheory.theory._io.check_entries`)."""
+    check_entries(out, "--out", files=_REPORT_FILES, folders=("figures",))
+
+
+def _figure_files(out: Path) -> set[Path] | None:
+    """The figure files in ``out/figures`` now (``None`` when there is no such folder)."""
+    figures = out / "figures"
+    return {p for p in figures.iterdir() if p.is_file()} if figures.is_dir() else None
+
+
+def _discard_new_figures(out: Path, before: set[Path] | None, created: bool) -> None:
+    """A run that writes no report leaves ``out`` as it found it: the figure files it added are
+    removed, and the ``figures`` folder and ``out`` itself when the run created them and they
+    are empty (but for the report lock this run created there). (A figure file the run rewrote
+    in place keeps its new bytes: the claims write figures in place, and no copy of the old
+    ones is kept.)"""
+    for p in (_figure_files(out) or set()) - (before or set()):
+        with contextlib.suppress(OSError):
+            p.unlink()
+    if before is None:
+        _remove_if_empty(out / "figures")
+    if created:
+        with contextlib.suppress(OSError):
+            if [p.name for p in out.iterdir()] == [REPORT_LOCK]:
+                (out / REPORT_LOCK).unlink()
+        _remove_if_empty(out)
 
 
 def _short_commit(commit: str) -> str:

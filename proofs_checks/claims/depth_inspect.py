@@ -183,7 +183,7 @@ def inspector_note(rows: list[dict]) -> str:
     reported channels, the predictions (finite, unbounded, none) against the measured lengths."""
     ins = [r for r in rows if r["inspected"]]
     if not ins:
-        return f"inspector: none of the {counted(len(rows), 'run')} could be inspected"
+        return f"inspector: {counted(len(rows), 'run')}, none could be inspected"
     chars = [r for r in ins if r["homomorphism"] == "yes"]
     finite = [r for r in ins if r["predicted"] is not None]
     unb = sum(r["unbounded"] for r in ins)
