@@ -48,6 +48,7 @@ import io
 import json
 import math
 import os
+import shutil
 import socket
 import sqlite3
 import time
@@ -293,13 +294,14 @@ class ResultsStore:
         ``root/results.sqlite`` is not a readable SQLite database, or when it holds tables
         ``runs`` / ``metrics`` without the columns of this store (not a seqtheory store).
         """
-        self.root = ensure_dir(root, "results folder")
-        ensure_dir(self.root / "checkpoints", "checkpoint folder")
+        self.root = Path(root)
         self.path = self.root / DB_NAME
+        if self.path.exists() and not self.path.is_file():   # refused before anything is made
+            raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
+        created = not self.root.exists()
+        self.root = ensure_dir(root, "results folder")
         self._busy = busy_timeout_s
         self._legacy_keys: dict[type, dict[str, str]] = {}
-        if self.path.exists() and not self.path.is_file():
-            raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
         try:
             with self._connect() as con:
                 con.execute("""CREATE TABLE IF NOT EXISTS runs (
@@ -318,6 +320,12 @@ class ResultsStore:
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"results store {str(self.path)!r} cannot be opened as an SQLite "
                              f"database ({exc}); move it aside to start a new store") from None
+        except ValueError:
+            if created:                          # a refused store leaves no folder behind
+                shutil.rmtree(self.root, ignore_errors=True)
+            raise
+        # the checkpoint folder only once the database is known good (a refused store makes none)
+        ensure_dir(self.root / "checkpoints", "checkpoint folder")
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:

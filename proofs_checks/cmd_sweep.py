@@ -60,7 +60,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 def _cmd_sweep_report(args: argparse.Namespace) -> int:
     from seqtheory.models.store import holds_store
     from seqtheory.models.sweep import load_sweep
-    from seqtheory.models.sweep_report import summary_lines, write_word_problem_report
+    from seqtheory.models.sweep_report import REPORT_NAME, summary_lines, write_word_problem_report
+    from seqtheory.theory._io import check_dir, check_entries
 
     if not holds_store(args.results):
         print(f"seqtheory sweep-report: error: no results store at {args.results}",
@@ -74,9 +75,12 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
             print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
             return 2
     out = Path(args.out)
-    if out.exists() and not out.is_dir():  # checked before anything is written or created
-        print(f"seqtheory sweep-report: error: --out {str(out)!r} exists and is not a folder",
-              file=sys.stderr)
+    try:                                   # checked before anything is written or created
+        check_dir(out, "--out")
+        check_entries(out, "--out", files=(f"{REPORT_NAME}.json", f"{REPORT_NAME}.md"),
+                      folders=("figures",))
+    except ValueError as exc:
+        print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
         return 2
     try:
         paths = write_word_problem_report(args.results, out, configs=configs)

@@ -150,8 +150,13 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
         raise ValueError(f"results_dir {str(src)!r} holds no results store")
     if dst.exists():
         raise ValueError(f"out {str(dst)!r} exists; choose a new folder")
+    made = [p for p in (dst.absolute().parent, *dst.absolute().parent.parents) if not p.exists()]
     dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", dir=dst.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", dir=dst.parent))
+    except BaseException:
+        _remove_empty(made)
+        raise
     try:
         devices, n = _copy_finished(src, bundle_store_dir(tmp))
         if not n:
@@ -168,8 +173,18 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        _remove_empty(made)                # a refused or failed pack leaves nothing behind
         raise
     return prov
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders ``folders`` (deepest first) that are empty."""
+    for d in folders:
+        try:
+            d.rmdir()
+        except OSError:
+            pass
 
 
 def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:

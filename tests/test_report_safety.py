@@ -436,3 +436,43 @@ def test_ctrl_c_after_a_figure_before_a_claim_finished_leaves_no_folder(tmp_path
     assert main(["verify", "--only", "test.fig_stop", "--out", str(out), "--no-progress"]) == 130
     assert ran and ran[0] and "no report written" in capsys.readouterr().err
     assert not out.exists()
+
+
+# --------------------------------------------------------------------------- the other commands
+def test_a_refused_train_leaves_the_results_folder_as_it_was(tmp_path, capsys):
+    """A corrupt results.sqlite (or one that is a folder) is refused; the store made its
+    checkpoints folder first."""
+    for name, make in (("corrupt", lambda p: p.write_bytes(b"garbage" * 200)),
+                       ("folder", lambda p: p.mkdir())):
+        res = tmp_path / name
+        res.mkdir()
+        make(res / "results.sqlite")
+        before = _tree(res)
+        assert main([*_TRAIN, "--results", str(res)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("seqtheory train: error: results store") and "Traceback" not in err
+        assert _tree(res) == before
+
+
+def test_a_refused_evidence_pack_creates_no_folder(tmp_path, capsys):
+    from seqtheory.models.store import ResultsStore
+
+    ResultsStore(tmp_path / "res")                          # a store with no finished run
+    out = tmp_path / "a" / "b" / "bundle"
+    assert main(["evidence", "pack", "--results", str(tmp_path / "res"), "--out", str(out),
+                 "--profile", "quick"]) == 2
+    assert "holds no finished run" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_refused_sweep_report_writes_no_figure(tmp_path, capsys):
+    from seqtheory.models.store import ResultsStore
+
+    ResultsStore(tmp_path / "res")
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "word_problems.json").mkdir()
+    before = _tree(out)
+    assert main(["sweep-report", "--results", str(tmp_path / "res"), "--out", str(out)]) == 2
+    assert "exists and is not a file" in capsys.readouterr().err
+    assert _tree(out) == before
