@@ -60,7 +60,8 @@ from typing import Any
 
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
-__all__ = ["canonical_json", "config_key", "legacy_config_key", "ResultsStore", "RunRecord",
+__all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
+           "ResultsStore", "RunRecord",
            "RunHeldError", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
@@ -200,7 +201,7 @@ def _canonical_fields(cls: type, fields: dict) -> dict:
     return canonical(dict(fields)) if callable(canonical) else fields
 
 
-def _stored_config_key(cls: type, fields: dict) -> str:
+def stored_config_key(cls: type, fields: dict) -> str:
     """:func:`config_key` of a stored configuration (the dict of its fields) of class ``cls``."""
     return _key_of_fields(cls, _canonical_fields(cls, fields))
 
@@ -223,6 +224,24 @@ def _key_of_fields(cls: type, fields: Any) -> str:
                           "config": _normalised(fields, cls)},
                          sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def key_class(key: str, fields: Any, classes: Any) -> type | None:
+    """The configuration class among ``classes`` under which ``key`` is the key of ``fields``
+    (a stored run's recorded configuration, a dict) in this format or an earlier one, or
+    ``None``: then the key does not follow from the recorded configuration (the run's
+    provenance does not check)."""
+    if not isinstance(fields, dict):
+        return None
+    for cls in classes:
+        keys = _earlier_keys(cls, fields)
+        try:
+            keys.add(stored_config_key(cls, fields))
+        except (TypeError, ValueError):
+            pass
+        if key in keys:
+            return cls
+    return None
 
 
 def legacy_config_key(config: Any) -> str | None:
@@ -372,7 +391,7 @@ class ResultsStore:
                 if not isinstance(fields, dict) or stored not in _earlier_keys(cls, fields):
                     continue             # another class's run, or stored in the format of now
                 try:
-                    now = _stored_config_key(cls, fields)
+                    now = stored_config_key(cls, fields)
                 except (TypeError, ValueError):
                     continue
                 if now != stored and (now not in index or (

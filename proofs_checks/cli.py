@@ -119,7 +119,7 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
     """The evidence bundle of ``--evidence`` (None without one); sets ``args.provenance``.
     ``ValueError`` for a bad bundle, a bundle of another profile or seed, or a GPU profile
     (:data:`~seqtheory.proofs_checks.profiles.GPU_PROFILES`) asked to train on a CPU."""
-    from .evidence import load_provenance
+    from .evidence import bundle_store, load_provenance, provenance_problems, unverified_lines
     from .profiles import GPU_PROFILES
 
     args.provenance = None
@@ -134,7 +134,11 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
         if prov[key] != getattr(args, key):
             raise ValueError(f"--evidence {str(root)!r} was made with {key} {prov[key]!r}; this "
                              f"run uses {getattr(args, key)!r} (give --{key} {prov[key]})")
-    args.provenance = dict(prov, path=str(root))
+    problems = provenance_problems(bundle_store(root))   # checked again: never taken on trust
+    for line in unverified_lines(problems):
+        print(f"seqtheory verify: note: {line}" if not line.startswith(" ") else line,
+              file=sys.stderr)
+    args.provenance = dict(prov, path=str(root), unverified_runs=problems)
     return root
 
 

@@ -546,9 +546,15 @@ def render_markdown(report: dict) -> str:
          f"profile `{report['profile']}`, seed {report['seed']}, device `{report['device']}`, "
          f"created {report['created_utc']} (UTC).", ""]
     if _evidence_id(report):
+        ev = report['environment']['evidence']
         L += [f"**Trained claims read an {_evidence_id(report)}**, folder "
-              f"`{report['environment']['evidence'].get('path', '?')}`; nothing was trained for "
-              "this report.", ""]
+              f"`{ev.get('path', '?')}`; nothing was trained for this report.", ""]
+        bad = ev.get("unverified_runs") or {}
+        if bad:
+            L += [f"**{counted(len(bad), 'run')} of the bundle whose provenance does not check** "
+                  "(its key does not follow from its recorded configuration, or its result "
+                  "disagrees): " + "; ".join(f"`{k[:12]}` {why}" for k, why in sorted(bad.items()))
+                  + ".", ""]
     if report["interrupted"]:
         L += ["**Interrupted**: the last run was stopped before every claim it selected had run; "
               "this report holds the claims that finished.", ""]
