@@ -37,7 +37,7 @@ from seqtheory.theory._io import atomic_write_bytes, atomic_write_text
 from seqtheory.theory._messages import counted
 
 from .store import ResultsStore, canonical_json, config_key, holds_store
-from .tasks import TASK_GROUPS
+from .tasks import TASK_GROUPS, resolved_test_length
 
 __all__ = ["collect_runs", "summarize", "render_markdown", "accuracy_vs_depth_figure",
            "write_word_problem_report", "summary_lines", "REPORT_NAME", "METRIC"]
@@ -81,7 +81,7 @@ def collect_runs(store: ResultsStore,
             "depth": c["depth"], "width": c["width"], "lr": c["lr"],
             "batch_size": c["batch_size"], "steps": c["steps"], "seed": c["seed"],
             "train_length": c["train_length"],
-            "test_length": c["test_length"] if c.get("test_length") else 2 * c["train_length"],
+            "test_length": resolved_test_length(c["train_length"], c.get("test_length")),
             "convention": c.get("convention"),
             "seq_acc": test.get("seq_acc"),
             "seq_acc_train_length": test.get("seq_acc_train_length"),

@@ -39,9 +39,8 @@ def shown(v: Any) -> str:
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``"{n} {noun}"`` with the noun in agreement with the count: singular for exactly 1,
     else ``plural`` (default ``noun + "s"``): ``counted(1, "claim")`` is ``"1 claim"``,
-    ``counted(3, "process", "processes")`` is ``"3 processes"``. ``n`` is printed as given
-    (``counted(1200, "word")``: ``"1200 words"``; pass ``f"{n:,}"`` style text yourself via
-    :func:`plural_of` when the count needs formatting)."""
+    ``counted(3, "process", "processes")`` is ``"3 processes"``. ``n`` is printed with
+    ``str``; a count that needs formatting (``f"{n:,}"``) goes beside :func:`plural_of`."""
     return f"{n} {plural_of(n, noun, plural)}"
 
 
