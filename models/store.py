@@ -58,6 +58,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
@@ -313,6 +314,7 @@ class ResultsStore:
         ``root/results.sqlite`` is not a readable SQLite database, or when it holds tables
         ``runs`` / ``metrics`` without the columns of this store (not a seqtheory store).
         """
+        busy_timeout_s = check_real("busy_timeout_s", busy_timeout_s, 0, above=True)
         self.root = Path(root)
         self.path = self.root / DB_NAME
         if self.path.exists() and not self.path.is_file():   # refused before anything is made

@@ -33,7 +33,7 @@ import torch
 
 from seqtheory.theory._messages import shown
 
-from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
+from ._checks import check_int, check_int_fields, check_optional_int, check_real, check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
@@ -305,8 +305,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     oversubscription on a shared CPU. ``wait_s``: when another live worker holds the run, poll
     the store for up to this long (its result is returned when it finishes; the run is taken over
     if its lease expires) instead of raising at once.
-    Returns the result dict (config, key, device, metrics, curves, timings).
+    Returns the result dict (config, key, device, metrics, curves, timings). ``ValueError``
+    for a ``lease_s`` that is not a positive number or a ``wait_s`` below 0 (numpy scalars are
+    numbers).
     """
+    lease_s = check_real("lease_s", lease_s, 0, above=True)
+    wait_s = check_real("wait_s", wait_s, 0)
     if store is not None:
         done = store.result(cfg)
         if done is not None:

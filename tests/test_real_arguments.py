@@ -116,6 +116,22 @@ def test_public_real_arguments_take_numpy_scalars_and_refuse_strings(name):
         call(True)
 
 
+def test_the_training_entry_points_check_their_times(tmp_path):
+    from seqtheory.models.store import ResultsStore
+    from seqtheory.models.train import train
+
+    cfg = TrainConfig(task="C2", model="gla", steps=1)
+    for kw, match in ((dict(lease_s=0), "lease_s must be a finite real number > 0"),
+                      (dict(lease_s="60"), "lease_s must be a finite real number > 0"),
+                      (dict(wait_s=-1.0), "wait_s must be a finite real number >= 0")):
+        with pytest.raises(ValueError, match=match):
+            train(cfg, **kw)
+    with pytest.raises(ValueError, match="busy_timeout_s must be a finite real number > 0"):
+        ResultsStore(tmp_path / "s", busy_timeout_s=float("nan"))
+    assert not (tmp_path / "s").exists()
+    assert ResultsStore(tmp_path / "s", busy_timeout_s=np.float32(5))._busy == 5.0
+
+
 def test_numpy_scalars_in_the_other_configurations():
     from seqtheory.models.precision import PrecisionConfig, certificate
     from seqtheory.proofs_checks.training_runs import StoreJob
