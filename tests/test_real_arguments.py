@@ -148,3 +148,27 @@ def test_numpy_scalars_in_the_other_configurations():
     StoreJob("a.b:c", None, np.float32(1.5))
     with pytest.raises(ValueError, match="cpu_seconds must be a finite real number >= 0"):
         StoreJob("a.b:c", None, "1")
+
+
+def test_lm_config_takes_numpy_scalars_and_refuses_non_numbers():
+    from seqtheory.models.lm import LMConfig
+
+    cfg = LMConfig(backbone_lr=np.float32(0.5), rownorm_beta=np.float64(0.9))
+    assert (type(cfg.backbone_lr), type(cfg.rownorm_beta)) == (float, float)
+    for kw, match in ((dict(backbone_lr="3e-3"), "backbone_lr must be a finite real number > 0"),
+                      (dict(rownorm_beta=1.0), r"rownorm_beta must be a finite real number >= 0 "
+                                               r"and < 1"),
+                      (dict(adamw_weight_decay=-0.1), "adamw_weight_decay must be a finite")):
+        with pytest.raises(ValueError, match=match):
+            LMConfig(**kw)
+
+
+def test_head_width_equal_to_d_model_is_another_model_and_another_run():
+    """head_width=None has no up-projection; head_width=d_model adds a d_model x d_model one and
+    a GELU: not an alias of the default, so its own key."""
+    from seqtheory.models.lm import DecoderLM, LMConfig
+
+    a, b = LMConfig(), LMConfig(head_width=LMConfig().d_model)
+    assert a.width == b.width and config_key(a) != config_key(b)
+    n = [sum(p.numel() for p in DecoderLM(16, c).parameters()) for c in (a, b)]
+    assert n[1] == n[0] + a.d_model ** 2
