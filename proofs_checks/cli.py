@@ -27,6 +27,7 @@ import fnmatch
 import importlib
 import json
 import pkgutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -134,7 +135,11 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
         if prov[key] != getattr(args, key):
             raise ValueError(f"--evidence {str(root)!r} was made with {key} {prov[key]!r}; this "
                              f"run uses {getattr(args, key)!r} (give --{key} {prov[key]})")
-    problems = provenance_problems(bundle_store(root))   # checked again: never taken on trust
+    try:                                                # checked again: never taken on trust
+        problems = provenance_problems(bundle_store(root))
+    except (sqlite3.Error, ValueError) as exc:
+        raise ValueError(f"--evidence {str(root)!r}: the runs of its results store cannot be "
+                         f"read ({exc})") from None
     for line in unverified_lines(problems):
         print(f"seqtheory verify: note: {line}" if not line.startswith(" ") else line,
               file=sys.stderr)

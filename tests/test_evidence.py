@@ -262,3 +262,18 @@ def test_the_keyed_classes_cover_every_training_plan():
                 # a good run checks: its key follows from the configuration as stored
                 stored = json.loads(canonical_json(sub))
                 assert key_class(config_key(sub), stored, known) is type(sub)
+
+
+def test_verify_refuses_a_bundle_whose_runs_cannot_be_read(bundle, tmp_path, capsys):
+    import sqlite3
+
+    con = sqlite3.connect(ev.bundle_store_dir(bundle) / "results.sqlite")
+    with con:
+        con.execute("UPDATE runs SET config='{not json'")
+    con.close()
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", "free_lie.witt_dimensions", "--evidence", str(bundle),
+                 "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "the runs of its results store cannot be read" in err and "Traceback" not in err
+    assert not out.exists()
