@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.proofs_checks.registry import Context
-from seqtheory.theory._messages import shown
+from seqtheory.theory._checks import check_real
+from seqtheory.theory._messages import counted, shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
            "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
@@ -105,8 +106,7 @@ class StoreJob:
         module, sep, name = self.function.partition(":") if isinstance(self.function, str) else ("", "", "")
         if not (module and sep and name.isidentifier()):
             raise ValueError(f"function must read 'package.module:name', got {self.function!r}")
-        if not isinstance(self.cpu_seconds, (int, float)) or not self.cpu_seconds >= 0:
-            raise ValueError(f"cpu_seconds must be a number ≥ 0, got {self.cpu_seconds!r}")
+        check_real("cpu_seconds", self.cpu_seconds, 0)
 
 
 def _batchable(cfg) -> bool:
@@ -386,7 +386,8 @@ def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     missing = [c for c, r in zip(configs, out) if r is None]
     if missing:
         raise MissingEvidence(
-            f"{len(missing)} of {len(configs)} runs are not in the {describe(load_provenance(ctx.evidence))} "
+            f"{len(missing)} of {counted(len(configs), 'run')} {'is' if len(missing) == 1 else 'are'}"
+            f" not in the {describe(load_provenance(ctx.evidence))} "
             f"at {ctx.evidence} "
             f"(first missing: {_label(st, missing[0])}); they are not trained here")
     return out

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
 from seqtheory.theory.groups import FiniteGroup
 from seqtheory.theory.representations import (PAPER_ROTATION_GENERATORS, audit_representation,
                                               icosahedral_representation, paper_rotation_map,
@@ -299,8 +300,9 @@ def representation_decide(summary: dict[str, Any], float_copy_faithful: bool
               "identity": s["identity_maps_to_identity"], "rotations": s["all_rotations"],
               "A5 perfect": s["group_perfect"], "float copy faithful": float_copy_faithful}
     failed = [k for k, v in checks.items() if not v]
-    why = (f"{s['n_respected']}/{s['n_pairs']} products respected, {s['n_distinct']} distinct "
-           f"matrices" + (f"; failed: {failed}" if failed else ""))
+    why = (f"{s['n_respected']}/{s['n_pairs']} products respected, "
+           f"{counted(s['n_distinct'], 'distinct matrix', 'distinct matrices')}"
+           + (f"; failed: {failed}" if failed else ""))
     return (Verdict.REFUTED if failed else Verdict.CONFIRMED), why
 
 
@@ -414,7 +416,7 @@ def paper_rotation_task(ctx) -> Outcome:
     return Outcome(
         verdict=verdict,
         key_figure=("released map: " + "; ".join(
-            f"{n.split(', ')[1]}: {rel[n]['n_distinct']} distinct matrices, "
+            f"{n.split(', ')[1]}: {counted(rel[n]['n_distinct'], 'distinct matrix', 'distinct matrices')}, "
             f"{rel[n]['n_respected']}/{rel[n]['n_pairs']} products respected" for n in _RELEASED)
             + f"; package map: {rel['package (faithful icosahedral)']['n_distinct']} distinct, "
               f"{rel['package (faithful icosahedral)']['n_respected']}/3600"),

@@ -28,6 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
+from seqtheory.theory._messages import counted
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 
 #: Where the released definitions live (repository, commit, files and functions).
@@ -111,7 +112,7 @@ def max_seq_len_counts_bos(ctx) -> Outcome:
     verdict, why = bos_decide(cases)
     return Outcome(
         verdict=verdict,
-        key_figure=(f"{len(cases)} cases (k = 1..{MAX_TRAIN_LENGTH}, every prefix pattern): "
+        key_figure=(f"{counted(len(cases), 'case')} (k = 1..{MAX_TRAIN_LENGTH}, every prefix pattern): "
                     f"reported − tokens right ∈ {sorted({c['reported'] - c['tokens_right'] for c in cases})}"
                     f"; a word of {MAX_TRAIN_LENGTH} right tokens reports "
                     f"{cases[-1]['reported']}"),
@@ -135,7 +136,7 @@ def bos_decide(cases: list[dict[str, Any]]) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "no cases evaluated"
     offsets = sorted({c["reported"] - c["tokens_right"] for c in cases})
     if offsets == [1]:
-        return Verdict.CONFIRMED, (f"every one of {len(cases)} cases reports one more than the "
+        return Verdict.CONFIRMED, (f"every one of {counted(len(cases), 'case')} reports one more than the "
                                    "number of right group tokens: the BOS position is counted")
     return Verdict.REFUTED, f"reported − tokens right takes the values {offsets}, not always 1"
 
@@ -189,7 +190,7 @@ def max_seq_len_mixed_lengths(ctx) -> Outcome:
         verdict=verdict,
         key_figure=(f"lengths 2..{MAX_TRAIN_LENGTH}: reported length {MAX_TRAIN_LENGTH} (tokens) "
                     f"for every model right only up to L ≥ {over[0]['L'] if over else '—'}; "
-                    f"{len(over)} of {len(rows)} models overstated"),
+                    f"{len(over)} of {counted(len(rows), 'model')} overstated"),
         evidence={"source": RELEASED_CODE, "threshold": str(THRESHOLD),
                   "smallest_overstated_L": over[0]["L"] if over else None,
                   "n_overstated": len(over), "n_models": len(rows)},
@@ -214,7 +215,7 @@ def mixed_lengths_decide(rows: list[dict[str, Any]]) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "no models evaluated"
     over = [r for r in rows if r["reported_tokens"] > r["true_length"]]
     if over:
-        return Verdict.CONFIRMED, (f"{len(over)} of {len(rows)} models are overstated; from "
+        return Verdict.CONFIRMED, (f"{len(over)} of {counted(len(rows), 'model')} are overstated; from "
                                    f"L = {over[0]['L']} (true length) the metric reports "
                                    f"{over[0]['reported_tokens']}")
     under = [r for r in rows if r["reported_tokens"] != r["true_length"]]
@@ -320,9 +321,9 @@ def rotation_start_orbit(ctx) -> Outcome:
     verdict, why = orbit_decide(rows, 20)
     return Outcome(
         verdict=verdict,
-        key_figure="; ".join(f"{r['reading']}: {r['orbit_points']} points "
+        key_figure="; ".join(f"{r['reading']}: {counted(r['orbit_points'], 'point')} "
                              f"({'closed' if r['closed'] else 'not closed'}), "
-                             f"{r['distinct_matrices']} distinct matrices" for r in rows),
+                             f"{counted(r['distinct_matrices'], 'distinct matrix', 'distinct matrices')}" for r in rows),
         evidence={"rows": rows, "source": RELEASED_CODE, "stated_orbit_size": 20},
         tables={"orbit": rows},
         notes=(why + ". Exact over Q(√5): the closure of (1,1,1) under every released matrix, "
@@ -343,7 +344,7 @@ def orbit_decide(rows: list[dict[str, Any]], stated: int) -> tuple[Verdict, str]
         return Verdict.INCONCLUSIVE, "the orbit closure was not reached"
     sizes = {r["reading"]: r["orbit_points"] for r in rows}
     if all(v == stated for v in sizes.values()):
-        return Verdict.CONFIRMED, f"the orbit has exactly {stated} points under every reading"
+        return Verdict.CONFIRMED, f"the orbit has exactly {counted(stated, 'point')} under every reading"
     return Verdict.REFUTED, f"orbit sizes {sizes}, not {stated}"
 
 

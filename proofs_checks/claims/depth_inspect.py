@@ -39,6 +39,7 @@ import numpy as np
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim, get_claim
 from seqtheory.proofs_checks.training_runs import run_many, store
+from seqtheory.theory._messages import counted
 
 #: runs of these claims' plans are inspected (their union, each run once)
 SOURCE_CLAIMS = ("depth.exp.word_problems", "depth.exp.s3_depth", "depth.exp.parity")
@@ -182,16 +183,17 @@ def inspector_note(rows: list[dict]) -> str:
     reported channels, the predictions (finite, unbounded, none) against the measured lengths."""
     ins = [r for r in rows if r["inspected"]]
     if not ins:
-        return f"inspector: none of the {len(rows)} runs could be inspected"
+        return f"inspector: {counted(len(rows), 'run')}, none could be inspected"
     chars = [r for r in ins if r["homomorphism"] == "yes"]
     finite = [r for r in ins if r["predicted"] is not None]
     unb = sum(r["unbounded"] for r in ins)
-    pred = (f"predicted horizon finite in {len(finite)} (median {_median([r['predicted'] for r in finite])} "
-            f"letters vs measured max_len_90 median {_median([r['measured'] for r in finite])})"
+    pred = (f"predicted horizon finite in {len(finite)} (median "
+            f"{counted(_median([r['predicted'] for r in finite]), 'letter')} vs measured max_len_90 median {_median([r['measured'] for r in finite])})"
             if finite else "no finite predicted horizon")
-    skipped = f"; {len(rows) - len(ins)} runs not inspected" if len(ins) < len(rows) else ""
+    skipped = (f"; {counted(len(rows) - len(ins), 'run')} not inspected" if len(ins) < len(rows)
+               else "")
     return (f"inspector (layer 1, per run in table 'inspector'): a non-trivial homomorphic character "
-            f"in {len(chars)}/{len(ins)} runs ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
+            f"in {len(chars)}/{counted(len(ins), 'run')} ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
             f"factoring through G/G′); median max|δ| of the reported channel "
             f"{_median([r['max_abs_delta_over_pi'] for r in ins])}·π; {pred}, unbounded in {unb}, "
             f"none in {len(ins) - len(finite) - unb}{skipped}")
@@ -246,7 +248,7 @@ def horizon_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
     use, skipped = _usable(rows)
     stats: dict[str, Any] = {"usable": len(use), "runs": len(rows), "skipped": skipped}
     if len(use) < MIN_RUNS:
-        return Verdict.INCONCLUSIVE, (f"only {len(use)} of {len(rows)} runs carry a finite "
+        return Verdict.INCONCLUSIVE, (f"only {len(use)} of {counted(len(rows), 'run')} carry a finite "
                                       f"prediction and an uncensored measurement (needs ≥ "
                                       f"{MIN_RUNS}; skipped: {skipped})"), stats
     pred = [r["predicted"] for r in use]
@@ -402,7 +404,7 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
     rate = success_rate(flags)
     stats["rate"] = rate
     lo, hi = rate["wilson95"]
-    desc = (f"{rate['successes']}/{rate['seeds']} fitted seeds [{lo:.2f}, {hi:.2f}] carry a "
+    desc = (f"{rate['successes']}/{counted(rate['seeds'], 'fitted seed')} [{lo:.2f}, {hi:.2f}] carry a "
             f"non-trivial layer-1 character constant on the quotient's blocks; {nonhom} of "
             f"{channels} layer-1 channels are not homomorphisms")
     if TOWER_RULE.succeeds(rate):

@@ -28,6 +28,7 @@ from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.training_runs import from_bundle, seeds, store
+from seqtheory.theory._messages import counted
 
 #: the local ε grid, in continuation order (largest first)
 LOCAL_EPS = (0.1, 0.05, 0.025, 0.0125)
@@ -261,18 +262,18 @@ def _fit_str(k: int, e: dict) -> str:
         a = e["fit_all_points"]
         return (f"k={k}: {n_cert}/{len(e['points'])} points certified, no fit (uncertified slope "
                 f"{a['slope']:.2f}, not used){floor}")
-    return (f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on {f['n']} "
-            f"certified points{floor}")
+    return (f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on "
+            f"{counted(f['n'], 'certified point')}{floor}")
 
 
 def _scale_note(ctx: Context, deep: bool = True) -> str:
     """The scale of the runs, for the verdict (``deep``: with that of depths ≥ 2)."""
     s, d = _scale(ctx, 1), _scale(ctx, 2)
-    note = (f"scale: T = {s['train_length']}, depth 1: {s['n_train']} training words, width "
-            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {_n_seeds(ctx)} seed(s)")
+    note = (f"scale: T = {s['train_length']}, depth 1: {counted(s['n_train'], 'training word')}, width "
+            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {counted(_n_seeds(ctx), 'seed')}")
     if deep:
-        note += (f"; depth ≥ 2: {d['n_train']} words, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
-                 f" + LM {d['lm_iters']} per ε, {_n_seeds(ctx, 2)} seed(s)")
+        note += (f"; depth ≥ 2: {counted(d['n_train'], 'word')}, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
+                 f" + LM {d['lm_iters']} per ε, {counted(_n_seeds(ctx, 2), 'seed')}")
     return note + "; each budget run twice for the certificate"
 
 
