@@ -39,25 +39,29 @@ algebras and ``is_subalgebra_of`` are decided by the a-posteriori rule (see
 (arguments too: an algebra by its own twin, float data by its perturbed copy), every decision is
 recorded, and the answer is returned only when
 :func:`~seqtheory.theory.linalg.compare_decision_logs` certifies every decision (same decisions
-in every twin, kept values stable against an input error of relative size
-:data:`~seqtheory.theory.linalg.GUARDED_INPUT_ERROR`, dropped values far below the level or
-re-drawn by the perturbation, wide gaps); else :class:`~seqtheory.theory.linalg.NumericalRankError`
-(a ``ValueError``) naming the step and the reason. Where the twins measure noise among the kept
-values of a decision (input rounding amplified above ``tol``), the runs are repeated with that
-decision's level raised between the measured noise and the signal
-(:func:`~seqtheory.theory.linalg.raised_levels`). Float algebras without twins (e.g. from float
-structure constants) decide by :func:`~seqtheory.theory.linalg.rank_decision` with a rounding
-bound propagated from the input (``EPS`` per generator, ``||[du, v] + [u, dv]|| <= 2 (|du| +
-|dv|)`` per bracket, Wedin's bound per new basis vector); :attr:`LieAlgebra.certificate` says
-which. Before a series is returned its invariants are checked (each term inside the previous one;
+in every twin, dropped values far below the level or re-drawn by the perturbation, kept values
+resolved :data:`~seqtheory.theory.linalg.RESOLUTION_GAP` times better than the dropped noise,
+dropped values far below the square of the smallest kept value, wide gaps); else
+:class:`~seqtheory.theory.linalg.NumericalRankError` (a ``ValueError``) naming the step and the
+reason. While recording, brackets are formed from the vectors inserted to build an algebra
+(unit generators and brackets, kept as ``inserted``), not from its orthonormal basis, whose
+directions found with a small residual carry the input's rounding amplified (:func:`_close`).
+Where the twins measure noise among the kept values of a decision (input rounding amplified
+above ``tol``), the runs are repeated with that decision's level raised between the measured
+noise and the signal (:func:`~seqtheory.theory.linalg.raised_levels`). Float algebras without
+twins (e.g. from float structure constants) decide by
+:func:`~seqtheory.theory.linalg.rank_decision` with a rounding bound propagated from the input
+(``EPS`` per generator, ``||[du, v] + [u, dv]|| <= 2 (|du| + |dv|)`` per bracket, Wedin's bound
+per new basis vector); :attr:`LieAlgebra.certificate` says which. Before a series is returned
+its invariants are checked (each term inside the previous one;
 ``g^(i) ⊆ γ_{i+1}``; the upper central series reaches ``g`` exactly when the lower one reaches 0,
 in as many steps, with ``γ_{c+1-i} ⊆ Z_i``). Each series records ``tol`` and ``smallest_gap``; the
 algebra records ``tol``, ``smallest_gap``, ``noise`` (the propagated bound on its basis) and
 ``certificate``. Measured (tests/test_float_lie_stress.py): conjugated nilpotent, solvable and
-simple algebras get the exact answer up to condition number 100; at 1e3, 73 of 80 family cases
-(n(5) and sl(2) refuse some); no wrong answer over 10 000 random conjugated integer algebras up
-to 1e8, every invariant scored on its own (the dimension alone of sl(2) conjugated above 1e6,
-once wrong, now refuses or is right). Exact input (ints,
+simple algebras get the exact answer up to condition number 1e3 (all 80 family cases at 1e3;
+73 before the resolution gap and the brackets of inserted vectors); no wrong answer over 10 000
+random conjugated integer algebras up to 1e8, every invariant scored on its own (the dimension
+alone of sl(2) conjugated above 1e6, once wrong, now refuses or is right). Exact input (ints,
 Fractions, sympy numbers) always gets the exact path, the reference beside this one.
 
 Series conventions (SPEC §2): derived series ``g^(0) = g``, ``g^(i+1) = [g^(i), g^(i)]``; derived
@@ -577,8 +581,16 @@ class LieAlgebra:
         amb = f"gl({self._ambient.n})" if self._ambient.kind == "matrix" else f"structure constants on F^{self._ambient.N}"
         return f"LieAlgebra(dim={self.dim}, field={self.field}, ambient={amb})"
 
-    def _sub(self, space: Subspace) -> "LieAlgebra":
-        return LieAlgebra(self._ambient, space)
+    def _sub(self, space: Subspace, inserted: list | None = None) -> "LieAlgebra":
+        """The algebra of ``space`` in the same ambient; ``inserted``: the rows inserted to
+        build it (float path, recorded decisions: bracketed in place of the basis rows)."""
+        L = LieAlgebra(self._ambient, space)
+        L._keep_inserted(inserted)
+        return L
+
+    def _keep_inserted(self, inserted: list | None) -> None:
+        if inserted is not None and self.field == "RR" and is_recording():
+            self._cache["inserted"] = _concat(list(inserted), "RR", self._ambient.N)
 
     def _same_ambient(self, other: "LieAlgebra") -> None:
         if not isinstance(other, LieAlgebra) or not (other._ambient == self._ambient) \
@@ -622,6 +634,9 @@ class LieAlgebra:
     def is_subalgebra_of(self, other: "LieAlgebra") -> bool:
         """Whether ``self ⊆ other`` (same ambient and field, else ``ValueError``)."""
         self._same_ambient(other)
+        if self.field == "RR":
+            return self.dim <= other.dim and \
+                other._space.contains_rows(self._inserted(), noise=self.noise)
         return self._space.is_subspace_of(other._space)
 
     def __eq__(self, other: object) -> bool:
@@ -639,7 +654,7 @@ class LieAlgebra:
         """``[self, other]`` = span of all brackets (a subspace of the common ambient; it is a
         subalgebra / ideal in the usual situations, e.g. both ideals of a common algebra)."""
         self._same_ambient(other)
-        A, B = _rows(self._space), _rows(other._space)
+        A, B = self._inserted(), other._inserted()
         sym = other is self or self._space == other._space
         if self.field == "QQ":
             if sym and "bracket_rows" in self._cache:   # kept from the closure check
@@ -649,11 +664,20 @@ class LieAlgebra:
             return self._sub(RationalSubspace(self._ambient.N).extend_rows(W)[0])
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
         e = _bracket_noise(self._ambient, self._space, other._space)
+        inserted = []
         for chunk in self._ambient.batches(self.field, A, A if sym else B, sym):
-            S = _extend(S, chunk, e, "a bracket space [a, b]")[0]
+            S, add = _extend(S, chunk, e, "a bracket space [a, b]")
+            inserted.append(add)
             if S.dim == self._ambient.N:
                 break
-        return self._sub(S)
+        return self._sub(S, inserted)
+
+    def _inserted(self):
+        """The rows that span the algebra: on the float path while its decisions are recorded,
+        the vectors inserted when it was built (unit generators and brackets, see
+        :func:`_close`), when known; else the basis rows of its subspace."""
+        W = self._cache.get("inserted")
+        return W if W is not None and is_recording() else _rows(self._space)
 
     @_twin_checked
     def derived_algebra(self) -> "LieAlgebra":
@@ -668,7 +692,8 @@ class LieAlgebra:
         rows = self._elements(elements)
         S, fr = _extend(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9), rows, None,
                         "elements")
-        return self._sub(_close(self._ambient, S, fr, "elements"))
+        inserted = [fr]
+        return self._sub(_close(self._ambient, S, fr, "elements", inserted), inserted)
 
     @_twin_checked
     def ideal_generated_by(self, elements: Sequence[Any]) -> "LieAlgebra":
@@ -677,7 +702,7 @@ class LieAlgebra:
         rows = self._elements(elements)
         S, fr = _extend(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9), rows, None,
                         "elements")
-        G = _rows(self._space)
+        G, inserted = _rows(self._space), [fr]
         while _nrows(fr):
             new = []
             e = _bracket_noise(self._ambient, self._space, S)
@@ -686,7 +711,8 @@ class LieAlgebra:
                 if _nrows(add):
                     new.append(add)
             fr = _concat(new, self.field, self._ambient.N)
-        return self._sub(S)
+            inserted.append(fr)
+        return self._sub(S, inserted)
 
     def _elements(self, elements):
         if not elements:
@@ -1197,8 +1223,12 @@ def _float_algebra(data: np.ndarray, n: int, tol: float, kind: str) -> "LieAlgeb
     amb = _MatrixAmbient(n)
     data = np.asarray(data).astype(working_dtype())
     S, frontier = FloatSubspace(n * n, tol).extend_rows(data, argument="mats")
-    S = _close(amb, S, frontier, "mats") if kind == "generated" else _check_closed(amb, S)
-    return LieAlgebra(amb, S)
+    inserted = [frontier]
+    S = _close(amb, S, frontier, "mats", inserted) if kind == "generated" \
+        else _check_closed(amb, S)
+    L = LieAlgebra(amb, S)
+    L._keep_inserted(inserted)
+    return L
 
 
 TWINS = 2   # perturbed twin runs of the float path's a-posteriori rule
@@ -1297,26 +1327,37 @@ def _attach_twins(out: Any, results: list) -> None:
         out._cache.setdefault("twins", list(results))
 
 
-def _close(amb, S: Subspace, frontier, argument: str) -> Subspace:
+def _close(amb, S: Subspace, frontier, argument: str, inserted: list | None = None) -> Subspace:
     """Lie closure by frontier insertion: every pair of inserted vectors is bracketed once.
 
     Over Q the bracketed vectors are the inserted vectors themselves (brackets of generators,
     small integers), not the RREF rows (whose entries can be large); the RREF is formed once at
-    the end."""
+    the end. While the float path records its decisions (twin runs) the same holds: the
+    inserted vectors are the kept candidates (unit generators and brackets,
+    ``FloatSubspace.extend_rows``), not the orthonormal basis, whose direction found with a
+    small residual ``sigma`` carries the input's rounding amplified by ``1 / sigma`` into
+    every bracket with it (conjugated sl(2) at condition number 1e3: dropped rounding 1.5e-11
+    from the orthonormal basis, about 1e-16 from the inserted vectors)."""
     field = S.field
     if field == "QQ":
         return _close_qq(amb, as_int_rows(frontier))
+    frontier = np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier
+    W = frontier if field == "RR" and is_recording() else None
     while _nrows(frontier):
-        allb = _rows(S)
+        allb = _rows(S) if W is None else W
         e = _bracket_noise(amb, S, S)
         new = []
-        for chunk in amb.batches(field, allb, np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier, False):
+        for chunk in amb.batches(field, allb, frontier, False):
             S, add = _extend(S, chunk, e, f"{argument} (Lie closure)")
             if _nrows(add):
                 new.append(add)
             if S.dim == amb.N:
                 break
         frontier = _concat(new, field, amb.N)
+        if W is not None:
+            W = np.concatenate([W, frontier])
+            if inserted is not None:
+                inserted.append(frontier)
     return S
 
 
@@ -1621,7 +1662,7 @@ def _invariant_error(L: "LieAlgebra", what: str) -> NumericalRankError:
 
 def _check_contained(A: "LieAlgebra", B: "LieAlgebra", what: str) -> None:
     """Float path: ``A ⊆ B`` by the gap-checked rank decision, else an invariant error."""
-    if A.dim > B.dim or not B._space.contains_rows(A._space.rows, noise=A.noise):
+    if A.dim > B.dim or not B._space.contains_rows(A._inserted(), noise=A.noise):
         raise _invariant_error(A, f"{what} fails (dims {A.dim} and {B.dim})")
 
 
