@@ -83,14 +83,16 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .linalg import (EPS, MIN_GAP, TWIN_PERTURBATION, FieldSubspace, FloatSubspace,
-                     NumericalRankError, RationalSubspace, Subspace, check_number, _row_norms,
-                     _svd_noise, _unique_rows, as_int_rows, compare_decision_logs,
-                     complement_rows,
-                     decision_level, exact_matmul, independent_rows, int64_matmul, is_recording,
-                     primitive_rows, raised_levels,
-                     rank_decision, record_decision, recording_decisions, to_field_rows,
-                     working_dtype, zero_subspace, rref_pivots)
+from .field_input import check_number, to_field_rows
+from .float_rank import (EPS, MIN_GAP, TWIN_PERTURBATION, NumericalRankError,
+                         compare_decision_logs, complement_rows, decision_level, is_recording,
+                         raised_levels, rank_decision, record_decision, recording_decisions,
+                         row_norms, svd_noise, working_dtype)
+from .float_subspace import FloatSubspace
+from .int_rows import (as_int_rows, exact_matmul, independent_rows, int64_matmul, maxabs,
+                       primitive_rows, rref_pivots, stack_int, unique_rows)
+from .linalg import RationalSubspace, subspace_rows, zero_subspace
+from .subspace import Subspace
 from .matrix_input import matrix_rows
 
 __all__ = ["LieAlgebra", "LieSeries"]
@@ -124,7 +126,7 @@ class _MatrixAmbient:
         if field == "QQ":
             U, V = as_int_rows(U), as_int_rows(V)
             m = U.dtype == np.int64 and V.dtype == np.int64
-            bound = _maxabs(U) * _maxabs(V) * n if m else None
+            bound = maxabs(U) * maxabs(V) * n if m else None
             if bound is None or 2 * bound >= 2 ** 62:
                 U, V = U.astype(object), V.astype(object)
                 bound = None
@@ -174,7 +176,7 @@ class _MatrixAmbient:
         p, q = U.shape[0], V.shape[0]
         if U.dtype != np.int64 or V.dtype != np.int64 or p == 0 or q == 0:
             return None
-        if _maxabs(U) * _maxabs(V) * n >= 2 ** 61:
+        if maxabs(U) * maxabs(V) * n >= 2 ** 61:
             return None
         if np.count_nonzero(U) > 0.2 * U.size or np.count_nonzero(V) > 0.2 * V.size:
             return None
@@ -237,9 +239,9 @@ class _StructureAmbient:
                 yield np.zeros((rows, self.N), np.int64)
             return
         U, V = as_int_rows(U), as_int_rows(V)
-        cm = _maxabs(self.C) if self.C.dtype == np.int64 else max(abs(int(x)) for x in self.C)
+        cm = maxabs(self.C) if self.C.dtype == np.int64 else max(abs(int(x)) for x in self.C)
         safe = (U.dtype == np.int64 and V.dtype == np.int64 and self.C.dtype == np.int64
-                and _maxabs(U) * _maxabs(V) * cm * max(1, len(self.C)) < 2 ** 62)
+                and maxabs(U) * maxabs(V) * cm * max(1, len(self.C)) < 2 ** 62)
         dt = np.int64 if safe else object
         step = max(1, _CHUNK_ENTRIES // max(1, q * self.N))
         for a0 in range(0, p, step):
@@ -279,7 +281,7 @@ def _span_rows_from(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.nda
     parts = list(_bracket_chunks(amb, sb, U, V, triu))
     if not parts:
         return np.zeros((0, amb.N), np.int64)
-    return parts[0] if len(parts) == 1 else _unique_rows(_stack_int(parts))
+    return parts[0] if len(parts) == 1 else unique_rows(stack_int(parts))
 
 
 def _bracket_chunks(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> Iterator[np.ndarray]:
@@ -289,22 +291,14 @@ def _bracket_chunks(amb, sb, U: np.ndarray, V: np.ndarray, triu: bool) -> Iterat
     if sb is not None:
         rows = sb[1]
         if rows.shape[0]:
-            yield _unique_rows(primitive_rows(rows.toarray()))
+            yield unique_rows(primitive_rows(rows.toarray()))
         return
     U, V = as_int_rows(U), as_int_rows(V)
     for chunk in amb.batches("QQ", U, V, triu):
         chunk = as_int_rows(chunk)
         chunk = chunk[np.any(chunk != 0, axis=1)]
         if chunk.shape[0]:
-            yield _unique_rows(primitive_rows(chunk))
-
-
-def _maxabs(a: np.ndarray) -> int:
-    if a.size == 0:
-        return 0
-    if a.dtype == np.int64:
-        return max(int(a.max()), -int(a.min()))
-    return max(abs(int(x)) for x in a.flat)
+            yield unique_rows(primitive_rows(chunk))
 
 
 # ============================================================================ series container
@@ -476,7 +470,7 @@ class LieAlgebra:
         if field == "RR":
             return _float_entry(data, n, S.tol, "spanned")
         S = S.extend_rows(data)[0]
-        B = _rows(S)
+        B = subspace_rows(S)
         if field == "QQ":
             # the brackets of the basis span [g, g] (kept for derived_algebra); their sparse
             # form gives the structure constants (kept for the upper central series)
@@ -571,7 +565,7 @@ class LieAlgebra:
     @property
     def basis(self) -> list[Any]:
         out = []
-        for r in _rows(self._space):
+        for r in subspace_rows(self._space):
             v = _export(r, self.field)
             out.append(v.reshape(self._ambient.n, self._ambient.n)
                        if self._ambient.kind == "matrix" else v)
@@ -677,7 +671,7 @@ class LieAlgebra:
         the vectors inserted when it was built (unit generators and brackets, see
         :func:`_close`), when known; else the basis rows of its subspace."""
         W = self._cache.get("inserted")
-        return W if W is not None and is_recording() else _rows(self._space)
+        return W if W is not None and is_recording() else subspace_rows(self._space)
 
     @_twin_checked
     def derived_algebra(self) -> "LieAlgebra":
@@ -702,7 +696,7 @@ class LieAlgebra:
         rows = self._elements(elements)
         S, fr = _extend(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9), rows, None,
                         "elements")
-        G, inserted = _rows(self._space), [fr]
+        G, inserted = subspace_rows(self._space), [fr]
         while _nrows(fr):
             new = []
             e = _bracket_noise(self._ambient, self._space, S)
@@ -842,7 +836,7 @@ class LieAlgebra:
         if "sc_sparse" in self._cache:
             return self._cache["sc_sparse"]
         d = self.dim
-        B = _rows(self._space)
+        B = subspace_rows(self._space)
         sb = self._cache.get("basis_brackets")   # from the closure check of spanned_by
         if sb is None and d and "sc" not in self._cache:
             sb = _sparse_brackets(self._ambient, B, B, True)
@@ -857,14 +851,14 @@ class LieAlgebra:
             coo = rows[:, piv].tocoo()
             num = coo.data.astype(np.int64)
             m = np.array(mult, dtype=object)[coo.col]
-            if _maxabs(num) * max(mult) < 2 ** 62:
+            if maxabs(num) * max(mult) < 2 ** 62:
                 num = num * m.astype(np.int64)
             else:
                 num = as_int_rows((num.astype(object) * m)[None, :])[0]
             a, b = pairs[coo.row] // d, pairs[coo.row] % d
             k = coo.col.astype(np.int64)
             res = (np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([k, k]),
-                   _stack_int([num[None, :], -num[None, :]]).reshape(-1)
+                   stack_int([num[None, :], -num[None, :]]).reshape(-1)
                    if num.dtype == np.int64 else np.concatenate([num, -num]),
                    D * self._ambient.scale)
         else:
@@ -910,14 +904,14 @@ class LieAlgebra:
 
     def _from_coords(self, Zc: Subspace) -> "LieAlgebra":
         """Subalgebra from a subspace of coordinates (w.r.t. ``basis``)."""
-        B = _rows(self._space)
+        B = subspace_rows(self._space)
         if Zc.dim == 0:
             return self._sub(zero_subspace(self._ambient.N, self.field, self.tol or 1e-9))
-        R = _rows(Zc)
+        R = subspace_rows(Zc)
         if self.field == "QQ":
             R, B = as_int_rows(R), as_int_rows(B)
             if R.dtype == np.int64 and B.dtype == np.int64 \
-                    and _maxabs(R) * _maxabs(B) * R.shape[1] < 2 ** 62:
+                    and maxabs(R) * maxabs(B) * R.shape[1] < 2 ** 62:
                 import scipy.sparse as sp   # sparse product, exact under the int64 bound
 
                 vecs = (sp.csr_matrix(R) @ sp.csr_matrix(B)).toarray()
@@ -934,7 +928,7 @@ class LieAlgebra:
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
         if self.field == "RR":
             # orthonormal coordinates times an orthonormal basis: both errors add
-            S = S.extend_rows(vecs, noise=Zc.noise + self.noise + _svd_noise(*vecs.shape),
+            S = S.extend_rows(vecs, noise=Zc.noise + self.noise + svd_noise(*vecs.shape),
                               argument="a subspace given by coordinates")[0]
             S = FloatSubspace(S.ambient_dim, S.tol, S.rows, S.min_kept, S.max_dropped, S.noise,
                               min(S.smallest_gap, Zc.smallest_gap))
@@ -1005,13 +999,13 @@ class LieAlgebra:
         if "sc" in self._cache:
             return self._cache["sc"]
         d = self.dim
-        B = _rows(self._space)
+        B = subspace_rows(self._space)
         if d == 0:
             res = (np.zeros((0, 0, 0), np.int64), 1) if self.field == "QQ" else np.zeros((0, 0, 0))
             self._cache["sc"] = res
             return res
         chunks = list(self._ambient.batches(self.field, B, B, False))
-        allb = np.concatenate(chunks) if self.field != "QQ" else _stack_int(chunks)
+        allb = np.concatenate(chunks) if self.field != "QQ" else stack_int(chunks)
         if self.field == "QQ":
             piv = list(self._space.pivots)
             dv = [int(B[i, p]) for i, p in enumerate(piv)]
@@ -1022,7 +1016,7 @@ class LieAlgebra:
             num = allb[:, piv]
             # both factors must fit int64 (an all-zero num once let a huge mult overflow)
             if num.dtype == np.int64 and max(mult) < 2 ** 62 \
-                    and _maxabs(num) * max(mult) < 2 ** 62:
+                    and maxabs(num) * max(mult) < 2 ** 62:
                 Ci = num * mult.astype(np.int64)
             else:
                 Ci = as_int_rows(num.astype(object) * mult)
@@ -1031,7 +1025,7 @@ class LieAlgebra:
             # brackets of orthonormal basis vectors below their rounding bound are zero (as in
             # the closure, see _extend), so an abelian algebra gets exact zeros
             e = _bracket_noise(self._ambient, self._space, self._space)
-            keep = _nonzero_brackets(_row_norms(allb), e, self.tol, "structure constants")
+            keep = _nonzero_brackets(row_norms(allb), e, self.tol, "structure constants")
             allb = np.where(keep[:, None], allb, 0.0)
             res = self._space.coordinates_rows(allb, check=False).reshape(d, d, d)
         else:
@@ -1083,7 +1077,7 @@ class LieAlgebra:
             # ||dK|| <= 2 ||C||_F ||dC||_F, ||dC||_F <= d dC (row normalisation would turn
             # rounding noise into full rank)
             cn = float(np.linalg.norm(np.asarray(self._structure_coords())))
-            eta = 2.0 * cn * d * _coordinate_noise(self.noise, d) + _svd_noise(d, d) * max(cn, 1.0) ** 2
+            eta = 2.0 * cn * d * _coordinate_noise(self.noise, d) + svd_noise(d, d) * max(cn, 1.0) ** 2
             s = np.linalg.svd(np.asarray(K, dtype=float), compute_uv=False)
             res = rank_decision(s, self.tol, eta, "the Killing form", scale=cn ** 2).rank == d
             self._cache["semisimple"] = res
@@ -1104,12 +1098,6 @@ def _fractions(Ci: np.ndarray, den: int) -> np.ndarray:
     return out
 
 
-def _rows(S: Subspace):
-    if isinstance(S, FieldSubspace):
-        return np.array(S.rows, dtype=object).reshape(S.dim, S.ambient_dim)
-    return S.rows
-
-
 def _nrows(x) -> int:
     return len(x) if isinstance(x, list) else x.shape[0]
 
@@ -1120,14 +1108,8 @@ def _concat(parts, field, N):
     if not parts:
         return np.zeros((0, N), dtype=float if field == "RR" else (np.int64 if field == "QQ" else object))
     if field == "QQ":
-        return _stack_int(parts)
+        return stack_int(parts)
     return np.concatenate(parts)
-
-
-def _stack_int(parts):
-    if all(p.dtype == np.int64 for p in parts):
-        return np.concatenate(parts)
-    return as_int_rows(np.concatenate([p.astype(object) for p in parts]))
 
 
 def _convert(rows, field, name: str = "mats"):
@@ -1172,7 +1154,7 @@ def _extend(S: Subspace, chunk, e: float | None, argument: str):
         chunk = np.asarray(chunk, dtype=working_dtype()).reshape(-1, S.ambient_dim)
         if e is None:
             return S.extend_rows(chunk, argument=argument)
-        norms = _row_norms(chunk)
+        norms = row_norms(chunk)
         keep = _nonzero_brackets(norms, e, S.tol, argument)
         return S.extend_rows(chunk[keep], noise=e / norms[keep], argument=argument)
     if field == "QQ":
@@ -1209,7 +1191,7 @@ def _nonzero_brackets(norms: np.ndarray, e: float, tol: float, argument: str) ->
 def _check_closed(amb, S: FloatSubspace) -> FloatSubspace:
     """Float path of :meth:`LieAlgebra.spanned_by`: ``S`` unchanged when every bracket of its
     basis lies in it, else ``ValueError``."""
-    B = _rows(S)
+    B = subspace_rows(S)
     e = _bracket_noise(amb, S, S)
     for chunk in amb.batches("RR", B, B, True):
         if _extend(S, chunk, e, "mats (closure check)")[0].dim != S.dim:
@@ -1344,7 +1326,7 @@ def _close(amb, S: Subspace, frontier, argument: str, inserted: list | None = No
     frontier = np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier
     W = frontier if field == "RR" and is_recording() else None
     while _nrows(frontier):
-        allb = _rows(S) if W is None else W
+        allb = subspace_rows(S) if W is None else W
         e = _bracket_noise(amb, S, S)
         new = []
         for chunk in amb.batches(field, allb, frontier, False):
@@ -1371,7 +1353,7 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
     elimination for the brackets already in the span). Every pair of inserted vectors is
     bracketed once, so ``S`` is closed when a round inserts nothing. Source: the definition of the generated subalgebra (Humphreys §1)."""
     N = amb.N
-    W = _unique_rows(primitive_rows(gens))
+    W = unique_rows(primitive_rows(gens))
     S = RationalSubspace(N).extend_rows(W)[0]
     if S.dim < W.shape[0]:
         W = W[independent_rows(np.zeros((0, N), np.int64), W)]
@@ -1388,7 +1370,7 @@ def _close_qq(amb, gens: np.ndarray) -> RationalSubspace:
             if S.dim == N:
                 break
         frontier, first = _concat(new, "QQ", N), False
-        W = _stack_int([W, frontier])
+        W = stack_int([W, frontier])
     return S
 
 
@@ -1480,8 +1462,8 @@ def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
         F = _reduction_rows(Zr, piv, free, zp, D)
     else:
         F = np.eye(d, dtype=np.int64)
-    cmax = _maxabs(Ck.data) if Ck.nnz else 0
-    if F.dtype != np.int64 or _maxabs(F) * cmax * d >= 2 ** 62:
+    cmax = maxabs(Ck.data) if Ck.nnz else 0
+    if F.dtype != np.int64 or maxabs(F) * cmax * d >= 2 ** 62:
         return None   # entries too large for int64 sparse products: the caller's dense path
     T = (sp.csr_matrix(F) @ Ck).tocoo()                   # [j, b*d + a]
     r = (T.col // d) * len(free) + T.row                  # constraint (b, j)
@@ -1492,7 +1474,7 @@ def _centraliser_qq(Ck, Z: RationalSubspace, d: int) -> RationalSubspace | None:
     nz = np.flatnonzero(np.diff(M.indptr))
     rows = M[nz].toarray() if len(nz) else np.zeros((0, d), np.int64)
     if rows.shape[0]:
-        rows = _unique_rows(primitive_rows(rows))
+        rows = unique_rows(primitive_rows(rows))
     R = RationalSubspace(d).extend_rows(rows)[0]
     return RationalSubspace(d).extend_rows(_kernel_from_rref(R))[0]
 
@@ -1524,7 +1506,7 @@ def _reduction_rows(Rr: np.ndarray, piv: list, free: list, rp: list, L: int) -> 
     ``int64`` when the entries provably fit, else ``object``."""
     d = Rr.shape[1]
     mult = [L // x for x in rp]
-    if Rr.dtype == np.int64 and L < 2 ** 62 and _maxabs(Rr) * max(mult) < 2 ** 62:
+    if Rr.dtype == np.int64 and L < 2 ** 62 and maxabs(Rr) * max(mult) < 2 ** 62:
         K = np.zeros((len(free), d), dtype=np.int64)
         K[np.arange(len(free)), free] = L
         K[:, piv] = -(Rr[:, free] * np.array(mult, dtype=np.int64)[:, None]).T
@@ -1594,7 +1576,7 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
     M = T.reshape(d, d, -1).transpose(1, 2, 0).reshape(-1, d)
     cn = float(np.linalg.norm(Ci))
     eta = d * math.sqrt(F.shape[0]) * dC + math.sqrt(2.0) * cn * Z.noise \
-        + _svd_noise(*M.shape) * max(cn, 1.0)
+        + svd_noise(*M.shape) * max(cn, 1.0)
     # only V is needed: the full U of a tall M (d^2 x d) would cost O((d^2)^2) memory and time
     _, s, vt = np.linalg.svd(M.astype(float), full_matrices=M.shape[0] < d)
     # rows of M are functionals of norm <= ||C||_F: that is the scale of the tolerance
@@ -1606,7 +1588,7 @@ def _centraliser_mod_float(Ci: np.ndarray, Z: FloatSubspace, tol: float, dC: flo
         return out
     theta = eta / float(s[dec.rank - 1]) if dec.rank and s[dec.rank - 1] > 2 * eta else \
         (0.0 if not dec.rank else 1.0)
-    return out.extend_rows(K, noise=theta + _svd_noise(*M.shape), argument="a centraliser")[0]
+    return out.extend_rows(K, noise=theta + svd_noise(*M.shape), argument="a centraliser")[0]
 
 
 def _full(field, d, tol):
@@ -1621,8 +1603,8 @@ def _annihilator(Z: Subspace, field, tol):
     """Rows f spanning ``{f : f . z = 0 for z in Z}`` (exact fields)."""
     d = Z.ambient_dim
     if Z.dim == 0:
-        return _rows(_full(field, d, tol))
-    return _kernel(_rows(Z), field)
+        return subspace_rows(_full(field, d, tol))
+    return _kernel(subspace_rows(Z), field)
 
 
 def _kernel(M, field):
