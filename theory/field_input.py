@@ -16,9 +16,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .int_rows import as_int_rows
+from .int_rows import as_int_rows, stack_int
 
-__all__ = ["check_number", "as_2d", "detect_field", "to_field_rows"]
+__all__ = ["check_number", "as_2d", "detect_field", "to_field_rows", "row_count", "concat_rows"]
 
 
 def check_number(x: Any, where: str) -> None:
@@ -160,3 +160,17 @@ def to_field_rows(rows: list[list[Any]], field, name: str = "entries") -> Any:
         return [[field.from_sympy(sympy.sympify(x)) for x in r] for r in rows]
     except (sympy.CoercionFailed, sympy.SympifyError, TypeError, ValueError) as exc:
         raise TypeError(f"{name}: an entry does not lie in the field {field} ({exc})") from None
+
+
+def row_count(x) -> int:
+    return len(x) if isinstance(x, list) else x.shape[0]
+
+
+def concat_rows(parts, field, N):
+    parts = [np.asarray(p, dtype=object) if isinstance(p, list) else p for p in parts]
+    parts = [p for p in parts if row_count(p)]
+    if not parts:
+        return np.zeros((0, N), dtype=float if field == "RR" else (np.int64 if field == "QQ" else object))
+    if field == "QQ":
+        return stack_int(parts)
+    return np.concatenate(parts)

@@ -53,7 +53,7 @@ __all__ = [
     "Subspace", "RationalSubspace", "FieldSubspace", "FloatSubspace",
     "detect_field", "to_field_rows", "check_number", "span", "zero_subspace", "rank", "solve",
     "nullspace", "float_rank", "FloatRank", "exact_matmul", "int64_matmul", "as_int_rows",
-    "primitive_rows", "independent_rows", "rref_pivots", "subspace_rows",
+    "primitive_rows", "independent_rows", "rref_pivots", "subspace_rows", "full_subspace",
     "NumericalRankError", "RankDecision", "rank_decision", "MIN_GAP", "EPS",
     "recording_decisions", "record_decision", "is_recording", "compare_decision_logs",
     "TWIN_PERTURBATION", "INPUT_ROUNDING", "complement_rows", "resolutions",
@@ -388,3 +388,12 @@ def subspace_rows(S: Subspace):
     if isinstance(S, FieldSubspace):
         return np.array(S.rows, dtype=object).reshape(S.dim, S.ambient_dim)
     return S.rows
+
+
+def full_subspace(field, d: int, tol: float | None = None) -> Subspace:
+    """The whole of ``field^d`` (``"QQ"``, ``"RR"`` with tolerance ``tol`` or a sympy field)."""
+    if field == "QQ":
+        return RationalSubspace(d, np.eye(d, dtype=np.int64), range(d))
+    if field == "RR":
+        return FloatSubspace(d, tol, np.eye(d))
+    return zero_subspace(d, field, tol or 1e-9).extend_rows([[field.one if i == j else field.zero for j in range(d)] for i in range(d)])[0]
