@@ -311,78 +311,123 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
       must not sink into the dropped values.
 
     Pure function of its arguments. ``tol`` is the relative tolerance (for the messages)."""
-    smallest, least_kept, least_drawn, most_noise = math.inf, math.inf, 0.0, 0.0
-    noise_res, least = 0.0, (math.inf, 0.0, "")
     for t in twins:
         if len(t) != len(base):
             return 0.0, (f"the twin runs made {len(t)} and {len(base)} decisions: the decisions "
                          f"change under a relative perturbation {perturbation:g} of the input")
-    for i, (arg, v0, k0, level, floor) in enumerate(base):
-        drop0 = v0[~k0]
-        change = np.zeros_like(v0)
-        for t in twins:
-            arg_t, vt, kt = t[i][:3]
-            if arg_t != arg or vt.shape != v0.shape or not np.array_equal(kt, k0):
-                return 0.0, (f"{arg}: a relative perturbation {perturbation:g} of the input "
-                             f"changes the decision (rank {int(k0.sum())} -> {int(kt.sum())} of "
-                             f"{v0.size} values at relative tol {tol:g})")
-            change = np.maximum(change, np.abs(vt - v0))
+    tally = _Tally()
+    for i, decision in enumerate(base):
+        runs = [t[i] for t in twins]
+        differs = _same_decision(decision, runs, tol, perturbation)
+        refused = (0.0, differs) if differs is not None \
+            else tally.add(decision, runs, tol, perturbation)
+        if refused is not None:
+            return refused
+    why = tally.verdict()
+    return (0.0, why) if why is not None else (tally.smallest, None)
+
+
+def _same_decision(decision: tuple, runs: list, tol: float, perturbation: float) -> str | None:
+    """Why the twins' ``runs`` of ``decision`` differ from it (argument, count, values kept),
+    else ``None``."""
+    arg, v0, k0 = decision[:3]
+    for arg_t, vt, kt in (r[:3] for r in runs):
+        if arg_t != arg or vt.shape != v0.shape or not np.array_equal(kt, k0):
+            return (f"{arg}: a relative perturbation {perturbation:g} of the input changes the "
+                    f"decision (rank {int(k0.sum())} -> {int(kt.sum())} of {v0.size} values at "
+                    f"relative tol {tol:g})")
+    return None
+
+
+class _Tally:
+    """What :func:`compare_decision_logs` collects over a log: the smallest gap, the smallest
+    kept value, the largest dropped values (all, and those not re-drawn), the resolution of the
+    noise and the least resolved kept value."""
+
+    def __init__(self):
+        self.smallest, self.least_kept, self.least_drawn, self.most_noise = \
+            math.inf, math.inf, 0.0, 0.0
+        self.noise_res, self.least = 0.0, (math.inf, 0.0, "")
+
+    def add(self, decision: tuple, runs: list, tol: float,
+            perturbation: float) -> tuple[float, str] | None:
+        """Judge one decision made alike by every run; ``(gap, reason)`` when it is refused."""
+        arg, v0, k0, level, floor = decision
+        change = np.max([np.abs(r[1] - v0) for r in runs], axis=0) if runs \
+            else np.zeros_like(v0)
         res = resolutions(v0, change, perturbation)
-        kept = v0[k0]
+        drop0, kept = v0[~k0], v0[k0]
         if kept.size:
             j = int(np.argmin(res[k0]))
-            if res[k0][j] < least[0]:
-                least = (float(res[k0][j]), float(kept[j]), arg)
+            if res[k0][j] < self.least[0]:
+                self.least = (float(res[k0][j]), float(kept[j]), arg)
         if drop0.size:
-            dchange, dres = change[~k0], res[~k0]
-            moved = dchange >= _NOISE_CHANGE * drop0                  # re-drawn: rounding
-            explained = (drop0 <= floor) | ((drop0 <= level / MIN_GAP) & (dres <= INPUT_ROUNDING))
-            bad = ~moved & ~explained
-            if np.any(bad):
-                d = float(drop0[bad].max())
-                return 0.0, (f"{arg}: a value {d:.3g} below the tolerance level {level:.3g} "
-                             f"(relative tol {tol:g}) is neither re-drawn by a perturbation of "
-                             f"the input nor {MIN_GAP:g} times below the level and explained by "
-                             f"an input rounding of relative size {INPUT_ROUNDING:g}: it may be a "
-                             f"genuine value, so the rank is not determined")
-            # the resolution of the noise: of the values above the arithmetic's floor
-            noise_res = max(noise_res, float(dres[drop0 > floor].max(initial=0.0)))
-            # not re-drawn (moved by less than itself): possibly a genuine value of high
-            # sensitivity, held to the wider square margin
-            weak = (drop0 > ARITHMETIC_FLOOR) & (dchange < _REDRAWN * drop0)
-            least_drawn = max(least_drawn, float(drop0[weak].max(initial=0.0)))
-            for run in [v0] + [t[i][1] for t in twins]:
-                dr = run[~k0]
-                most_noise = max(most_noise, float(dr[dr > ARITHMETIC_FLOOR].max(initial=0.0)))
-        if kept.size:
-            below = max(float(drop0.max(initial=0.0)), float(change[k0].max(initial=0.0)))
-            for t in twins:
-                below = max(below, float(t[i][1][~k0].max(initial=0.0)))
-            gap = float(kept.min()) / below if below > 0 else math.inf
-            if gap < MIN_GAP:
-                return gap, (f"{arg}: the gap between the smallest kept value {kept.min():.3g} "
-                             f"and the largest dropped value or measured noise {below:.3g} is "
-                             f"{gap:.3g} < {MIN_GAP:g}")
-            smallest = min(smallest, gap)
-            least_kept = min(least_kept, float(kept.min()))
-    if least_drawn * WEAK_DROP_MARGIN > least_kept ** 2:
-        return 0.0, (f"a dropped value {least_drawn:.3g} that the perturbation does not re-draw "
-                     f"is not {WEAK_DROP_MARGIN:g} times below the square of the smallest kept "
-                     f"value {least_kept:.3g}: a bracket of two directions separated by that value "
-                     f"can have a genuine component that small (about a quarter of the square "
-                     f"for sl(2)), so it is not told from rounding")
-    if most_noise * MIN_GAP > least_kept ** 2:
-        return 0.0, (f"the largest dropped value {most_noise:.3g} is not {MIN_GAP:g} times "
-                     f"below the square of the smallest kept value {least_kept:.3g}: a bracket "
-                     f"of two directions separated by that value can have a genuine component "
-                     f"that small, so it is not told from rounding")
-    ref = max(noise_res, EPS) if noise_res > 0 else INPUT_ROUNDING
-    if least[0] < RESOLUTION_GAP * ref:
-        return 0.0, (f"{least[2]}: a kept value {least[1]:.3g} has resolution {least[0]:.3g} (the "
-                     f"relative input error that would move it by its own size), not "
-                     f"{RESOLUTION_GAP:g} times above the input error {ref:.3g} that explains the "
-                     f"dropped values: an input rounding could have created it")
-    return smallest, None
+            why = self._dropped(decision, runs, change[~k0], res[~k0], tol)
+            if why is not None:
+                return 0.0, why
+        if not kept.size:
+            return None
+        below = max(float(drop0.max(initial=0.0)), float(change[k0].max(initial=0.0)),
+                    *(float(r[1][~k0].max(initial=0.0)) for r in runs))
+        gap = float(kept.min()) / below if below > 0 else math.inf
+        if gap < MIN_GAP:
+            return gap, (f"{arg}: the gap between the smallest kept value {kept.min():.3g} and "
+                         f"the largest dropped value or measured noise {below:.3g} is "
+                         f"{gap:.3g} < {MIN_GAP:g}")
+        self.smallest = min(self.smallest, gap)
+        self.least_kept = min(self.least_kept, float(kept.min()))
+        return None
+
+    def _dropped(self, decision: tuple, runs: list, dchange: np.ndarray, dres: np.ndarray,
+                 tol: float) -> str | None:
+        """The dropped values of ``decision``: each re-drawn, under its floor, or far below the
+        level and explained by an input rounding of at most INPUT_ROUNDING; tallied for the
+        square rule and the noise's resolution."""
+        arg, v0, k0, level, floor = decision
+        drop0 = v0[~k0]
+        moved = dchange >= _NOISE_CHANGE * drop0                  # re-drawn: rounding
+        explained = (drop0 <= floor) | ((drop0 <= level / MIN_GAP) & (dres <= INPUT_ROUNDING))
+        bad = ~moved & ~explained
+        if np.any(bad):
+            return (f"{arg}: a value {float(drop0[bad].max()):.3g} below the tolerance level "
+                    f"{level:.3g} (relative tol {tol:g}) is neither re-drawn by a perturbation "
+                    f"of the input nor {MIN_GAP:g} times below the level and explained by an "
+                    f"input rounding of relative size {INPUT_ROUNDING:g}: it may be a genuine "
+                    f"value, so the rank is not determined")
+        # the resolution of the noise: of the values above the arithmetic's floor
+        self.noise_res = max(self.noise_res, float(dres[drop0 > floor].max(initial=0.0)))
+        # not re-drawn (moved by less than itself): possibly a genuine value of high
+        # sensitivity, held to the wider square margin
+        weak = (drop0 > ARITHMETIC_FLOOR) & (dchange < _REDRAWN * drop0)
+        self.least_drawn = max(self.least_drawn, float(drop0[weak].max(initial=0.0)))
+        for run in [v0] + [r[1] for r in runs]:
+            dr = run[~k0]
+            self.most_noise = max(self.most_noise,
+                                  float(dr[dr > ARITHMETIC_FLOOR].max(initial=0.0)))
+        return None
+
+    def verdict(self) -> str | None:
+        """The rules over the whole log (square rules, resolution gap): a reason, or ``None``."""
+        square = self.least_kept ** 2
+        if self.least_drawn * WEAK_DROP_MARGIN > square:
+            return (f"a dropped value {self.least_drawn:.3g} that the perturbation does not "
+                    f"re-draw is not {WEAK_DROP_MARGIN:g} times below the square of the smallest "
+                    f"kept value {self.least_kept:.3g}: a bracket of two directions separated by "
+                    f"that value can have a genuine component that small (about a quarter of the "
+                    f"square for sl(2)), so it is not told from rounding")
+        if self.most_noise * MIN_GAP > square:
+            return (f"the largest dropped value {self.most_noise:.3g} is not {MIN_GAP:g} times "
+                    f"below the square of the smallest kept value {self.least_kept:.3g}: a "
+                    f"bracket of two directions separated by that value can have a genuine "
+                    f"component that small, so it is not told from rounding")
+        ref = max(self.noise_res, EPS) if self.noise_res > 0 else INPUT_ROUNDING
+        res, value, arg = self.least
+        if res < RESOLUTION_GAP * ref:
+            return (f"{arg}: a kept value {value:.3g} has resolution {res:.3g} (the relative "
+                    f"input error that would move it by its own size), not "
+                    f"{RESOLUTION_GAP:g} times above the input error {ref:.3g} that explains the "
+                    f"dropped values: an input rounding could have created it")
+        return None
 
 
 def raised_levels(base: list, twins: list[list], levels: dict[int, float],
