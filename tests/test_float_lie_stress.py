@@ -171,6 +171,21 @@ def test_dimension_alone_at_condition_number_above_1e6(k):
     assert F.dim == 3
 
 
+def test_genuine_value_above_the_tolerance_is_not_dropped_as_measured_noise():
+    """Once wrong under an intermediate rule of this change (stress case 8122, seed 2026,
+    condition number 3.8e6): gl(2) from two integer generators answered dim 2. The component of
+    the bracket outside the span of the generators, 1.6e-9 (above the tolerance), moves by 95%
+    under the twins' perturbation; a level raised above it dropped it as noise. It is 4000 times
+    the square of the smallest kept value (6.3e-7): the square rule refuses."""
+    gens = [np.array([[1, 2], [1, 2]]), np.array([[0, 2], [0, -2]])]
+    P = _hex_matrix([["0x1.a14eb475529a1p-2", "0x1.cb41e825fc0fap-4"],
+                     ["-0x1.bf649d40b6d6fp-1", "-0x1.ec5db737f5244p-3"]])
+    assert LieAlgebra.generated_by(gens).dim == 4
+    got = _each_invariant(gens, P)
+    exact = _invariants(LieAlgebra.generated_by(gens))
+    assert all(g in (REFUSED, e) for g, e in zip(got, exact)), got
+
+
 # ============================================================================ families at cond <= 1e3
 _FAMILIES = {
     "n(4)": [E(4, 0, 1), E(4, 1, 2), E(4, 2, 3)],
