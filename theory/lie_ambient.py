@@ -77,13 +77,7 @@ class MatrixAmbient:
             vu = vu.transpose(2, 0, 1, 3)
             if big:
                 uv, vu = uv.astype(object), vu.astype(object)
-            br = (uv - vu).reshape(pa, q, self.N)
-            if triu:
-                ia, ib = np.triu_indices(p, k=1)
-                sel = (ia >= a0) & (ia < a0 + pa)
-                yield br[ia[sel] - a0, ib[sel]]
-            else:
-                yield br.reshape(pa * q, self.N)
+            yield _pair_rows((uv - vu).reshape(pa, q, self.N), p, a0, triu)
 
     def to_matrix(self, v) -> np.ndarray:
         return np.asarray(v).reshape(self.n, self.n)
@@ -178,12 +172,19 @@ class StructureAmbient:
                 # out[a, b, k] = sum_t C_t U[a, I_t] V[b, J_t]
                 left = Ua[:, I] * C.astype(dt)[None, :]
                 out[:, :, k] = left @ V[:, J].astype(dt).T
-            if triu:
-                ia, ib = np.triu_indices(p, k=1)
-                sel = (ia >= a0) & (ia < a0 + pa)
-                yield out[ia[sel] - a0, ib[sel]]
-            else:
-                yield out.reshape(pa * q, self.N)
+            yield _pair_rows(out, p, a0, triu)
+
+
+def _pair_rows(br: np.ndarray, p: int, a0: int, triu: bool) -> np.ndarray:
+    """The bracket rows of a chunk ``br`` (``(pa, q, N)``: rows ``a0 .. a0 + pa - 1`` of ``U``
+    against all of ``V``, ``p`` rows of ``U`` in all): every pair, or only ``a < b`` when
+    ``triu`` (``U`` is ``V``)."""
+    pa, q, N = br.shape
+    if not triu:
+        return br.reshape(pa * q, N)
+    ia, ib = np.triu_indices(p, k=1)
+    sel = (ia >= a0) & (ia < a0 + pa)
+    return br[ia[sel] - a0, ib[sel]]
 
 
 def span_rows_qq(amb, U: np.ndarray, V: np.ndarray, triu: bool) -> np.ndarray:
