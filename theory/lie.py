@@ -90,6 +90,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._messages import counted
 from .field_input import check_number, concat_rows, row_count, to_field_rows
 from .float_rank import NumericalRankError, is_recording, rank_decision, row_norms, svd_noise, \
     working_dtype
@@ -412,7 +413,8 @@ class LieAlgebra:
         a = np.asarray(u.tolist() if hasattr(u, "tolist") and not isinstance(u, np.ndarray) else u,
                        dtype=object).ravel()
         if a.size != self._ambient.N:
-            raise ValueError(f"{name} has {a.size} entries, the ambient has dimension {self._ambient.N}")
+            raise ValueError(f"{name} has {counted(a.size, 'entry', 'entries')}, the ambient "
+                             f"has dimension {self._ambient.N}")
         for x in a:
             check_number(x, name)
         if self.field == "QQ":

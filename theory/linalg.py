@@ -38,6 +38,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._messages import counted
 from .field_input import as_2d, check_number, detect_field, to_field_rows
 from .float_rank import (EPS, INPUT_ROUNDING, MIN_GAP, RESOLUTION_GAP, TWIN_PERTURBATION,
                          WEAK_DROP_MARGIN, FloatRank, NumericalRankError, RankDecision,
@@ -369,7 +370,7 @@ def solve(A: Any, b: Any) -> list[Fraction]:
     if any(hasattr(y, "__iter__") and not isinstance(y, (str, bytes)) for y in bl):
         raise TypeError("b must be a flat sequence of numbers (a vector), not a matrix")
     if len(bl) != len(rows):
-        raise ValueError(f"A has {len(rows)} rows but b has length {len(bl)}")
+        raise ValueError(f"A has {counted(len(rows), 'row')} but b has length {len(bl)}")
     n = len(rows[0])
     aug = [list(r) + [y] for r, y in zip(rows, bl)]
     ints, _ = to_field_rows(aug, "QQ", "[A | b]")
