@@ -1,15 +1,31 @@
 """Argument checks shared by the configuration dataclasses of :mod:`seqtheory.models` (the
-integer check itself is :func:`seqtheory.theory._checks.check_int`)."""
+checks themselves are :func:`seqtheory.theory._checks.check_int` and
+:func:`~seqtheory.theory._checks.check_real`)."""
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from seqtheory.theory._checks import check_int, check_optional_int
+from seqtheory.theory._checks import check_int, check_optional_int, check_real
 
-__all__ = ["check_int", "check_int_fields", "check_optional_int"]
+__all__ = ["check_int", "check_int_fields", "check_optional_int", "check_real", "check_real_field"]
 
 
 def check_int_fields(obj: Any, names: Iterable[str], least: int = 1) -> None:
-    """:func:`check_int` on each attribute ``names`` of ``obj``."""
+    """:func:`check_int` on each attribute ``names`` of the (possibly frozen) dataclass ``obj``;
+    a numpy integer there is replaced by the Python ``int`` it holds."""
     for name in names:
-        check_int(name, getattr(obj, name), least)
+        value = getattr(obj, name)
+        number = check_int(name, value, least)
+        if type(value).__module__ == "numpy":
+            object.__setattr__(obj, name, number)
+
+
+def check_real_field(obj: Any, name: str, minimum: float | None = None, **bounds: Any) -> None:
+    """:func:`check_real` on the attribute ``name`` of the (possibly frozen) dataclass ``obj``;
+    a numpy scalar there is replaced by the Python number it holds (``np.float32(3e-3)`` by
+    ``float(np.float32(3e-3))``), so that the configuration reads, compares and serialises as
+    plain numbers. ``int`` / ``float`` values are kept as given."""
+    value = getattr(obj, name)
+    check_real(name, value, minimum, **bounds)
+    if type(value).__module__ == "numpy":
+        object.__setattr__(obj, name, value.item())

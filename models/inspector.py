@@ -69,7 +69,9 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_int
+from seqtheory.theory._messages import counted
+
+from ._checks import check_int, check_real
 
 __all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "LieReport", "SUPPORTED_FAMILIES",
            "nearest_roots", "character_table_test", "predicted_horizon", "affine_omega2_norm",
@@ -462,10 +464,10 @@ def resolve_run(store, run: str):
         near = difflib.get_close_matches(run, [k[:len(run)] for k in keys], n=3, cutoff=0.5)
         sugg = [k[:12] for k in keys if k[:len(run)] in near][:3]
         hint = f"; nearest keys: {', '.join(sugg)}" if sugg else (
-            f"; the store holds {len(keys)} runs" if keys else "; the store holds no run")
+            f"; the store holds {counted(len(keys), 'run')}" if keys else "; the store holds no run")
         raise ValueError(f"run {run!r}: no run key starts with it in {store.root}{hint}")
     if len(hits) > 1:
-        raise ValueError(f"run {run!r} is ambiguous: {len(hits)} keys start with it "
+        raise ValueError(f"run {run!r} is ambiguous: {counted(len(hits), 'key')} start with it "
                          f"({', '.join(r.key[:12] for r in hits[:5])}); give more characters")
     rec = hits[0]
     if rec.status != "finished" or rec.result is None:
@@ -508,8 +510,7 @@ def _check_params(phase_tol, modulus_floor, lie_tol, n_letters) -> None:
                             ("lie_tol", lie_tol, 0.0, 1.0)):
         if phase_tol is None and name == "phase_tol":
             continue
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not lo < v < hi:
-            raise ValueError(f"{name} must be a number in ({lo}, {hi:.4g}), got {v!r}")
+        check_real(name, v, lo, hi, above=True, below=True)
     check_int("n_letters", n_letters)
 
 
@@ -634,5 +635,5 @@ def _model_prediction(layer: LayerReport) -> tuple[int | None, bool, str]:
     if any(c.horizon_unbounded for c in chans):
         return None, True, "a layer-1 character channel has exact roots and |λ| = 1: no crossing"
     best = max(chans, key=lambda c: c.horizon)
-    return best.horizon, False, (f"largest horizon over {len(chans)} layer-1 channel(s) with a "
+    return best.horizon, False, (f"largest horizon over {counted(len(chans), 'layer-1 channel')} with a "
                                  f"non-trivial homomorphic character (channel {best.channel})")

@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ._checks import check_int, check_int_fields, check_optional_int
+from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
 from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .text import TextData, load_corpus
@@ -67,7 +67,9 @@ class LMConfig:
     max_bytes: int = 1_000_000
     level: str = "byte"
     vocab_size: int = 4096      # level "word" only: ids of the word vocabulary (models.tokenizer)
-    head_width: int | None = None   # d of the head; None: d_model (see DecoderLM)
+    # d of the head; None: d_model with no up-projection. head_width=d_model is another model (a
+    # d_model x d_model up-projection and a GELU before the head; see DecoderLM): another run.
+    head_width: int | None = None
     record_points: int = 0      # diagnostics at this many evenly spaced steps (0: every step)
     tune_steps: int = 150
     adamw_grid: tuple[float, ...] = (1e-2, 3e-2, 1e-1, 3e-1)
@@ -86,6 +88,11 @@ class LMConfig:
         check_int("vocab_size", self.vocab_size, 2)
         check_optional_int("head_width", self.head_width)
         check_int("record_points", self.record_points, 0)
+        for name in ("backbone_lr", "adam_eps", "rownorm_eps"):
+            check_real_field(self, name, 0, above=True)
+        for name in ("backbone_weight_decay", "adamw_weight_decay", "rownorm_weight_decay"):
+            check_real_field(self, name, 0)
+        check_real_field(self, "rownorm_beta", 0, maximum=1, below=True)
 
     @property
     def width(self) -> int:

@@ -37,14 +37,15 @@ from __future__ import annotations
 
 import math
 import time
-import traceback
 from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 import torch
 
-from ._checks import check_int, check_int_fields
+from seqtheory.theory._messages import shown
+
+from ._checks import check_int, check_int_fields, check_real
 
 __all__ = ["PrecisionConfig", "lbfgs", "levenberg_marquardt", "jacobian", "certificate",
            "run_sweep", "stored_sweep", "fit_points", "reference_errors", "sweep_model", "sweep_predictor", "sweep_task", "DOUBLING_TOL", "STALL_GAIN", "gauss_newton_probe", "PRECISION_REVISION"]
@@ -106,8 +107,7 @@ def levenberg_marquardt(residual: Callable[[torch.Tensor], torch.Tensor], theta:
     one dict per accepted step with ``loss`` (‖r‖² after it), ``grad_norm`` (‖2Jᵀr‖ before it),
     ``lam``."""
     check_int("max_iter", max_iter, 0)
-    if not (isinstance(lam, (int, float)) and lam > 0 and math.isfinite(lam)):
-        raise ValueError(f"lam must be a positive finite number, got {lam!r}")
+    check_real("lam", lam, 0, above=True)
     theta = theta.detach().clone()
     history: list[dict] = []
     D = torch.zeros(theta.numel(), dtype=theta.dtype, device=theta.device)
@@ -198,8 +198,7 @@ def certificate(heldout_budget: float, heldout_doubled: float, gn_gain: float, g
     (name → ratio). ``ValueError`` for a negative input."""
     for name, v in (("heldout_budget", heldout_budget), ("heldout_doubled", heldout_doubled),
                     ("gn_gain", gn_gain), ("grad_norm", grad_norm)):
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-            raise ValueError(f"{name} must be a non-negative number, got {v!r}")
+        check_real(name, v, 0, finite=False)   # a diverged fit (inf, NaN) is not certified
     finite = all(math.isfinite(v) for v in (heldout_budget, heldout_doubled, gn_gain, grad_norm))
     change = abs(heldout_doubled - heldout_budget) / heldout_doubled if heldout_doubled > 0 else 0.0
     checks = {"doubling": finite and change < DOUBLING_TOL, "stationary": finite and gn_gain <= STALL_GAIN}
@@ -239,9 +238,11 @@ class PrecisionConfig:
     revision: int = PRECISION_REVISION
 
     def __post_init__(self) -> None:
-        if not isinstance(self.eps, tuple) or not self.eps or not all(
-                isinstance(e, float) and math.isfinite(e) and e > 0 for e in self.eps):
-            raise ValueError(f"eps must be a non-empty tuple of positive finite floats, got {self.eps!r}")
+        if not isinstance(self.eps, tuple) or not self.eps:
+            raise ValueError(f"eps must be a non-empty tuple of positive finite numbers, got "
+                             f"{shown(self.eps)}")
+        object.__setattr__(self, "eps", tuple(check_real(f"eps[{i}]", e, 0, above=True)
+                                              for i, e in enumerate(self.eps)))
         check_int_fields(self, ("depth", "width", "hidden", "coupling_hidden", "train_length",
                                 "n_train", "n_test", "lm_chunk"))
         check_int_fields(self, ("data_seed", "seed", "lbfgs_iters", "lm_iters"), 0)
@@ -397,26 +398,10 @@ def run_sweep(cfg: PrecisionConfig, on_progress: Callable[[dict], None] | None =
 
 def stored_sweep(cfg: PrecisionConfig, store, owner: str | None = None) -> dict:
     """The result of ``cfg`` from the results ``store`` (:class:`~.store.ResultsStore`), run with
-    :func:`run_sweep` and stored when absent; ``RuntimeError`` when another worker holds it.
+    :func:`run_sweep` and stored when absent (:meth:`~.store.ResultsStore.compute_once`: when
+    another live worker is computing it, this waits for that worker's result).
     With ``threads``-free callers the torch thread count is left as set by the caller."""
-    from .store import default_owner
-
-    done = store.result(cfg)
-    if done is not None:
-        return done
-    owner = owner or default_owner()
-    if not store.claim(cfg, owner, lease_s=24 * 3600.0):
-        raise RuntimeError(f"precision sweep {store.key(cfg)[:12]} is held by another worker")
-    try:
-        res = run_sweep(cfg)
-    except Exception:
-        store.fail(cfg, owner, traceback.format_exc())
-        raise
-    except BaseException:                 # Ctrl-C / SIGINT from the training pool: give it back
-        store.release(cfg, owner)
-        raise
-    store.finish(cfg, owner, res)
-    return store.result(cfg)
+    return store.compute_once(cfg, lambda: run_sweep(cfg), owner=owner)
 
 
 def fit_points(points: Sequence[dict]) -> dict:

@@ -11,9 +11,15 @@ a schema version. Numbers are normalised first (:func:`canonical_json`), so that
 configurations get equal keys: a number in a field annotated ``float`` is written as a float
 (``weight_decay=0`` and ``0.0`` alike), in a field annotated ``int`` or not annotated as a number
 an integral value is written as an int, ``-0.0`` as ``0``/``0.0``, numpy scalars as Python
-numbers, tuples as lists. Keys written before this normalisation (:func:`legacy_config_key`;
-the same key for every configuration whose numbers already had their field's type) are still
-found: the store looks a run up under its key, then under its legacy key. The execution device
+numbers, tuples as lists. A configuration class may also name the one spelling of values that
+mean the same computation, with a classmethod ``canonical_fields(fields: dict) -> dict``
+(:meth:`seqtheory.models.train.TrainConfig.canonical_fields`: ``test_length=None`` is the
+explicit default ``2 * train_length``, ``task="H3"`` is ``"H3(3)"``); the key is taken of those
+fields, while the store records the configuration as given. Keys written in an earlier format
+are still found: before numbers were normalised (:func:`legacy_config_key`) and before the
+canonical spellings (numbers normalised, fields as given); the store looks a run up under its
+key, then under the key an earlier format gave it (:meth:`ResultsStore.key_of`); nothing stored
+is rewritten. The execution device
 is *not* part of the configuration (a run trained on a GPU is reused by a CPU check; the device is
 recorded in the result).
 
@@ -35,6 +41,7 @@ A sweep runner is then::
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -42,8 +49,10 @@ import io
 import json
 import math
 import os
+import shutil
 import socket
 import sqlite3
+import threading
 import time
 import types
 import typing
@@ -51,9 +60,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
-__all__ = ["canonical_json", "config_key", "legacy_config_key", "ResultsStore", "RunRecord",
+__all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
+           "ResultsStore", "RunRecord",
            "RunHeldError", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
@@ -176,11 +187,37 @@ def _item_hints(hint: Any, n: int) -> list[Any]:
 
 def config_key(config: Any) -> str:
     """sha256 (hex) of ``{"type": <class name>, "schema": SCHEMA_VERSION, "config": <config>}``
-    in canonical JSON (:func:`canonical_json`: equal configurations, equal keys). ``config``
-    must be a dataclass instance (TypeError otherwise)."""
+    in canonical JSON (:func:`canonical_json`), of the configuration's canonical fields (its
+    class's ``canonical_fields``, module docstring): equal configurations, and configurations
+    that are the same computation spelled differently, get equal keys. ``config`` must be a
+    dataclass instance (TypeError otherwise)."""
     if not (dataclasses.is_dataclass(config) and not isinstance(config, type)):
         raise TypeError(f"config must be a dataclass instance, got {type(config).__name__}")
-    return _key_of_fields(type(config), config)
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    return _key_of_fields(type(config), _canonical_fields(type(config), fields))
+
+
+def _canonical_fields(cls: type, fields: dict) -> dict:
+    """``fields`` in the one spelling the class ``cls`` names (``cls.canonical_fields``), or as
+    they are when the class names none."""
+    canonical = getattr(cls, "canonical_fields", None)
+    return canonical(dict(fields)) if callable(canonical) else fields
+
+
+def stored_config_key(cls: type, fields: dict) -> str:
+    """:func:`config_key` of a stored configuration (the dict of its fields) of class ``cls``."""
+    return _key_of_fields(cls, _canonical_fields(cls, fields))
+
+
+def _earlier_keys(cls: type, fields: dict) -> set[str]:
+    """The keys the earlier key formats gave a stored configuration of class ``cls``: before
+    numbers were normalised (:func:`legacy_config_key`) and before the canonical spellings."""
+    keys = {_legacy_key(cls.__name__, fields)}
+    try:
+        keys.add(_key_of_fields(cls, fields))
+    except (TypeError, ValueError):
+        pass
+    return keys - {None}
 
 
 def _key_of_fields(cls: type, fields: Any) -> str:
@@ -190,6 +227,24 @@ def _key_of_fields(cls: type, fields: Any) -> str:
                           "config": _normalised(fields, cls)},
                          sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def key_class(key: str, fields: Any, classes: Any) -> type | None:
+    """The configuration class among ``classes`` under which ``key`` is the key of ``fields``
+    (a stored run's recorded configuration, a dict) in this format or an earlier one, or
+    ``None``: then the key does not follow from the recorded configuration (the run's
+    provenance does not check)."""
+    if not isinstance(fields, dict):
+        return None
+    for cls in classes:
+        keys = _earlier_keys(cls, fields)
+        try:
+            keys.add(stored_config_key(cls, fields))
+        except (TypeError, ValueError):
+            pass
+        if key in keys:
+            return cls
+    return None
 
 
 def legacy_config_key(config: Any) -> str | None:
@@ -222,6 +277,28 @@ def _legacy_key(type_name: str, config: Any) -> str | None:
 
 class RunHeldError(RuntimeError):
     """A run is held (claimed, lease not expired) by another live worker."""
+
+
+@contextlib.contextmanager
+def _lease_renewed(store: "ResultsStore", config: Any, owner: str, lease_s: float):
+    """Renew ``owner``'s lease on ``config`` every ``lease_s / 4`` seconds in a daemon thread
+    while the block runs (stops at the first failed renewal: the lease was lost or taken)."""
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(lease_s / 4):
+            try:
+                store.heartbeat(config, owner, 0, lease_s=lease_s)
+            except Exception:
+                return
+
+    t = threading.Thread(target=renew, daemon=True, name="seqtheory-lease")
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join()
 
 
 def default_owner() -> str:
@@ -261,13 +338,15 @@ class ResultsStore:
         ``root/results.sqlite`` is not a readable SQLite database, or when it holds tables
         ``runs`` / ``metrics`` without the columns of this store (not a seqtheory store).
         """
-        self.root = ensure_dir(root, "results folder")
-        ensure_dir(self.root / "checkpoints", "checkpoint folder")
+        busy_timeout_s = check_real("busy_timeout_s", busy_timeout_s, 0, above=True)
+        self.root = Path(root)
         self.path = self.root / DB_NAME
+        if self.path.exists() and not self.path.is_file():   # refused before anything is made
+            raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
+        created = not self.root.exists()
+        self.root = ensure_dir(root, "results folder")
         self._busy = busy_timeout_s
         self._legacy_keys: dict[type, dict[str, str]] = {}
-        if self.path.exists() and not self.path.is_file():
-            raise ValueError(f"results store {str(self.path)!r} exists and is not a file")
         try:
             with self._connect() as con:
                 con.execute("""CREATE TABLE IF NOT EXISTS runs (
@@ -286,6 +365,12 @@ class ResultsStore:
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"results store {str(self.path)!r} cannot be opened as an SQLite "
                              f"database ({exc}); move it aside to start a new store") from None
+        except ValueError:
+            if created:                          # a refused store leaves no folder behind
+                shutil.rmtree(self.root, ignore_errors=True)
+            raise
+        # the checkpoint folder only once the database is known good (a refused store makes none)
+        ensure_dir(self.root / "checkpoints", "checkpoint folder")
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
@@ -303,8 +388,9 @@ class ResultsStore:
     def key_of(self, config_or_key: Any) -> str:
         """The key this store holds the run under: a ``str`` is taken as a key; for a
         configuration, its :func:`config_key`, unless the store holds that run only under the
-        key of the earlier format (:func:`legacy_config_key` of the configuration as it was
-        stored, e.g. with ``weight_decay=0`` where this one says ``0.0``): then that key."""
+        key an earlier format gave it (e.g. stored with ``weight_decay=0`` where this one says
+        ``0.0``, or with ``test_length=None`` where this one gives ``2 * train_length``): then
+        that key."""
         if isinstance(config_or_key, str):
             return config_or_key
         key = config_key(config_or_key)
@@ -317,21 +403,27 @@ class ResultsStore:
 
     def _legacy_index(self, cls: type) -> dict[str, str]:
         """``{new key: stored key}`` of the runs of configuration class ``cls`` stored under a
-        key of the earlier format that differs from their key now (read once per store object
-        and class: the migration is a lookup; nothing stored is rewritten)."""
+        key of an earlier format (:func:`_earlier_keys`) that differs from their key now (read
+        once per store object and class: the migration is a lookup; nothing stored is
+        rewritten). Where several stored runs have one key now (``task="H3"`` and ``"H3(3)"``
+        both trained before), a finished one is taken, else the oldest."""
         if cls not in self._legacy_keys:
             with self._connect() as con:
-                rows = con.execute("SELECT key, config FROM runs").fetchall()
-            index = {}
-            for stored, text in rows:
+                rows = con.execute("SELECT key, config, status FROM runs "
+                                   "ORDER BY created").fetchall()
+            index: dict[str, tuple[str, str]] = {}
+            for stored, text, status in rows:
                 fields = json.loads(text)
-                if _legacy_key(cls.__name__, fields) != stored:
-                    continue             # another class's run, or already in the new format
+                if not isinstance(fields, dict) or stored not in _earlier_keys(cls, fields):
+                    continue             # another class's run, or stored in the format of now
                 try:
-                    index[_key_of_fields(cls, fields)] = stored
+                    now = stored_config_key(cls, fields)
                 except (TypeError, ValueError):
                     continue
-            self._legacy_keys[cls] = {k: v for k, v in index.items() if k != v}
+                if now != stored and (now not in index or (
+                        status == "finished" and index[now][1] != "finished")):
+                    index[now] = (stored, status)
+            self._legacy_keys[cls] = {k: v for k, (v, _) in index.items()}
         return self._legacy_keys[cls]
 
     def _row(self, con, key: str) -> RunRecord | None:
@@ -383,6 +475,53 @@ class ResultsStore:
             con.execute("UPDATE runs SET status='claimed', owner=?, lease_until=?, error=NULL, "
                         "updated=? WHERE key=?", (owner, now + lease_s, now, key))
             return True
+
+    def wait_or_claim(self, config: Any, owner: str, lease_s: float = 600.0,
+                      wait_s: float = 0.0, poll_s: float = 2.0) -> dict | None:
+        """Claim ``config`` for ``owner`` (:meth:`claim`), waiting while another live owner
+        holds it. Returns ``None`` once the run is claimed, or its stored result when it is (or
+        becomes) finished. A holder that stops renewing its lease loses the run when the lease
+        expires, and the run is claimed then. ``RunHeldError`` when the run is still held after
+        ``wait_s`` seconds (``math.inf``: wait as long as the holder keeps its lease alive)."""
+        deadline = time.time() + wait_s
+        while not self.claim(config, owner, lease_s=lease_s):
+            done = self.result(config)
+            if done is not None:
+                return done
+            if time.time() >= deadline:
+                raise RunHeldError(f"run {self.key_of(config)[:12]} is held by another worker")
+            time.sleep(min(poll_s, max(0.0, deadline - time.time())))
+        return None
+
+    def compute_once(self, config: Any, compute: Any, owner: str | None = None,
+                     lease_s: float = 120.0, wait_s: float = math.inf) -> dict:
+        """The stored result of ``config``, computed by ``compute()`` (a dict, stored) when the
+        store holds none: exactly one worker computes it, the others wait for its result
+        (:meth:`wait_or_claim`; ``RunHeldError`` after ``wait_s`` seconds). The lease is renewed
+        every ``lease_s / 4`` seconds by a background thread while ``compute`` runs, so a
+        computation of any length keeps it and a killed one loses it within ``lease_s``. A
+        failed ``compute`` marks the run failed (and re-raises); an interrupted one (Ctrl-C,
+        SIGTERM turned into ``KeyboardInterrupt``) gives the run back."""
+        done = self.result(config)
+        if done is not None:
+            return done
+        owner = owner or default_owner()
+        done = self.wait_or_claim(config, owner, lease_s=lease_s, wait_s=wait_s)
+        if done is not None:
+            return done
+        with _lease_renewed(self, config, owner, lease_s):
+            try:
+                res = compute()
+            except Exception:
+                import traceback
+
+                self.fail(config, owner, traceback.format_exc())
+                raise
+            except BaseException:
+                self.release(config, owner)
+                raise
+        self.finish(config, owner, res)
+        return self.result(config)
 
     def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:
         """Extend ``owner``'s lease and record progress; RuntimeError if the lease was lost."""

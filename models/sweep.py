@@ -86,7 +86,11 @@ import traceback
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
+from numbers import Integral, Real
 from typing import Any, Callable, Iterable, Sequence
+
+from seqtheory.theory._checks import check_real
+from seqtheory.theory._messages import counted, shown
 
 from .store import ResultsStore, config_key, default_owner
 from .train import TrainConfig
@@ -153,14 +157,14 @@ def _coerce(name: str, value: Any, where: str) -> Any:
             raise bad
         return value
     if hint is int:
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(value, Integral) or isinstance(value, bool):
             raise bad
-        return value
+        return int(value)
     if hint is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not isinstance(value, Real) or isinstance(value, bool):
             raise bad
         if not math.isfinite(value):
-            raise ValueError(f"{where}: must be finite, got {value!r}")
+            raise ValueError(f"{where}: must be finite, got {shown(value)}")
         return float(value)
     if hint is str:
         if not isinstance(value, str):
@@ -175,7 +179,7 @@ def _coerce(name: str, value: Any, where: str) -> Any:
 
 
 def _coerce_scalar(hint, value, where):
-    if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool) \
+    if hint is float and isinstance(value, Real) and not isinstance(value, bool) \
             and math.isfinite(value):
         return float(value)
     raise ValueError(f"{where}: expected {_type_name(hint)}, got {value!r}")
@@ -225,9 +229,7 @@ def parse_sweep(data: dict, source: str = "<dict>") -> SweepSpec:
         if not isinstance(v, str):
             raise ValueError(f"{source}: sweep.{k}: expected str, got {type(v).__name__}")
     lease_s = meta.get("lease_s", DEFAULT_LEASE_S)
-    if isinstance(lease_s, bool) or not isinstance(lease_s, (int, float)) or not (
-            math.isfinite(lease_s) and lease_s > 0):
-        raise ValueError(f"{source}: sweep.lease_s: expected a positive number, got {lease_s!r}")
+    lease_s = check_real(f"{source}: sweep.lease_s", lease_s, 0, above=True)
 
     grid_in, fixed_in = data.get("grid", {}), data.get("fixed", {})
     grid: dict[str, tuple] = {}
@@ -502,7 +504,7 @@ def worker_loop(results_dir: str | os.PathLike, configs: Sequence[TrainConfig], 
     if configs:
         k = offset % len(configs)
         configs = configs[k:] + configs[:k]
-    keys = [config_key(c) for c in configs]
+    keys = [store.key_of(c) for c in configs]  # a run stored under an earlier key format too
     counts = {"trained": 0, "failed": 0}
     while True:
         claimable, waiting = _scan(store, configs, keys, owner, started_at)
@@ -688,7 +690,7 @@ class _RayDriver:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         self.ray, self.configs, self.store, self.say = ray, list(configs), store, say
-        self.keys = [config_key(c) for c in self.configs]
+        self.keys = [store.key_of(c) for c in self.configs]  # as stored (earlier formats too)
         self.workers, self.device, self.threads = workers, device, threads
         self.lease_s, self.poll_s, self.started_at = lease_s, poll_s, started_at
         self.progress_every_s, self.stream_every_s = progress_every_s, stream_every_s
@@ -790,7 +792,7 @@ class _RayDriver:
             error = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:300]}"
             self._event("lost", fl, error=error)
             if fl.attempt > self.ray_retries:
-                self._fail(fl, f"Ray task lost on {fl.attempt} attempt(s) (ray_retries="
+                self._fail(fl, f"Ray task lost on {counted(fl.attempt, 'attempt')} (ray_retries="
                                f"{self.ray_retries}); last: {error}")
             else:
                 self.say(f"[driver] lost {_describe(fl.cfg)} ({fl.key[:10]}): {error}; "
@@ -902,17 +904,14 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
         raise ValueError(f"threads must be a positive int, got {threads!r}")
     if address is not None and backend != "ray":
         raise ValueError("address is only used with backend 'ray'")
-    if isinstance(stream_every_s, bool) or not isinstance(stream_every_s, (int, float)) or not (
-            math.isfinite(stream_every_s) and stream_every_s >= 0):
-        raise ValueError(f"stream_every_s must be a finite number >= 0, got {stream_every_s!r}")
+    check_real("stream_every_s", stream_every_s, 0)
     if isinstance(ray_retries, bool) or not isinstance(ray_retries, int) or ray_retries < 0:
         raise ValueError(f"ray_retries must be an int >= 0, got {ray_retries!r}")
     if isinstance(spec, SweepSpec):
         configs, lease = spec.configs(), spec.lease_s if lease_s is None else lease_s
     else:
         configs, lease = list(spec), DEFAULT_LEASE_S if lease_s is None else lease_s
-    if not (lease > 0 and math.isfinite(lease)):
-        raise ValueError(f"lease_s must be a positive number, got {lease!r}")
+    lease = check_real("lease_s", lease, 0, above=True)
     if device != "auto" and (backend == "local" or address is None):
         from .train import resolve_device
 
@@ -922,8 +921,8 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
     results_dir = Path(results_dir).resolve()
     store = ResultsStore(results_dir)
     started_at = time.time()
-    say(f"sweep: {len(configs)} runs, results in {results_dir}, backend {backend}, "
-        f"{workers} worker(s), device {device}, lease {lease:g} s")
+    say(f"sweep: {counted(len(configs), 'run')}, results in {results_dir}, backend {backend}, "
+        f"{counted(workers, 'worker')}, device {device}, lease {lease:g} s")
     say(f"progress: {sweep_status(store, configs).line()}")
     if backend == "local":
         errors = _run_local(configs, results_dir, workers, device, lease, poll_s, started_at,

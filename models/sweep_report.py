@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.theory._io import atomic_write_bytes, atomic_write_text
+from seqtheory.theory._messages import counted
 
 from .store import ResultsStore, canonical_json, config_key, holds_store
-from .tasks import TASK_GROUPS
+from .tasks import TASK_GROUPS, resolved_test_length
 
 __all__ = ["collect_runs", "summarize", "render_markdown", "accuracy_vs_depth_figure",
            "write_word_problem_report", "summary_lines", "REPORT_NAME", "METRIC"]
@@ -80,7 +81,7 @@ def collect_runs(store: ResultsStore,
             "depth": c["depth"], "width": c["width"], "lr": c["lr"],
             "batch_size": c["batch_size"], "steps": c["steps"], "seed": c["seed"],
             "train_length": c["train_length"],
-            "test_length": c["test_length"] if c.get("test_length") else 2 * c["train_length"],
+            "test_length": resolved_test_length(c["train_length"], c.get("test_length")),
             "convention": c.get("convention"),
             "seq_acc": test.get("seq_acc"),
             "seq_acc_train_length": test.get("seq_acc_train_length"),
@@ -344,14 +345,15 @@ def summary_lines(doc: dict) -> list[str]:
     for r in runs:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
     status = ", ".join(f"{n} {k}" for k, n in sorted(by_status.items()))
-    lines = [f"{len(runs)} word-problem run(s)" + (f" ({status})" if status else "")]
+    lines = [counted(len(runs), "word-problem run") + (f" ({status})" if status else "")]
     left = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in doc["skipped"].items() if n)
     if left:
         lines.append(f"left out: {left}")
     for e in doc["experiments"]:
         cells = [c for c in e["cells"] if c["best_mean"] is not None]
         line = (f"train length {e['train_length']}, test length {e['test_length']}: "
-                f"{len(cells)}/{len(e['cells'])} task x model x depth cell(s) with a finished run")
+                f"{len(cells)}/{counted(len(e['cells']), 'task x model x depth cell')} with a "
+                "finished run")
         if cells:
             b = max(cells, key=lambda c: c["best_mean"])
             line += (f"; best {b['task']} {b['model']} depth {b['depth']}: sequence accuracy "

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from seqtheory.theory._messages import shown
+from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.groups import FiniteGroup
 from ._checks import check_int, check_int_fields
 
@@ -50,7 +50,8 @@ __all__ = [
     "TASK_GROUPS", "DEFAULT_CONVENTION", "prefix_products", "WordProblemSpec", "WordProblemData",
     "make_word_problem", "RotationSpec", "RotationData", "make_rotation_task", "rotation_log",
     "rotation_exp", "so3_basis", "audit_representation", "task_names",
-    "TOKEN_TASK_SUFFIX", "TokenLabelData", "make_token_task",
+    "TOKEN_TASK_SUFFIX", "TokenLabelData", "make_token_task", "ROTATION_TASKS",
+    "canonical_task_name", "resolved_test_length",
 ]
 
 TASK_GROUPS = ("C2", "C3", "D8", "H3", "S3", "S4", "A5")
@@ -65,9 +66,48 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+ROTATION_TASKS = ("rotation_a5", "rotation_eps")
+
+
 def task_names() -> tuple[str, ...]:
     """Task names accepted by the training CLI: the group names of SPEC §2 plus the rotations."""
-    return TASK_GROUPS + ("rotation_a5", "rotation_eps")
+    return TASK_GROUPS + ROTATION_TASKS
+
+
+def resolved_test_length(train_length: int, test_length: int | None = None) -> int:
+    """The test length of a task: ``test_length``, or ``2 * train_length`` when it is ``None``
+    (the default of every task of this module: test words twice as long as training words)."""
+    return test_length if test_length is not None else 2 * train_length
+
+
+@functools.lru_cache(maxsize=512)
+def canonical_task_name(task: str) -> str:
+    """The one spelling of a task name among the names that build the same task.
+
+    A group name is replaced by the name of the group :meth:`FiniteGroup.named` builds from it
+    (``"Dih4"`` / ``"D_8"`` → ``"D8"``, ``"Klein"`` → ``"V4"``, ``"trivial"`` → ``"C1"``,
+    ``"C7:C3"`` → ``"F21"``, ``"C02"`` → ``"C2"``), or by its spelling in :data:`TASK_GROUPS`
+    where that differs (``"H3(3)"`` → ``"H3"``, the name the claims and the command line use, so
+    that their runs keep their keys). ``named`` builds the group of either name by the same
+    construction, so its elements, their order (the token indices) and the Cayley table are
+    identical (tests/test_store_keys.py). Names of isomorphic groups built differently (``"S3"``
+    and ``"D6"``: other element orders, other token indices) stay apart: they are different
+    tasks. The ``".token"`` suffix is kept; rotation task names and names that are no group name
+    are returned unchanged."""
+    if task in ROTATION_TASKS:
+        return task
+    base = task.removesuffix(TOKEN_TASK_SUFFIX)
+    try:
+        name = FiniteGroup.named(base).name
+    except (TypeError, ValueError):   # not a group name (or too large): keyed as spelled
+        return task
+    return _task_group_spelling().get(name, name) + task[len(base):]
+
+
+@functools.lru_cache(maxsize=1)
+def _task_group_spelling() -> dict[str, str]:
+    """``{group's own name: its spelling in TASK_GROUPS}`` where the two differ (``H3(3)``)."""
+    return {FiniteGroup.named(n).name: n for n in TASK_GROUPS if FiniteGroup.named(n).name != n}
 
 
 def _check_convention(convention: str) -> str:
@@ -113,7 +153,7 @@ def _unique_words(rng: np.random.Generator, n_letters: int, length: int, count: 
     budget = total - (len(forbidden) * n_letters ** (length - forbid_prefix) if forbidden else 0)
     if count > budget:
         raise ValueError(f"cannot draw {count} distinct {what} of length {length} over "
-                         f"{n_letters} letters (at most {int(budget)} available)")
+                         f"{counted(n_letters, 'letter')} (at most {int(budget)} available)")
     seen: set[bytes] = set()
     rows: list[np.ndarray] = []
     for _ in range(1000):
@@ -162,7 +202,7 @@ class WordProblemSpec:
 
     @property
     def test_len(self) -> int:
-        return self.test_length if self.test_length is not None else 2 * self.train_length
+        return resolved_test_length(self.train_length, self.test_length)
 
 
 @dataclass
@@ -357,7 +397,7 @@ class RotationSpec:
 
     @property
     def test_len(self) -> int:
-        return self.test_length if self.test_length is not None else 2 * self.train_length
+        return resolved_test_length(self.train_length, self.test_length)
 
 
 @dataclass

@@ -22,8 +22,8 @@ Metrics (on the held-out test set, length ``2T`` by default):
 """
 from __future__ import annotations
 
-import math
 import time
+from numbers import Integral
 import traceback
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
@@ -33,14 +33,15 @@ import torch
 
 from seqtheory.theory._messages import shown
 
-from ._checks import check_int, check_int_fields, check_optional_int
+from ._checks import check_int, check_int_fields, check_optional_int, check_real, check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
 from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
-from .store import ResultsStore, RunHeldError, config_key, default_owner
-from .tasks import (TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec, make_rotation_task,
-                    make_token_task, make_word_problem)
+from .store import ResultsStore, config_key, default_owner
+from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
+                    canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
+                    resolved_test_length)
 
 __all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
@@ -131,15 +132,12 @@ class TrainConfig:
         if self.convention not in ("left", "right"):
             raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
         for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):
-            v = getattr(self, f)
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) \
-                    or v < 0 or (positive and v == 0):
-                raise ValueError(f"{f} must be a finite {'positive' if positive else 'non-negative'} "
-                                 f"number, got {shown(v)}")
-        if self.eps is not None and (self.task != "rotation_eps" or not math.isfinite(self.eps)
-                                     or self.eps <= 0):
-            raise ValueError(f"eps must be a finite positive number and only for task "
-                             f"'rotation_eps', got eps={shown(self.eps)} for task {self.task!r}")
+            check_real_field(self, f, 0, above=positive)
+        if self.eps is not None:
+            if self.task != "rotation_eps":
+                raise ValueError(f"eps is only for task 'rotation_eps', got eps={shown(self.eps)} "
+                                 f"for task {self.task!r}")
+            check_real_field(self, "eps", 0, above=True)
         if not isinstance(self.task, str) or self.task != self.task.strip():
             # the task name is part of the store key: ' C2' and 'C2' must not be two runs
             raise ValueError(f"task must be a name without surrounding spaces, got {self.task!r}")
@@ -155,13 +153,33 @@ class TrainConfig:
             raise ValueError("shuffle_labels applies to word problems only")
 
     @classmethod
+    def canonical_fields(cls, fields: dict) -> dict:
+        """``fields`` (a configuration as a dict) in the one spelling of each value that names the
+        same computation, for the store key (:func:`~seqtheory.models.store.config_key`): an
+        explicit ``test_length`` equal to its default ``2 * train_length``
+        (:func:`~seqtheory.models.tasks.resolved_test_length`) is ``None``, the spelling of the
+        defaults the claims and the command line use; the task is its
+        :func:`~seqtheory.models.tasks.canonical_task_name` (``"H3(3)"`` → ``"H3"``; ``"S3"``
+        and ``"D6"`` stay apart: other token indices). Other fields are as given; a field that
+        a setting leaves unused (``start`` of a word problem, ``curriculum_start`` without a
+        curriculum) still takes part in the key."""
+        out = dict(fields)
+        length = out.get("train_length")
+        if isinstance(length, Integral) and out.get("test_length") == \
+                resolved_test_length(int(length)):
+            out["test_length"] = None
+        if isinstance(out.get("task"), str):
+            out["task"] = canonical_task_name(out["task"])
+        return out
+
+    @classmethod
     def from_dict(cls, d: dict) -> "TrainConfig":
         """The configuration of a stored run's ``config`` dict (JSON lists back to tuples)."""
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
     @property
     def is_rotation(self) -> bool:
-        return self.task in ("rotation_a5", "rotation_eps")
+        return self.task in ROTATION_TASKS
 
     @property
     def key(self) -> str:
@@ -193,7 +211,7 @@ def build_model(cfg: TrainConfig, data) -> SequenceModel | AbelianStateModel:
                      depth=cfg.depth, width=cfg.width, n_heads=cfg.n_heads, d_state=cfg.d_state,
                      head="regression" if rot else "classification", positions=cfg.positions,
                      n_householder=cfg.n_householder,
-                     max_len=max(4096, 2 * (cfg.test_length or 2 * cfg.train_length)))
+                     max_len=max(4096, 2 * resolved_test_length(cfg.train_length, cfg.test_length)))
     return SequenceModel(mc)
 
 
@@ -287,22 +305,22 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     oversubscription on a shared CPU. ``wait_s``: when another live worker holds the run, poll
     the store for up to this long (its result is returned when it finishes; the run is taken over
     if its lease expires) instead of raising at once.
-    Returns the result dict (config, key, device, metrics, curves, timings).
+    Returns the result dict (config, key, device, metrics, curves, timings). ``ValueError``
+    for a ``lease_s`` that is not a positive number or a ``wait_s`` below 0 (numpy scalars are
+    numbers).
     """
+    lease_s = check_real("lease_s", lease_s, 0, above=True)
+    wait_s = check_real("wait_s", wait_s, 0)
     if store is not None:
         done = store.result(cfg)
         if done is not None:
             return dict(done, from_store=True)
     dev = resolve_device(device)
     owner = owner or default_owner()
-    deadline = time.time() + wait_s
-    while store is not None and not store.claim(cfg, owner, lease_s=lease_s):
-        done = store.result(cfg)
+    if store is not None:
+        done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-        if time.time() >= deadline:
-            raise RunHeldError(f"run {cfg.key[:12]} is held by another worker")
-        time.sleep(min(2.0, max(0.0, deadline - time.time())))
     check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:

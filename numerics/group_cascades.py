@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import counted
 
 __all__ = [
     "AbelianLayer",
@@ -354,7 +355,8 @@ def all_words(N: int, T: int) -> np.ndarray:
     ``T < 0`` or more than ``10**8`` entries; ``TypeError`` for non-ints."""
     N, T = check_int("N", N), check_int("T", T, 0)
     if N ** T * max(T, 1) > 10 ** 8:
-        raise ValueError(f"N**T * T = {N}**{T} * {T} entries is too many to enumerate")
+        raise ValueError(f"N**T * T = {N}**{T} * {T} = {counted(N ** T * T, 'entry', 'entries')} are too many to "
+                         f"enumerate (at most 10**8)")
     if T == 0:
         return np.zeros((1, 0), dtype=np.int64)
     grids = np.indices((N,) * T).reshape(T, -1).T

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqtheory.theory._arrays import UNIT_ROUNDOFF, as_rows as _as_rows, pow2_exponent
-from seqtheory.theory._checks import check_int
+from seqtheory.theory._checks import check_int, check_real
 from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
 
@@ -71,10 +71,7 @@ _SOLVERS = (("CLARABEL", {}), ("SCS", {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_it
 
 
 def _eta(eta) -> float:
-    e = float(eta)
-    if not math.isfinite(e) or e <= 0:
-        raise ValueError(f"eta must be finite and > 0, got {shown(eta)}")
-    return e
+    return check_real("eta", eta, 0, above=True)
 
 
 def pair_difference_matrix(V: int) -> np.ndarray:
@@ -108,9 +105,7 @@ def row_normalise(G, eps: float = 0.0) -> np.ndarray:
     Each row is scaled by its own power of two before its norm is taken, so rows of any size
     (1e-300 … 1e300) give unit rows for ``eps = 0`` (no overflow or underflow in ``‖g_i‖₂``)."""
     A = _as_rows(G, "G")
-    if not (isinstance(eps, (int, float, np.floating, np.integer)) and math.isfinite(eps)
-            and eps >= 0):
-        raise ValueError(f"eps must be finite and ≥ 0, got {shown(eps)}")
+    eps = check_real("eps", eps, 0)
     m = np.abs(A).max(axis=1, keepdims=True)
     ex = np.frexp(np.where(m > 0, m, 1.0))[1]
     An = np.ldexp(A, -ex)                                 # rows scaled into [-1, 1]
@@ -197,8 +192,7 @@ def min_tension(G, *, rtol: float = 1e-9) -> SocpResult:
     import cvxpy as cp
 
     A = _as_rows(G, "G", min_rows=2)
-    if not (isinstance(rtol, (int, float)) and math.isfinite(rtol) and rtol >= 0):
-        raise ValueError(f"rtol must be a finite number ≥ 0, got {shown(rtol)}")
+    rtol = check_real("rtol", rtol, 0)
     V, d = A.shape
     M = pair_difference_matrix(V)
     An, ex = _normalised(A)
@@ -280,8 +274,8 @@ def numerical_rank(G, rtol: float = 1e-9, data_scale: float = 0.0) -> int:
     from seqtheory.theory.linalg import rank_decision
 
     A = _as_rows(G, "G")
-    if not (isinstance(data_scale, (int, float)) and math.isfinite(data_scale) and data_scale >= 0):
-        raise ValueError(f"data_scale must be a finite number ≥ 0, got {shown(data_scale)}")
+    rtol = check_real("rtol", rtol, 0)
+    data_scale = check_real("data_scale", data_scale, 0)
     peak = float(np.abs(A).max()) if A.size else 0.0
     if peak == 0:
         return 0

@@ -51,7 +51,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from seqtheory.theory._checks import check_int
-from seqtheory.theory._messages import shown
+from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.linalg import rref_pivots
 
 from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
@@ -302,8 +302,8 @@ class NilpotentCascade:
         top = self.depth if coupling == "linear" else max_class_for_depth(self.n_letters, depth)
         c = top if nilpotency_class is None else check_int("nilpotency_class", nilpotency_class)
         if c > top:
-            raise ValueError(f"nilpotency_class {c} exceeds the class {top} that {depth} layers "
-                             f"with {coupling} coupling realise on {self.n_letters} letters")
+            raise ValueError(f"nilpotency_class {c} exceeds the class {top} that {counted(depth, 'layer')} "
+                             f"with {coupling} coupling realise on {counted(self.n_letters, 'letter')}")
         self.nilpotency_class = c
         n = self.n_letters
         if coupling == "linear":
@@ -508,9 +508,9 @@ def _as_fmpq(eps) -> fmpq:
         q = fmpq(int(eps))
     elif isinstance(eps, Rational):
         q = fmpq(int(eps.numerator), int(eps.denominator))
-    elif isinstance(eps, (float, str)):
+    elif isinstance(eps, (float, np.floating, str)):   # a float: the decimal it prints as
         try:
-            f = Fraction(str(eps) if isinstance(eps, float) else eps)
+            f = Fraction(eps if isinstance(eps, str) else str(float(eps)))
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"eps must be a finite rational number, got {shown(eps)}") from None
         q = fmpq(f.numerator, f.denominator)
@@ -522,7 +522,7 @@ def _as_fmpq(eps) -> fmpq:
         q = -q if eps < 0 else q
     else:
         raise TypeError(f"eps must be a rational number (int, Fraction, fmpq, mpmath mpf, str, "
-                        f"float), got {type(eps).__name__}")
+                        f"float or a numpy scalar), got {type(eps).__name__}")
     if q < 0:
         raise ValueError(f"eps must be >= 0, got {shown(eps)}")
     return q

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import expm
 
+from seqtheory.theory._checks import check_real
+
 __all__ = ["best_abelian_prediction", "magnus_prediction", "constant_prediction", "rms_error",
            "MAX_ABELIAN_LENGTH"]
 
@@ -72,8 +74,7 @@ def magnus_prediction(generators, h0, tokens, eps: float, order: int) -> np.ndar
     X, h0, tokens = _check(generators, h0, tokens, "generators")
     if order not in (1, 2):
         raise ValueError(f"order must be 1 or 2, got {order!r}")
-    if not (isinstance(eps, (int, float)) and np.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
+    eps = check_real("eps", eps, 0, above=True)
     Xs = eps * X[tokens]                                             # (N, T, d, d)
     omega = np.cumsum(Xs, axis=1)
     if order == 2:

@@ -21,16 +21,21 @@ Run "seqtheory COMMAND --help" for the options of a command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import fnmatch
 import importlib
 import json
 import pkgutil
+import signal
+import sqlite3
 import sys
+import threading
 from pathlib import Path
 
-from seqtheory.theory._io import FolderLockTimeout, check_dir, ensure_dir, folder_lock, \
-    os_error_line
+from seqtheory.theory._io import FolderLockTimeout, check_dir, check_entries, ensure_dir, \
+    folder_lock, os_error_line
+from seqtheory.theory._messages import counted
 
 from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
@@ -117,7 +122,7 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
     """The evidence bundle of ``--evidence`` (None without one); sets ``args.provenance``.
     ``ValueError`` for a bad bundle, a bundle of another profile or seed, or a GPU profile
     (:data:`~seqtheory.proofs_checks.profiles.GPU_PROFILES`) asked to train on a CPU."""
-    from .evidence import load_provenance
+    from .evidence import bundle_store, load_provenance, provenance_problems, unverified_lines
     from .profiles import GPU_PROFILES
 
     args.provenance = None
@@ -132,7 +137,15 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
         if prov[key] != getattr(args, key):
             raise ValueError(f"--evidence {str(root)!r} was made with {key} {prov[key]!r}; this "
                              f"run uses {getattr(args, key)!r} (give --{key} {prov[key]})")
-    args.provenance = dict(prov, path=str(root))
+    try:                                                # checked again: never taken on trust
+        problems = provenance_problems(bundle_store(root))
+    except (sqlite3.Error, ValueError) as exc:
+        raise ValueError(f"--evidence {str(root)!r}: the runs of its results store cannot be "
+                         f"read ({exc})") from None
+    for line in unverified_lines(problems):
+        print(f"seqtheory verify: note: {line}" if not line.startswith(" ") else line,
+              file=sys.stderr)
+    args.provenance = dict(prov, path=str(root), unverified_runs=problems)
     return root
 
 
@@ -182,8 +195,9 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path) -> dic
         print(f"seqtheory verify: note: replacing the report in {out} ({why})", file=sys.stderr)
     elif old is not None and partial and not args.replace:
         kept = len({c["id"] for c in old["claims"]} - {c.id for c in claims})
-        print(f"seqtheory verify: note: merging into the report in {out} (its other {kept} "
-              f"claim(s) are kept; --replace writes a fresh report)", file=sys.stderr)
+        print(f"seqtheory verify: note: merging into the report in {out} (kept from it: "
+              f"{counted(kept, 'other claim')}; --replace writes a fresh report)",
+              file=sys.stderr)
     return old
 
 
@@ -318,12 +332,14 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
         def training(info: dict) -> None:
             if info["phase"] == "started":
                 if info["runs"]:
-                    progress.console.print(f"  training {info['runs']} runs in "
-                                           f"{info['workers'] or 1} process(es) meanwhile",
+                    progress.console.print(f"  training {counted(info['runs'], 'run')} in "
+                                           f"{counted(info['workers'] or 1, 'process', 'processes')}"
+                                           " meanwhile",
                                            highlight=False, soft_wrap=True)
                 return
             if info["runs"] and not info.get("error"):
-                progress.console.print(f"  trained {info['runs']} runs in {info['seconds']:.1f} s",
+                progress.console.print(f"  trained {counted(info['runs'], 'run')} in "
+                                       f"{info['seconds']:.1f} s",
                                        highlight=False, soft_wrap=True)
             if info.get("error"):
                 progress.console.print("  training failed; each check trains its own runs:\n  "
@@ -354,19 +370,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
                       out_dir=out, results_dir=Path(args.results).resolve() if args.results else None,
                       evidence=evidence)
-        if evidence is None:
-            _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
+        trains = any(c.uses_training for c in claims)
+        if evidence is None:   # the default store of a training claim is <out>/results
+            _check_results_dir(ctx.results_dir if ctx.results_dir is not None or not trains
+                               else out / "results", needed=trains)
+        _check_report_folder(out)
         old = _merge_base(args, claims, out)
         created = not out.exists()
         ensure_dir(out, "--out")
     except ValueError as exc:
         print(f"seqtheory verify: error: {exc}", file=sys.stderr)
         return 2
+    figures_before = _figure_files(out)
     results, interrupted = _run_with_progress(
         claims, ctx, args, _recorded_seconds(old, args.profile, args.controls))
     if interrupted and not results:
-        if created:
-            _remove_if_empty(out)
+        _discard_new_figures(out, figures_before, created)
         print("seqtheory verify: interrupted before a claim finished; no report written",
               file=sys.stderr)
         return 130
@@ -376,17 +395,16 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         report, jpath, mpath, stem, removed = _write_run(args, claims, report, out, old,
                                                          interrupted)
-    except OSError as exc:
-        print(f"seqtheory verify: error: cannot write the report into {out}: "
-              f"{os_error_line(exc)}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"seqtheory verify: error: cannot write the report into {out}: {exc}",
+    except (OSError, ValueError) as exc:
+        _discard_new_figures(out, figures_before, created)  # no report refers to them
+        why = os_error_line(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"seqtheory verify: error: cannot write the report into {out}: {why}",
               file=sys.stderr)
         return 1
     ran = {r.claim.id for r in results}
     if interrupted:
-        print(f"seqtheory verify: interrupted after {len(results)}/{len(claims)} claims; "
+        print(f"seqtheory verify: interrupted after {len(results)}/"
+              f"{counted(len(claims), 'claim')}; "
               f"partial report (marked interrupted): {jpath}", file=sys.stderr)
         if stem != "report":
             print(f"seqtheory verify: the last complete report is unchanged: "
@@ -405,10 +423,10 @@ def _print_run(report: dict, run_records: list[dict], results: list, stem: str, 
     _print_summary(dict(report, claims=run_records))
     print(f"this run: {tally_line(run_records)}")
     if len(report["runs"]) > 1:
-        print(f"the report (merged with {len(report['runs']) - 1} earlier run(s)): "
+        print(f"the report (merged with {counted(len(report['runs']) - 1, 'earlier run')}): "
               f"{tally_line(report['claims'])}")
     if removed:
-        print(f"removed {len(removed)} stale figure file(s) from {out / 'figures'}")
+        print(f"removed {counted(len(removed), 'stale figure file')} from {out / 'figures'}")
     print(f"report: {mpath}\n        {jpath}")
     crashed = [r.claim.id for r in results if r.crashed]
     broken = [r.claim.id for r in results if r.control_failed]
@@ -428,6 +446,44 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
     except OSError:
         pass
+
+
+#: the entries a verify run writes in its --out folder: files (the lock, the report pairs of each
+#: stem) and folders (the figures)
+_REPORT_FILES = (REPORT_LOCK, *(f"{stem}.{ext}" for stem in
+                                ("report", "report.interrupted", "report.unmerged")
+                                for ext in ("json", "md")))
+
+
+def _check_report_folder(out: Path) -> None:
+    """``ValueError`` (a refusal, before anything is written) when an entry the run will write in
+    ``out`` is unusable: the report lock or a report file that is a folder or not writable, a
+    ``figures`` that is a file (:func:`~seqtheory.theory._io.check_entries`)."""
+    check_entries(out, "--out", files=_REPORT_FILES, folders=("figures",))
+
+
+def _figure_files(out: Path) -> set[Path] | None:
+    """The figure files in ``out/figures`` now (``None`` when there is no such folder)."""
+    figures = out / "figures"
+    return {p for p in figures.iterdir() if p.is_file()} if figures.is_dir() else None
+
+
+def _discard_new_figures(out: Path, before: set[Path] | None, created: bool) -> None:
+    """A run that writes no report leaves ``out`` as it found it: the figure files it added are
+    removed, and the ``figures`` folder and ``out`` itself when the run created them and they
+    are empty (but for the report lock this run created there). (A figure file the run rewrote
+    in place keeps its new bytes: the claims write figures in place, and no copy of the old
+    ones is kept.)"""
+    for p in (_figure_files(out) or set()) - (before or set()):
+        with contextlib.suppress(OSError):
+            p.unlink()
+    if before is None:
+        _remove_if_empty(out / "figures")
+    if created:
+        with contextlib.suppress(OSError):
+            if [p.name for p in out.iterdir()] == [REPORT_LOCK]:
+                (out / REPORT_LOCK).unlink()
+        _remove_if_empty(out)
 
 
 def _short_commit(commit: str) -> str:
@@ -591,10 +647,24 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _sigterm_as_interrupt():
+    """Make SIGTERM (``kill``, a scheduler's stop) end a command as Ctrl-C does: training
+    workers are stopped and give their runs back, ``verify`` writes the claims finished so far.
+    Returns the previous handler (None when not on the main thread, where nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (130 after Ctrl-C: files written so far
     are complete, training runs keep their last checkpoint)."""
     args = build_parser().parse_args(argv)
+    previous = _sigterm_as_interrupt()
     try:
         if args.command in ("verify", "claims", "cite"):
             load_all()
@@ -605,6 +675,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a file operation failed outside the places that word it themselves
         print(f"seqtheory {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

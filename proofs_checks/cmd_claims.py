@@ -17,6 +17,8 @@ import sys
 import textwrap
 from dataclasses import asdict
 
+from seqtheory.theory._messages import counted
+
 from .registry import Claim, Source, all_claims
 
 __all__ = ["register", "claim_listing", "claims_json", "short_source"]
@@ -68,7 +70,7 @@ def claim_listing(claims: list[Claim], width: int) -> str:
         return textwrap.wrap(text, width, initial_indent=_INDENT, subsequent_indent=_INDENT * 2,
                              break_long_words=False, break_on_hyphens=False)
 
-    lines = textwrap.wrap(f"{len(claims)} registered claims (seqtheory verify --only ID checks "
+    lines = textwrap.wrap(f"{counted(len(claims), 'registered claim')} (seqtheory verify --only ID checks "
                           "one; seqtheory cite ID cites one)", width, break_long_words=False,
                           break_on_hyphens=False)
     for c in claims:

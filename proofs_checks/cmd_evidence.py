@@ -45,7 +45,7 @@ def _cmd_pack(args: argparse.Namespace) -> int:
 
     from seqtheory.theory._io import os_error_line
 
-    from .evidence import describe, pack
+    from .evidence import describe, pack, unverified_lines
 
     def fail(msg: str, code: int) -> int:
         print(f"seqtheory evidence pack: error: {msg}", file=sys.stderr)
@@ -61,5 +61,8 @@ def _cmd_pack(args: argparse.Namespace) -> int:
         return fail(f"cannot copy the results store {str(args.results)!r} into the bundle "
                     f"{str(args.out)!r}: {exc}", 1)
     print(f"wrote {args.out}: {describe(prov)}")
+    for line in unverified_lines(prov["unverified_runs"]):
+        print(f"seqtheory evidence pack: note: {line}" if not line.startswith(" ") else line,
+              file=sys.stderr)
     print(json.dumps({k: prov[k] for k in ("git_commit", "device", "runs")}))
     return 0

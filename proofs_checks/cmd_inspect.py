@@ -17,6 +17,8 @@ import math
 import sys
 from pathlib import Path
 
+from seqtheory.theory._messages import counted
+
 __all__ = ["register", "run", "open_store", "render", "MAX_TOKENS_SHOWN"]
 
 #: per-token phases are printed for groups up to this order (larger ones: --json)
@@ -102,8 +104,9 @@ def render(res) -> list[str]:
             "per-token means over random contexts (spread in the 'ctx' column)")
         lines += ["", f"layer {L.index} ({L.layer_class}; character tested on G^({L.index - 1}) of order "
                       f"{L.subgroup_order}, kernel ⊇ G^({L.index}) of order {L.next_order}?; {ctx}): "
-                      f"{L.n_nontrivial} non-trivial homomorphic character(s), "
-                      f"{L.n_non_homomorphism} non-homomorphism channel(s) of {len(L.channels)}"]
+                      f"{counted(L.n_nontrivial, 'non-trivial homomorphic character')}, "
+                      f"{counted(L.n_non_homomorphism, 'non-homomorphism channel')} of "
+                      f"{len(L.channels)}"]
         pw = 7 * len(L.channels[0].phase) if len(L.channels[0].phase) <= MAX_TOKENS_SHOWN else 16
         lines.append(f"  {'ch':>3}  {'phases/π':<{pw}} {'max|δ|/π':>8} {'min|λ|':>7} {'ctx/π':>6}  "
                      f"{'character k: tokens':<28} {'hom':>7} {'⊇next':>5} {'horizon':>8}")

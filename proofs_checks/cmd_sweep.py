@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from seqtheory.theory._messages import counted
+
 from .cli_types import int_at_least, number_above, number_at_least
 
 __all__ = ["register"]
@@ -23,7 +25,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"seqtheory sweep: error: {exc}", file=sys.stderr)
         return 2
     if args.dry_run:
-        print(f"sweep {spec.name!r} ({spec.source}): {spec.size} runs")
+        print(f"sweep {spec.name!r} ({spec.source}): {counted(spec.size, 'run')}")
         if spec.description:
             print(f"  {spec.description}")
         for k, v in spec.grid.items():
@@ -58,7 +60,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 def _cmd_sweep_report(args: argparse.Namespace) -> int:
     from seqtheory.models.store import holds_store
     from seqtheory.models.sweep import load_sweep
-    from seqtheory.models.sweep_report import summary_lines, write_word_problem_report
+    from seqtheory.models.sweep_report import REPORT_NAME, summary_lines, write_word_problem_report
+    from seqtheory.theory._io import check_dir, check_entries
 
     if not holds_store(args.results):
         print(f"seqtheory sweep-report: error: no results store at {args.results}",
@@ -72,9 +75,12 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
             print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
             return 2
     out = Path(args.out)
-    if out.exists() and not out.is_dir():  # checked before anything is written or created
-        print(f"seqtheory sweep-report: error: --out {str(out)!r} exists and is not a folder",
-              file=sys.stderr)
+    try:                                   # checked before anything is written or created
+        check_dir(out, "--out")
+        check_entries(out, "--out", files=(f"{REPORT_NAME}.json", f"{REPORT_NAME}.md"),
+                      folders=("figures",))
+    except ValueError as exc:
+        print(f"seqtheory sweep-report: error: {exc}", file=sys.stderr)
         return 2
     try:
         paths = write_word_problem_report(args.results, out, configs=configs)
@@ -84,7 +90,7 @@ def _cmd_sweep_report(args: argparse.Namespace) -> int:
     doc = json.loads(next(p for p in paths if p.suffix == ".json").read_text(encoding="utf-8"))
     for line in summary_lines(doc):
         print(line)
-    print(f"wrote {len(paths)} file(s) into {out}: "
+    print(f"wrote {counted(len(paths), 'file')} into {out}: "
           + ", ".join(str(p.relative_to(out)) for p in paths))
     return 0
 

@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
                           batch_size=args.batch_size, lr=args.lr, weight_decay=args.weight_decay,
                           warmup=args.warmup, grad_clip=args.grad_clip, precision=args.precision,
                           seed=args.seed)
-        key = cfg.key
         store = ResultsStore(Path(args.results))
+        key = store.key_of(cfg)  # the key the store holds the run under (earlier formats too)
     except (ValueError, TypeError) as exc:
         print(f"seqtheory train: error: {exc}", file=sys.stderr)
         return 2

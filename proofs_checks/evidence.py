@@ -18,6 +18,15 @@ mixed with runs of another machine or configuration. The report records the prov
 The bundle's runs are identified by their configuration hashes (the device is not part of a
 configuration), so a bundle answers exactly the runs the profile and seed ask for; the profile and
 seed of ``verify`` must be those of the bundle (``ValueError`` otherwise).
+
+Provenance of each run (:func:`provenance_problems`): its key must follow from the
+configuration recorded with it (for one of :func:`keyed_classes`, in this key format or an
+earlier one), and a result that records its own ``key`` / ``config`` must agree with the store.
+``pack`` marks every run that does not check in ``provenance.json`` (``unverified_runs``: key →
+why) and says so; ``verify --evidence`` checks the bundle's runs again when it opens it, reports
+those that do not check in the terminal and records them in the report
+(``environment.evidence.unverified_runs``). ``run_torch_versions`` lists the torch versions the
+runs' results record.
 """
 from __future__ import annotations
 
@@ -31,11 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from seqtheory.theory._io import atomic_write_text, current_umask
+from seqtheory.theory._messages import counted
 
 from .environment import environment_info
 
 __all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
-           "bundle_store_dir", "bundle_store"]
+           "bundle_store_dir", "bundle_store", "keyed_classes", "provenance_problems",
+           "unverified_lines"]
 
 BUNDLE_FORMAT = 1
 _PROVENANCE = "provenance.json"
@@ -118,18 +129,81 @@ def load_provenance(bundle: str | os.PathLike) -> dict[str, Any]:
     return prov
 
 
+def keyed_classes() -> tuple[type, ...]:
+    """The configuration classes whose runs seqtheory keeps in a results store (the claims'
+    training plans and the precision sweeps they store; tests/test_evidence.py checks that the
+    plans hold no other)."""
+    from seqtheory.models.precision import PrecisionConfig
+    from seqtheory.models.train import TrainConfig
+
+    from .claims.head_training import HeadExperiment
+    from .claims.head_width import WidthSweep
+    from .precision_sweeps import SweepSet
+
+    return (TrainConfig, PrecisionConfig, SweepSet, HeadExperiment, WidthSweep)
+
+
+def provenance_problems(store) -> dict[str, str]:
+    """``{key: why}`` for each finished run of the results ``store`` whose provenance does not
+    check (module docstring); empty when every run checks."""
+    from seqtheory.models.store import key_class, stored_config_key
+
+    classes, out = keyed_classes(), {}
+    for rec in store.runs("finished"):
+        cls = key_class(rec.key, rec.config, classes)
+        res = rec.result if isinstance(rec.result, dict) else {}
+        if cls is None:
+            out[rec.key] = ("its key does not follow from the configuration recorded with it "
+                            f"(a configuration of {', '.join(c.__name__ for c in classes)})")
+            continue
+        now = stored_config_key(cls, rec.config)
+        if "key" in res and res["key"] not in (rec.key, now):
+            out[rec.key] = f"its result records another key ({str(res['key'])[:12]})"
+        elif isinstance(res.get("config"), dict) and _key_or_none(cls, res["config"]) != now:
+            out[rec.key] = "its result records another configuration than the one it is keyed by"
+    return out
+
+
+def unverified_lines(problems: dict[str, str], shown_at_most: int = 5) -> list[str]:
+    """Terminal lines naming the runs of :func:`provenance_problems` (none when it is empty)."""
+    if not problems:
+        return []
+    rows = sorted(problems.items())
+    lines = [f"{counted(len(rows), 'run')} of the bundle whose provenance does not check:"]
+    lines += [f"  {key[:12]}: {why}" for key, why in rows[:shown_at_most]]
+    if len(rows) > shown_at_most:
+        lines.append(f"  and {len(rows) - shown_at_most} more (provenance.json: unverified_runs)")
+    return lines
+
+
+def _key_or_none(cls: type, fields: dict) -> str | None:
+    from seqtheory.models.store import stored_config_key
+
+    try:
+        return stored_config_key(cls, fields)
+    except (TypeError, ValueError):
+        return None
+
+
+def _torch_versions(store) -> list[str]:
+    return sorted({r.result["torch"] for r in store.runs("finished")
+                   if isinstance(r.result, dict) and isinstance(r.result.get("torch"), str)})
+
+
 def describe(prov: dict[str, Any]) -> str:
     """One line naming a bundle's origin: device, commit, torch, profile, seed, runs, date."""
     torch_v = prov["versions"].get("torch") or "unknown"
     return (f"evidence bundle made on {prov['device']} at commit {prov['git_commit'][:12]} "
             f"(torch {torch_v}, profile {prov['profile']}, seed {prov['seed']}, "
-            f"{prov['runs']} runs, {prov['created_utc']})")
+            f"{counted(prov['runs'], 'run')}, {prov['created_utc']})")
 
 
 def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str, seed: int,
          device: str | None = None) -> dict[str, Any]:
     """Write the bundle ``out`` from the finished runs of the results store ``results_dir``
-    (made by ``verify --profile PROFILE --seed SEED``); returns its provenance.
+    (made by ``verify --profile PROFILE --seed SEED``); returns its provenance, whose
+    ``unverified_runs`` marks the runs whose provenance does not check
+    (:func:`provenance_problems`).
 
     ``device``: the device the runs were trained on (default: read from the runs' results;
     ``"cuda"`` adds the GPU's name when torch sees one). Only finished runs are copied, with
@@ -149,8 +223,13 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
         raise ValueError(f"results_dir {str(src)!r} holds no results store")
     if dst.exists():
         raise ValueError(f"out {str(dst)!r} exists; choose a new folder")
+    made = [p for p in (dst.absolute().parent, *dst.absolute().parent.parents) if not p.exists()]
     dst.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", dir=dst.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dst.name}.", dir=dst.parent))
+    except BaseException:
+        _remove_empty(made)
+        raise
     try:
         devices, n = _copy_finished(src, bundle_store_dir(tmp))
         if not n:
@@ -162,13 +241,27 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "device": env.get("device_name", dev) if dev.startswith("cuda") else dev,
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+        packed = bundle_store(tmp)
+        prov["unverified_runs"] = provenance_problems(packed)
+        prov["run_torch_versions"] = _torch_versions(packed)
+        del packed
         atomic_write_text(tmp / _PROVENANCE, json.dumps(prov, indent=1, sort_keys=True) + "\n")
         os.chmod(tmp, 0o777 & ~current_umask())                    # mkdtemp makes it 0700
         os.replace(tmp, dst)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        _remove_empty(made)                # a refused or failed pack leaves nothing behind
         raise
     return prov
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders ``folders`` (deepest first) that are empty."""
+    for d in folders:
+        try:
+            d.rmdir()
+        except OSError:
+            pass
 
 
 def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:

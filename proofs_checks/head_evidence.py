@@ -38,30 +38,12 @@ def logit_pairs(rng: np.random.Generator, n: int):
 
 def stored_result(ctx: Context, cfg: Any, compute) -> dict:
     """The result stored under ``cfg`` in the store of ``ctx``: read when finished there (or from
-    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run under
-    the store's claim on ``cfg`` and stored. ``RuntimeError`` when another worker holds ``cfg``."""
-    from seqtheory.models.store import default_owner
-
+    the evidence bundle of ``ctx``, never computed then), else ``compute()`` (a dict) is run
+    and stored (:meth:`~seqtheory.models.store.ResultsStore.compute_once`: when another live
+    worker is computing it, this waits for that worker's result)."""
     if ctx.evidence is not None:                 # read from the bundle, never run here
         return from_bundle(ctx, [cfg])[0]
-    st = store(ctx)
-    done = st.result(cfg)
-    if done is not None:
-        return done
-    owner = default_owner()
-    if not st.claim(cfg, owner, lease_s=24 * 3600.0):
-        raise RuntimeError(f"head experiment {st.key(cfg)[:12]} is held by another worker")
-    try:
-        res = compute()
-    except Exception:
-        import traceback
-        st.fail(cfg, owner, traceback.format_exc())
-        raise
-    except BaseException:       # Ctrl-C / SIGINT from the training pool: give the run back
-        st.release(cfg, owner)
-        raise
-    st.finish(cfg, owner, res)
-    return st.result(cfg)
+    return store(ctx).compute_once(cfg, compute)
 
 
 def adamw_in_both_arms(res: dict) -> dict:

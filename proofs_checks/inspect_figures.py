@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
+
 from .figures import new_figure
 
 __all__ = ["unit_circle_figure", "horizon_figure", "character_rows", "stored_inspection", "show"]
@@ -35,6 +37,7 @@ def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile:
     depth, read from ``results_dir`` (default: the notebooks' shared store). ``ValueError`` when
     the plans hold no such run or the store does not hold it finished (nothing is trained)."""
     from seqtheory.models.inspector import inspect
+    from seqtheory.models.store import ResultsStore, holds_store
 
     from .run_inspection import source_configs
     from .notebook import notebook_results_dir
@@ -46,7 +49,11 @@ def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile:
     if cfg is None:
         raise ValueError(f"profile {profile!r} trains no run with task {task!r}, model {model!r}, "
                          f"depth {depth}")
-    return inspect(cfg.key, results=results_dir if results_dir is not None else notebook_results_dir())
+    results = results_dir if results_dir is not None else notebook_results_dir()
+    if not holds_store(results):
+        return inspect(cfg.key, results=results)  # says that the folder holds no store
+    store = ResultsStore(results)
+    return inspect(store.key_of(cfg), store=store)  # key_of: a run stored under an earlier key
 
 
 def _coset_index(ins) -> list[int]:
@@ -108,7 +115,7 @@ def horizon_figure(rows: list[dict[str, Any]]):
     ax.set_yscale("log")
     ax.set_xlabel("predicted horizon + 1 (phase drift n·δ vs margin π/m, modulus decay)")
     ax.set_ylabel("measured 90% length + 1 (held out)")
-    ax.set_title(f"{len(pts)} runs with a layer-1 character prediction", fontsize=8)
+    ax.set_title(f"{counted(len(pts), 'run')} with a layer-1 character prediction", fontsize=8)
     if pts:
         ax.legend(fontsize=6)
     return fig

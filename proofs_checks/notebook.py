@@ -5,6 +5,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from seqtheory.theory._messages import counted
+
 from .registry import Context, get_claim
 from .report import claim_record, control_outcome, md_table
 from .runner import ClaimResult, run_claim
@@ -49,7 +51,8 @@ def train_claims(claim_ids: list[str], seed: int = 0, profile: str = "quick", co
 
     claims = [get_claim(c) for c in claim_ids]
     info = prefetch(claims, _context(seed, profile, None, results_dir), controls)
-    return (f"trained {info['runs']} runs ({info['jobs']} jobs, {info['workers']} worker processes) "
+    return (f"trained {counted(info['runs'], 'run')} ({counted(info['jobs'], 'job')}, "
+            f"{counted(info['workers'], 'worker process', 'worker processes')}) "
             f"in {info['seconds']:.1f} s; runs already in the store were read")
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from seqtheory.theory._messages import counted
+
 from .registry import Context
 from .training_runs import from_bundle, seeds, store
 
@@ -162,9 +164,9 @@ def plan_sweeps(ctx: Context, controls: bool) -> list:
 def scale_note(ctx: Context, deep: bool = True) -> str:
     """The scale of the runs, for the verdict (``deep``: with that of depths ≥ 2)."""
     s, d = scale(ctx, 1), scale(ctx, 2)
-    note = (f"scale: T = {s['train_length']}, depth 1: {s['n_train']} training words, width "
-            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {n_seeds(ctx)} seed(s)")
+    note = (f"scale: T = {s['train_length']}, depth 1: {counted(s['n_train'], 'training word')}, width "
+            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {counted(n_seeds(ctx), 'seed')}")
     if deep:
-        note += (f"; depth ≥ 2: {d['n_train']} words, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
-                 f" + LM {d['lm_iters']} per ε, {n_seeds(ctx, 2)} seed(s)")
+        note += (f"; depth ≥ 2: {counted(d['n_train'], 'word')}, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
+                 f" + LM {d['lm_iters']} per ε, {counted(n_seeds(ctx, 2), 'seed')}")
     return note + "; each budget run twice for the certificate"

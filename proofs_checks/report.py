@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.theory._io import atomic_write_files
+from seqtheory.theory._messages import counted, plural_of
 
 from .environment import environment_info, package_version
 from .profiles import PROFILES
@@ -379,7 +380,7 @@ def tally_line(claims: list[dict]) -> str:
     ctl = ", ".join(f"{v} {k.removeprefix('control ')}" for k, v in counts.items()
                     if k.startswith("control"))
     n = len(claims)
-    head = f"{n} claim{'s' if n != 1 else ''}: {verdicts or 'none'}"
+    head = f"{counted(n, 'claim')}: {verdicts or 'none'}"
     return head + (f"; controls: {ctl}" if ctl else "")
 
 
@@ -545,14 +546,21 @@ def render_markdown(report: dict) -> str:
          f"profile `{report['profile']}`, seed {report['seed']}, device `{report['device']}`, "
          f"created {report['created_utc']} (UTC).", ""]
     if _evidence_id(report):
+        ev = report['environment']['evidence']
         L += [f"**Trained claims read an {_evidence_id(report)}**, folder "
-              f"`{report['environment']['evidence'].get('path', '?')}`; nothing was trained for "
-              "this report.", ""]
+              f"`{ev.get('path', '?')}`; nothing was trained for this report.", ""]
+        bad = ev.get("unverified_runs") or {}
+        if bad:
+            L += [f"**{counted(len(bad), 'run')} of the bundle whose provenance does not check** "
+                  "(its key does not follow from its recorded configuration, or its result "
+                  "disagrees): " + "; ".join(f"`{k[:12]}` {why}" for k, why in sorted(bad.items()))
+                  + ".", ""]
     if report["interrupted"]:
         L += ["**Interrupted**: the last run was stopped before every claim it selected had run; "
               "this report holds the claims that finished.", ""]
     if len(report["runs"]) > 1:
-        L += [f"Merged from {len(report['runs'])} runs; the claims marked *re-run* come from the "
+        L += [f"Merged from {counted(len(report['runs']), 'run')}; the claims marked *re-run* come "
+              f"from the "
               f"last one ({report['runs'][-1]['created_utc']}).", ""]
     L += ["Verdicts: **confirmed** (exact computation / exhaustive enumeration), **supported** "
           "(numerical evidence within stated tolerances), **refuted** (a counterexample), "
@@ -656,11 +664,11 @@ def _check_keys(d: Any, spec: dict, where: str, extra_ok: bool = False,
         raise ValueError(f"{where}: expected an object, got {type(d).__name__}")
     missing = [k for k in spec if k not in d]
     if missing:
-        raise ValueError(f"{where}: missing key(s) {missing}")
+        raise ValueError(f"{where}: missing {plural_of(len(missing), 'key')} {missing}")
     known = {**spec, **{k: ok for k, ok in (optional or {}).items() if k in d}}
     extra = [k for k in d if k not in known]
     if extra and not extra_ok:
-        raise ValueError(f"{where}: unexpected key(s) {extra}")
+        raise ValueError(f"{where}: unexpected {plural_of(len(extra), 'key')} {extra}")
     for k, ok in known.items():
         if not ok(d[k]):
             raise ValueError(f"{where}.{k}: unexpected value {d[k]!r:.80}")

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
+
 from .registry import Context, get_claim
 from .training_runs import run_many, store
 
@@ -154,16 +156,17 @@ def inspector_note(rows: list[dict]) -> str:
     reported channels, the predictions (finite, unbounded, none) against the measured lengths."""
     ins = [r for r in rows if r["inspected"]]
     if not ins:
-        return f"inspector: none of the {len(rows)} runs could be inspected"
+        return f"inspector: {counted(len(rows), 'run')}, none could be inspected"
     chars = [r for r in ins if r["homomorphism"] == "yes"]
     finite = [r for r in ins if r["predicted"] is not None]
     unb = sum(r["unbounded"] for r in ins)
-    pred = (f"predicted horizon finite in {len(finite)} (median {_median([r['predicted'] for r in finite])} "
-            f"letters vs measured max_len_90 median {_median([r['measured'] for r in finite])})"
+    pred = (f"predicted horizon finite in {len(finite)} (median "
+            f"{counted(_median([r['predicted'] for r in finite]), 'letter')} vs measured max_len_90 median {_median([r['measured'] for r in finite])})"
             if finite else "no finite predicted horizon")
-    skipped = f"; {len(rows) - len(ins)} runs not inspected" if len(ins) < len(rows) else ""
+    skipped = (f"; {counted(len(rows) - len(ins), 'run')} not inspected" if len(ins) < len(rows)
+               else "")
     return (f"inspector (layer 1, per run in table 'inspector'): a non-trivial homomorphic character "
-            f"in {len(chars)}/{len(ins)} runs ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
+            f"in {len(chars)}/{counted(len(ins), 'run')} ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
             f"factoring through G/G′); median max|δ| of the reported channel "
             f"{_median([r['max_abs_delta_over_pi'] for r in ins])}·π; {pred}, unbounded in {unb}, "
             f"none in {len(ins) - len(finite) - unb}{skipped}")

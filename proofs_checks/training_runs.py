@@ -21,13 +21,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from seqtheory.proofs_checks.registry import Context
-from seqtheory.theory._messages import shown
+from seqtheory.theory._checks import check_real
+from seqtheory.theory._messages import counted, shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
            "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
@@ -104,8 +106,7 @@ class StoreJob:
         module, sep, name = self.function.partition(":") if isinstance(self.function, str) else ("", "", "")
         if not (module and sep and name.isidentifier()):
             raise ValueError(f"function must read 'package.module:name', got {self.function!r}")
-        if not isinstance(self.cpu_seconds, (int, float)) or not self.cpu_seconds >= 0:
-            raise ValueError(f"cpu_seconds must be a number ≥ 0, got {self.cpu_seconds!r}")
+        check_real("cpu_seconds", self.cpu_seconds, 0)
 
 
 def _batchable(cfg) -> bool:
@@ -209,11 +210,30 @@ def _decode(d: dict) -> Any:
     return [_config_from_dict(c) for c in d["configs"]]
 
 
+def exit_with_parent(poll_s: float = 1.0) -> threading.Thread:
+    """Interrupt this process (SIGINT, as Ctrl-C: its held runs are given back, their
+    checkpoints kept) as soon as the process that started it is gone, so that a killed
+    ``seqtheory verify`` leaves no orphaned worker training on and holding its runs. Returns the
+    watching daemon thread."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    t = threading.Thread(target=watch, daemon=True, name="seqtheory-parent-watch")
+    t.start()
+    return t
+
+
 def _worker_main(argv: list[str]) -> None:
     """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json``: run the jobs
-    listed in the JSON file, one after the other, into the store."""
+    listed in the JSON file, one after the other, into the store; the worker stops (giving its
+    runs back) when its parent process is gone (:func:`exit_with_parent`)."""
     from seqtheory.models.store import ResultsStore
 
+    exit_with_parent()
     root, ctx_path, path = argv
     st = ResultsStore(root)
     ctx_fields = json.loads(Path(ctx_path).read_text())
@@ -366,7 +386,8 @@ def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     missing = [c for c, r in zip(configs, out) if r is None]
     if missing:
         raise MissingEvidence(
-            f"{len(missing)} of {len(configs)} runs are not in the {describe(load_provenance(ctx.evidence))} "
+            f"{len(missing)} of {counted(len(configs), 'run')} {'is' if len(missing) == 1 else 'are'}"
+            f" not in the {describe(load_provenance(ctx.evidence))} "
             f"at {ctx.evidence} "
             f"(first missing: {_label(st, missing[0])}); they are not trained here")
     return out

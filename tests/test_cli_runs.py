@@ -56,7 +56,7 @@ def test_only_merges_into_the_existing_report(tmp_path, capsys, temp_claims):
     assert _verify(tmp_path, "test.m_b") == 0
     cap = capsys.readouterr()
     assert "merged with 1 earlier run" in cap.out
-    assert "merging into the report" in cap.err and "other 1 claim(s) are kept" in cap.err
+    assert "merging into the report" in cap.err and "kept from it: 1 other claim;" in cap.err
     doc = _doc(tmp_path)
     assert [c["id"] for c in doc["claims"]] == ["test.m_a", "test.m_b"]  # nothing lost
     assert [c["rerun"] for c in doc["claims"]] == [False, True]

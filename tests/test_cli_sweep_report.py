@@ -24,7 +24,7 @@ def test_sweep_report_prints_what_it_found(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["sweep-report", "--results", str(store), "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "0 word-problem run(s)" in text and "run `seqtheory sweep` first" in text
+    assert "0 word-problem runs" in text and "run `seqtheory sweep` first" in text
     assert f"into {out}: " in text and "word_problems.md" in text
 
 
@@ -35,7 +35,7 @@ def test_summary_lines_count_runs_and_name_the_best_cell():
            "experiments": [{"train_length": 4, "test_length": 8,
                             "cells": [cell, dict(cell, task="A5", best_mean=None)]}]}
     lines = summary_lines(doc)
-    assert lines[0] == "4 word-problem run(s) (1 failed, 3 finished)"
+    assert lines[0] == "4 word-problem runs (1 failed, 3 finished)"
     assert lines[1] == "left out: 2 rotation"
-    assert lines[2] == ("train length 4, test length 8: 1/2 task x model x depth cell(s) with a "
+    assert lines[2] == ("train length 4, test length 8: 1/2 task x model x depth cells with a "
                         "finished run; best S3 gla depth 2: sequence accuracy 0.875")

@@ -7,7 +7,7 @@ import json
 import pytest
 import torch
 
-from seqtheory.models.store import ResultsStore
+from seqtheory.models.store import ResultsStore, canonical_json, config_key, key_class
 from seqtheory.models.train import TrainConfig, train
 from seqtheory.proofs_checks import evidence as ev
 from seqtheory.proofs_checks import training_runs as tr
@@ -185,3 +185,95 @@ def test_partial_runs_merge_only_with_a_report_that_read_the_same_evidence(bundl
     capsys.readouterr()
     assert main(base + ["depth.lemma3.1"]) == 2
     assert "evidence is never mixed" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- provenance of runs
+def _tamper(db, key: str, *, config: dict | None = None, result_key: str | None = None) -> None:
+    """Change what a stored run records, as a damaged or hand-edited store would."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    with con:
+        if config is not None:
+            con.execute("UPDATE runs SET config=? WHERE key=?", (json.dumps(config), key))
+        if result_key is not None:
+            res = json.loads(con.execute("SELECT result FROM runs WHERE key=?",
+                                         (key,)).fetchone()[0])
+            con.execute("UPDATE runs SET result=? WHERE key=?",
+                        (json.dumps(dict(res, key=result_key)), key))
+    con.close()
+
+
+def test_a_bundle_whose_runs_check_records_so(bundle):
+    prov = ev.load_provenance(bundle)
+    assert prov["unverified_runs"] == {} and prov["run_torch_versions"] == [torch.__version__]
+    assert ev.provenance_problems(ev.bundle_store(bundle)) == {}
+
+
+def test_pack_marks_the_runs_whose_provenance_does_not_check(store_dir, tmp_path, capsys):
+    import shutil
+
+    src = tmp_path / "store"
+    shutil.copytree(store_dir, src)
+    k1, k2 = (ResultsStore(src).key_of(_cfg(seed=s)) for s in (1, 2))
+    _tamper(src / "results.sqlite", k1, config=dict(_cfg(seed=7).__dict__, start=[0, 0, 1]))
+    _tamper(src / "results.sqlite", k2, result_key="f" * 64)
+    assert main(["evidence", "pack", "--results", str(src), "--out", str(tmp_path / "b"),
+                 "--profile", "quick"]) == 0
+    err = capsys.readouterr().err
+    assert "note: 2 runs of the bundle whose provenance does not check:" in err
+    bad = ev.load_provenance(tmp_path / "b")["unverified_runs"]
+    assert set(bad) == {k1, k2}
+    assert "does not follow from the configuration recorded with it" in bad[k1]
+    assert bad[k2] == "its result records another key (ffffffffffff)"
+
+
+def test_verify_reports_a_bundle_run_whose_provenance_does_not_check(bundle, tmp_path, capsys):
+    """Checked again when verify opens the bundle (a bundle changed after packing), reported in
+    the terminal and recorded in the report."""
+    key = ev.bundle_store(bundle).key_of(_cfg(seed=2))
+    _tamper(ev.bundle_store_dir(bundle) / "results.sqlite", key,
+            config=dict(_cfg(seed=5).__dict__, start=[0, 0, 1]))
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", "free_lie.witt_dimensions", "--evidence", str(bundle),
+                 "--out", str(out), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "seqtheory verify: note: 1 run of the bundle whose provenance does not check:" in err
+    assert f"  {key[:12]}: its key does not follow" in err
+    doc = json.loads((out / "report.json").read_text())
+    assert list(doc["environment"]["evidence"]["unverified_runs"]) == [key]
+    assert "1 run of the bundle whose provenance does not check" in (out / "report.md").read_text()
+
+
+def test_the_keyed_classes_cover_every_training_plan():
+    """Every configuration a claim's training plan stores (any profile) is of a class the
+    provenance check knows, so a good run is never reported as unverified."""
+    from seqtheory.proofs_checks.registry import all_claims
+
+    load_all()
+    known = set(ev.keyed_classes())
+    for profile in ("quick", "full", "paper"):
+        jobs = tr.plan_jobs(all_claims(), Context(seed=0, profile=profile), controls=True)
+        configs = [j.config if isinstance(j, tr.StoreJob) else j for j in jobs]
+        assert configs and {type(c) for c in configs} <= known, profile
+        for c in configs:                    # the nested precision sweeps are stored too
+            for sub in (c, *getattr(c, "sweeps", ())):
+                assert type(sub) in known
+                # a good run checks: its key follows from the configuration as stored
+                stored = json.loads(canonical_json(sub))
+                assert key_class(config_key(sub), stored, known) is type(sub)
+
+
+def test_verify_refuses_a_bundle_whose_runs_cannot_be_read(bundle, tmp_path, capsys):
+    import sqlite3
+
+    con = sqlite3.connect(ev.bundle_store_dir(bundle) / "results.sqlite")
+    with con:
+        con.execute("UPDATE runs SET config='{not json'")
+    con.close()
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", "free_lie.witt_dimensions", "--evidence", str(bundle),
+                 "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "the runs of its results store cannot be read" in err and "Traceback" not in err
+    assert not out.exists()

@@ -135,7 +135,7 @@ def test_closure_exact_when_the_selection_prime_misses_rows(ms, p):
     """The closure picks new vectors by independence modulo a prime and re-tests the rest
     exactly; with a tiny prime many independent rows look dependent (or zero) modulo it, so the
     exact re-test and the exact fallback decide -- the algebra must not change."""
-    import seqtheory.theory.lie as lie_module
+    import seqtheory.theory.lie_exact as lie_module
 
     saved = lie_module._SELECT_PRIME
     lie_module._SELECT_PRIME = p

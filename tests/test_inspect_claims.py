@@ -184,7 +184,7 @@ def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
     assert toks == [0, 1]                                    # every token in one class
     note = ri.inspector_note(rows)
     assert "1/1" in note or "0/1" in note
-    assert "1 runs not inspected" in note
+    assert "1 run not inspected" in note
 
 
 def test_inspector_note_counts_characters_and_predictions():
@@ -197,7 +197,7 @@ def test_inspector_note_counts_characters_and_predictions():
     assert "in 2/3 runs (2 factoring through G/G′)" in note and "0.02·π" in note
     assert "finite in 2 (median 15 letters vs measured max_len_90 median 15)" in note
     assert "none in 1" in note and "not inspected" not in note
-    assert "none of the 1 runs" in ri.inspector_note([dict(base, inspected=False)])
+    assert "1 run, none could be inspected" in ri.inspector_note([dict(base, inspected=False)])
 
 
 @pytest.mark.parametrize("cid", ri.SOURCE_CLAIMS)

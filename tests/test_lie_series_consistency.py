@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import sympy
 
-from seqtheory.theory import linalg
+from seqtheory.theory import int_rows, linalg
 from seqtheory.theory.lie import LieAlgebra
 from seqtheory.theory.lie_named import b, gl, heisenberg, sl, so, strictly_upper
 
@@ -118,20 +118,20 @@ def test_structure_constant_ambient_matches_matrix_algebra():
 def test_unique_rows_detects_hash_collisions(monkeypatch):
     """With every row hashing alike, the exact comparison must catch it (no row dropped)."""
     rows = np.array([[1, 0, 2], [0, 1, 0], [1, 0, 2], [3, 3, 3], [0, 1, 0]], dtype=np.int64)
-    monkeypatch.setitem(linalg._HASH_WEIGHTS, 3, np.zeros(3, dtype=np.int64))
-    got = linalg._unique_rows(rows)
+    monkeypatch.setitem(int_rows._HASH_WEIGHTS, 3, np.zeros(3, dtype=np.int64))
+    got = int_rows.unique_rows(rows)
     assert sorted(map(tuple, got.tolist())) == [(0, 1, 0), (1, 0, 2), (3, 3, 3)]
     monkeypatch.undo()
-    got = linalg._unique_rows(rows)           # hashed path: first occurrences, in order
+    got = int_rows.unique_rows(rows)           # hashed path: first occurrences, in order
     assert got.tolist() == [[1, 0, 2], [0, 1, 0], [3, 3, 3]]
 
 
 def test_reduced_echelon_shortcut_only_for_reduced_rows():
     reduced = np.array([[0, 0, 1, 5], [2, 0, 0, 1], [0, 1, 0, 0]], dtype=np.int64)
-    rows, piv = linalg._reduced_echelon(reduced)
+    rows, piv = int_rows.reduced_echelon(reduced)
     assert piv == (0, 1, 2) and rows.tolist() == [[2, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 5]]
-    assert linalg._reduced_echelon(np.array([[1, 1, 0], [0, 1, 0]], dtype=np.int64)) is None
-    assert linalg._reduced_echelon(np.array([[1, 0, 0], [2, 0, 1]], dtype=np.int64)) is None
+    assert int_rows.reduced_echelon(np.array([[1, 1, 0], [0, 1, 0]], dtype=np.int64)) is None
+    assert int_rows.reduced_echelon(np.array([[1, 0, 0], [2, 0, 1]], dtype=np.int64)) is None
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -111,7 +111,7 @@ def test_concurrent_only_runs_in_one_folder_keep_every_finished_claim(tmp_path):
     assert a.wait() == 0, a.err
     assert "another run wrote the report" in a.err
     assert "this run: 1 claim: 1 confirmed" in a.out
-    assert "merged with 1 earlier run(s)): 2 claims: 1 confirmed, 1 supported" in a.out
+    assert "merged with 1 earlier run): 2 claims: 1 confirmed, 1 supported" in a.out
     doc = _doc(out)
     assert sorted((c["id"], c["rerun"]) for c in doc["claims"]) == \
         [(FAST_A, False), ("test.gate", True)]
@@ -119,14 +119,16 @@ def test_concurrent_only_runs_in_one_folder_keep_every_finished_claim(tmp_path):
 
 
 # --------------------------------------------------------------------------- Ctrl-C
-def test_sigint_during_replace_keeps_the_complete_report(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_during_replace_keeps_the_complete_report(tmp_path, sig):
+    """Ctrl-C, and SIGTERM (``kill``) alike, keep the complete report."""
     out = tmp_path / "rep"
     assert main(["verify", "--only", FAST_A, FAST_B, "--out", str(out), "--no-progress"]) == 0
     before_json = (out / "report.json").read_bytes()
     before_md = (out / "report.md").read_bytes()
     p = _Run(tmp_path, "--replace", "--only", FAST_A, "test.gate", "--out", str(out))
     p.wait_for_gate()                                       # FAST_A finished, the gate runs
-    p.proc.send_signal(signal.SIGINT)
+    p.proc.send_signal(sig)
     assert p.wait() == 130, p.err
     err = p.err
     assert "Traceback" not in err
@@ -324,3 +326,155 @@ def test_a_report_changed_meanwhile_into_one_it_cannot_merge_into_is_kept(tmp_pa
     assert f"it is unchanged, this run's report is {out / 'report.unmerged.json'}" in err
     assert _doc(out)["seed"] == 1 and [c["id"] for c in _doc(out)["claims"]] == [FAST_A]
     assert [c["id"] for c in _doc(out, "report.unmerged.json")["claims"]] == ["test.meanwhile"]
+
+
+# --------------------------------------------------------------------------- a refused run (2)
+def _tree(folder: Path) -> dict[str, bytes | None]:
+    """Every entry under ``folder`` (files with their bytes, folders as None)."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(folder.rglob("*"))} if folder.exists() else {}
+
+
+def _figure_claim(temp_claims, cid: str, then=None):
+    """A claim that writes the figure ``<cid>.png/.svg`` (as real claims do), then calls
+    ``then`` (e.g. raises)."""
+    from seqtheory.proofs_checks.figures import new_figure, save_figure
+    from seqtheory.proofs_checks.registry import Outcome, Verdict
+
+    ran = []
+
+    def check(ctx):
+        fig, ax = new_figure()
+        ax.plot([0, 1], [0, 1])
+        paths = save_figure(fig, ctx, cid.replace(".", "_"))
+        ran.append(paths)
+        if then is not None:
+            then()
+        return Outcome(Verdict.CONFIRMED, "f", figures=paths)
+
+    temp_claims(cid, check)
+    return ran
+
+
+def _unusable(kind: str, out: Path) -> None:
+    for name in (REPORT_LOCK, "report.json", "report.md"):
+        (out / name).unlink(missing_ok=True)
+    if kind == "lock is a folder":
+        (out / REPORT_LOCK).mkdir()
+    elif kind == "report.json is a folder":
+        (out / "report.json").mkdir()
+    elif kind == "report.md is a folder":
+        (out / "report.md").mkdir()
+    elif kind == "report.interrupted.json is a folder":
+        (out / "report.interrupted.json").mkdir()
+    elif kind == "figures is a file":
+        (out / "figures").write_text("not a folder")
+
+
+@pytest.mark.parametrize("kind", ["lock is a folder", "report.json is a folder",
+                                  "report.md is a folder", "report.interrupted.json is a folder",
+                                  "figures is a file"])
+def test_an_unusable_entry_in_out_is_refused_before_anything_is_written(tmp_path, capsys,
+                                                                        temp_claims, kind):
+    """Found by review: a report lock that is a folder (EISDIR) let the run write its figures,
+    then fail: a refused run must leave --out as it was."""
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", FAST_A, "--out", str(out), "--no-progress"]) == 0
+    _unusable(kind, out)
+    before = _tree(out)
+    ran = _figure_claim(temp_claims, "test.fig_refused")
+    capsys.readouterr()
+    code = main(["verify", "--only", "test.fig_refused", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("seqtheory verify: error: --out: "), err
+    assert "Traceback" not in err and ran == []              # refused before the claim ran
+    assert _tree(out) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_a_read_only_lock_is_refused_before_anything_is_written(tmp_path, capsys, temp_claims):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / REPORT_LOCK).write_text("")
+    (out / REPORT_LOCK).chmod(0o400)
+    ran = _figure_claim(temp_claims, "test.fig_ro")
+    assert main(["verify", "--only", "test.fig_ro", "--out", str(out), "--no-progress"]) == 2
+    assert "is not readable and writable" in capsys.readouterr().err and ran == []
+    assert sorted(p.name for p in out.iterdir()) == [REPORT_LOCK]
+
+
+def test_a_failed_report_write_takes_back_the_figures_it_added(tmp_path, capsys, temp_claims,
+                                                               monkeypatch):
+    import errno
+
+    from seqtheory.proofs_checks import report as report_mod
+
+    out = tmp_path / "rep"
+    assert main(["verify", "--only", FAST_A, "--out", str(out), "--no-progress"]) == 0
+    before = _tree(out)
+    ran = _figure_claim(temp_claims, "test.fig_fail")
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", str(out / "report.json"))
+
+    monkeypatch.setattr(report_mod, "write_report", full)
+    capsys.readouterr()
+    assert main(["verify", "--only", "test.fig_fail", "--out", str(out), "--no-progress"]) == 1
+    assert ran and ran[0]                                    # the claim wrote its figures
+    assert "No space left on device" in capsys.readouterr().err
+    assert _tree(out) == before                              # and they were taken back
+    new = tmp_path / "new"                                   # a folder the run created goes too
+    assert main(["verify", "--only", "test.fig_fail", "--out", str(new), "--no-progress"]) == 1
+    assert not new.exists()
+
+
+def test_ctrl_c_after_a_figure_before_a_claim_finished_leaves_no_folder(tmp_path, capsys,
+                                                                        temp_claims):
+    def stop():
+        raise KeyboardInterrupt
+
+    ran = _figure_claim(temp_claims, "test.fig_stop", then=stop)
+    out = tmp_path / "new"
+    assert main(["verify", "--only", "test.fig_stop", "--out", str(out), "--no-progress"]) == 130
+    assert ran and ran[0] and "no report written" in capsys.readouterr().err
+    assert not out.exists()
+
+
+# --------------------------------------------------------------------------- the other commands
+def test_a_refused_train_leaves_the_results_folder_as_it_was(tmp_path, capsys):
+    """A corrupt results.sqlite (or one that is a folder) is refused; the store made its
+    checkpoints folder first."""
+    for name, make in (("corrupt", lambda p: p.write_bytes(b"garbage" * 200)),
+                       ("folder", lambda p: p.mkdir())):
+        res = tmp_path / name
+        res.mkdir()
+        make(res / "results.sqlite")
+        before = _tree(res)
+        assert main([*_TRAIN, "--results", str(res)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("seqtheory train: error: results store") and "Traceback" not in err
+        assert _tree(res) == before
+
+
+def test_a_refused_evidence_pack_creates_no_folder(tmp_path, capsys):
+    from seqtheory.models.store import ResultsStore
+
+    ResultsStore(tmp_path / "res")                          # a store with no finished run
+    out = tmp_path / "a" / "b" / "bundle"
+    assert main(["evidence", "pack", "--results", str(tmp_path / "res"), "--out", str(out),
+                 "--profile", "quick"]) == 2
+    assert "holds no finished run" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_refused_sweep_report_writes_no_figure(tmp_path, capsys):
+    from seqtheory.models.store import ResultsStore
+
+    ResultsStore(tmp_path / "res")
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "word_problems.json").mkdir()
+    before = _tree(out)
+    assert main(["sweep-report", "--results", str(tmp_path / "res"), "--out", str(out)]) == 2
+    assert "exists and is not a file" in capsys.readouterr().err
+    assert _tree(out) == before

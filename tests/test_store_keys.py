@@ -221,3 +221,128 @@ def test_a_task_name_with_spaces_is_refused_not_keyed_apart():
     for bad in (" C2", "C2 ", "\tS3"):
         with pytest.raises(ValueError, match="surrounding spaces"):
             TrainConfig(task=bad, model="mamba")
+
+
+# ------------------------------------------------------------------ one computation, one key
+#: spellings that build the same task (same group construction: same elements in the same
+#: order, so the same token indices and labels)
+TASK_ALIASES = [("H3", "H3(3)", "H3(03)", "H3 (3)"), ("D8", "D_8", "D_{8}", "Dih4", "Dih(4)"),
+                ("V4", "Klein", "C2xC2"), ("C1", "trivial", "1"), ("F21", "C7:C3", "C7⋊C3"),
+                ("C2", "C02"), ("H3.token", "H3(3).token")]
+
+
+@pytest.mark.parametrize("names", TASK_ALIASES)
+def test_aliases_of_a_task_have_one_key(names):
+    keys = {config_key(_cfg(task=n)) for n in names}
+    assert len(keys) == 1, names
+
+
+@pytest.mark.parametrize("names", TASK_ALIASES)
+def test_aliases_build_the_same_group_with_the_same_token_order(names):
+    """The premise of keying aliases together: the group, its element order (token indices) and
+    its Cayley table are identical, so the datasets and labels are too."""
+    from seqtheory.models.tasks import canonical_task_name
+    from seqtheory.theory.groups import FiniteGroup
+
+    base = [n.removesuffix(".token") for n in names]
+    ref = FiniteGroup.named(canonical_task_name(base[0]))
+    for n in base:
+        g = FiniteGroup.named(n)
+        assert list(g.elements) == list(ref.elements)
+        assert np.array_equal(g.cayley_table(), ref.cayley_table())
+
+
+def test_isomorphic_groups_built_differently_are_different_runs():
+    """S3 and D6 (both of order 6) index their elements differently: other token ids, other
+    labels; they stay two runs. H3(5) is another group than H3."""
+    from seqtheory.theory.groups import FiniteGroup
+
+    assert list(FiniteGroup.named("S3").elements) != list(FiniteGroup.named("D6").elements)
+    assert config_key(_cfg(task="S3")) != config_key(_cfg(task="D6"))
+    assert config_key(_cfg(task="H3")) != config_key(_cfg(task="H3(5)"))
+    assert config_key(_cfg(task="C2")) != config_key(_cfg(task="C2.token"))
+
+
+def test_the_default_test_length_and_its_explicit_value_have_one_key():
+    """test_length=None stands for 2 * train_length (the tasks' default): one run."""
+    assert config_key(_cfg()) == config_key(_cfg(test_length=8))          # train_length 4
+    assert config_key(_cfg(test_length=9)) != config_key(_cfg())
+    assert config_key(_cfg(train_length=3, test_length=8)) != config_key(_cfg(test_length=8))
+    rot = dict(task="rotation_eps", eps=0.25)
+    assert config_key(_cfg(**rot)) == config_key(_cfg(**rot, test_length=8))
+    # the data the two spellings build are the same arrays
+    from seqtheory.models.train import build_task
+
+    a, b = build_task(_cfg()), build_task(_cfg(test_length=8))
+    assert np.array_equal(a.test_tokens, b.test_tokens)
+    assert np.array_equal(a.train_labels, b.train_labels)
+
+
+def test_the_spellings_the_claims_use_keep_their_keys():
+    """The canonical spelling is the one the claims and the command line write (test_length
+    None, "H3"), so the runs they stored keep their keys (no lookup needed)."""
+    for cfg in (_cfg(), _cfg(task="H3"), TrainConfig(task="H3", model="gla")):
+        assert config_key(cfg) == legacy_config_key(cfg)
+
+
+#: keys the previous format (numbers normalised, spellings as given) gave these configurations,
+#: computed by that code (git d632bf6, models/store.py)
+V1_KEYS = {"test_length=8": "388da8454e573ee525f3681078d1446df3a74d4ed8e3d42978d4defb836801b2",
+           "task=H3(3)": "87004c94dd717ea5625f6eda36bb036997c4ce3a43d4542c432348ed9ccbdec4"}
+
+
+def _store_as_given(root, cfg, key: str, status: str, result=None) -> None:
+    """A store row with ``key`` and the configuration's fields as written at the time."""
+    import sqlite3
+    import time
+
+    ResultsStore(root)
+    con = sqlite3.connect(root / "results.sqlite")
+    with con:
+        con.execute("INSERT INTO runs (key, config, status, owner, step, result, created, "
+                    "updated) VALUES (?, ?, ?, 'old', 1, ?, ?, ?)",
+                    (key, canonical_json(cfg), status, json.dumps(result) if result else None,
+                     time.time(), time.time()))
+    con.close()
+
+
+@pytest.mark.parametrize("name, stored, asked", [
+    ("test_length=8", dict(test_length=8), dict()),
+    ("task=H3(3)", dict(task="H3(3)"), dict(task="H3", test_length=8)),
+])
+def test_a_run_stored_under_the_previous_key_format_is_found(tmp_path, name, stored, asked):
+    key = V1_KEYS[name]
+    assert key != config_key(_cfg(**stored))                 # the key of now differs
+    _store_as_given(tmp_path, _cfg(**stored), key, "finished", {"ok": 1})
+    store = ResultsStore(tmp_path)
+    for cfg in (_cfg(**stored), _cfg(**asked)):
+        assert store.key_of(cfg) == key and store.result(cfg) == {"ok": 1}
+        assert not store.claim(cfg, "new")                    # never trained again
+
+
+def test_a_run_stored_before_numbers_were_normalised_is_found_by_an_alias(tmp_path):
+    key = _store_under_old_key(tmp_path, _cfg(task="H3(3)", test_length=8, weight_decay=0),
+                               "finished", {"ok": 2})
+    assert key == "77def35706848865c435ccec301fb1a9ae5461a580fa92abfda135264f939ea1"
+    assert ResultsStore(tmp_path).result(_cfg(task="H3", weight_decay=0.0)) == {"ok": 2}
+
+
+def test_of_two_stored_spellings_of_one_run_the_finished_one_is_found(tmp_path):
+    _store_as_given(tmp_path, _cfg(test_length=8), V1_KEYS["test_length=8"], "failed")
+    _store_as_given(tmp_path, _cfg(task="H3(3)"), V1_KEYS["task=H3(3)"], "finished", {"ok": 3})
+    store = ResultsStore(tmp_path)
+    assert store.result(_cfg(task="H3")) == {"ok": 3}
+    assert store.result(_cfg(task="H3", test_length=8)) == {"ok": 3}
+
+
+@pytest.mark.timeout(60)
+def test_a_sweep_worker_skips_a_run_stored_under_an_earlier_key(tmp_path):
+    """Found while fixing the key format: the worker loop scanned the store by the key of now,
+    saw a run stored under an earlier key as new, could not claim it (finished) and scanned
+    again, forever."""
+    from seqtheory.models.sweep import worker_loop
+
+    _store_as_given(tmp_path, _cfg(task="H3(3)"), V1_KEYS["task=H3(3)"], "finished", {"ok": 1})
+    counts = worker_loop(tmp_path, [_cfg(task="H3")], device="cpu", poll_s=0.05,
+                         say=lambda *a: None)
+    assert counts == {"trained": 0, "failed": 0}

@@ -12,10 +12,6 @@ import seqtheory.theory
 
 THEORY = Path(seqtheory.theory.__file__).parent
 
-#: Underscored names still imported from linalg (lie.py, lie_poly.py), kept while another change
-#: of the same day splits theory/linalg.py; the split gives these helpers public names.
-PENDING_LINALG_SPLIT = {("lie", "linalg"), ("lie_poly", "linalg")}
-
 
 def _runtime_imports(tree: ast.AST):
     """The ``ImportFrom`` nodes of ``tree`` outside ``if TYPE_CHECKING:`` blocks."""
@@ -92,5 +88,5 @@ def test_theory_has_no_import_cycle():
 def test_no_theory_module_imports_another_modules_underscored_names():
     reaching = [f"{m} imports {n} from {d}" for m, edges in _imports().items()
                 for d, names in edges for n in names
-                if n.startswith("_") and not d.startswith("_") and (m, d) not in PENDING_LINALG_SPLIT]
+                if n.startswith("_") and not d.startswith("_")]
     assert reaching == []

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ._messages import shown
+from ._messages import counted, shown
 
 __all__ = ["UNIT_ROUNDOFF", "as_array", "as_rows", "pow2_exponent", "pow2_scale"]
 
@@ -44,7 +44,7 @@ def as_array(x, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.nda
     if ndim is not None and a.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
     if a.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {a.shape}")
+        raise ValueError(f"{name} must have at least {counted(min_ndim, 'dimension')}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains NaN or inf")
     return a
@@ -76,7 +76,7 @@ def as_rows(S, name: str = "S", min_rows: int = 1) -> np.ndarray:
     """``S`` as a finite float64 ``(V, d)`` array with ``V ≥ min_rows`` and ``d ≥ 1``."""
     a = as_array(S, name, ndim=2)
     if a.shape[0] < min_rows or a.shape[1] < 1:
-        raise ValueError(f"{name} must have at least {min_rows} row(s) and one column, "
+        raise ValueError(f"{name} must have at least {counted(min_rows, 'row')} and one column, "
                          f"got shape {a.shape}")
     return a
 

@@ -18,10 +18,10 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 __all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir",
-           "ensure_dir", "check_dir", "current_umask", "folder_lock", "os_error_line",
+           "ensure_dir", "check_dir", "check_entries", "current_umask", "folder_lock", "os_error_line",
            "FolderLockTimeout"]
 
 
@@ -127,6 +127,31 @@ def check_dir(path: str | os.PathLike, what: str = "folder") -> Path:
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{what} {str(p)!r} cannot be created: {str(parent)!r} is not writable")
     return p
+
+
+def check_entries(folder: str | os.PathLike, what: str, files: Iterable[str] = (),
+                  folders: Iterable[str] = ()) -> None:
+    """Check, creating nothing, that a command can write the entries it will write in
+    ``folder``: each name in ``files`` is absent or a regular file it may read and write (a
+    lock, a file replaced atomically), each name in ``folders`` absent or a writable folder.
+    Nothing to check when ``folder`` does not exist yet. Raises ``ValueError`` naming ``what``
+    and the entry, so that the command can refuse before it writes anything."""
+    root = Path(folder)
+    if not root.is_dir():
+        return
+    for name in files:
+        p = root / name
+        if p.is_symlink() or p.exists():
+            if not p.is_file():
+                raise ValueError(f"{what}: {str(p)!r} exists and is not a file (move it aside)")
+            if not os.access(p, os.R_OK | os.W_OK):
+                raise ValueError(f"{what}: {str(p)!r} is not readable and writable")
+    for name in folders:
+        p = root / name
+        if p.exists() and not p.is_dir():
+            raise ValueError(f"{what}: {str(p)!r} exists and is not a folder (move it aside)")
+        if p.is_dir() and not os.access(p, os.W_OK | os.X_OK):
+            raise ValueError(f"{what}: {str(p)!r} is not writable")
 
 
 def ensure_dir(path: str | os.PathLike, what: str = "folder") -> Path:

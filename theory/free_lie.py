@@ -24,6 +24,7 @@ Module dependencies (one way): :mod:`.words` (alphabets, encoding, Lyndon words)
 from __future__ import annotations
 
 from functools import lru_cache
+from ._messages import counted
 from ._checks import check_int
 
 from .lie_poly import lyndon_bracket, lyndon_bracket_encoded
@@ -233,7 +234,7 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     check_int("c", c)
     letters = _default_alphabet(n, True) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
-        raise ValueError(f"alphabet has {len(letters)} letters but n={n}")
+        raise ValueError(f"alphabet has {counted(len(letters), 'letter')} but n={n}")
     basis, sc = _structure_constants_cached(letters, c)
     return list(basis), {k: dict(v) for k, v in sc.items()}
 
@@ -245,7 +246,7 @@ def _default_alphabet(n: int, takes_alphabet: bool = False) -> tuple[str, ...]:
     """The first ``n`` default letters; the advice of the error names ``alphabet=`` only when
     the caller takes that argument (``takes_alphabet``)."""
     if n > len(_DEFAULT_LETTERS):
-        raise ValueError(f"n={n} letters: the default alphabet has {len(_DEFAULT_LETTERS)} letters"
+        raise ValueError(f"n={counted(n, 'letter')}: the default alphabet has {counted(len(_DEFAULT_LETTERS), 'letter')}"
                          + ("; pass alphabet= with n distinct letters" if takes_alphabet
                             else f", so n must be <= {len(_DEFAULT_LETTERS)} here"))
     return tuple(_DEFAULT_LETTERS[:n])
@@ -281,7 +282,7 @@ def _check_basis_size(n: int, max_degree: int) -> None:
     for m in range(1, max_degree + 1):
         total += witt_dimension(n, m)
         if total > MAX_BASIS:
-            raise ValueError(f"the free Lie algebra on {n} letters has more than {MAX_BASIS} "
+            raise ValueError(f"the free Lie algebra on {counted(n, 'letter')} has more than {MAX_BASIS} "
                              f"Lyndon words of degree <= {max_degree} (already {total} up to "
                              f"degree {m}): beyond the reach of an exact computation")
 

@@ -19,6 +19,7 @@ from numbers import Rational
 from typing import Callable, Mapping
 
 from ._checks import check_int
+from ._messages import counted
 from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_words_encoded,
                     standard_factorization_encoded)
 
@@ -495,7 +496,7 @@ class LiePolynomial:
         else:
             raise TypeError(f"evaluate takes one matrix per letter of the alphabet "
                             f"{''.join(self._letters)!r}, in that order ({len(self._letters)}), or "
-                            f"one dict {{letter: matrix}}; got {len(matrices)} argument(s)")
+                            f"one dict {{letter: matrix}}; got {counted(len(matrices), 'argument')}")
         return evaluate_lyndon(self._c, self._letters, by_letter)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import mpmath
 
+from seqtheory.theory._messages import counted
 from seqtheory.theory.groups import FiniteGroup
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Premise, Verdict, claim
@@ -93,8 +94,8 @@ FIG2_PREMISE = Premise(
 def _names(cfg: tuple[list[int], int, int]) -> str:
     """The instances of one profile, as the statement names them."""
     lengths, n_train, n_test = cfg
-    return (f"{', '.join(map(str, lengths))} with N = {n_train} training and {n_test} held-out "
-            "words")
+    return (f"{', '.join(map(str, lengths))} with N = {n_train} training and "
+            f"{counted(n_test, 'held-out word')}")
 
 
 def _config(ctx) -> tuple[list[int], int, int]:

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from seqtheory.numerics.released_metric import (THRESHOLD, released_max_len,
                                                 released_prefix_accuracies)
+from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE
@@ -57,7 +58,7 @@ def max_seq_len_counts_bos(ctx) -> Outcome:
     verdict, why = bos_decide(cases)
     return Outcome(
         verdict=verdict,
-        key_figure=(f"{len(cases)} cases (k = 1..{MAX_TRAIN_LENGTH}, every prefix pattern): "
+        key_figure=(f"{counted(len(cases), 'case')} (k = 1..{MAX_TRAIN_LENGTH}, every prefix pattern): "
                     f"reported − tokens right ∈ {sorted({c['reported'] - c['tokens_right'] for c in cases})}"
                     f"; a word of {MAX_TRAIN_LENGTH} right tokens reports "
                     f"{cases[-1]['reported']}"),
@@ -81,7 +82,7 @@ def bos_decide(cases: list[dict[str, Any]]) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "no cases evaluated"
     offsets = sorted({c["reported"] - c["tokens_right"] for c in cases})
     if offsets == [1]:
-        return Verdict.CONFIRMED, (f"every one of {len(cases)} cases reports one more than the "
+        return Verdict.CONFIRMED, (f"every one of {counted(len(cases), 'case')} reports one more than the "
                                    "number of right group tokens: the BOS position is counted")
     return Verdict.REFUTED, f"reported − tokens right takes the values {offsets}, not always 1"
 

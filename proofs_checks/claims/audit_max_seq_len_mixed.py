@@ -13,6 +13,7 @@ from typing import Any
 
 from seqtheory.numerics.released_metric import (THRESHOLD, released_max_len,
                                                 released_prefix_accuracies)
+from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE
@@ -55,7 +56,7 @@ def max_seq_len_mixed_lengths(ctx) -> Outcome:
         verdict=verdict,
         key_figure=(f"lengths 2..{MAX_TRAIN_LENGTH}: reported length {MAX_TRAIN_LENGTH} (tokens) "
                     f"for every model right only up to L ≥ {over[0]['L'] if over else '—'}; "
-                    f"{len(over)} of {len(rows)} models overstated"),
+                    f"{len(over)} of {counted(len(rows), 'model')} overstated"),
         evidence={"source": RELEASED_CODE, "threshold": str(THRESHOLD),
                   "smallest_overstated_L": over[0]["L"] if over else None,
                   "n_overstated": len(over), "n_models": len(rows)},
@@ -80,7 +81,7 @@ def mixed_lengths_decide(rows: list[dict[str, Any]]) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "no models evaluated"
     over = [r for r in rows if r["reported_tokens"] > r["true_length"]]
     if over:
-        return Verdict.CONFIRMED, (f"{len(over)} of {len(rows)} models are overstated; from "
+        return Verdict.CONFIRMED, (f"{len(over)} of {counted(len(rows), 'model')} are overstated; from "
                                    f"L = {over[0]['L']} (true length) the metric reports "
                                    f"{over[0]['reported_tokens']}")
     under = [r for r in rows if r["reported_tokens"] != r["true_length"]]

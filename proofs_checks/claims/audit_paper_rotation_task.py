@@ -16,6 +16,7 @@ from seqtheory.theory.representations import (PAPER_ROTATION_GENERATORS, audit_r
                                               icosahedral_representation, matrix_group_order,
                                               matrix_order, paper_rotation_map,
                                               paper_rotation_matrices)
+from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 
@@ -71,7 +72,7 @@ def paper_rotation_task(ctx) -> Outcome:
     return Outcome(
         verdict=verdict,
         key_figure=("released map: " + "; ".join(
-            f"{n.split(', ')[1]}: {rel[n]['n_distinct']} distinct matrices, "
+            f"{n.split(', ')[1]}: {counted(rel[n]['n_distinct'], 'distinct matrix', 'distinct matrices')}, "
             f"{rel[n]['n_respected']}/{rel[n]['n_pairs']} products respected" for n in _RELEASED)
             + f"; package map: {rel['package (faithful icosahedral)']['n_distinct']} distinct, "
               f"{rel['package (faithful icosahedral)']['n_respected']}/3600"),

@@ -12,6 +12,7 @@ from typing import Any
 
 from seqtheory.theory.groups import FiniteGroup
 from seqtheory.theory.representations import audit_representation, icosahedral_representation
+from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 
@@ -80,8 +81,9 @@ def representation_decide(summary: dict[str, Any], float_copy_faithful: bool
               "identity": s["identity_maps_to_identity"], "rotations": s["all_rotations"],
               "A5 perfect": s["group_perfect"], "float copy faithful": float_copy_faithful}
     failed = [k for k, v in checks.items() if not v]
-    why = (f"{s['n_respected']}/{s['n_pairs']} products respected, {s['n_distinct']} distinct "
-           f"matrices" + (f"; failed: {failed}" if failed else ""))
+    why = (f"{s['n_respected']}/{s['n_pairs']} products respected, "
+           f"{counted(s['n_distinct'], 'distinct matrix', 'distinct matrices')}"
+           + (f"; failed: {failed}" if failed else ""))
     return (Verdict.REFUTED if failed else Verdict.CONFIRMED), why
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from seqtheory.theory.q_sqrt5 import orbit, q5
+from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
 from ..released_code import RELEASED_CODE
@@ -53,9 +54,9 @@ def rotation_start_orbit(ctx) -> Outcome:
     verdict, why = orbit_decide(rows, 20)
     return Outcome(
         verdict=verdict,
-        key_figure="; ".join(f"{r['reading']}: {r['orbit_points']} points "
+        key_figure="; ".join(f"{r['reading']}: {counted(r['orbit_points'], 'point')} "
                              f"({'closed' if r['closed'] else 'not closed'}), "
-                             f"{r['distinct_matrices']} distinct matrices" for r in rows),
+                             f"{counted(r['distinct_matrices'], 'distinct matrix', 'distinct matrices')}" for r in rows),
         evidence={"rows": rows, "source": RELEASED_CODE, "stated_orbit_size": 20},
         tables={"orbit": rows},
         notes=(why + ". Exact over Q(√5): the closure of (1,1,1) under every released matrix, "
@@ -76,7 +77,7 @@ def orbit_decide(rows: list[dict[str, Any]], stated: int) -> tuple[Verdict, str]
         return Verdict.INCONCLUSIVE, "the orbit closure was not reached"
     sizes = {r["reading"]: r["orbit_points"] for r in rows}
     if all(v == stated for v in sizes.values()):
-        return Verdict.CONFIRMED, f"the orbit has exactly {stated} points under every reading"
+        return Verdict.CONFIRMED, f"the orbit has exactly {counted(stated, 'point')} under every reading"
     return Verdict.REFUTED, f"orbit sizes {sizes}, not {stated}"
 
 

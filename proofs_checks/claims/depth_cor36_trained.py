@@ -13,6 +13,7 @@ from __future__ import annotations
 from seqtheory.proofs_checks import precision_sweeps
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.theory._messages import counted
 
 #: a fit meets exponent p when its CI's lower end is ≥ p − SLACK; contradicts it when its upper end
 #: is < p − SLACK (stated before the runs, issue 24)
@@ -111,8 +112,8 @@ def _fit_str(k: int, e: dict) -> str:
         a = e["fit_all_points"]
         return (f"k={k}: {n_cert}/{len(e['points'])} points certified, no fit (uncertified slope "
                 f"{a['slope']:.2f}, not used){floor}")
-    return (f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on {f['n']} "
-            f"certified points{floor}")
+    return (f"k={k}: slope {f['slope']:.2f} [{f['ci_low']:.2f}, {f['ci_high']:.2f}] on "
+            f"{counted(f['n'], 'certified point')}{floor}")
 
 
 @cor36_trained.decision_rule

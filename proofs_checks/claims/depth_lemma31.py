@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from seqtheory.numerics.affine_readout import agl_permutation_action
+from seqtheory.theory._messages import counted
 from seqtheory.theory.orbit_module import diagonal_model_identifies_reorderings, separation_rows
 
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim, combine_verdicts
@@ -81,7 +82,7 @@ def _restricted_reading(ev: dict[str, Any]) -> tuple[Verdict, str]:
                                       f"{ev['readout_failures']} readout pairs, initial state ok: "
                                       f"{ev['initial_ok']}): no certificate for every length")
     return Verdict.REFUTED, (f"one restricted layer simulates the non-abelian system exactly from "
-                             f"every initial state: all {ev['prefixes']} words of length ≤ "
+                             f"every initial state: all {counted(ev['prefixes'], 'word')} of length ≤ "
                              f"{ev['max_len']} exact, and every length by induction (step "
                              f"{ev['step_transitions']}/{ev['step_transitions']} transitions, "
                              f"readout {ev['readout_pairs']}/{ev['readout_pairs']} pairs exact)")
@@ -112,7 +113,7 @@ def lemma31(ctx) -> Outcome:
                     f"cases; diag(1,0),E12 from e1 invisible at all orders; restricted reading "
                     f"{readings['restricted reading'].value}: one restricted layer reproduces "
                     f"the 3x3 permutation action of S3 from every h0 ({restricted['mismatches']} "
-                    f"wrong of {restricted['prefixes']} words ≤ {restricted['max_len']}, exact)"),
+                    f"wrong of {counted(restricted['prefixes'], 'word')} ≤ {restricted['max_len']}, exact)"),
         evidence={"decision": why,
                   "reading_verdicts": {k: v.value for k, v in readings.items()},
                   "abelian reading": {
@@ -170,7 +171,7 @@ def _abelian_reading(rows: list[dict[str, Any]], abelian_identifies_reorderings:
                 "g to U(g)h0 must be non-abelian)")
     n = sum(len(rs) for rs in seen.values())
     return Verdict.SUPPORTED, (f"every non-abelian target separates from every initial state "
-                               f"({len(targets)} targets x initial states = {n} instances)")
+                               f"({len(targets)} targets x initial states = {counted(n, 'instance')})")
 
 
 @lemma31.decision_rule

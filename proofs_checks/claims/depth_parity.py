@@ -18,6 +18,7 @@ from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, PAPER_T, RATE_
                                                     paper_width, recipe, seed_configs)
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
 from seqtheory.proofs_checks.training_runs import run_arms
+from seqtheory.theory._messages import counted
 
 from ..run_inspection import inspector_note, inspector_summary
 
@@ -75,7 +76,7 @@ def parity(ctx: Context) -> Outcome:
                            "inspector": inspected},
                    notes=f"{why}. Scale: width {arms['signed'][0]['config']['width']}, T = {T}, "
                          f"{arms['signed'][0]['config']['steps']} steps, "
-                         f"{PARITY_SEEDS} seeds per model; success = sequence accuracy ≥ "
+                         f"{counted(PARITY_SEEDS, 'seed')} per model; success = sequence accuracy ≥ "
                          f"{PARITY_SUCCESS} on held-out words of length 2T. {inspector_note(inspected)}.")
 
 
@@ -89,9 +90,9 @@ def parity_decide(seq_acc: dict[str, list[float]]) -> tuple[Verdict, str, dict]:
     s, p = rates["signed"], rates["positive"]
     if RATE_RULE.succeeds(p):
         return Verdict.REFUTED, (f"the positive-eigenvalue model succeeded in {rate_text(p)} "
-                                 "seeds: negative eigenvalues are not needed"), rates
+                                 "of the seeds: negative eigenvalues are not needed"), rates
     if RATE_RULE.succeeds(s) and RATE_RULE.fails(p):
-        return Verdict.SUPPORTED, (f"signed succeeded in {rate_text(s)} seeds (≥ "
+        return Verdict.SUPPORTED, (f"signed succeeded in {rate_text(s)} of the seeds (≥ "
                                    f"{RATE_RULE.required(s['seeds'])} required), positive in none"), rates
     return Verdict.INCONCLUSIVE, (f"signed {rate_text(s)} (needs ≥ {RATE_RULE.required(s['seeds'])}), "
                                   f"positive {rate_text(p)} (needs 0)"), rates

@@ -22,6 +22,7 @@ import numpy as np
 
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.run_inspection import inspections, run_fields, source_configs
+from seqtheory.theory._messages import counted
 
 MIN_RUNS = 6            # usable (prediction, measurement) pairs for a decision
 ALPHA = 0.05            # one-sided level of the rank-correlation test
@@ -68,7 +69,7 @@ def horizon_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
     use, skipped = _usable(rows)
     stats: dict[str, Any] = {"usable": len(use), "runs": len(rows), "skipped": skipped}
     if len(use) < MIN_RUNS:
-        return Verdict.INCONCLUSIVE, (f"only {len(use)} of {len(rows)} runs carry a finite "
+        return Verdict.INCONCLUSIVE, (f"only {len(use)} of {counted(len(rows), 'run')} carry a finite "
                                       f"prediction and an uncensored measurement (needs ≥ "
                                       f"{MIN_RUNS}; skipped: {skipped})"), stats
     pred = [r["predicted"] for r in use]

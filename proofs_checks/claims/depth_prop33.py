@@ -22,6 +22,7 @@ from seqtheory.numerics.cascade_derived_lengths import (affine_pair_evidence,
                                                         polynomial_cascade_row)
 from seqtheory.theory.lie_cascades import structural_bound
 from seqtheory.theory.vector_fields import PolyVectorField, generated_algebra
+from seqtheory.theory._messages import counted
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim, combine_verdicts
@@ -126,10 +127,10 @@ def _class_verdict(s: dict[str, Any]) -> tuple[Verdict, str]:
         return Verdict.REFUTED, f"derived length above the bound (or not solvable) at k = {bad}"
     undecided = sum(v["undecided"] for v in s["per_k"].values())
     if undecided:
-        return (Verdict.INCONCLUSIVE, f"{undecided} instances generate an algebra larger than the "
+        return (Verdict.INCONCLUSIVE, f"{counted(undecided, 'instance')} generate an algebra larger than the "
                 "cap (not decided: one of them could exceed the bound)")
     n = sum(v["instances"] for v in s["per_k"].values())
-    return Verdict.SUPPORTED, (f"never exceeded on {n} instances at k = {sorted(s['per_k'])}; "
+    return Verdict.SUPPORTED, (f"never exceeded on {counted(n, 'instance')} at k = {sorted(s['per_k'])}; "
                                + _attainment(s))
 
 

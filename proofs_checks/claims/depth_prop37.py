@@ -18,6 +18,7 @@ import math
 from seqtheory.numerics.separation import (colliding_pair, least_depth_for_class,
                                            least_separating_class, max_class_for_depth)
 from seqtheory.numerics.two_layer_cascade import two_layer_cascade_states
+from seqtheory.theory._messages import counted
 
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
@@ -191,5 +192,5 @@ def _prop37_control(ctx) -> ControlOutcome:
         variant=("class c*(T)−1 claimed separating; the cascade with one layer; bounds "
                  "⌈log2 T⌉ − 1 and ⌈log2 T⌉ claimed"),
         reason=(f"collisions found at c*−1 for every T: {collide}; 1-layer variant: "
-                f"{one['distinct_states']} distinct states for {one['words']} words; decision on "
+                f"{one['distinct_states']} distinct states for {counted(one['words'], 'word')}; decision on "
                 f"⌈log2 T⌉−1: {v_minus.value}, on ⌈log2 T⌉: {v_ceil.value}"))

@@ -19,6 +19,7 @@ from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_width, recipe,
                                                     seed_configs)
 from seqtheory.proofs_checks.training_runs import n_seeds, run_arms
+from seqtheory.theory._messages import counted
 
 #: A5 test words are 4T long: length generalisation is measured up to 4T
 A5_TEST_FACTOR = 4
@@ -71,7 +72,7 @@ def prop37_trained(ctx: Context) -> Outcome:
                                                for L, rs in runs.items() for r in rs]},
                    figures=figs,
                    notes=f"{why}. Held-out A5 words of length {A5_TEST_FACTOR}T (T = {T}); "
-                         f"signed_mamba (restricted layers), {len(runs[min(runs)])} seeds per depth")
+                         f"signed_mamba (restricted layers), {counted(len(runs[min(runs)]), 'seed')} per depth")
 
 
 def prop37_key_statistic(stats: dict) -> str:

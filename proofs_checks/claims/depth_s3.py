@@ -16,6 +16,7 @@ import itertools
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
 from seqtheory.numerics.affine_layer import (agl13_coordinates, agl_decode, agl_layer_states,
                                              agl_step_certificate)
 from seqtheory.numerics.group_cascades import all_words, prefix_products
@@ -82,7 +83,7 @@ def s3_one_layer(ctx) -> Outcome:
                "exhaustive and random checks confirm the implementation. The induction is the certificate "
                f"the rule requires: the initial state is the identity's coordinates and all "
                f"{ev['step_transitions']} (state, token) transitions, reduced mod 3, land on the "
-               f"product's coordinates ({ev['step_failures']} failures). The linear parts "
+               f"product's coordinates ({counted(ev['step_failures'], 'failure')}). The linear parts "
                "diag(s, s) commute, the affine maps do not (affine_maps_commute in evidence): a "
                "restricted layer is not an abelian one. Bearing on depth.thm3.2: S3 has non-zero "
                "commutator mass, yet one restricted layer has zero error, so a lower bound in "

@@ -18,6 +18,7 @@ from seqtheory.proofs_checks.trained_recipe import (RATE_RULE, S3_FACTORS, SUCCE
                                                     check_protocol, s3_scale, wp_cfgs)
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
 from seqtheory.proofs_checks.training_runs import run_arms
+from seqtheory.theory._messages import counted
 
 from ..run_inspection import inspector_note, inspector_summary
 
@@ -65,8 +66,8 @@ def s3_depth(ctx: Context) -> Outcome:
                          "tracks S3 exactly (a separate constructive claim); an ordinary readout cannot "
                          f"extrapolate, hence the test at 8T and 16T. Scale: T = {T}, width "
                          f"{runs['aussm L=2'][0]['config']['width']}, "
-                         f"{runs['aussm L=2'][0]['config']['steps']} steps, {len(runs['aussm L=2'])} "
-                         f"seeds. {inspector_note(inspected)}.")
+                         f"{runs['aussm L=2'][0]['config']['steps']} steps, {counted(len(runs['aussm L=2']), 'seed')}. "
+                         f"{inspector_note(inspected)}.")
 
 
 @s3_depth.decision_rule
@@ -79,18 +80,18 @@ def s3_decide(seq_acc: dict[str, dict[str, list[float]]]) -> tuple[Verdict, str,
     rates = {arm: success_rate(a >= SUCCESS for a in v["8T"]) for arm, v in seq_acc.items()}
     ab, one, two = rates["abelian L=1"], rates.get("aussm L=1"), rates["aussm L=2"]
     if ab["successes"]:
-        return Verdict.REFUTED, f"one abelian layer solved S3 at 8T in {rate_text(ab)} seeds", rates
+        return Verdict.REFUTED, f"one abelian layer solved S3 at 8T in {rate_text(ab)} of the seeds", rates
     if one is not None and RATE_RULE.succeeds(one):
-        return Verdict.REFUTED, f"one restricted (AUSSM) layer solved S3 at 8T in {rate_text(one)} seeds", rates
+        return Verdict.REFUTED, f"one restricted (AUSSM) layer solved S3 at 8T in {rate_text(one)} of the seeds", rates
     one_fails = one is None or RATE_RULE.fails(one)
     if RATE_RULE.succeeds(two) and one_fails:
-        return Verdict.SUPPORTED, (f"two layers solved S3 at 8T in {rate_text(two)} seeds, one layer "
+        return Verdict.SUPPORTED, (f"two layers solved S3 at 8T in {rate_text(two)} of the seeds, one layer "
                                    "(abelian or restricted) in none"), rates
     if not RATE_RULE.succeeds(two):
-        return Verdict.INCONCLUSIVE, (f"two layers solved S3 at 8T in only {rate_text(two)} seeds "
+        return Verdict.INCONCLUSIVE, (f"two layers solved S3 at 8T in only {rate_text(two)} of the seeds "
                                       f"(needs ≥ {RATE_RULE.required(two['seeds'])}): training / "
                                       "extrapolation budget"), rates
-    return Verdict.INCONCLUSIVE, f"one restricted layer solved S3 at 8T in {rate_text(one)} seeds", rates
+    return Verdict.INCONCLUSIVE, f"one restricted layer solved S3 at 8T in {rate_text(one)} of the seeds", rates
 
 
 @s3_depth.control

@@ -18,6 +18,7 @@ from fractions import Fraction
 from seqtheory.numerics.restricted import (affine_generators, eps_scaled_rows,
                                            order_free_best_errors, random_target_search,
                                            restricted_vs_target_table)
+from seqtheory.theory._messages import counted
 
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim, finite_reals
 
@@ -63,7 +64,7 @@ def thm32(ctx) -> Outcome:
         verdict=verdict,
         key_figure=(f"target [[α_x, β_x],[0,1]], α=(0.9, 0.5), β=(1, 2): the restricted layer "
                     f"h ← α_x h + β_x has error {max(r['error'] for r in rows):.1e} on all "
-                    f"{len(rows)} words of length ≤ {L}, while ‖Ω2‖ reaches "
+                    f"{counted(len(rows), 'word')} of length ≤ {L}, while ‖Ω2‖ reaches "
                     f"{max(r['norm_Omega2'] for r in rows):.3f} (e.g. {witness['word']}: "
                     f"{witness['norm_Omega2']:.3f}); random targets of the class: bound fails on "
                     f"{search['n_bound_fails']}/{search['n_targets']}"),
@@ -111,14 +112,14 @@ def thm32_decide(rows: list[dict], tol: float = ERROR_TOL,
     bad = [r for r in massive if r["error"] <= tol * max(1.0, r["norm_Omega2"])]
     if bad:
         w = max(bad, key=lambda r: r["norm_Omega2"])
-        return Verdict.REFUTED, (f"{len(bad)}/{len(massive)} words with ‖Ω2‖ ≥ {threshold:g} "
+        return Verdict.REFUTED, (f"{len(bad)}/{counted(len(massive), 'word')} with ‖Ω2‖ ≥ {threshold:g} "
                                  f"are tracked with error ≤ {tol:g} (e.g. {w.get('word', '?')}: "
                                  f"error {w['error']:.1e}, ‖Ω2‖ {w['norm_Omega2']:.3f})")
     if not massive:
         return Verdict.INCONCLUSIVE, "no word with non-zero commutator mass"
     C = min(r["error"] / r["norm_Omega2"] for r in massive)
     return Verdict.SUPPORTED, (f"every word with ‖Ω2‖ ≥ {threshold:g} has error ≥ "
-                               f"{C:.3g}·‖Ω2‖ ({len(massive)} words)")
+                               f"{C:.3g}·‖Ω2‖ ({counted(len(massive), 'word')})")
 
 
 @thm32.control

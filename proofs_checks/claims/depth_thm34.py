@@ -16,6 +16,7 @@ import numpy as np
 from seqtheory.numerics.group_cascades import (all_words, build_cascade, cascade_for_group,
                                                prefix_products)
 from seqtheory.theory.groups import FiniteGroup
+from seqtheory.theory._messages import counted
 
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
 
@@ -99,7 +100,7 @@ def thm34(ctx) -> Outcome:
     verdict, why = thm34_decide(rows, a5_ok)
     return Outcome(
         verdict=verdict,
-        key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{len(rows)} groups "
+        key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{counted(len(rows), 'group')} "
                     f"tracked exactly with k = derived length layers (all lengths by induction: "
                     f"{sum(r['all_lengths_by_induction'] for r in rows)}/{len(rows)}); A5: "
                     f"{'no cascade (perfect)' if a5_ok else 'unexpected'}"),
@@ -141,7 +142,7 @@ def thm34_decide(rows: list[dict], a5_has_no_cascade: bool) -> tuple[Verdict, st
         return Verdict.INCONCLUSIVE, (f"cascades with k = derived length fail for {bad}"
                                       + ("" if a5_has_no_cascade else "; a cascade was built "
                                          "for the perfect group A5"))
-    return Verdict.SUPPORTED, (f"finite-group form on {len(rows)} groups "
+    return Verdict.SUPPORTED, (f"finite-group form on {counted(len(rows), 'group')} "
                                f"({', '.join(r['group'] for r in rows)}): each tracked exactly by "
                                "k = derived length abelian layers, certified for all word lengths "
                                "(automaton induction); none for A5. Finitely many instances of a "
@@ -163,7 +164,7 @@ def _thm34_control(ctx) -> ControlOutcome:
     for name in ("S3", "D8", "S4"):
         G = FiniteGroup.named(name)
         C = cascade_for_group(G).truncated(G.derived_length - 1)
-        rows.append(_variant_row(f"{name} ({G.derived_length - 1} layers)", C, G.cayley_table(),
+        rows.append(_variant_row(f"{name} ({counted(G.derived_length - 1, 'layer')})", C, G.cayley_table(),
                                  G.derived_length))
     v_short, why_short = thm34_decide(rows, True)
     S3 = FiniteGroup.named("S3")

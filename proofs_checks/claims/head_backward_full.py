@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
 from seqtheory.numerics.head_backward import (backward_change, backward_change_bounds,
                                               eta_form_backward_bound)
 from seqtheory.proofs_checks.registry import HEAD, ControlOutcome, Context, Outcome, Verdict, claim
@@ -123,7 +124,7 @@ def backward_change_bound(ctx: Context) -> Outcome:
     return Outcome(
         verdict,
         "max ‖Δg‖₂/bound: " + ", ".join(f"{k} {v:.12f}" for k, v in ev["max_ratio"].items())
-        + f" over {rnd['instances']} random instances + families; closest to equality: "
+        + f" over {counted(rnd['instances'], 'random instance')} + families; closest to equality: "
         + ", ".join(f"{k} {v:.12f}" for k, v in ev["tightest"].items()),
         evidence={**ev, "c": 4.0, "instances": rnd["instances"], "tolerance": _TOL,
                   "tight_tolerance": _TIGHT_TOL,
@@ -134,7 +135,7 @@ def backward_change_bound(ctx: Context) -> Outcome:
         notes=("Derived form (module docstring); the exact constant in [HEAD] is unknown, so the "
                "check tests the form stated here, not the paper's wording. The second branch "
                f"(D(U+S)) was the smaller in {rnd['second_branch_smaller']} of "
-               f"{rnd['instances']} random instances, so the minimum matters. Finitely many "
+               f"{counted(rnd['instances'], 'random instance')}, so the minimum matters. Finitely many "
                "instances of a universal statement: supported at best. Decision rule: " + why))
 
 

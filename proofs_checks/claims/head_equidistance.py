@@ -17,6 +17,7 @@ from seqtheory.proofs_checks.registry import (HEAD, Context, ControlOutcome, Out
                                               claim, combine_verdicts, parts_table)
 from seqtheory.theory.hilbert import (equidistant_gram, max_equidistant_points, rankin_ratio_bound,
                                       simplex_ratio_bound)
+from seqtheory.theory._messages import counted
 
 
 def _exact_simplex_equidistant(d: int) -> bool:
@@ -94,7 +95,7 @@ def equidistance_limit(ctx: Context) -> Outcome:
     return Outcome(verdict,
                    f"exact, every d: at most d+1 equidistant points (Gram (I+J)/2 = LLᵀ, rank V−1; "
                    f"symbolic certificate {r['gram_certificate']['holds']}); optimisation, "
-                   f"{len(far)} cases with V > d+1: best ratio found ≤ {worst:.4f} < 1, within "
+                   f"{counted(len(far), 'case')} with V > d+1: best ratio found ≤ {worst:.4f} < 1, within "
                    "the simplex/Rankin bounds",
                    evidence={"verdict_reason": why, "gram_certificate": r["gram_certificate"],
                              "part_verdicts": {k: v.value for k, (v, _) in parts.items()}},
@@ -148,7 +149,7 @@ def equidistance_decide(exact: list[dict], optimisation: list[dict], gram_certif
     elif not optimisation:
         num = (Verdict.INCONCLUSIVE, "no optimisation case")
     else:
-        num = (Verdict.SUPPORTED, f"{len(optimisation)} cases (V, d): optima within their bounds, "
+        num = (Verdict.SUPPORTED, f"{counted(len(optimisation), 'case')} (V, d): optima within their bounds, "
                                   "equidistant exactly where V ≤ d+1 (optimisation results)")
     parts = {"exact: at most d+1 equidistant points": ex,
              "numerical: best ratio for V > d+1": num}

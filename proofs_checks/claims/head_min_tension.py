@@ -15,6 +15,7 @@ import numpy as np
 
 from seqtheory.proofs_checks.head_evidence import SOLVER_TOL, log_softmax
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.theory._messages import counted
 
 
 def _ce_gradient(rng: np.random.Generator, V: int, d: int, n: int = 4) -> np.ndarray:
@@ -62,8 +63,8 @@ def min_tension_duality(ctx: Context) -> Outcome:
     gap = max(_rel_gap(r) for r in rows)
     unc = min_tension(np.eye(3, 2))
     return Outcome(verdict,
-                   f"max relative gap primal vs −η𝒯 = {gap:.1e} over {len(sizes)} "
-                   f"instances (Clarabel; tolerance {SOLVER_TOL})",
+                   f"max relative gap primal vs −η𝒯 = {gap:.1e} over "
+                   f"{counted(len(sizes), 'instance')} (Clarabel; tolerance {SOLVER_TOL})",
                    evidence={"max_rel_gap": gap, "tolerance": SOLVER_TOL,
                              "uncentred_flow_status": unc.status},
                    tables={"duality": [{**r, "rel_gap": _rel_gap(r)} for r in rows]},
@@ -90,7 +91,7 @@ def min_tension_decide(rows: list[dict], tolerance: float) -> tuple[Verdict, str
     unsolved = [r for r in rows if not (math.isfinite(r["primal"])
                                         and math.isfinite(r["claimed_dual"]))]
     if unsolved:
-        return Verdict.INCONCLUSIVE, f"{len(unsolved)} program(s) not solved (non-finite value)"
+        return Verdict.INCONCLUSIVE, f"{counted(len(unsolved), 'program')} not solved (non-finite value)"
     gap = max(_rel_gap(r) for r in rows)
     if gap > tolerance:
         return Verdict.REFUTED, f"relative gap {gap:.3g} > solver tolerance {tolerance:g}"

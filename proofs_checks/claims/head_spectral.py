@@ -21,6 +21,7 @@ from typing import Callable
 
 import numpy as np
 
+from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import HEAD, ControlOutcome, Context, Outcome, Verdict, claim
 from seqtheory.theory.hilbert import hilbert_distance, row_diameter
 
@@ -99,7 +100,7 @@ def spectral_norm_mismatch(ctx: Context) -> Outcome:
     fam = _float_family(ctx)
     return Outcome(
         verdict,
-        f"{len(rows)} exact instances (V up to {max(r['V'] for r in rows)}): Hilbert change ≡ 0, "
+        f"{counted(len(rows), 'exact instance')} (V up to {max(r['V'] for r in rows)}): Hilbert change ≡ 0, "
         f"D(S) = 0, ‖S‖₂² = V‖a‖² exactly; S₀ + λ·1aᵀ: D fixed at {fam[0]['D(S)']:.3f} while "
         f"‖S‖₂ goes {fam[0]['op_norm']:.2f} → {fam[-1]['op_norm']:.0f} (λ = 0 → 1000)",
         evidence={"instances": len(rows), "family_max_hilbert_change_spread":
@@ -139,7 +140,7 @@ def spectral_mismatch_decide(instances: list[dict]) -> tuple[Verdict, str]:
     if bad:
         return Verdict.REFUTED, "; ".join(bad)
     sizes = ", ".join(f"V={r['V']}, a={r['a']}" for r in instances)
-    return Verdict.SUPPORTED, (f"exact on all {len(instances)} instances ({sizes}): no output "
+    return Verdict.SUPPORTED, (f"exact on all {counted(len(instances), 'instance')} ({sizes}): no output "
                                "moves, D(S) = 0, ‖S‖₂ = √V‖a‖₂")
 
 

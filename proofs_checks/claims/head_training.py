@@ -22,6 +22,7 @@ from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_res
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.training_runs import n_seeds, seeds
+from seqtheory.theory._messages import counted
 
 PAPER = {"ratio_diameter": (45.0, 60.0), "ratio_hilbert_rms": (12.0, 15.0),
          "val_loss_diff": (0.006, 0.015), "scale": "190M–640M parameters"}
@@ -113,7 +114,7 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
     n = ev["parameters"]
     return Outcome(
         verdict,
-        f"at {n:,} params, {len(res['runs']['adamw'])} seeds: final-step D ratio "
+        f"at {n:,} params, {counted(len(res['runs']['adamw']), 'seed')}: final-step D ratio "
         f"{s['ratio_diameter']:.1f}× (paper 45–60× at {PAPER['scale']}), Hilbert RMS ratio "
         f"{s['ratio_hilbert_rms']:.1f}× (paper 12–15×), Δval {s['val_loss_diff']:+.4f} ± "
         f"{s['val_loss_diff_se']:.4f} (paper +0.006–0.015)",
@@ -155,10 +156,11 @@ def experiment_verdict(ev: dict) -> tuple[Verdict, str, dict]:
     scale = f"at {ev['parameters']:,} parameters"
     if DIRECTION_RULE.succeeds(down):
         return (Verdict.REFUTED, f"RowNorm's final steps are larger than AdamW's in "
-                                 f"{down['successes']}/{down['seeds']} seeds {scale}", parts)
+                                 f"{down['successes']}/{counted(down['seeds'], 'seed')} {scale}",
+                parts)
     if not parts["direction"]:
-        return (Verdict.INCONCLUSIVE, f"the direction holds in only {up['successes']}/{up['seeds']} "
-                                      f"seeds {scale}", parts)
+        return (Verdict.INCONCLUSIVE, f"the direction holds in only {up['successes']}/"
+                                      f"{counted(up['seeds'], 'seed')} {scale}", parts)
     (lo_d, hi_d), (lo_h, hi_h) = PAPER["ratio_diameter"], PAPER["ratio_hilbert_rms"]
     parts["magnitude"] = lo_d <= ev["ratio_diameter"] <= hi_d and lo_h <= ev["ratio_hilbert_rms"] <= hi_h
     parts["loss"] = ev["val_loss_diff"] <= LOSS_TOL

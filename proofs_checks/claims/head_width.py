@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import counted
 from seqtheory.numerics.fits import fit_loglog_slope
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_result
@@ -162,7 +163,7 @@ def evidence_of(sweep_res: dict) -> dict:
     cfg = sweep_res["points"][0]["config"]
     ws = [p["d"] for p in pts]
     ev = {"points": pts,
-          "scale": {"backbone": f"{cfg['n_layers']} layer(s) of width {cfg['d_model']}",
+          "scale": {"backbone": f"{counted(cfg['n_layers'], 'layer')} of width {cfg['d_model']}",
                     "vocab_size": sweep_res["points"][0]["vocab_size"], "steps": cfg["steps"],
                     "tokens": cfg["steps"] * cfg["batch_size"] * cfg["seq_len"],
                     "seeds": len(pts[0]["ratio_diameter_per_seed"])}}
@@ -199,7 +200,7 @@ def _geometry_text(ev: dict) -> str:
 
 def _scale_text(sc: dict) -> str:
     return (f"at a {sc['backbone']} backbone, V = {sc['vocab_size']}, {sc['steps']} steps "
-            f"({sc['tokens']:,} training tokens), {sc['seeds']} seeds; the paper: {PAPER_SCALE}")
+            f"({sc['tokens']:,} training tokens), {counted(sc['seeds'], 'seed')}; the paper: {PAPER_SCALE}")
 
 
 @claim("head.exp.rownorm_vs_adamw.width", title="RowNorm vs AdamW head: the ratios across head widths",

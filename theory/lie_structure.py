@@ -1,0 +1,136 @@
+"""Structure constants of a Lie algebra on ``Q^N``: parsing (dense ``N x N x N`` or sparse
+``{(i, j): {k: c}}``), the integer table with a common denominator, and the exact checks of
+antisymmetry and the Jacobi identity (:meth:`~seqtheory.theory.lie.LieAlgebra.from_structure_constants`).
+
+Errors: ``ValueError`` for a wrong shape, an index out of range, a missing ``dim`` for sparse
+input, a violation of antisymmetry or of the Jacobi identity (naming the pair / triple);
+``TypeError`` for floats, booleans, strings or irrational entries. Source: Humphreys, §1.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from numbers import Integral, Rational
+
+import numpy as np
+
+from .int_rows import as_int_rows
+
+__all__ = ["parse_structure", "integer_table", "check_antisymmetry", "check_jacobi"]
+
+
+def _to_fraction(x, where: str) -> Fraction:
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{where}: booleans are not numbers")
+    if isinstance(x, (Integral, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, Rational):
+        return Fraction(x.numerator, x.denominator)
+    if isinstance(x, (float, np.floating, complex)):
+        raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact rationals")
+    import sympy
+
+    try:
+        s = sympy.sympify(x)
+    except (sympy.SympifyError, TypeError) as exc:
+        raise TypeError(f"{where}: {x!r} is not a number") from exc
+    if not s.is_Rational:
+        raise TypeError(f"{where}: {x!r} is not rational")
+    return Fraction(int(s.p), int(s.q))
+
+
+def parse_structure(c, dim):
+    """-> (N, dict {(i,j,k): Fraction}) of non-zero entries."""
+    entries: dict[tuple[int, int, int], Fraction] = {}
+    if isinstance(c, dict):
+        if dim is None or isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) \
+                or dim < 0:
+            raise ValueError("c is sparse (dict); pass dim = N (a non-negative int)")
+        N = int(dim)
+        given = {}
+        for key, row in c.items():
+            if not (isinstance(key, tuple) and len(key) == 2):
+                raise ValueError(f"c: key {key!r} must be a pair (i, j)")
+            i, j = key
+            for t in (i, j):
+                if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < N:
+                    raise ValueError(f"c: index {t!r} in key {key!r} out of range 0..{N - 1}")
+            if not isinstance(row, dict):
+                raise ValueError(f"c[{key!r}] must be a dict {{k: coeff}}")
+            vec = {}
+            for k, x in row.items():
+                if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N:
+                    raise ValueError(f"c[{key!r}]: index {k!r} out of range 0..{N - 1}")
+                f = _to_fraction(x, f"c[{key!r}][{k}]")
+                if f:
+                    vec[int(k)] = f
+            given[(int(i), int(j))] = vec
+        for (i, j), vec in given.items():
+            if i == j and vec:
+                raise ValueError(f"c: [e_{i}, e_{i}] must be 0, got {vec}")
+            for k, f in vec.items():
+                entries[(i, j, k)] = f
+            if (j, i) not in given:
+                for k, f in vec.items():
+                    entries[(j, i, k)] = -f
+        return N, entries
+    if dim is not None:
+        raise ValueError("dim is only used with sparse (dict) structure constants")
+    arr = np.asarray(c, dtype=object) if not isinstance(c, np.ndarray) else c
+    if arr.ndim != 3 or not (arr.shape[0] == arr.shape[1] == arr.shape[2]):
+        raise ValueError(f"c must be an N x N x N nested sequence, got shape {arr.shape}")
+    N = arr.shape[0]
+    if arr.dtype.kind in "fc":
+        raise TypeError("c: float array; structure constants must be exact rationals")
+    if arr.dtype.kind in "bUS":
+        raise TypeError(f"c: {arr.dtype} array; structure constants must be exact rationals")
+    for i, j, k in np.argwhere(arr != 0):
+        f = _to_fraction(arr[i, j, k], f"c[{i}][{j}][{k}]")
+        if f:
+            entries[(int(i), int(j), int(k))] = f
+    return N, entries
+
+
+def integer_table(entries):
+    if not entries:
+        z = np.zeros(0, np.int64)
+        return z, z, z, z, 1
+    D = 1
+    for f in entries.values():
+        D = D * f.denominator // math.gcd(D, f.denominator)
+    keys = sorted(entries)
+    I = np.array([k[0] for k in keys], np.int64)
+    J = np.array([k[1] for k in keys], np.int64)
+    K = np.array([k[2] for k in keys], np.int64)
+    C = as_int_rows(np.array([[int(entries[k] * D) for k in keys]], dtype=object))[0]
+    return I, J, K, C, D
+
+
+def check_antisymmetry(N, I, J, K, C):
+    d = {(int(i), int(j), int(k)): int(c) for i, j, k, c in zip(I, J, K, C)}
+    for (i, j, k), v in d.items():
+        if i == j:
+            raise ValueError(f"c violates antisymmetry: [e_{i}, e_{i}] has coefficient {v} on e_{k}")
+        if d.get((j, i, k), 0) != -v:
+            raise ValueError(f"c violates antisymmetry: c[{i}][{j}][{k}] != -c[{j}][{i}][{k}]")
+
+
+def check_jacobi(N, I, J, K, C):
+    """Exact Jacobi check: sum over cyclic rotations of (i,j,k) of c_ijl c_lkm must vanish."""
+    if len(C) == 0:
+        return
+    # T[(i,j),(k,m)] = sum_l c_ijl c_lkm: join entries (i,j,l) with (l,k,m)
+    by_first: dict[int, list[tuple[int, int, int]]] = {}
+    for l, k, m, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+        by_first.setdefault(l, []).append((k, m, c))
+    acc: dict[tuple[int, int, int, int], int] = {}
+    for i, j, l, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+        for k, m, c2 in by_first.get(l, ()):
+            a, b, e = i, j, k
+            rot = min((a, b, e), (b, e, a), (e, a, b))
+            key = rot + (m,)
+            acc[key] = acc.get(key, 0) + c * c2
+    for (i, j, k, m), v in sorted(acc.items()):
+        if v != 0:
+            raise ValueError(f"c violates the Jacobi identity for the triple (e_{i}, e_{j}, e_{k}): "
+                             f"the coefficient of e_{m} in the cyclic sum is non-zero")
