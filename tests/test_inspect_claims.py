@@ -207,7 +207,7 @@ def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
 
     def fake_load_model(cfg, store, device="cpu"):
         torch.manual_seed(0)
-        return mt.build_model(cfg, mt.build_task(cfg))
+        return mt.build_model(cfg, mt.task_shape(cfg))
 
     monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
     monkeypatch.setattr(mt, "train", lambda cfg, **kw: _fake_result(cfg))

@@ -285,7 +285,7 @@ def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, mon
         asked.add(cfg.key)
         if claim.id in INSPECTED:                                                # inspected: a model
             torch.manual_seed(0)
-            return mt.build_model(cfg, mt.build_task(cfg))
+            return mt.build_model(cfg, mt.task_shape(cfg))
         return lambda words: torch.zeros(words.shape[0], words.shape[1], 3, dtype=torch.float64)
 
     monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
