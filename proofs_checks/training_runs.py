@@ -31,7 +31,7 @@ from seqtheory.theory._messages import shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
            "from_bundle", "run_many", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
-           "cpu_workers"]
+           "queue_order", "cpu_workers"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
@@ -158,16 +158,35 @@ def _jobs(configs: Sequence[Any], workers: int, batched: bool, max_group: int) -
 
 def schedule(jobs: Sequence[Any], workers: int) -> list[list]:
     """Longest-processing-time-first assignment of ``jobs`` to ``workers`` shards (each job to
-    the least loaded shard, in decreasing order of :func:`_cost`); empty shards are dropped."""
+    the least loaded shard, in decreasing order of :func:`_cost`); empty shards are dropped.
+    The assignment the workers of :class:`TrainingPool` reach when every job costs its estimate:
+    they take the jobs from one queue in this order (:func:`queue_order`), so a job that costs
+    more or less than estimated moves the rest to the other workers."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     shards: list[list] = [[] for _ in range(workers)]
     load = [0.0] * workers
-    for job in sorted(jobs, key=_cost, reverse=True):
+    for job in queue_order(jobs):
         w = load.index(min(load))
         shards[w].append(job)
         load[w] += _cost(job)
     return [s for s in shards if s]
+
+
+def queue_order(jobs: Sequence[Any]) -> list:
+    """``jobs`` in decreasing order of their estimated cost (:func:`_cost`; ties keep their
+    order): the order in which the workers of :class:`TrainingPool` take them."""
+    return sorted(jobs, key=_cost, reverse=True)
+
+
+def _take(folder: Path, i: int) -> bool:
+    """Claim job ``i`` of a shared queue for this process (an exclusive create of ``folder/i``):
+    True for exactly one of the processes that try."""
+    try:
+        os.close(os.open(folder / str(i), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
 
 
 def _threads(device: str) -> int | None:
@@ -210,15 +229,17 @@ def _decode(d: dict) -> Any:
 
 
 def _worker_main(argv: list[str]) -> None:
-    """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json``: run the jobs
-    listed in the JSON file, one after the other, into the store."""
+    """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json TAKEN``: run
+    the jobs listed in the JSON file into the store, in their order, each one that no other
+    worker of the same queue has taken (:func:`_take` in the folder ``TAKEN``)."""
     from seqtheory.models.store import ResultsStore
 
-    root, ctx_path, path = argv
+    root, ctx_path, path, taken = argv
     st = ResultsStore(root)
     ctx_fields = json.loads(Path(ctx_path).read_text())
-    for d in json.loads(Path(path).read_text()):
-        _run_job(_decode(d), st, ctx_fields)
+    for i, d in enumerate(json.loads(Path(path).read_text())):
+        if _take(Path(taken), i):
+            _run_job(_decode(d), st, ctx_fields)
 
 
 def _unfinished(st, jobs: Sequence[Any]) -> list:
@@ -240,8 +261,9 @@ class TrainingPool:
     finished are skipped; the others are split into jobs (runs of one shape stacked by the batched
     engine, :func:`seqtheory.models.batched.train_batched`, when ``batched``; it reproduces
     one-at-a-time training, tests/test_batched.py). On CPU with more than one job they run in
-    :func:`cpu_workers` subprocesses (one torch thread each, jobs assigned by :func:`schedule`),
-    which start at once, so the caller may do other work until :meth:`wait`; otherwise (one job,
+    :func:`cpu_workers` subprocesses (one torch thread each) that take the jobs from one queue,
+    the costliest first (:func:`queue_order`; a worker that finishes early takes the next job,
+    so the estimates' errors do not leave a CPU idle), which start at once, so the caller may do other work until :meth:`wait`; otherwise (one job,
     one CPU, or CUDA) :meth:`wait` runs them in this process. Every run is seeded, so the results
     do not depend on the number of processes or on the grouping.
 
@@ -254,26 +276,27 @@ class TrainingPool:
         self._store = store(ctx)
         workers = cpu_workers() if ctx.device == "cpu" else 1
         todo = [] if ctx.evidence is not None else _unfinished(self._store, jobs)   # never train into a bundle
-        self._plan = _jobs(todo, workers, batched, max_group)
-        shards = schedule(self._plan, workers) if self._plan else []
+        self._plan = queue_order(_jobs(todo, workers, batched, max_group))
         self._fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
         self._procs: list = []
         self._tmp = None
-        if len(shards) > 1:
-            self._start(shards)
+        if workers > 1 and len(self._plan) > 1:
+            self._start(min(workers, len(self._plan)))
         self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
                         "jobs": len(self._plan), "workers": len(self._procs)}
 
-    def _start(self, shards: Sequence[Sequence[Any]]) -> None:
+    def _start(self, workers: int) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="seqtheory-training-")
         tmp = Path(self._tmp.name)
         (tmp / "ctx.json").write_text(json.dumps(self._fields))
-        for w, shard in enumerate(shards):
-            (tmp / f"shard{w}.json").write_text(json.dumps([_encode(j) for j in shard]))
+        (tmp / "jobs.json").write_text(json.dumps([_encode(j) for j in self._plan]))
+        (tmp / "taken").mkdir()
+        for w in range(workers):
             with open(tmp / f"stderr{w}.txt", "wb") as err:   # a file, not a pipe: never blocks
                 self._procs.append(subprocess.Popen(
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
-                     str(self._store.root), str(tmp / "ctx.json"), str(tmp / f"shard{w}.json")],
+                     str(self._store.root), str(tmp / "ctx.json"), str(tmp / "jobs.json"),
+                     str(tmp / "taken")],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
 
     def wait(self) -> dict[str, Any]:

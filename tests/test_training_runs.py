@@ -4,8 +4,10 @@ of a failed prefetch."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,6 +63,34 @@ def test_schedule_assigns_every_job_once_and_balances_like_lpt(costs, workers):
     p = sorted(costs, reverse=True)
     lower = max(sum(costs) / workers, p[0], p[workers - 1] + p[workers] if len(p) > workers else 0)
     assert max(loads) <= 4 / 3 * lower + 1e-9
+
+
+def _take_all(folder: str, n: int, out: str) -> None:
+    Path(out).write_text(json.dumps([i for i in range(n) if tr._take(Path(folder), i)]))
+
+
+def test_the_shared_queue_gives_each_job_to_exactly_one_worker(tmp_path):
+    """Worker processes that race over one queue (:func:`_take`) take every job exactly once."""
+    import multiprocessing as mp
+
+    (tmp_path / "taken").mkdir()
+    outs = [tmp_path / f"w{w}.json" for w in range(4)]
+    procs = [mp.get_context("fork").Process(target=_take_all, args=(str(tmp_path / "taken"), 200, str(o)))
+             for o in outs]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    taken = [i for o in outs for i in json.loads(o.read_text())]
+    assert sorted(taken) == list(range(200))
+
+
+def test_queue_order_is_the_costliest_first_and_schedule_follows_it():
+    jobs = [tr.StoreJob(f"m:f{i}", None, float(c)) for i, c in enumerate([3, 9, 1, 9, 5])]
+    assert [j.cpu_seconds for j in tr.queue_order(jobs)] == [9, 9, 5, 3, 1]
+    assert [j.function for j in tr.queue_order(jobs)][:2] == ["m:f1", "m:f3"]      # ties: stable
+    assert [[j.cpu_seconds for j in s] for s in tr.schedule(jobs, 2)] == [[9, 5], [9, 3, 1]]
 
 
 def test_schedule_refuses_bad_worker_counts():
