@@ -299,6 +299,16 @@ class TrainingPool:
                      str(tmp / "taken")],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
 
+    def running(self) -> bool:
+        """True while a worker process is still training (False when the jobs run in this
+        process, at :meth:`wait`)."""
+        return any(p.poll() is None for p in self._procs)
+
+    def finished(self, jobs: Sequence[Any]) -> bool:
+        """True when the store holds every job of ``jobs`` finished (a claim whose plan is
+        finished can run while the workers train the other claims' runs)."""
+        return not _unfinished(self._store, jobs)
+
     def wait(self) -> dict[str, Any]:
         """Finish the training; returns :attr:`summary` with ``seconds`` (wall time since the
         start). ``RuntimeError`` with the end of its error output when a worker failed."""

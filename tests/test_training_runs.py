@@ -222,6 +222,9 @@ def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(mon
     class Pool:
         summary = {"runs": 1, "jobs": 1, "workers": 2}
 
+        def running(self):
+            return False
+
         def wait(self):
             events.append("wait")
             return dict(self.summary, seconds=0.0)
@@ -238,6 +241,60 @@ def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(mon
     assert out == ids and phases == ["started", "finished"]
     assert events == ["free_lie.witt_dimensions", "depth.lemma3.1", "wait", "depth.exp.parity",
                       "head.exp.rownorm_vs_adamw"]
+
+
+def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(monkeypatch):
+    """While the workers train, a trained claim whose plan the store holds finished runs at
+    once (the others wait for the end of training), with one torch thread here; results still
+    come back in the order asked."""
+    import torch
+
+    from seqtheory.proofs_checks import runner
+    from seqtheory.proofs_checks.registry import get_claim
+
+    events, threads = [], []
+    ready_plan = get_claim("head.exp.rownorm_vs_adamw").plan(Context(), False)
+
+    class Pool:
+        summary = {"runs": 3, "jobs": 2, "workers": 2}
+        looks = 0
+
+        def running(self):
+            self.looks += 1
+            return self.looks < 4                      # the workers finish after a few looks
+
+        def finished(self, jobs):
+            return jobs == ready_plan
+
+        def wait(self):
+            events.append("wait")
+            return dict(self.summary, seconds=0.0)
+
+        def stop(self):
+            pass
+
+    def run_claim(c, ctx, controls=False):
+        events.append(c.id)
+        threads.append(torch.get_num_threads())
+        return c.id
+
+    monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
+    monkeypatch.setattr(runner, "run_claim", run_claim)
+    monkeypatch.setattr(runner, "POLL_S", 0.01)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)                           # the default of a 2-CPU machine
+    ids = ["depth.exp.parity", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw"]
+    phases = []
+    try:
+        out = runner.run_claims([get_claim(i) for i in ids], Context(),
+                                on_training=lambda info: phases.append(info["phase"]))
+    finally:
+        after = torch.get_num_threads()
+        torch.set_num_threads(before)
+    assert out == ids and phases == ["started", "finished"]
+    assert events == ["free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "wait",
+                      "depth.exp.parity"]
+    assert threads == [1, 1, 2] and after == 2
 
 
 def test_an_interrupted_run_stops_the_workers(monkeypatch):
