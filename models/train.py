@@ -22,6 +22,7 @@ Metrics (on the held-out test set, length ``2T`` by default):
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 import traceback
@@ -164,8 +165,10 @@ class TrainConfig:
     def is_rotation(self) -> bool:
         return self.task in ("rotation_a5", "rotation_eps")
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
+        """The run's store key (:func:`~seqtheory.models.store.config_key`), computed once per
+        instance (the fields are frozen)."""
         return config_key(self)
 
 

@@ -182,7 +182,7 @@ def _ready(pool, pending: list[Claim], plans: dict, ctx: Context, controls: bool
     """The first claim of ``pending`` whose training plan the store holds finished, else None."""
     for c in pending:
         if c.id not in plans:
-            plans[c.id] = c.plan(ctx, controls)
+            plans[c.id] = pool.keys(c.plan(ctx, controls))
         if pool.finished(plans[c.id]):
             return c
     return None

@@ -229,17 +229,19 @@ def _decode(d: dict) -> Any:
 
 
 def _worker_main(argv: list[str]) -> None:
-    """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json TAKEN``: run
-    the jobs listed in the JSON file into the store, in their order, each one that no other
-    worker of the same queue has taken (:func:`_take` in the folder ``TAKEN``)."""
+    """``python -m seqtheory.proofs_checks.training_runs STORE QUEUE``: run the jobs listed in
+    ``QUEUE/jobs.json`` into the store, in their order, each one that no other worker of the
+    queue has taken (:func:`_take` in ``QUEUE/taken``), with the seed, profile and device of
+    ``QUEUE/ctx.json``; job ``i`` done is marked by the file ``QUEUE/done/i``."""
     from seqtheory.models.store import ResultsStore
 
-    root, ctx_path, path, taken = argv
+    root, queue = argv[0], Path(argv[1])
     st = ResultsStore(root)
-    ctx_fields = json.loads(Path(ctx_path).read_text())
-    for i, d in enumerate(json.loads(Path(path).read_text())):
-        if _take(Path(taken), i):
+    ctx_fields = json.loads((queue / "ctx.json").read_text())
+    for i, d in enumerate(json.loads((queue / "jobs.json").read_text())):
+        if _take(queue / "taken", i):
             _run_job(_decode(d), st, ctx_fields)
+            (queue / "done" / str(i)).touch()
 
 
 def _unfinished(st, jobs: Sequence[Any]) -> list:
@@ -277,9 +279,13 @@ class TrainingPool:
         workers = cpu_workers() if ctx.device == "cpu" else 1
         todo = [] if ctx.evidence is not None else _unfinished(self._store, jobs)   # never train into a bundle
         self._plan = queue_order(_jobs(todo, workers, batched, max_group))
+        #: store key of each run this pool trains -> the index of its job in the queue
+        self._job_of = {self._store.key(c): i for i, j in enumerate(self._plan)
+                        for c in ([j.config] if isinstance(j, StoreJob) else j)}
         self._fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
         self._procs: list = []
         self._tmp = None
+        self._complete = False                  # every job done (wait() returned)
         if workers > 1 and len(self._plan) > 1:
             self._start(min(workers, len(self._plan)))
         self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
@@ -291,12 +297,12 @@ class TrainingPool:
         (tmp / "ctx.json").write_text(json.dumps(self._fields))
         (tmp / "jobs.json").write_text(json.dumps([_encode(j) for j in self._plan]))
         (tmp / "taken").mkdir()
+        (tmp / "done").mkdir()
         for w in range(workers):
             with open(tmp / f"stderr{w}.txt", "wb") as err:   # a file, not a pipe: never blocks
                 self._procs.append(subprocess.Popen(
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
-                     str(self._store.root), str(tmp / "ctx.json"), str(tmp / "jobs.json"),
-                     str(tmp / "taken")],
+                     str(self._store.root), str(tmp)],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
 
     def running(self) -> bool:
@@ -304,10 +310,18 @@ class TrainingPool:
         process, at :meth:`wait`)."""
         return any(p.poll() is None for p in self._procs)
 
-    def finished(self, jobs: Sequence[Any]) -> bool:
-        """True when the store holds every job of ``jobs`` finished (a claim whose plan is
-        finished can run while the workers train the other claims' runs)."""
-        return not _unfinished(self._store, jobs)
+    def keys(self, jobs: Sequence[Any]) -> frozenset[str]:
+        """The store keys of ``jobs`` (TrainConfigs and StoreJobs), for :meth:`finished`."""
+        return frozenset(self._store.key(j.config if isinstance(j, StoreJob) else j) for j in jobs)
+
+    def finished(self, keys: frozenset[str]) -> bool:
+        """True when every run of ``keys`` (:meth:`keys`) is finished: each one this pool
+        trains is done (its job marked done by a worker; no query of the store), and the others
+        the store held finished when the pool started."""
+        if self._complete:
+            return True
+        done = {int(n) for n in os.listdir(Path(self._tmp.name) / "done")} if self._tmp else set()
+        return all(k not in self._job_of or self._job_of[k] in done for k in keys)
 
     def wait(self) -> dict[str, Any]:
         """Finish the training; returns :attr:`summary` with ``seconds`` (wall time since the
@@ -321,6 +335,7 @@ class TrainingPool:
                     err = (Path(self._tmp.name) / f"stderr{w}.txt").read_bytes()
                     raise RuntimeError(f"a training worker failed (exit {p.returncode}):\n"
                                        f"{err.decode(errors='replace')[-2000:]}")
+            self._complete = True
         finally:
             self.stop()
         return dict(self.summary, seconds=time.perf_counter() - self._t0)

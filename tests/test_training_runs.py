@@ -263,8 +263,12 @@ def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(mo
             self.looks += 1
             return self.looks < 4                      # the workers finish after a few looks
 
-        def finished(self, jobs):
-            return jobs == ready_plan
+        def keys(self, jobs):
+            return frozenset(tr.store(Context()).key(j.config if isinstance(j, tr.StoreJob) else j)
+                             for j in jobs)
+
+        def finished(self, keys):
+            return keys == self.keys(ready_plan)
 
         def wait(self):
             events.append("wait")
@@ -319,14 +323,25 @@ def test_an_interrupted_run_stops_the_workers(monkeypatch):
     assert stopped == [True]
 
 
-def test_training_pool_runs_workers_in_the_background(tmp_path):
-    """Two worker processes train two jobs; wait() returns once both stored their runs."""
+def test_training_pool_runs_workers_in_the_background(tmp_path, monkeypatch):
+    """Two worker processes train two jobs; ``finished`` tells each run done as its worker
+    marks it (a run the store held before counts as finished); wait() returns once both
+    stored their runs."""
+    monkeypatch.setattr(tr, "cpu_workers", lambda: 2)
     ctx = Context(seed=2, results_dir=tmp_path / "res")
-    cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=4, depth=2)]
-    pool = tr.TrainingPool(ctx, cfgs)
-    assert pool.summary == {"runs": 2, "jobs": 2, "workers": min(2, tr.cpu_workers())}
+    old = _cfg(seed=3, steps=2)
+    train(old, store=tr.store(ctx), device="cpu", threads=1)
+    cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=40, depth=2)]
+    pool = tr.TrainingPool(ctx, cfgs + [old])
+    assert pool.summary == {"runs": 2, "jobs": 2, "workers": 2}
+    assert pool.finished(pool.keys([old])) and not pool.finished(pool.keys(cfgs))
+    deadline = time.time() + 120
+    while not pool.finished(pool.keys(cfgs[:1])) and time.time() < deadline:
+        time.sleep(0.05)
+    assert tr.store(ctx).result(cfgs[0]) is not None          # marked done only once stored
     info = pool.wait()
     assert info["runs"] == 2 and all(tr.store(ctx).result(c) is not None for c in cfgs)
+    assert pool.finished(pool.keys(cfgs))
 
 
 # every request (not only the first; models loaded back included) of the depth claims
