@@ -331,7 +331,7 @@ def test_training_pool_runs_workers_in_the_background(tmp_path, monkeypatch):
     ctx = Context(seed=2, results_dir=tmp_path / "res")
     old = _cfg(seed=3, steps=2)
     train(old, store=tr.store(ctx), device="cpu", threads=1)
-    cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=40, depth=2)]
+    cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=4, depth=2)]
     pool = tr.TrainingPool(ctx, cfgs + [old])
     assert pool.summary == {"runs": 2, "jobs": 2, "workers": 2}
     assert pool.finished(pool.keys([old])) and not pool.finished(pool.keys(cfgs))
