@@ -22,6 +22,7 @@ Metrics (on the held-out test set, length ``2T`` by default):
 """
 from __future__ import annotations
 
+import functools
 import time
 from numbers import Integral
 import traceback
@@ -43,7 +44,8 @@ from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblem
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
                     resolved_test_length)
 
-__all__ = ["TrainConfig", "build_task", "build_model", "resolve_device", "train", "evaluate",
+__all__ = ["TrainConfig", "build_task", "build_model", "TaskShape", "task_shape", "resolve_device",
+           "train", "evaluate",
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
            "length_at_step", "training_batch"]
 
@@ -181,8 +183,10 @@ class TrainConfig:
     def is_rotation(self) -> bool:
         return self.task in ROTATION_TASKS
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
+        """The run's store key (:func:`~seqtheory.models.store.config_key`), computed once per
+        instance (the fields are frozen)."""
         return config_key(self)
 
 
@@ -202,7 +206,33 @@ def build_task(cfg: TrainConfig):
     return data.with_shuffled_labels(cfg.data_seed) if cfg.shuffle_labels else data
 
 
+@dataclass(frozen=True)
+class TaskShape:
+    """The sizes of a task that :func:`build_model` reads: ``vocab_size`` (tokens) and
+    ``n_classes`` (labels of a word problem; unused by the regression head of a rotation task)."""
+
+    vocab_size: int
+    n_classes: int
+
+
+def task_shape(cfg: TrainConfig):
+    """The :class:`TaskShape` of ``cfg``'s task without generating its words: a word problem
+    (and its token-label and shuffled-label variants, built without a start token) has ``|G|``
+    tokens and ``|G|`` labels, ``|G|`` the order of the named group. A rotation task returns its
+    dataset (:func:`build_task`; its size comes from the representation). Equal to
+    ``build_task(cfg)``'s ``vocab_size`` / ``n_classes`` (tests/test_train.py); used where a model
+    is rebuilt around stored weights (:func:`load_model`)."""
+    if cfg.is_rotation:
+        return build_task(cfg)
+    from seqtheory.theory.groups import FiniteGroup
+
+    n = FiniteGroup.named(cfg.task.removesuffix(TOKEN_TASK_SUFFIX)).order
+    return TaskShape(vocab_size=n, n_classes=n)
+
+
 def build_model(cfg: TrainConfig, data) -> SequenceModel | AbelianStateModel:
+    """The untrained model of ``cfg`` for the task ``data`` (a dataset of :func:`build_task` or
+    a :class:`TaskShape`: only its ``vocab_size`` and ``n_classes`` are read)."""
     rot = cfg.is_rotation
     if cfg.model == "abelian":
         return AbelianStateModel(data.vocab_size, 3 if rot else data.n_classes, width=cfg.width,
@@ -416,8 +446,7 @@ def load_model(cfg: TrainConfig, store: ResultsStore, device: str = "cpu") -> Se
     ck = store.load_checkpoint(cfg, map_location=device)
     if ck is None:
         raise ValueError(f"run {cfg.key[:12]} has no checkpoint in {store.root}")
-    data = build_task(cfg)
-    model = build_model(cfg, data).to(device=resolve_device(device), dtype=run_dtype(cfg))
+    model = build_model(cfg, task_shape(cfg)).to(device=resolve_device(device), dtype=run_dtype(cfg))
     model.load_state_dict(ck["model"])
     model.eval()
     return model

@@ -109,7 +109,7 @@ def _declutter_log(fig, axis) -> None:
     each power of ten, each power, then fewer and fewer powers."""
     from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
-    if not _labels_overlap(fig, axis):
+    if not _overlap(_label_boxes(fig, axis)):
         return
     axis.set_minor_formatter(NullFormatter())
     inf = float("inf")                        # label every major tick, whatever the span
@@ -120,7 +120,8 @@ def _declutter_log(fig, axis) -> None:
     choices += [dict(subs=(1.0,), numticks=n) for n in (12, 8, 6, 4, 3, 2)]
     for kw in choices:
         axis.set_major_locator(LogLocator(base=base, **kw))
-        if not _labels_overlap(fig, axis) and len(_label_boxes(fig, axis)) >= 2:
+        boxes = _label_boxes(fig, axis)                  # one draw per choice
+        if not _overlap(boxes) and len(boxes) >= 2:
             return
 
 
@@ -133,7 +134,11 @@ def _label_boxes(fig, axis) -> list:
                   key=lambda b: b.x0 if axis.axis_name == "x" else b.y0)
 
 
+def _overlap(boxes: list) -> bool:
+    """True when two neighbouring boxes of ``boxes`` (:func:`_label_boxes`) overlap."""
+    return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
+
+
 def _labels_overlap(fig, axis) -> bool:
     """True when two tick labels of ``axis`` overlap once drawn."""
-    boxes = _label_boxes(fig, axis)
-    return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
+    return _overlap(_label_boxes(fig, axis))

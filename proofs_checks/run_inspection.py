@@ -16,6 +16,7 @@ character, measured length) fills the source claims' table ``inspector`` and
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -61,12 +62,36 @@ def inspections(ctx: Context, cfgs: list) -> list[tuple[dict, Any]]:
     return [(r, _inspect_run(st, c, r)) for c, r in zip(cfgs, results)]
 
 
+#: inspections already made in this process, by (store, run key, stored result, checkpoint file):
+#: the check of ``depth.exp.phase_horizon``, its control and the source claims' inspector tables
+#: read the same runs; an Inspection is frozen, so one reading serves them all
+_INSPECTED: dict[tuple, Any] = {}
+_INSPECTED_MAX = 1024
+
+
+def _fingerprint(st, cfg, result: dict) -> tuple:
+    """What an inspection of a stored run depends on: the store, the run key, the stored result
+    and the checkpoint file (size and modification time; absent: None)."""
+    try:
+        ck = st.checkpoint_path(cfg).stat()
+        ck_id = (ck.st_size, ck.st_mtime_ns)
+    except (OSError, AttributeError):
+        ck_id = None
+    return (str(st.root), cfg.key, json.dumps(result, sort_keys=True, default=str), ck_id)
+
+
 def _inspect_run(st, cfg, result: dict):
-    """The :class:`~seqtheory.models.inspector.Inspection` of one stored run (no Lie algebras)."""
+    """The :class:`~seqtheory.models.inspector.Inspection` of one stored run (no Lie algebras);
+    made once per process for a given stored run (:data:`_INSPECTED`)."""
     from seqtheory.models.inspector import inspect
     from seqtheory.models.train import load_model
 
-    return inspect(load_model(cfg, st), group=cfg.task, run_result=result, lie=False)
+    fp = _fingerprint(st, cfg, result)
+    if fp not in _INSPECTED:
+        if len(_INSPECTED) >= _INSPECTED_MAX:
+            _INSPECTED.clear()
+        _INSPECTED[fp] = inspect(load_model(cfg, st), group=cfg.task, run_result=result, lie=False)
+    return _INSPECTED[fp]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Run registered claims (and their negative controls) and collect the results."""
 from __future__ import annotations
 
+import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -156,6 +158,36 @@ def finish_training(pool, error: str | None = None) -> dict[str, Any]:
         return dict(pool.summary, seconds=0.0, error=traceback.format_exc())
 
 
+#: seconds between two looks at the store while the workers train and no trained claim is ready
+POLL_S = 0.25
+
+
+@contextmanager
+def _one_torch_thread(pool):
+    """One torch thread in this process while ``pool``'s worker processes train (each on one
+    CPU): the checks run here beside them, and a second thread would only oversubscribe."""
+    torch = sys.modules.get("torch")
+    if pool is None or not pool.summary.get("workers") or torch is None:
+        yield
+        return
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def _ready(pool, pending: list[Claim], plans: dict, ctx: Context, controls: bool) -> Claim | None:
+    """The first claim of ``pending`` whose training plan the store holds finished, else None."""
+    for c in pending:
+        if c.id not in plans:
+            plans[c.id] = pool.keys(c.plan(ctx, controls))
+        if pool.finished(plans[c.id]):
+            return c
+    return None
+
+
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_start: Callable[[Claim], None] | None = None,
                on_done: Callable[[ClaimResult], None] | None = None,
@@ -163,8 +195,10 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
     """Run claims, calling ``on_start`` / ``on_done`` around each (progress display), and return
     the results in the order of ``claims``. When some claims registered a training plan, their
     runs start training first, in worker processes, while the claims without training run here;
-    then the trained claims run, reading their runs from the store. ``on_training`` is called
-    with the pool's summary plus ``"phase": "started"`` and again with ``"phase": "finished"``
+    then the trained claims run, reading their runs from the store: while the workers still
+    train, each trained claim whose runs are all finished runs at once (in the order of
+    ``claims``), the others after training. ``on_training`` is called with the pool's summary
+    plus ``"phase": "started"`` and again, when training is over, with ``"phase": "finished"``
     (and ``seconds``, ``error`` when training failed). Ctrl-C stops the workers."""
     claims = list(claims)
     trained = [c for c in claims if c.plan is not None]
@@ -173,18 +207,34 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
         on_training(dict(pool.summary if pool else {"runs": 0, "jobs": 0, "workers": 0},
                          phase="started"))
     results: dict[str, ClaimResult] = {}
+
+    def run(c: Claim) -> None:
+        if on_start:
+            on_start(c)
+        results[c.id] = run_claim(c, ctx, controls=controls)
+        if on_done:
+            on_done(results[c.id])
+
     try:
-        for c in [c for c in claims if c.plan is None] + trained:
-            if trained and c is trained[0]:
-                info = finish_training(pool, error)
-                pool = None
-                if on_training:
-                    on_training(dict(info, phase="finished"))
-            if on_start:
-                on_start(c)
-            results[c.id] = run_claim(c, ctx, controls=controls)
-            if on_done:
-                on_done(results[c.id])
+        with _one_torch_thread(pool):
+            for c in claims:
+                if c.plan is None:
+                    run(c)
+            pending, plans = list(trained), {}
+            while pending and pool is not None and pool.running():
+                c = _ready(pool, pending, plans, ctx, controls)
+                if c is None:
+                    time.sleep(POLL_S)
+                    continue
+                pending.remove(c)
+                run(c)
+        if trained:
+            info = finish_training(pool, error)
+            pool = None
+            if on_training:
+                on_training(dict(info, phase="finished"))
+        for c in pending:
+            run(c)
     finally:
         if pool is not None:
             pool.stop()

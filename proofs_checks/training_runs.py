@@ -32,8 +32,8 @@ from seqtheory.theory._checks import check_real
 from seqtheory.theory._messages import counted, shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
-           "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs", "prefetch", "schedule",
-           "cpu_workers"]
+           "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
+           "prefetch", "schedule", "queue_order", "cpu_workers", "exit_with_parent"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
@@ -159,16 +159,35 @@ def _jobs(configs: Sequence[Any], workers: int, batched: bool, max_group: int) -
 
 def schedule(jobs: Sequence[Any], workers: int) -> list[list]:
     """Longest-processing-time-first assignment of ``jobs`` to ``workers`` shards (each job to
-    the least loaded shard, in decreasing order of :func:`_cost`); empty shards are dropped."""
+    the least loaded shard, in decreasing order of :func:`_cost`); empty shards are dropped.
+    The assignment the workers of :class:`TrainingPool` reach when every job costs its estimate:
+    they take the jobs from one queue in this order (:func:`queue_order`), so a job that costs
+    more or less than estimated moves the rest to the other workers."""
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     shards: list[list] = [[] for _ in range(workers)]
     load = [0.0] * workers
-    for job in sorted(jobs, key=_cost, reverse=True):
+    for job in queue_order(jobs):
         w = load.index(min(load))
         shards[w].append(job)
         load[w] += _cost(job)
     return [s for s in shards if s]
+
+
+def queue_order(jobs: Sequence[Any]) -> list:
+    """``jobs`` in decreasing order of their estimated cost (:func:`_cost`; ties keep their
+    order): the order in which the workers of :class:`TrainingPool` take them."""
+    return sorted(jobs, key=_cost, reverse=True)
+
+
+def _take(folder: Path, i: int) -> bool:
+    """Claim job ``i`` of a shared queue for this process (an exclusive create of ``folder/i``):
+    True for exactly one of the processes that try."""
+    try:
+        os.close(os.open(folder / str(i), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
 
 
 def _threads(device: str) -> int | None:
@@ -228,17 +247,21 @@ def exit_with_parent(poll_s: float = 1.0) -> threading.Thread:
 
 
 def _worker_main(argv: list[str]) -> None:
-    """``python -m seqtheory.proofs_checks.training_runs STORE CTX.json JOBS.json``: run the jobs
-    listed in the JSON file, one after the other, into the store; the worker stops (giving its
-    runs back) when its parent process is gone (:func:`exit_with_parent`)."""
+    """``python -m seqtheory.proofs_checks.training_runs STORE QUEUE``: run the jobs listed in
+    ``QUEUE/jobs.json`` into the store, in their order, each one that no other worker of the
+    queue has taken (:func:`_take` in ``QUEUE/taken``), with the seed, profile and device of
+    ``QUEUE/ctx.json``; job ``i`` done is marked by the file ``QUEUE/done/i``. The worker stops
+    (giving its runs back) when its parent process is gone (:func:`exit_with_parent`)."""
     from seqtheory.models.store import ResultsStore
 
     exit_with_parent()
-    root, ctx_path, path = argv
+    root, queue = argv[0], Path(argv[1])
     st = ResultsStore(root)
-    ctx_fields = json.loads(Path(ctx_path).read_text())
-    for d in json.loads(Path(path).read_text()):
-        _run_job(_decode(d), st, ctx_fields)
+    ctx_fields = json.loads((queue / "ctx.json").read_text())
+    for i, d in enumerate(json.loads((queue / "jobs.json").read_text())):
+        if _take(queue / "taken", i):
+            _run_job(_decode(d), st, ctx_fields)
+            (queue / "done" / str(i)).touch()
 
 
 def _unfinished(st, jobs: Sequence[Any]) -> list:
@@ -260,8 +283,9 @@ class TrainingPool:
     finished are skipped; the others are split into jobs (runs of one shape stacked by the batched
     engine, :func:`seqtheory.models.batched.train_batched`, when ``batched``; it reproduces
     one-at-a-time training, tests/test_batched.py). On CPU with more than one job they run in
-    :func:`cpu_workers` subprocesses (one torch thread each, jobs assigned by :func:`schedule`),
-    which start at once, so the caller may do other work until :meth:`wait`; otherwise (one job,
+    :func:`cpu_workers` subprocesses (one torch thread each) that take the jobs from one queue,
+    the costliest first (:func:`queue_order`; a worker that finishes early takes the next job,
+    so the estimates' errors do not leave a CPU idle), which start at once, so the caller may do other work until :meth:`wait`; otherwise (one job,
     one CPU, or CUDA) :meth:`wait` runs them in this process. Every run is seeded, so the results
     do not depend on the number of processes or on the grouping.
 
@@ -274,27 +298,50 @@ class TrainingPool:
         self._store = store(ctx)
         workers = cpu_workers() if ctx.device == "cpu" else 1
         todo = [] if ctx.evidence is not None else _unfinished(self._store, jobs)   # never train into a bundle
-        self._plan = _jobs(todo, workers, batched, max_group)
-        shards = schedule(self._plan, workers) if self._plan else []
+        self._plan = queue_order(_jobs(todo, workers, batched, max_group))
+        #: store key of each run this pool trains -> the index of its job in the queue
+        self._job_of = {self._store.key(c): i for i, j in enumerate(self._plan)
+                        for c in ([j.config] if isinstance(j, StoreJob) else j)}
         self._fields = {"seed": ctx.seed, "profile": ctx.profile, "device": ctx.device}
         self._procs: list = []
         self._tmp = None
-        if len(shards) > 1:
-            self._start(shards)
+        self._complete = False                  # every job done (wait() returned)
+        if workers > 1 and len(self._plan) > 1:
+            self._start(min(workers, len(self._plan)))
         self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
                         "jobs": len(self._plan), "workers": len(self._procs)}
 
-    def _start(self, shards: Sequence[Sequence[Any]]) -> None:
+    def _start(self, workers: int) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="seqtheory-training-")
         tmp = Path(self._tmp.name)
         (tmp / "ctx.json").write_text(json.dumps(self._fields))
-        for w, shard in enumerate(shards):
-            (tmp / f"shard{w}.json").write_text(json.dumps([_encode(j) for j in shard]))
+        (tmp / "jobs.json").write_text(json.dumps([_encode(j) for j in self._plan]))
+        (tmp / "taken").mkdir()
+        (tmp / "done").mkdir()
+        for w in range(workers):
             with open(tmp / f"stderr{w}.txt", "wb") as err:   # a file, not a pipe: never blocks
                 self._procs.append(subprocess.Popen(
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
-                     str(self._store.root), str(tmp / "ctx.json"), str(tmp / f"shard{w}.json")],
+                     str(self._store.root), str(tmp)],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
+
+    def running(self) -> bool:
+        """True while a worker process is still training (False when the jobs run in this
+        process, at :meth:`wait`)."""
+        return any(p.poll() is None for p in self._procs)
+
+    def keys(self, jobs: Sequence[Any]) -> frozenset[str]:
+        """The store keys of ``jobs`` (TrainConfigs and StoreJobs), for :meth:`finished`."""
+        return frozenset(self._store.key(j.config if isinstance(j, StoreJob) else j) for j in jobs)
+
+    def finished(self, keys: frozenset[str]) -> bool:
+        """True when every run of ``keys`` (:meth:`keys`) is finished: each one this pool
+        trains is done (its job marked done by a worker; no query of the store), and the others
+        the store held finished when the pool started."""
+        if self._complete:
+            return True
+        done = {int(n) for n in os.listdir(Path(self._tmp.name) / "done")} if self._tmp else set()
+        return all(k not in self._job_of or self._job_of[k] in done for k in keys)
 
     def wait(self) -> dict[str, Any]:
         """Finish the training; returns :attr:`summary` with ``seconds`` (wall time since the
@@ -308,6 +355,7 @@ class TrainingPool:
                     err = (Path(self._tmp.name) / f"stderr{w}.txt").read_bytes()
                     raise RuntimeError(f"a training worker failed (exit {p.returncode}):\n"
                                        f"{err.decode(errors='replace')[-2000:]}")
+            self._complete = True
         finally:
             self.stop()
         return dict(self.summary, seconds=time.perf_counter() - self._t0)

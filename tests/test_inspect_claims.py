@@ -5,6 +5,7 @@ plans (runs the profile already trains)."""
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -187,6 +188,31 @@ def test_inspector_summary_rows_on_tiny_stored_runs(tmp_path):
     assert "1 run not inspected" in note
 
 
+def test_a_stored_run_is_inspected_once_until_its_checkpoint_changes(tmp_path, monkeypatch):
+    """The phase-horizon check, its control and the source claims' tables read the same runs:
+    the inspection of a stored run is made once per process, and made again when its checkpoint
+    (or its stored result, or the store) differs."""
+    import seqtheory.models.train as mt
+    from seqtheory.models.store import ResultsStore
+
+    st = ResultsStore(tmp_path)
+    cfg = _tiny("C2", "signed_mamba")
+    mt.train(cfg, store=st, device="cpu", threads=1)
+    loads = []
+    real_load = mt.load_model
+    monkeypatch.setattr(mt, "load_model", lambda c, s, **kw: loads.append(c.key) or real_load(c, s, **kw))
+    r = st.result(cfg)
+    first = ri._inspect_run(st, cfg, r)
+    assert ri._inspect_run(st, cfg, r) is first and len(loads) == 1
+    ck = st.checkpoint_path(cfg)
+    ck.write_bytes(ck.read_bytes())                       # the same weights, a new file
+    os.utime(ck, ns=(ck.stat().st_atime_ns, ck.stat().st_mtime_ns + 10**9))
+    again = ri._inspect_run(st, cfg, r)
+    assert len(loads) == 2 and again is not first and again == first
+    ri._inspect_run(st, cfg, dict(r, final_loss=-1.0))    # another stored result: read again
+    assert len(loads) == 3
+
+
 def test_inspector_note_counts_characters_and_predictions():
     base = dict.fromkeys(ri.SUMMARY_FIELDS)
     rows = [dict(base, inspected=True, homomorphism="yes", factors_through_abelianisation="yes",
@@ -213,7 +239,7 @@ def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
 
     def fake_load_model(cfg, store, device="cpu"):
         torch.manual_seed(0)
-        return mt.build_model(cfg, mt.build_task(cfg))
+        return mt.build_model(cfg, mt.task_shape(cfg))
 
     monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
     monkeypatch.setattr(mt, "train", lambda cfg, **kw: _fake_result(cfg))

@@ -4,9 +4,10 @@ outputs, code cells hold library calls only (no function/class definitions, no l
 committed notebooks are what ``notebooks/make_notebooks.py`` generates, and every registered
 claim is shown in exactly one notebook.
 
-The notebooks are executed once per session in two groups (the notebook that trains, executed by
-``tests/test_notebook_training.py``, and the others; each group's kernels run concurrently, at most
-one per CPU core; each kernel runs one claim at a time), in a temporary copy of ``notebooks/`` with nbclient and the
+The notebooks are executed once per session in two groups (the notebooks that train, executed by
+``tests/test_notebook_training.py`` one after the other, in name order, each training on every
+core; and the others, whose kernels run concurrently, at most one per CPU core; each kernel runs
+one claim at a time), in a temporary copy of ``notebooks/`` with nbclient and the
 ``python3`` kernel, which jupyter_client starts with the interpreter running pytest.
 """
 from __future__ import annotations
@@ -181,14 +182,19 @@ _EXECUTED: dict[str, dict[str, dict]] = {}
 @pytest.fixture(scope="session")
 def executed(tmp_path_factory):
     """``executed(name)``: the executed copy of notebook ``name``; its group is executed (once
-    per session, kernels concurrently, at most one per CPU core) when first asked for."""
+    per session; the training notebooks one at a time, the others' kernels concurrently, at most
+    one per CPU core) when first asked for."""
     def get(name: str) -> dict:
         group = next(g for g, names in GROUPS.items() if name in names)
         if group not in _EXECUTED:
             work = tmp_path_factory.mktemp(group)
             for n in GROUPS[group]:
                 shutil.copy(NB_DIR / n, work / n)
-            workers = max(1, min(len(GROUPS[group]), os.cpu_count() or 1))
+            # a notebook that trains uses every core itself (its training pool), and the later
+            # training notebooks read the runs the first one stored: one at a time, so that no
+            # two pools split one batched group between them and train it run by run
+            workers = 1 if group == "notebooks-training" else \
+                max(1, min(len(GROUPS[group]), os.cpu_count() or 1))
             _EXECUTED[group] = asyncio.run(_run_all([work / n for n in GROUPS[group]], workers))
         return _EXECUTED[group][name]
     return get

@@ -161,3 +161,37 @@ def test_train_config_eps_only_for_rotation_eps():
     with pytest.raises(ValueError, match="eps"):
         TrainConfig(task="C2", model="mamba", eps=0.1)
     assert TrainConfig(task="rotation_eps", model="mamba", eps=0.1).eps == 0.1
+
+
+@pytest.mark.parametrize("task, model, extra", [
+    ("S3", "deltaproduct", {}), ("D8", "aussm", {"shuffle_labels": True}),
+    ("C2.token", "signed_mamba", {"n_train": 32, "n_test": 8}), ("A5", "abelian", {}),
+    ("rotation_a5", "mamba", {})])
+def test_task_shape_is_the_datasets(task, model, extra):
+    """``load_model`` rebuilds a model around stored weights from :func:`task_shape` (no words
+    generated): its sizes are the dataset's, and the model built from either has the same
+    parameters (names and shapes)."""
+    from seqtheory.models.train import build_model, build_task, task_shape
+
+    cfg = TrainConfig(task=task, model=model, **dict(TINY, **extra))
+    data, shape = build_task(cfg), task_shape(cfg)
+    assert shape.vocab_size == data.vocab_size
+    if not cfg.is_rotation:
+        assert shape.n_classes == data.n_classes
+    a, b = build_model(cfg, data).state_dict(), build_model(cfg, shape).state_dict()
+    assert {k: v.shape for k, v in a.items()} == {k: v.shape for k, v in b.items()}
+
+
+def test_loaded_model_reproduces_the_stored_accuracy(tmp_path):
+    """The model ``load_model`` rebuilds gives the stored held-out sequence accuracy."""
+    import torch
+
+    from seqtheory.models.train import build_task
+
+    st = ResultsStore(tmp_path)
+    cfg = TrainConfig(task="C3", model="signed_mamba", **TINY)
+    r = train(cfg, store=st, device="cpu", threads=1)
+    m, d = load_model(cfg, st), build_task(cfg)
+    with torch.no_grad():
+        pred = m(torch.as_tensor(d.test_tokens)).argmax(-1).numpy()
+    assert float((pred == d.test_labels).all(axis=1).mean()) == pytest.approx(r["test"]["seq_acc"])

@@ -4,8 +4,10 @@ of a failed prefetch."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,6 +63,34 @@ def test_schedule_assigns_every_job_once_and_balances_like_lpt(costs, workers):
     p = sorted(costs, reverse=True)
     lower = max(sum(costs) / workers, p[0], p[workers - 1] + p[workers] if len(p) > workers else 0)
     assert max(loads) <= 4 / 3 * lower + 1e-9
+
+
+def _take_all(folder: str, n: int, out: str) -> None:
+    Path(out).write_text(json.dumps([i for i in range(n) if tr._take(Path(folder), i)]))
+
+
+def test_the_shared_queue_gives_each_job_to_exactly_one_worker(tmp_path):
+    """Worker processes that race over one queue (:func:`_take`) take every job exactly once."""
+    import multiprocessing as mp
+
+    (tmp_path / "taken").mkdir()
+    outs = [tmp_path / f"w{w}.json" for w in range(4)]
+    procs = [mp.get_context("fork").Process(target=_take_all, args=(str(tmp_path / "taken"), 200, str(o)))
+             for o in outs]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    taken = [i for o in outs for i in json.loads(o.read_text())]
+    assert sorted(taken) == list(range(200))
+
+
+def test_queue_order_is_the_costliest_first_and_schedule_follows_it():
+    jobs = [tr.StoreJob(f"m:f{i}", None, float(c)) for i, c in enumerate([3, 9, 1, 9, 5])]
+    assert [j.cpu_seconds for j in tr.queue_order(jobs)] == [9, 9, 5, 3, 1]
+    assert [j.function for j in tr.queue_order(jobs)][:2] == ["m:f1", "m:f3"]      # ties: stable
+    assert [[j.cpu_seconds for j in s] for s in tr.schedule(jobs, 2)] == [[9, 5], [9, 3, 1]]
 
 
 def test_schedule_refuses_bad_worker_counts():
@@ -191,6 +221,9 @@ def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(mon
     class Pool:
         summary = {"runs": 1, "jobs": 1, "workers": 2}
 
+        def running(self):
+            return False
+
         def wait(self):
             events.append("wait")
             return dict(self.summary, seconds=0.0)
@@ -207,6 +240,64 @@ def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(mon
     assert out == ids and phases == ["started", "finished"]
     assert events == ["free_lie.witt_dimensions", "depth.lemma3.1", "wait", "depth.exp.parity",
                       "head.exp.rownorm_vs_adamw"]
+
+
+def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(monkeypatch):
+    """While the workers train, a trained claim whose plan the store holds finished runs at
+    once (the others wait for the end of training), with one torch thread here; results still
+    come back in the order asked."""
+    import torch
+
+    from seqtheory.proofs_checks import runner
+    from seqtheory.proofs_checks.registry import get_claim
+
+    events, threads = [], []
+    ready_plan = get_claim("head.exp.rownorm_vs_adamw").plan(Context(), False)
+
+    class Pool:
+        summary = {"runs": 3, "jobs": 2, "workers": 2}
+        looks = 0
+
+        def running(self):
+            self.looks += 1
+            return self.looks < 4                      # the workers finish after a few looks
+
+        def keys(self, jobs):
+            return frozenset(tr.store(Context()).key(j.config if isinstance(j, tr.StoreJob) else j)
+                             for j in jobs)
+
+        def finished(self, keys):
+            return keys == self.keys(ready_plan)
+
+        def wait(self):
+            events.append("wait")
+            return dict(self.summary, seconds=0.0)
+
+        def stop(self):
+            pass
+
+    def run_claim(c, ctx, controls=False):
+        events.append(c.id)
+        threads.append(torch.get_num_threads())
+        return c.id
+
+    monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
+    monkeypatch.setattr(runner, "run_claim", run_claim)
+    monkeypatch.setattr(runner, "POLL_S", 0.01)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)                           # the default of a 2-CPU machine
+    ids = ["depth.exp.parity", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw"]
+    phases = []
+    try:
+        out = runner.run_claims([get_claim(i) for i in ids], Context(),
+                                on_training=lambda info: phases.append(info["phase"]))
+    finally:
+        after = torch.get_num_threads()
+        torch.set_num_threads(before)
+    assert out == ids and phases == ["started", "finished"]
+    assert events == ["free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "wait",
+                      "depth.exp.parity"]
+    assert threads == [1, 1, 2] and after == 2
 
 
 def test_an_interrupted_run_stops_the_workers(monkeypatch):
@@ -231,14 +322,25 @@ def test_an_interrupted_run_stops_the_workers(monkeypatch):
     assert stopped == [True]
 
 
-def test_training_pool_runs_workers_in_the_background(tmp_path):
-    """Two worker processes train two jobs; wait() returns once both stored their runs."""
+def test_training_pool_runs_workers_in_the_background(tmp_path, monkeypatch):
+    """Two worker processes train two jobs; ``finished`` tells each run done as its worker
+    marks it (a run the store held before counts as finished); wait() returns once both
+    stored their runs."""
+    monkeypatch.setattr(tr, "cpu_workers", lambda: 2)
     ctx = Context(seed=2, results_dir=tmp_path / "res")
+    old = _cfg(seed=3, steps=2)
+    train(old, store=tr.store(ctx), device="cpu", threads=1)
     cfgs = [_cfg(seed=1, steps=4), _cfg(seed=2, steps=4, depth=2)]
-    pool = tr.TrainingPool(ctx, cfgs)
-    assert pool.summary == {"runs": 2, "jobs": 2, "workers": min(2, tr.cpu_workers())}
+    pool = tr.TrainingPool(ctx, cfgs + [old])
+    assert pool.summary == {"runs": 2, "jobs": 2, "workers": 2}
+    assert pool.finished(pool.keys([old])) and not pool.finished(pool.keys(cfgs))
+    deadline = time.time() + 120
+    while not pool.finished(pool.keys(cfgs[:1])) and time.time() < deadline:
+        time.sleep(0.05)
+    assert tr.store(ctx).result(cfgs[0]) is not None          # marked done only once stored
     info = pool.wait()
     assert info["runs"] == 2 and all(tr.store(ctx).result(c) is not None for c in cfgs)
+    assert pool.finished(pool.keys(cfgs))
 
 
 # every request (not only the first; models loaded back included) of the depth claims
@@ -284,7 +386,7 @@ def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, mon
         asked.add(cfg.key)
         if claim.id in INSPECTED:                                                # inspected: a model
             torch.manual_seed(0)
-            return mt.build_model(cfg, mt.build_task(cfg))
+            return mt.build_model(cfg, mt.task_shape(cfg))
         return lambda words: torch.zeros(words.shape[0], words.shape[1], 3, dtype=torch.float64)
 
     monkeypatch.setattr(tr, "train_all", lambda ctx, configs, **kw: {})
