@@ -43,7 +43,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import groupby
 from math import lcm
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -173,12 +173,28 @@ _GENERIC_MAX_DEGREE = 16
 _I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^31 (degree <= 23)
 
 
+class _Program(NamedTuple):
+    """A straight-line programme for the pairings of one multidegree class
+    (:meth:`_TwoLetterEngine._program`): ``size`` nodes; the letter, position and first needing
+    row of each leaf node; one step ``(start, born, a1, b2, b1, a2)`` per length (node
+    ``start + t`` is ``X[a1[t]] X[b2[t]] - X[b1[t]] X[a2[t]]``, first needed by row ``born[t]``,
+    ascending); the root node and chain length of each basis element; the word length ``m``."""
+    size: int
+    leaf_letter: np.ndarray
+    leaf_pos: np.ndarray
+    leaf_born: np.ndarray
+    steps: list
+    roots: np.ndarray
+    chain: np.ndarray
+    m: int
+
+
 class _TwoLetterEngine:
     """Lyndon words over {0 < 1} up to length N as bit codes (engine order: by length, then
     lexicographic), their standard factorisations, lookup tables of <P_l, w> for short words and
     dense pairing blocks for longer ones."""
 
-    def __init__(self, N: int, table_max: int = 15):
+    def __init__(self, N: int):
         self.N = N
         # Lyndon words by length, ascending codes (= lexicographic order) within a length: a word
         # of length n is Lyndon iff its n-bit code is strictly below all its proper rotations
@@ -214,11 +230,16 @@ class _TwoLetterEngine:
                 left[sel[hit]] = pos[(1 << j) | (code[hit] >> (m - j))]
                 todo &= ~hit
         self.LEFT, self.RIGHT = left, right
-        self.Mt = 0
-        self.OFF = np.full(n, -1, _I)
-        self.TAB = np.zeros(0, _I)
-        self.RANK = np.zeros(2, _I)
-        self._build_tables(min(table_max, N))
+        # chains w = x^k q of left factors x (engine index 0 is the letter x): k and q per word
+        chain, root = np.zeros(n, _I), np.arange(n, dtype=_I)
+        todo = np.nonzero((self.LEN > 1) & (left == 0))[0]
+        while todo.size:
+            chain[todo] += 1
+            root[todo] = right[root[todo]]
+            todo = todo[(self.LEN[root[todo]] > 1) & (left[root[todo]] == 0)]
+        self.CHAIN, self.ROOT = chain, root
+        # number of leading letters x of each word (its code has LEN - LEAD significant bits)
+        self.LEAD = self.LEN - np.ceil(np.log2(self.CODE.astype(np.float64) + 1)).astype(_I)
 
     @property
     def words(self) -> list[str]:
@@ -233,122 +254,84 @@ class _TwoLetterEngine:
         return [format(c, "b").zfill(m).translate(tr)
                 for c, m in zip(self.CODE[idx].tolist(), self.LEN[idx].tolist())]
 
-    # -- lookup tables ------------------------------------------------------------------------
-    def _build_tables(self, M: int) -> None:
-        rank = np.zeros(2 ** (M + 1), _I)
-        for n in range(1, M + 1):
-            codes = np.arange(2 ** n, dtype=_I)
-            pc = np.bitwise_count(codes).astype(_I)
-            order = np.argsort(pc, kind="stable")
-            starts = np.concatenate(([0], np.cumsum(np.bincount(pc, minlength=n + 1))[:-1]))
-            r = np.empty(2 ** n, _I)
-            r[order] = np.arange(2 ** n) - starts[pc[order]]
-            rank[2 ** n: 2 ** (n + 1)] = r
-        self.RANK = rank
-        tabs = []
-        offset = 0
-        for n in range(1, M + 1):
-            codes = np.arange(2 ** n, dtype=_I)
-            pc = np.bitwise_count(codes).astype(_I)
-            sel = np.nonzero(self.LEN == n)[0]
-            for k in range(n + 1):
-                cls = sel[self.KY[sel] == k]
-                if cls.size == 0:
-                    continue
-                x = codes[pc == k]  # ascending = rank order
-                if n == 1:
-                    T = np.ones((1, 1), _I)
-                else:
-                    T = self._table_block(cls, x, n)
-                self.OFF[cls] = offset + np.arange(cls.size) * x.size
-                tabs.append(T.ravel())
-                offset += T.size
-            self.TAB = np.concatenate([self.TAB] + tabs)
-            tabs = []
-            self.Mt = n
+    # -- pairings by a straight-line programme ------------------------------------------------
+    def _program(self, cls: np.ndarray) -> _Program:
+        """The straight-line programme that evaluates ``<P_l, w>`` for the Lyndon words
+        ``l in cls`` (one length ``m``, one multidegree) on any words ``w`` of that length.
 
-    def _table_block(self, cls: np.ndarray, x: np.ndarray, n: int) -> np.ndarray:
-        """Rows <P_l, x> for the Lyndon words ``cls`` (length n, one multidegree) and all words
-        ``x`` of that multidegree, from the tables of shorter words, grouped by the shape of the
-        standard factorisation."""
-        T = np.zeros((cls.size, x.size), _I)
-        a_all, b_all = self.LEFT[cls], self.RIGHT[cls]
-        key = self.LEN[a_all] * 64 + self.KY[a_all]
-        for kk in np.unique(key):
-            g = np.nonzero(key == kk)[0]
-            a, b = a_all[g], b_all[g]
-            n1, k1 = int(self.LEN[a[0]]), int(self.KY[a[0]])
-            n2, k2 = n - n1, int(self.KY[b[0]])
-            pre, suf = x >> n2, x & ((1 << n2) - 1)
-            v = np.nonzero(np.bitwise_count(pre) == k1)[0]
-            ra = self.RANK[(1 << n1) + pre[v]]
-            rb = self.RANK[(1 << n2) + suf[v]]
-            T[np.ix_(g, v)] += self.TAB[self.OFF[a][:, None] + ra[None, :]] * \
-                self.TAB[self.OFF[b][:, None] + rb[None, :]]
-            pre, suf = x >> n1, x & ((1 << n1) - 1)
-            v = np.nonzero(np.bitwise_count(pre) == k2)[0]
-            rb = self.RANK[(1 << n2) + pre[v]]
-            ra = self.RANK[(1 << n1) + suf[v]]
-            T[np.ix_(g, v)] -= self.TAB[self.OFF[b][:, None] + rb[None, :]] * \
-                self.TAB[self.OFF[a][:, None] + ra[None, :]]
-        return T
+        Nodes are pairs ``(i, p)`` standing for ``<P_i, w[p : p + |i|]>``; with the standard
+        factorisation ``P_i = [P_a, P_b]`` a node is ``(a, p)(b, p+|a|) - (b, p)(a, p+|b|)``, and a
+        letter node is 1 where ``w`` has that letter at ``p``. Every ``l = x^k q`` with ``q`` the end
+        of its chain of left factors ``x`` is evaluated as ``(q, k)``, masked by "``w`` starts with
+        ``x^k``": ``ad_x^k P_q`` pairs only with words that start with ``x^k``, since a Lyndon word
+        of length > 1 ends with ``y``. Nodes are generated top down from these roots, de-duplicated
+        per length, and evaluated bottom up, one vectorised step per length. Within a length the
+        nodes are ordered by the first basis element that needs them, so the pairings of the first
+        ``e`` basis elements need only a prefix of every length (:meth:`pairing_block`)."""
+        LEN, LEFT, RIGHT = (v.astype(np.int64) for v in (self.LEN, self.LEFT, self.RIGHT))
+        q, kb = self.ROOT[cls].astype(np.int64), self.CHAIN[cls].astype(np.int64)
+        # node code: length << 40 | index << 5 | position (positions < 32, indices < 2^35)
+        roots = (LEN[q] << 40) | (q << 5) | kb
+        pending, born = roots, np.arange(cls.size, dtype=np.int64)  # born: first row needing it
+        levels = []
+        while pending.size:
+            top = pending.max() >> 40
+            at = (pending >> 40) == top
+            cur, inv = np.unique(pending[at], return_inverse=True)
+            b = np.full(cur.size, cls.size, np.int64)
+            np.minimum.at(b, inv.ravel(), born[at])
+            levels.append((cur, b))
+            pending, born = pending[~at], born[~at]
+            if top == 1:
+                break
+            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
+            a, bb = LEFT[i], RIGHT[i]
+            la, lb = LEN[a], LEN[bb]
+            pending = np.concatenate([pending, (la << 40) | (a << 5) | p, (la << 40) | (a << 5) | (p + lb),
+                                      (lb << 40) | (bb << 5) | p, (lb << 40) | (bb << 5) | (p + la)])
+            born = np.concatenate([born, b, b, b, b])
+        levels.reverse()  # ascending length; levels[0] holds the letters
+        codes = np.concatenate([cur for cur, _ in levels])  # sorted: length, index, position
+        where = np.empty(codes.size, np.int64)  # code-sorted node -> evaluation row
+        births, start = [], 0
+        for cur, b in levels:
+            order = np.argsort(b, kind="stable")
+            where[start + order] = start + np.arange(cur.size)
+            births.append(b[order])
+            start += cur.size
+        leaves = levels[0][0][np.argsort(levels[0][1], kind="stable")]
+        steps, start = [], leaves.size
+        for (cur, b), bs in zip(levels[1:], births[1:]):
+            cur = cur[np.argsort(b, kind="stable")]
+            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
+            a, bb = LEFT[i], RIGHT[i]
+            la, lb = LEN[a], LEN[bb]
+            idx = [where[np.searchsorted(codes, (ln << 40) | (f << 5) | pos)] for ln, f, pos in
+                   ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
+            steps.append((start, bs, *idx))
+            start += cur.size
+        return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
+                        where[np.searchsorted(codes, roots)], kb, int(LEN[cls[0]]))
 
-    # -- dense blocks of pairings -------------------------------------------------------------
-    def _pairing_matrix(self, L: np.ndarray, C: np.ndarray, n: int) -> np.ndarray:
-        """``M[i, j] = <P_{L[i]}, C[j]>`` (int32) for Lyndon indices ``L`` of length ``n`` and one
-        multidegree and word codes ``C`` of length ``n`` and the same multidegree. Short words
-        are read from the lookup tables; longer ones are expanded once through the standard
-        factorisation ``P_l = P_a P_b - P_b P_a``, grouped by the shape of ``(a, b)``: both
-        factors short -> two table gathers; one factor a letter -> the other factor's block
-        (recursively); otherwise the factor blocks are formed on the distinct prefixes and
-        suffixes only. Dense gathers throughout, no per-pair recursion."""
-        TAB, OFF, RANK, Mt = self.TAB, self.OFF, self.RANK, self.Mt
-        if n <= Mt:
-            return TAB[OFF[L][:, None] + RANK[(1 << n) + C][None, :]]
-        a_all, b_all = self.LEFT[L], self.RIGHT[L]
-        key = self.LEN[a_all] * 64 + self.KY[a_all]
-        order = np.argsort(key, kind="stable")
-        ks = key[order]
-        cuts = (np.flatnonzero(np.diff(ks)) + 1).tolist()
-        out = np.zeros((L.size, C.size), _I)  # rows in the grouped order, restored at the end
-        for s0, e0 in zip([0] + cuts, cuts + [L.size]):
-            g = order[s0:e0]
-            a, b = a_all[g], b_all[g]
-            n1, k1 = int(self.LEN[a[0]]), int(self.KY[a[0]])
-            n2, k2 = n - n1, int(self.KY[b[0]])
-            Mg = out[s0:e0]
-            # <P_a, w[:n1]> <P_b, w[n1:]>   minus   <P_b, w[:n2]> <P_a, w[n2:]>
-            for nf, kf, F, S, sign in ((n1, k1, a, b, 1), (n2, k2, b, a, -1)):
-                ns = n - nf
-                pre = C >> ns
-                v = np.flatnonzero(np.bitwise_count(pre) == kf)
-                if v.size == 0:
-                    continue
-                pre, suf = pre[v], C[v] & ((1 << ns) - 1)
-                if nf <= Mt and ns <= Mt:
-                    blk = TAB[OFF[F][:, None] + RANK[(1 << nf) + pre][None, :]] * \
-                        TAB[OFF[S][:, None] + RANK[(1 << ns) + suf][None, :]]
-                elif nf == 1:  # a letter: its factor is 1 on every kept word
-                    blk = self._pairing_matrix(S, suf, ns)
-                elif ns == 1:
-                    blk = self._pairing_matrix(F, pre, nf)
-                else:
-                    uF, iF = np.unique(F, return_inverse=True)
-                    uS, iS = np.unique(S, return_inverse=True)
-                    up, ip = np.unique(pre, return_inverse=True)
-                    us, js = np.unique(suf, return_inverse=True)
-                    blk = self._pairing_matrix(uF, up, nf)[iF][:, ip] * \
-                        self._pairing_matrix(uS, us, ns)[iS][:, js]
-                cols = slice(None) if v.size == C.size else v
-                if sign > 0:
-                    Mg[:, cols] = blk
-                else:
-                    Mg[:, cols] -= blk
-        if cuts or L.size < 2 or np.any(order[1:] < order[:-1]):
-            inv = np.empty_like(order)
-            inv[order] = np.arange(order.size)
-            return out[inv]
-        return out
+    def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
+        """``M[l, j] = <P_l, w_j>`` (int32, shape ``(rows, len(cols))``) for the first ``rows``
+        (default: all) Lyndon words ``l`` of the programme and the Lyndon words ``w_j`` of engine
+        indices ``cols`` (length ``prog.m``). Exact in int32: ``|<P_l, w>| <= 2^(|l| - 1)``."""
+        rows = prog.roots.size if rows is None else rows
+        m = prog.m
+        codes = self.CODE[cols]
+        X = np.empty((prog.size, codes.size), _I)
+        nl = int(np.searchsorted(prog.leaf_born, rows))
+        bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
+        X[:nl] = bits == prog.leaf_letter[:nl, None]
+        for s, born, a1, b2, b1, a2 in prog.steps:
+            k = int(np.searchsorted(born, rows))
+            if k:
+                np.multiply(X[a1[:k]], X[b2[:k]], out=X[s:s + k])
+                X[s:s + k] -= X[b1[:k]] * X[a2[:k]]
+        M = X[prog.roots[:rows]]
+        M *= self.LEAD[cols][None, :] >= prog.chain[:rows, None]
+        return M
 
     # -- the solve ----------------------------------------------------------------------------
     def coordinates(self, g_fn, degrees, workers: int = 1) -> dict[int, Fraction]:
@@ -426,21 +409,21 @@ class _TwoLetterEngine:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
         ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of one class (ascending), by
         left-looking blocked forward substitution: for each block of rows (words) the pairings
-        with all earlier columns are formed densely (:meth:`_pairing_matrix`), the earlier
+        with all earlier columns are formed densely (:meth:`pairing_block`), the earlier
         coordinates are applied with one exact float64 product, and the block's own unitriangular part
         is solved column by column."""
         n = cls.size
         K = P.shape[0]
         r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
-        codes = self.CODE[cls]
-        m = int(self.LEN[cls[0]])
+        prog = self._program(cls)
+        m = prog.m
         # int64 bound for one partial product sum: terms |c| < 2^31 times |<P_l, w>| <= 2^(m-1)
         chunk = max(1, ((1 << 62) // ((1 << 31) << max(m - 1, 0))))
         fchunk = max(1, (1 << 53) // ((1 << 16) << max(m - 1, 0)))
         for s in range(0, n, block):
             e = min(s + block, n)
-            M = self._pairing_matrix(cls[:e], codes[s:e], m)  # (e, e - s): M[l, w]
+            M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
             if s:
                 # sum_l c[l] M[l, w] mod p by one float64 product, exact: c is split into 16-bit
                 # halves, so every partial sum is below fchunk * 2^16 * 2^(m-1) <= 2^53. einsum
@@ -551,9 +534,7 @@ def _default_workers(degree: int) -> int:
 
 @lru_cache(maxsize=4)
 def _engine(N: int) -> _TwoLetterEngine:
-    # lookup tables up to length 11..14 (at most 16 MB of int32); longer words are expanded by
-    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 14..20)
-    return _TwoLetterEngine(N, table_max=11 if N <= 14 else (12 if N <= 16 else (13 if N <= 18 else 14)))
+    return _TwoLetterEngine(N)
 
 
 def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="xy") -> dict[str, Fraction]:
