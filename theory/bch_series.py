@@ -249,10 +249,27 @@ class _TwoLetterEngine:
         return self._words
 
     def decode(self, idx, letters) -> list[str]:
-        """The words of the engine indices ``idx`` spelled with the two ``letters``."""
-        tr = str.maketrans("01", letters[0] + letters[1])
-        return [format(c, "b").zfill(m).translate(tr)
-                for c, m in zip(self.CODE[idx].tolist(), self.LEN[idx].tolist())]
+        """The words of the engine indices ``idx`` spelled with the two ``letters`` (vectorised
+        per length: a unicode array of the letters' code points, read back as strings)."""
+        idx = np.asarray(idx, np.int64)
+        out = [""] * idx.size
+        lens = self.LEN[idx]
+        pts = np.array([ord(letters[0]), ord(letters[1])], np.uint32)
+        for m in np.unique(lens).tolist():
+            at = np.flatnonzero(lens == m)
+            bits = (self.CODE[idx[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
+            words = np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
+            if at.size == idx.size:
+                return words
+            for i, w in zip(at.tolist(), words):
+                out[i] = w
+        return out
+
+    def fractions(self, num: np.ndarray, den: np.ndarray, letters) -> dict[str, Fraction]:
+        """``{word: Fraction}`` of the non-zero coordinates (numerator and denominator arrays over
+        the engine indices, as :meth:`coordinates` gives them), in engine order."""
+        nz = np.flatnonzero(num != 0)
+        return dict(zip(self.decode(nz, letters), map(Fraction, num[nz].tolist(), den[nz].tolist())))
 
     # -- pairings by a straight-line programme ------------------------------------------------
     def _program(self, cls: np.ndarray) -> _Program:
@@ -334,11 +351,13 @@ class _TwoLetterEngine:
         return M
 
     # -- the solve ----------------------------------------------------------------------------
-    def coordinates(self, g_fn, degrees, workers: int = 1) -> dict[int, Fraction]:
-        """Lyndon coordinates {global index: Fraction} from word coefficients g_fn(internal word).
+    def coordinates(self, g_fn, degrees, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """Lyndon coordinates from word coefficients ``g_fn(internal word)``, as two object arrays
+        over all engine indices: integer numerators (0 outside ``degrees``) and denominators
+        (one per multidegree class; 1 outside ``degrees``).
 
         Multidegree classes are independent; with ``workers > 1`` they are solved in forked
-        worker processes (largest first), which share the lookup tables copy-on-write."""
+        worker processes (largest first), which share the engine copy-on-write."""
         global _PRIMES
         if _PRIMES is None:
             _PRIMES = _primes(5)
@@ -350,28 +369,29 @@ class _TwoLetterEngine:
                 if cls.size:
                     tasks.append((cls.size, m, k))
         tasks.sort(reverse=True)
-        out: dict[int, Fraction] = {}
+        num = np.zeros(self.CODE.size, object)
+        den = np.ones(self.CODE.size, object)
         import multiprocessing as mp
 
         if workers > 1 and len(tasks) > 1 and "fork" in mp.get_all_start_methods():
             _WORK["engine"], _WORK["g"] = self, g_fn
             try:
                 with mp.get_context("fork").Pool(workers) as pool:
-                    for res in pool.imap_unordered(_class_task, [(m, k) for _, m, k in tasks]):
-                        out.update(res)
+                    results = list(pool.imap_unordered(_class_task, [(m, k) for _, m, k in tasks]))
             finally:
                 _WORK.clear()
         else:
-            for _, m, k in tasks:
-                out.update(self.class_coordinates(m, k, g_fn))
-        return dict(sorted(out.items()))
+            results = [self.class_coordinates(m, k, g_fn) for _, m, k in tasks]
+        for cls, vals, D in results:
+            num[cls] = vals
+            den[cls] = D
+        return num, den
 
-    def class_coordinates(self, m: int, k: int, g_fn) -> dict[int, Fraction]:
-        """Coordinates of the Lyndon words of length m with k letters y (one multidegree)."""
+    def class_coordinates(self, m: int, k: int, g_fn) -> tuple[np.ndarray, np.ndarray, int]:
+        """Coordinates of the Lyndon words of length m with k letters y (one multidegree): their
+        engine indices, integer numerators (object array) and common denominator."""
         sel = np.nonzero(self.LEN == m)[0]
         cls = sel[self.KY[sel] == k]
-        if cls.size == 0:
-            return {}
         if g_fn is _goldberg_internal:
             g, inv = self._goldberg_class(cls, m)
         else:
@@ -382,7 +402,7 @@ class _TwoLetterEngine:
         G = [x.numerator * (D // x.denominator) for x in g]
         r = np.array([[x % p for x in G] for p in _PRIMES], np.int64)[:, inv]
         c = self._solve_mod(cls, r, np.array(_PRIMES, np.int64)[:, None])
-        return {i: Fraction(val, D) for i, val in zip(cls.tolist(), self._crt(c)) if val}
+        return cls, self._crt(c), D
 
     def _goldberg_class(self, cls: np.ndarray, m: int) -> tuple[list[Fraction], np.ndarray]:
         """Goldberg coefficients of the words ``cls`` (length m) as a list over their distinct
@@ -397,9 +417,11 @@ class _TwoLetterEngine:
         runs = np.bincount((rows * m + rid).ravel(), minlength=n * m).reshape(n, m)
         hist = np.bincount((rows * (m + 1) + runs).ravel(), minlength=n * (m + 1)).reshape(n, m + 1)
         hist[:, 0] = bits[:, 0]  # slot 0 (count of unused run slots) replaced by the first letter
-        keys, inv = np.unique(hist, axis=0, return_inverse=True)
+        # one int64 key per word: mixed radix, digit r = number of runs of length r (< m//r + 1)
+        radix = np.cumprod([1, 2] + [m // r + 1 for r in range(1, m)], dtype=np.int64)
+        ukeys, first, inv = np.unique(hist @ radix, return_index=True, return_inverse=True)
         vals = []
-        for key in keys.tolist():
+        for key in hist[first].tolist():
             runs_t = tuple(r for r in range(1, m + 1) for _ in range(key[r]))
             v = _goldberg_runs(key[0] == 0, runs_t)
             vals.append(Fraction(int(v.p), int(v.q)))
@@ -455,9 +477,10 @@ class _TwoLetterEngine:
                     r[:, j + 1:e] -= cj[:, None] * T[j, j + 1:e][None, :]
 
     @staticmethod
-    def _crt(c: np.ndarray) -> list[int]:
-        """Signed integers from their residues ``c`` (K+1, n) modulo ``_PRIMES``: Garner's
-        mixed-radix digits from the first K primes (vectorised), certified against the last."""
+    def _crt(c: np.ndarray) -> np.ndarray:
+        """Signed integers (object array) from their residues ``c`` (K+1, n) modulo ``_PRIMES``:
+        Garner's mixed-radix digits from the first K primes (vectorised), certified against the
+        last."""
         ps = [int(p) for p in _PRIMES]
         K = len(ps) - 1  # reconstruct from K primes, certify with the last
         modulus = 1
@@ -474,26 +497,15 @@ class _TwoLetterEngine:
             if q < K:
                 digits.append(((c[q] - acc) % p) * pow(radix, -1, p) % p)
         # acc = (unsigned x) mod p_K, radix = modulus mod p_K
-        check = acc
-        cols = [d.tolist() for d in digits]
-        ok = c[K].tolist()
-        chk = check.tolist()
-        half = modulus // 2
-        pK = ps[K]
-        out = []
-        for j in range(n):
-            x = cols[K - 1][j]
-            for q in range(K - 2, -1, -1):
-                x = x * ps[q] + cols[q][j]
-            unsigned_ok = chk[j] == ok[j]
-            if x > half:
-                x -= modulus
-                unsigned_ok = (chk[j] - radix) % pK == ok[j]
-            if not unsigned_ok:
-                raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
-                                      "coefficients exceed the CRT range")
-            out.append(x)
-        return out
+        x = digits[K - 1].astype(object)
+        for q in range(K - 2, -1, -1):
+            x = x * ps[q] + digits[q].astype(object)
+        neg = np.asarray(x > modulus // 2, bool)
+        x[neg] -= modulus
+        if not np.array_equal(np.where(neg, (acc - radix) % ps[K], acc), c[K]):
+            raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
+                                  "coefficients exceed the CRT range")
+        return x
 
 
 def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.ndarray:
@@ -585,8 +597,7 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
         word = decode(w, letters)
         return as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
 
-    res = eng.coordinates(g, range(1, max_degree + 1))
-    return {decode(eng.words[i], letters): v for i, v in sorted(res.items())}
+    return eng.fractions(*eng.coordinates(g, range(1, max_degree + 1)), letters)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -646,48 +657,47 @@ def _half_angle_series(n_terms: int) -> tuple[list[Fraction], list[Fraction]]:
     return divide(sh), divide([Fraction(1)] + [Fraction(0)] * (n_terms - 1))
 
 
-def _ad_x_series(eng: "_TwoLetterEngine", cz: dict[int, Fraction], f: Sequence[Fraction],
-                 degrees) -> dict[int, Fraction]:
-    """Lyndon coordinates of ``Σ_m f[m] ad_x^m Z`` in the given degrees, from those ``cz`` of
-    ``Z`` (global engine indices). ``ad_x P_q = [x, P_q] = P_{xq}`` for every Lyndon word
-    ``q != x`` (the standard factorisation of ``xq`` is ``(x, q)``), so the coefficient of
-    ``P_w`` is ``Σ_m f[m] c[q_m]`` over the ``m`` with ``w = x^m q_m``, ``q_m`` Lyndon: the chain
-    of standard factorisations of ``w`` with left factor ``x``. Summed in integers over a common
-    denominator per output degree."""
-    # integer numerators of Z over one denominator per degree
-    den = [1] * (eng.N + 1)
-    for q, v in cz.items():
-        d = int(eng.LEN[q])
-        den[d] = lcm(den[d], v.denominator)
-    num = {q: v.numerator * (den[int(eng.LEN[q])] // v.denominator) for q, v in cz.items()}
-    out: dict[int, Fraction] = {}
-    x_index = 0  # engine index 0 is the letter x
+def _ad_x_series(eng: "_TwoLetterEngine", num: np.ndarray, den: np.ndarray, f: Sequence[Fraction],
+                 degrees) -> tuple[np.ndarray, np.ndarray]:
+    """Lyndon coordinates of ``Σ_m f[m] ad_x^m Z`` in the given degrees (numerator and
+    denominator object arrays over the engine indices, 0 / 1 elsewhere), from those of ``Z``
+    (same form). ``ad_x P_q = [x, P_q] = P_{xq}`` for every Lyndon word ``q != x`` (the standard
+    factorisation of ``xq`` is ``(x, q)``), so the coefficient of ``P_w`` is ``Σ_m f[m] c[q_m]``
+    over the ``m`` with ``w = x^m q_m``, ``q_m`` Lyndon: the chain of standard factorisations of
+    ``w`` with left factor ``x``. Summed in integers over a common denominator per output
+    degree, vectorised along the chains (object arrays of Python integers)."""
+    N = eng.N
+    starts = np.searchsorted(eng.LEN, np.arange(1, N + 2))  # degree d: indices starts[d-1]:starts[d]
+    dd = [1] * (N + 1)  # a common denominator of Z per degree
+    for d in range(1, N + 1):
+        for v in set(den[starts[d - 1]:starts[d]].tolist()):
+            dd[d] = lcm(dd[d], v)
+    numd = num * (np.array(dd, object)[eng.LEN] // den)
+    out_num = np.zeros(num.size, object)
+    out_den = np.ones(num.size, object)
     for m_deg in degrees:
         terms = [(m, f[m]) for m in range(min(len(f), m_deg)) if f[m]]
         D = 1
         for m, fm in terms:
-            D = lcm(D, fm.denominator * den[m_deg - m])
-        scale = {m: fm.numerator * (D // (fm.denominator * den[m_deg - m])) for m, fm in terms}
-        idx = np.nonzero(eng.LEN == m_deg)[0]
-        acc = dict.fromkeys(idx.tolist(), 0)
-        cur, own = idx, idx
-        m = 0
+            D = lcm(D, fm.denominator * dd[m_deg - m])
+        scale = {m: fm.numerator * (D // (fm.denominator * dd[m_deg - m])) for m, fm in terms}
+        idx = np.arange(starts[m_deg - 1], starts[m_deg])
+        acc = np.zeros(idx.size, object)
+        cur, own, m = idx, np.arange(idx.size), 0
         while cur.size:
             if m in scale:
-                sc = scale[m]
-                for i, q in zip(own.tolist(), cur.tolist()):
-                    v = num.get(q)
-                    if v:
-                        acc[i] += sc * v
-            keep = (eng.LEN[cur] > 1) & (eng.LEFT[cur] == x_index)
+                acc[own] = acc[own] + numd[cur] * scale[m]
+            keep = (eng.LEN[cur] > 1) & (eng.LEFT[cur] == 0)  # engine index 0 is the letter x
             cur, own = eng.RIGHT[cur[keep]], own[keep]
             m += 1
-        out.update((i, Fraction(v, D)) for i, v in acc.items() if v)
-    return out
+        out_num[idx] = acc
+        out_den[idx] = D
+    return out_num, out_den
 
 
-def _fast_bch(degree: int, kind: str) -> dict[int, Fraction]:
-    """Lyndon coordinates (global engine indices) of the classical or symmetric series to
+def _fast_bch(degree: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Lyndon coordinates (numerator and denominator arrays over the engine indices, as
+    :meth:`_TwoLetterEngine.coordinates` gives them) of the classical or symmetric series to
     ``degree`` by the vectorised engine. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved
     for; the rest follows exactly from ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and
     ``S(-X,-Y) = -S(X,Y)`` (so ``S`` has only odd degrees): the even part of the identity gives
@@ -695,14 +705,14 @@ def _fast_bch(degree: int, kind: str) -> dict[int, Fraction]:
     as used by H. Hofstätter's BCH program, https://github.com/HaraldHofstaetter/BCH)."""
     eng = _engine(degree)
     odd = range(1, degree + 1, 2)
-    cz = eng.coordinates(_goldberg_internal, odd, workers=_default_workers(degree))
+    num, den = eng.coordinates(_goldberg_internal, odd, workers=_default_workers(degree))
     tanh_c, sech_c = _half_angle_series(degree)
-    if kind == "classical":
-        res = dict(cz)
-        res.update(_ad_x_series(eng, cz, tanh_c, range(2, degree + 1, 2)))
-    else:
-        res = _ad_x_series(eng, cz, sech_c, odd)
-    return dict(sorted(res.items()))
+    if kind == "symmetric":
+        return _ad_x_series(eng, num, den, sech_c, odd)
+    even_num, even_den = _ad_x_series(eng, num, den, tanh_c, range(2, degree + 1, 2))
+    even = eng.LEN % 2 == 0
+    num[even], den[even] = even_num[even], even_den[even]
+    return num, den
 
 
 def _symmetric_g(w: str) -> Fraction:
@@ -755,9 +765,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     g = _goldberg_internal if kind == "classical" else _symmetric_g
     t0 = time.perf_counter()
     if method == "fast":
-        eng = _engine(degree)
-        res = _fast_bch(degree, kind)
-        coeffs = dict(zip(eng.decode(np.fromiter(res, np.int64, len(res)), "xy"), res.values()))
+        coeffs = _engine(degree).fractions(*_fast_bch(degree, kind), "xy")
     else:
         res = lyndon_coordinates_encoded(2, range(1, degree + 1), g)
         coeffs = {decode(w, "xy"): v for w, v in
