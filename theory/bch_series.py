@@ -447,13 +447,26 @@ class _TwoLetterEngine:
             M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
             if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
                 r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, 1 << max(m - 1, 0))) % P
-            T = M[s:e]  # T[l - s, w - s], unitriangular (l <= w)
-            Ti = _unitriangular_inverse(T)
-            if Ti is not None:  # c = r T^-1 (mod p), one exact product
-                c[:, s:e] = _mod_product(r[:, s:e], Ti[0], P, Ti[1])
-            else:
-                self._solve_block(T.astype(np.int64), r[:, s:e], c[:, s:e], P, chunk)
+            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
         return c
+
+    def _solve_diagonal(self, T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
+                        sub: int = 64) -> None:
+        """In place: ``c = r T^-1`` modulo ``P`` for one diagonal block (``T[l, w]`` unitriangular
+        integer), in sub-blocks of ``sub``: the earlier sub-blocks are applied by one exact
+        product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
+        where that inverse is not certified, by the column loop :meth:`_solve_block`."""
+        b = T.shape[0]
+        tmax = int(np.abs(T).max()) if b else 0
+        for u in range(0, b, sub):
+            v = min(u + sub, b)
+            if u:
+                r[:, u:v] = (r[:, u:v] - _mod_product(c[:, :u], T[:u, u:v], P, tmax)) % P
+            inv = _unitriangular_inverse(T[u:v, u:v])
+            if inv is not None:
+                c[:, u:v] = _mod_product(r[:, u:v], inv[0], P, inv[1])
+            else:
+                self._solve_block(T[u:v, u:v].astype(np.int64), r[:, u:v], c[:, u:v], P, chunk)
 
     @staticmethod
     def _solve_block(T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
@@ -512,10 +525,15 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
     """``(c @ M) mod P`` (int64, shape ``(K, M.shape[1])``) for residues ``0 <= c < P < 2^31``
     (``(K, s)``, one row per prime of ``P``, shape ``(K, 1)``) and an integer matrix ``M`` (any
     dtype) with ``|M| <= bound``, exact by float64 products: ``c`` is split into 16-bit halves and
-    the inner dimension into chunks so that every partial sum stays below 2^53. ``einsum``
+    the inner dimension into chunks so that every partial sum stays below 2^53 (for
+    ``bound >= 2^37``, ``M`` is first reduced modulo each prime). ``einsum``
     (single-threaded) rather than a BLAS product, whose threads would compete with the forked
     class workers."""
     K, s = c.shape
+    if (1 << 16) * bound >= 1 << 53:  # reduce M modulo each prime first: then |M| < 2^31
+        M = M.astype(np.int64)
+        return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
+                          for k in range(K)])
     step = max(1, (1 << 53) // ((1 << 16) * max(1, bound)))
     Mf = M.astype(np.float64)
     acc = np.zeros((K, M.shape[1]), np.int64)
@@ -528,25 +546,24 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
 
 
 def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """``(T^-1, max |T^-1|)`` for an upper unitriangular integer matrix ``T`` (b x b), exact, or
-    ``None`` when exactness is not certified. Computed by a float64 triangular solve
-    (LAPACK ``trtrs``): every operation there is a partial sum of at most ``b`` products
-    ``T[i, k] x_k`` of entries of ``T`` and already final entries of the inverse, so if
-    ``b * max|T| * max|T^-1|`` (of the computed inverse) is below 2^53, induction over the operations
-    shows that none was rounded and the result is the exact integer inverse. Blocks of a few hundred
-    pairings stay far below the bound (measured: ``max|T^-1|`` about 2^20-2^23 at b = 256, degree
-    19); larger ones can exceed it, and then the caller solves modulo the primes instead."""
-    from scipy.linalg import solve_triangular
-
+    """``(T^-1, max |T^-1|)`` (int64) for an upper unitriangular integer matrix ``T`` (b x b),
+    exact, or ``None`` when exactness is not certified. Back substitution row by row in int64
+    (numpy's own integer product, no BLAS): every operation is a partial sum of at most ``b``
+    products ``T[i, k] X[k, j]`` of entries of ``T`` and already final entries of the inverse, so
+    if ``b * max|T| * max|X|`` (of the computed inverse ``X``) is below 2^63, induction over the
+    operations shows that none overflowed and ``X`` is the exact inverse. Sub-blocks of 64
+    pairings stay far below the bound (measured at degree 19: ``max|T^-1|`` below 2^20); the
+    caller solves modulo the primes where it does not hold."""
     b = T.shape[0]
+    T = T.astype(np.int64)
+    X = np.eye(b, dtype=np.int64)
+    for i in range(b - 2, -1, -1):
+        X[i, i + 1:] = -(T[i, i + 1:] @ X[i + 1:, i + 1:])
     tmax = int(np.abs(T).max()) if b else 0
-    X = solve_triangular(T.astype(np.float64), np.eye(b), lower=False, unit_diagonal=True,
-                         check_finite=False)
-    xmax = float(np.abs(X).max()) if b else 0.0
-    if not np.isfinite(xmax) or b * tmax * xmax >= 2.0 ** 53:
+    xmax = int(np.abs(X).max()) if b else 0
+    if b * tmax * xmax >= 1 << 63:
         return None
-    return X, int(xmax)
-
+    return X, xmax
 
 _WORK: dict = {}
 
