@@ -198,14 +198,13 @@ class _TwoLetterEngine:
         self.N = N
         # Lyndon words by length, ascending codes (= lexicographic order) within a length: a word
         # of length n is Lyndon iff its n-bit code is strictly below all its proper rotations
+        # (candidates: x...y; each rotation test drops the failures before the next)
         lens, codes = [np.ones(2, _I)], [np.arange(2, dtype=_I)]
         for m in range(2, N + 1):
-            c = np.arange(2 ** m, dtype=_I)
-            ok = np.ones(c.size, bool)
+            sel = np.arange(1, 2 ** (m - 1), 2, dtype=_I)
             mask = _I((1 << m) - 1)
             for j in range(1, m):
-                ok &= c < (((c << j) | (c >> (m - j))) & mask)
-            sel = c[ok]
+                sel = sel[sel < (((sel << j) | (sel >> (m - j))) & mask)]
             lens.append(np.full(sel.size, m, _I))
             codes.append(sel)
         self.LEN = np.concatenate(lens)
@@ -337,15 +336,20 @@ class _TwoLetterEngine:
         rows = prog.roots.size if rows is None else rows
         m = prog.m
         codes = self.CODE[cols]
-        X = np.empty((prog.size, codes.size), _I)
+        n = codes.size
+        X = np.empty((prog.size, n), _I)
+        widest = max([st[1].size for st in prog.steps], default=0)
+        u, v = np.empty((widest, n), _I), np.empty((widest, n), _I)
         nl = int(np.searchsorted(prog.leaf_born, rows))
         bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
         X[:nl] = bits == prog.leaf_letter[:nl, None]
+        take, mul = X.take, np.multiply
         for s, born, a1, b2, b1, a2 in prog.steps:
-            k = int(np.searchsorted(born, rows))
+            k = int(born.searchsorted(rows))
             if k:
-                np.multiply(X[a1[:k]], X[b2[:k]], out=X[s:s + k])
-                X[s:s + k] -= X[b1[:k]] * X[a2[:k]]
+                out, uk, vk = X[s:s + k], u[:k], v[:k]
+                mul(take(a1[:k], 0, uk), take(b2[:k], 0, vk), out=out)
+                out -= mul(take(b1[:k], 0, uk), take(a2[:k], 0, vk), out=uk)
         M = X[prog.roots[:rows]]
         M *= self.LEAD[cols][None, :] >= prog.chain[:rows, None]
         return M
@@ -446,7 +450,7 @@ class _TwoLetterEngine:
             e = min(s + block, n)
             M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
             if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
-                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, 1 << max(m - 1, 0))) % P
+                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, int(np.abs(M[:s]).max()))) % P
             self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
         return c
 
@@ -524,9 +528,10 @@ class _TwoLetterEngine:
 def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.ndarray:
     """``(c @ M) mod P`` (int64, shape ``(K, M.shape[1])``) for residues ``0 <= c < P < 2^31``
     (``(K, s)``, one row per prime of ``P``, shape ``(K, 1)``) and an integer matrix ``M`` (any
-    dtype) with ``|M| <= bound``, exact by float64 products: ``c`` is split into 16-bit halves and
-    the inner dimension into chunks so that every partial sum stays below 2^53 (for
-    ``bound >= 2^37``, ``M`` is first reduced modulo each prime). ``einsum``
+    dtype) with ``|M| <= bound``, exact by float64 products: the inner dimension is cut into
+    chunks, and ``c`` is split into 16-bit halves where whole residues would need chunks shorter
+    than 256, so that every partial sum stays below 2^53 (for ``bound >= 2^37``, ``M`` is first
+    reduced modulo each prime). ``einsum``
     (single-threaded) rather than a BLAS product, whose threads would compete with the forked
     class workers."""
     K, s = c.shape
@@ -534,9 +539,16 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
         M = M.astype(np.int64)
         return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
                           for k in range(K)])
-    step = max(1, (1 << 53) // ((1 << 16) * max(1, bound)))
     Mf = M.astype(np.float64)
     acc = np.zeros((K, M.shape[1]), np.int64)
+    step = (1 << 53) // ((1 << 31) * max(1, bound))
+    if step >= min(s, 256):  # whole residues: every partial sum below step * 2^31 * bound <= 2^53
+        for t in range(0, s, step):
+            u = min(t + step, s)
+            prod = np.einsum("ij,jk->ik", c[:, t:u].astype(np.float64), Mf[t:u]).astype(np.int64)
+            acc = (acc + prod % P) % P
+        return acc
+    step = max(1, (1 << 53) // ((1 << 16) * max(1, bound)))
     for t in range(0, s, step):
         u = min(t + step, s)
         halves = np.vstack([c[:, t:u] & 0xFFFF, c[:, t:u] >> 16]).astype(np.float64)
