@@ -450,7 +450,7 @@ class _TwoLetterEngine:
             e = min(s + block, n)
             M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
             if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
-                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, int(np.abs(M[:s]).max()))) % P
+                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, _abs_max(M[:s]))) % P
             self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
         return c
 
@@ -461,14 +461,20 @@ class _TwoLetterEngine:
         product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
         where that inverse is not certified, by the column loop :meth:`_solve_block`."""
         b = T.shape[0]
-        tmax = int(np.abs(T).max()) if b else 0
-        for u in range(0, b, sub):
+        tmax = _abs_max(T)
+        nsub = -(-b // sub)
+        batch = np.zeros((nsub, sub, sub), np.int64)  # the diagonal sub-blocks, padded with I
+        batch[:] = np.eye(sub, dtype=np.int64)
+        for j, u in enumerate(range(0, b, sub)):
+            v = min(u + sub, b)
+            batch[j, :v - u, :v - u] = T[u:v, u:v]
+        inv, xmax = _unitriangular_inverse(batch)
+        for j, u in enumerate(range(0, b, sub)):
             v = min(u + sub, b)
             if u:
                 r[:, u:v] = (r[:, u:v] - _mod_product(c[:, :u], T[:u, u:v], P, tmax)) % P
-            inv = _unitriangular_inverse(T[u:v, u:v])
-            if inv is not None:
-                c[:, u:v] = _mod_product(r[:, u:v], inv[0], P, inv[1])
+            if xmax[j] is not None:
+                c[:, u:v] = _mod_product(r[:, u:v], inv[j, :v - u, :v - u], P, xmax[j])
             else:
                 self._solve_block(T[u:v, u:v].astype(np.int64), r[:, u:v], c[:, u:v], P, chunk)
 
@@ -557,25 +563,33 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
     return acc
 
 
-def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """``(T^-1, max |T^-1|)`` (int64) for an upper unitriangular integer matrix ``T`` (b x b),
-    exact, or ``None`` when exactness is not certified. Back substitution row by row in int64
-    (numpy's own integer product, no BLAS): every operation is a partial sum of at most ``b``
-    products ``T[i, k] X[k, j]`` of entries of ``T`` and already final entries of the inverse, so
-    if ``b * max|T| * max|X|`` (of the computed inverse ``X``) is below 2^63, induction over the
-    operations shows that none overflowed and ``X`` is the exact inverse. Sub-blocks of 64
-    pairings stay far below the bound (measured at degree 19: ``max|T^-1|`` below 2^20); the
-    caller solves modulo the primes where it does not hold."""
-    b = T.shape[0]
+def _abs_max(M: np.ndarray) -> int:
+    """``max |M|`` of an integer array (0 if empty), without a temporary ``|M|``."""
+    return max(int(M.max()), -int(M.min())) if M.size else 0
+
+
+def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]:
+    """Exact inverses of a batch of upper unitriangular integer matrices ``T`` (shape
+    ``(B, b, b)``): ``(X, xmax)`` with ``X`` int64 of the same shape and ``xmax[j] = max |X[j]|``,
+    or ``None`` where exactness of ``X[j]`` is not certified. Back substitution row by row in
+    int64 (numpy's own integer products, no BLAS threads), all matrices of the batch at once:
+    every operation is a partial sum of at most ``b`` products ``T[i, k] X[k, j]`` of entries of
+    ``T`` and already final entries of the inverse, so if ``b * max|T| * max|X|`` (of the computed
+    inverse) is below 2^63, induction over the operations shows that none overflowed and ``X`` is
+    the exact inverse. Sub-blocks of 64 pairings stay far below the bound (measured at degree 19:
+    ``max|T^-1|`` below 2^20 for all but the smallest classes); the caller solves modulo the
+    primes where it does not hold."""
+    B, b, _ = T.shape
     T = T.astype(np.int64)
-    X = np.eye(b, dtype=np.int64)
+    X = np.zeros_like(T)
+    X[:] = np.eye(b, dtype=np.int64)
     for i in range(b - 2, -1, -1):
-        X[i, i + 1:] = -(T[i, i + 1:] @ X[i + 1:, i + 1:])
-    tmax = int(np.abs(T).max()) if b else 0
-    xmax = int(np.abs(X).max()) if b else 0
-    if b * tmax * xmax >= 1 << 63:
-        return None
-    return X, xmax
+        X[:, i, i + 1:] = -np.matmul(T[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:])[:, 0]
+    out = []
+    for j in range(B):
+        xmax = _abs_max(X[j])
+        out.append(xmax if b * _abs_max(T[j]) * xmax < 1 << 63 else None)
+    return X, out
 
 _WORK: dict = {}
 
