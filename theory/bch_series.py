@@ -293,9 +293,13 @@ class _TwoLetterEngine:
         while pending.size:
             top = pending.max() >> 40
             at = (pending >> 40) == top
-            cur, inv = np.unique(pending[at], return_inverse=True)
-            b = np.full(cur.size, cls.size, np.int64)
-            np.minimum.at(b, inv.ravel(), born[at])
+            pa, ba = pending[at], born[at]
+            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
+            pa, ba = pa[order], ba[order]
+            head = np.empty(pa.size, bool)
+            head[0] = True
+            np.not_equal(pa[1:], pa[:-1], out=head[1:])
+            cur, b = pa[head], ba[head]
             levels.append((cur, b))
             pending, born = pending[~at], born[~at]
             if top == 1:
@@ -431,7 +435,7 @@ class _TwoLetterEngine:
             vals.append(Fraction(int(v.p), int(v.q)))
         return vals, inv.ravel()
 
-    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 256) -> np.ndarray:
+    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 192) -> np.ndarray:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
         ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of one class (ascending), by
         left-looking blocked forward substitution: for each block of rows (words) the pairings
@@ -455,7 +459,7 @@ class _TwoLetterEngine:
         return c
 
     def _solve_diagonal(self, T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
-                        sub: int = 64) -> None:
+                        sub: int = 32) -> None:
         """In place: ``c = r T^-1`` modulo ``P`` for one diagonal block (``T[l, w]`` unitriangular
         integer), in sub-blocks of ``sub``: the earlier sub-blocks are applied by one exact
         product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
