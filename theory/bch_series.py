@@ -359,24 +359,36 @@ class _TwoLetterEngine:
         return M
 
     # -- the solve ----------------------------------------------------------------------------
-    def coordinates(self, g_fn, degrees, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    def coordinates(self, g_fn, degrees, workers: int = 1, group: int = 192) -> tuple[np.ndarray, np.ndarray]:
         """Lyndon coordinates from word coefficients ``g_fn(internal word)``, as two object arrays
         over all engine indices: integer numerators (0 outside ``degrees``) and denominators
-        (one per multidegree class; 1 outside ``degrees``).
+        (one per group of words solved together; 1 outside ``degrees``).
 
-        Multidegree classes are independent; with ``workers > 1`` they are solved in forked
-        worker processes (largest first), which share the engine copy-on-write."""
+        The system ``g = A c`` of one degree is block diagonal in the multidegree classes
+        (``<P_l, w> = 0`` unless ``l`` and ``w`` have the same multidegree) and unitriangular in
+        lexicographic order as a whole, so any union of classes, in lexicographic order, can be
+        solved as one system: small classes are merged into groups of about ``group`` words (one
+        set-up instead of one per class), large ones are solved alone. Groups are independent;
+        with ``workers > 1`` they are solved in forked worker processes (largest first), which
+        share the engine copy-on-write."""
         global _PRIMES
         if _PRIMES is None:
             _PRIMES = _primes(5)
         tasks = []
         for m in degrees:
             sel = np.nonzero(self.LEN == m)[0]
+            ky = self.KY[sel]
+            cur: list[np.ndarray] = []
             for k in range(m + 1):
-                cls = sel[self.KY[sel] == k]  # ascending code = lexicographic order
+                cls = sel[ky == k]
+                if cur and sum(c.size for c in cur) + cls.size > group:
+                    tasks.append(np.sort(np.concatenate(cur)))  # ascending = lexicographic
+                    cur = []
                 if cls.size:
-                    tasks.append((cls.size, m, k))
-        tasks.sort(reverse=True)
+                    cur.append(cls)
+            if cur:
+                tasks.append(np.sort(np.concatenate(cur)))
+        tasks.sort(key=len, reverse=True)
         num = np.zeros(self.CODE.size, object)
         den = np.ones(self.CODE.size, object)
         import multiprocessing as mp
@@ -385,21 +397,21 @@ class _TwoLetterEngine:
             _WORK["engine"], _WORK["g"] = self, g_fn
             try:
                 with mp.get_context("fork").Pool(workers) as pool:
-                    results = list(pool.imap_unordered(_class_task, [(m, k) for _, m, k in tasks]))
+                    results = list(pool.imap_unordered(_group_task, tasks))
             finally:
                 _WORK.clear()
         else:
-            results = [self.class_coordinates(m, k, g_fn) for _, m, k in tasks]
-        for cls, vals, D in results:
-            num[cls] = vals
-            den[cls] = D
+            results = [self.group_coordinates(idx, g_fn) for idx in tasks]
+        for idx, vals, D in results:
+            num[idx] = vals
+            den[idx] = D
         return num, den
 
-    def class_coordinates(self, m: int, k: int, g_fn) -> tuple[np.ndarray, np.ndarray, int]:
-        """Coordinates of the Lyndon words of length m with k letters y (one multidegree): their
-        engine indices, integer numerators (object array) and common denominator."""
-        sel = np.nonzero(self.LEN == m)[0]
-        cls = sel[self.KY[sel] == k]
+    def group_coordinates(self, cls: np.ndarray, g_fn) -> tuple[np.ndarray, np.ndarray, int]:
+        """Coordinates of the Lyndon words ``cls`` (engine indices, ascending, one length, a union
+        of multidegree classes): the indices, integer numerators (object array) and their common
+        denominator."""
+        m = int(self.LEN[cls[0]])
         if g_fn is _goldberg_internal:
             g, inv = self._goldberg_class(cls, m)
         else:
@@ -598,9 +610,8 @@ def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]
 _WORK: dict = {}
 
 
-def _class_task(args):  # runs in a forked worker: the engine and g_fn are inherited
-    m, k = args
-    return _WORK["engine"].class_coordinates(m, k, _WORK["g"])
+def _group_task(idx):  # runs in a forked worker: the engine and g_fn are inherited
+    return _WORK["engine"].group_coordinates(idx, _WORK["g"])
 
 
 def _default_workers(degree: int) -> int:
