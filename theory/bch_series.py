@@ -359,7 +359,7 @@ class _TwoLetterEngine:
         return M
 
     # -- the solve ----------------------------------------------------------------------------
-    def coordinates(self, g_fn, degrees, workers: int = 1, group: int = 192) -> tuple[np.ndarray, np.ndarray]:
+    def coordinates(self, g_fn, degrees, workers: int = 1, group: int = 384) -> tuple[np.ndarray, np.ndarray]:
         """Lyndon coordinates from word coefficients ``g_fn(internal word)``, as two object arrays
         over all engine indices: integer numerators (0 outside ``degrees``) and denominators
         (one per group of words solved together; 1 outside ``degrees``).
