@@ -178,7 +178,8 @@ class _Program(NamedTuple):
     (:meth:`_TwoLetterEngine._program`): ``size`` nodes; the letter, position and first needing
     row of each leaf node; one step ``(start, born, a1, b2, b1, a2)`` per length (node
     ``start + t`` is ``X[a1[t]] X[b2[t]] - X[b1[t]] X[a2[t]]``, first needed by row ``born[t]``,
-    ascending); the root node and chain length of each basis element; the word length ``m``."""
+    ascending); the root node and chain length of each basis element; the word length ``m``;
+    ``short``: the nodes before it have length <= ``_INT16_LEN`` (int16 arithmetic suffices)."""
     size: int
     leaf_letter: np.ndarray
     leaf_pos: np.ndarray
@@ -187,6 +188,12 @@ class _Program(NamedTuple):
     roots: np.ndarray
     chain: np.ndarray
     m: int
+    short: int
+
+
+#: node lengths evaluated in int16: ``|<P_i, u>| <= 2^(|i| - 1) <= 2^14`` and each of its two
+#: products is at most ``2^(|i| - 2)``, within int16 for ``|i| <= 15``
+_INT16_LEN = 15
 
 
 class _TwoLetterEngine:
@@ -330,28 +337,35 @@ class _TwoLetterEngine:
                    ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
             steps.append((start, bs, *idx))
             start += cur.size
+        short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        where[np.searchsorted(codes, roots)], kb, int(LEN[cls[0]]))
+                        where[np.searchsorted(codes, roots)], kb, int(LEN[cls[0]]), short)
 
     def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
-        """``M[l, j] = <P_l, w_j>`` (int32, shape ``(rows, len(cols))``) for the first ``rows``
-        (default: all) Lyndon words ``l`` of the programme and the Lyndon words ``w_j`` of engine
-        indices ``cols`` (length ``prog.m``). Exact in int32: ``|<P_l, w>| <= 2^(|l| - 1)``."""
+        """``M[l, j] = <P_l, w_j>`` (shape ``(rows, len(cols))``; int16 for ``prog.m <= 15``, else
+        int32) for the first ``rows`` (default: all) Lyndon words ``l`` of the programme and the
+        Lyndon words ``w_j`` of engine indices ``cols`` (length ``prog.m``). Exact:
+        ``|<P_l, w>| <= 2^(|l| - 1)``; nodes up to length ``_INT16_LEN`` are evaluated in int16,
+        longer ones in int32."""
         rows = prog.roots.size if rows is None else rows
         m = prog.m
         codes = self.CODE[cols]
         n = codes.size
-        X = np.empty((prog.size, n), _I)
+        X = np.empty((prog.short, n), np.int16)
         widest = max([st[1].size for st in prog.steps], default=0)
-        u, v = np.empty((widest, n), _I), np.empty((widest, n), _I)
+        u, v = np.empty((widest, n), np.int16), np.empty((widest, n), np.int16)
         nl = int(np.searchsorted(prog.leaf_born, rows))
         bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
         X[:nl] = bits == prog.leaf_letter[:nl, None]
-        take, mul = X.take, np.multiply
+        mul = np.multiply
         for s, born, a1, b2, b1, a2 in prog.steps:
+            if s >= prog.short and X.dtype == np.int16:  # from here on int32
+                X32 = np.empty((prog.size, n), _I)
+                X32[:prog.short] = X
+                X, u, v = X32, u.astype(_I), v.astype(_I)
             k = int(born.searchsorted(rows))
             if k:
-                out, uk, vk = X[s:s + k], u[:k], v[:k]
+                out, uk, vk, take = X[s:s + k], u[:k], v[:k], X.take
                 mul(take(a1[:k], 0, uk), take(b2[:k], 0, vk), out=out)
                 out -= mul(take(b1[:k], 0, uk), take(a2[:k], 0, vk), out=uk)
         M = X[prog.roots[:rows]]
