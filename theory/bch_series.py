@@ -244,6 +244,7 @@ class _TwoLetterEngine:
             root[todo] = right[root[todo]]
             todo = todo[(self.LEN[root[todo]] > 1) & (left[root[todo]] == 0)]
         self.CHAIN, self.ROOT = chain, root
+        self.LEN64, self.LEFT64, self.RIGHT64 = (v.astype(np.int64) for v in (self.LEN, left, right))
         # number of leading letters x of each word (its code has LEN - LEAD significant bits)
         self.LEAD = self.LEN - np.ceil(np.log2(self.CODE.astype(np.float64) + 1)).astype(_I)
 
@@ -291,16 +292,19 @@ class _TwoLetterEngine:
         per length, and evaluated bottom up, one vectorised step per length. Within a length the
         nodes are ordered by the first basis element that needs them, so the pairings of the first
         ``e`` basis elements need only a prefix of every length (:meth:`pairing_block`)."""
-        LEN, LEFT, RIGHT = (v.astype(np.int64) for v in (self.LEN, self.LEFT, self.RIGHT))
+        LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
         q, kb = self.ROOT[cls].astype(np.int64), self.CHAIN[cls].astype(np.int64)
         # node code: length << 40 | index << 5 | position (positions < 32, indices < 2^35)
         roots = (LEN[q] << 40) | (q << 5) | kb
-        pending, born = roots, np.arange(cls.size, dtype=np.int64)  # born: first row needing it
+        # pending nodes and the first row needing them, bucketed by length
+        pending: dict[int, list] = {}
+        self._bucket(pending, roots, np.arange(cls.size, dtype=np.int64))
         levels = []
-        while pending.size:
-            top = pending.max() >> 40
-            at = (pending >> 40) == top
-            pa, ba = pending[at], born[at]
+        for top in range(self.N, 0, -1):
+            if top not in pending:
+                continue
+            pa = np.concatenate([x for x, _ in pending[top]])
+            ba = np.concatenate([y for _, y in pending.pop(top)])
             order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
             pa, ba = pa[order], ba[order]
             head = np.empty(pa.size, bool)
@@ -308,15 +312,14 @@ class _TwoLetterEngine:
             np.not_equal(pa[1:], pa[:-1], out=head[1:])
             cur, b = pa[head], ba[head]
             levels.append((cur, b))
-            pending, born = pending[~at], born[~at]
             if top == 1:
                 break
             i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
             a, bb = LEFT[i], RIGHT[i]
             la, lb = LEN[a], LEN[bb]
-            pending = np.concatenate([pending, (la << 40) | (a << 5) | p, (la << 40) | (a << 5) | (p + lb),
-                                      (lb << 40) | (bb << 5) | p, (lb << 40) | (bb << 5) | (p + la)])
-            born = np.concatenate([born, b, b, b, b])
+            self._bucket(pending, np.concatenate([(la << 40) | (a << 5) | p, (la << 40) | (a << 5) | (p + lb),
+                                                  (lb << 40) | (bb << 5) | p, (lb << 40) | (bb << 5) | (p + la)]),
+                         np.concatenate([b, b, b, b]))
         levels.reverse()  # ascending length; levels[0] holds the letters
         codes = np.concatenate([cur for cur, _ in levels])  # sorted: length, index, position
         where = np.empty(codes.size, np.int64)  # code-sorted node -> evaluation row
@@ -340,6 +343,18 @@ class _TwoLetterEngine:
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
                         where[np.searchsorted(codes, roots)], kb, int(LEN[cls[0]]), short)
+
+    @staticmethod
+    def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
+        """Append node ``codes`` (and their ``born`` rows) to ``pending[length]``, by length."""
+        lens = codes >> 40
+        order = np.argsort(lens, kind="stable")
+        counts = np.bincount(lens)
+        ends = np.cumsum(counts)
+        codes, born = codes[order], born[order]
+        for n in np.flatnonzero(counts).tolist():
+            e = int(ends[n])
+            pending.setdefault(n, []).append((codes[e - counts[n]:e], born[e - counts[n]:e]))
 
     def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
         """``M[l, j] = <P_l, w_j>`` (shape ``(rows, len(cols))``; int16 for ``prog.m <= 15``, else
