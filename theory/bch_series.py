@@ -336,13 +336,22 @@ class _TwoLetterEngine:
             i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
             a, bb = LEFT[i], RIGHT[i]
             la, lb = LEN[a], LEN[bb]
-            idx = [where[np.searchsorted(codes, (ln << 40) | (f << 5) | pos)] for ln, f, pos in
+            idx = [where[self._locate(codes, (ln << 40) | (f << 5) | pos)] for ln, f, pos in
                    ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
             steps.append((start, bs, *idx))
             start += cur.size
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        where[np.searchsorted(codes, roots)], kb, int(LEN[cls[0]]), short)
+                        where[self._locate(codes, roots)], kb, int(LEN[cls[0]]), short)
+
+    @staticmethod
+    def _locate(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """Positions of ``keys`` in the sorted ``codes``; every key must be there (the pairing
+        evaluation reads the nodes without bounds checks, so a miss is an error here)."""
+        at = np.searchsorted(codes, keys)
+        if keys.size and (int(at.max()) >= codes.size or not np.array_equal(codes[at], keys)):
+            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
+        return at
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
@@ -379,11 +388,11 @@ class _TwoLetterEngine:
                 X32[:prog.short] = X
                 X, u, v = X32, u.astype(_I), v.astype(_I)
             k = int(born.searchsorted(rows))
-            if k:
+            if k:  # mode="clip": no buffered copy; the programme's indices are all in range
                 out, uk, vk, take = X[s:s + k], u[:k], v[:k], X.take
-                mul(take(a1[:k], 0, uk), take(b2[:k], 0, vk), out=out)
-                out -= mul(take(b1[:k], 0, uk), take(a2[:k], 0, vk), out=uk)
-        M = X[prog.roots[:rows]]
+                mul(take(a1[:k], 0, uk, "clip"), take(b2[:k], 0, vk, "clip"), out=out)
+                out -= mul(take(b1[:k], 0, uk, "clip"), take(a2[:k], 0, vk, "clip"), out=uk)
+        M = X.take(prog.roots[:rows], 0, mode="clip")
         M *= self.LEAD[cols][None, :] >= prog.chain[:rows, None]
         return M
 
