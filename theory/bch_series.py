@@ -189,6 +189,7 @@ class _Program(NamedTuple):
     chain: np.ndarray
     m: int
     short: int
+    deep: np.ndarray  # the rows with chain >= 2 (ascending)
 
 
 #: node lengths evaluated in int16: ``|<P_i, u>| <= 2^(|i| - 1) <= 2^14`` and each of its two
@@ -331,27 +332,27 @@ class _TwoLetterEngine:
             start += cur.size
         leaves = levels[0][0][np.argsort(levels[0][1], kind="stable")]
         steps, start = [], leaves.size
+        asked, got = [roots], [np.searchsorted(codes, roots)]
         for (cur, b), bs in zip(levels[1:], births[1:]):
             cur = cur[np.argsort(b, kind="stable")]
             i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
             a, bb = LEFT[i], RIGHT[i]
             la, lb = LEN[a], LEN[bb]
-            idx = [where[self._locate(codes, (ln << 40) | (f << 5) | pos)] for ln, f, pos in
-                   ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
+            keys = [(ln << 40) | (f << 5) | pos for ln, f, pos in
+                    ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
+            found = [np.searchsorted(codes, key) for key in keys]
+            asked.extend(keys)
+            got.extend(found)
+            idx = [where[at] for at in found]
             steps.append((start, bs, *idx))
             start += cur.size
+        # the evaluation reads the nodes without bounds checks: every looked-up node must exist
+        at = np.concatenate(got)
+        if int(at.max()) >= codes.size or not np.array_equal(codes[at], np.concatenate(asked)):
+            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        where[self._locate(codes, roots)], kb, int(LEN[cls[0]]), short)
-
-    @staticmethod
-    def _locate(codes: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """Positions of ``keys`` in the sorted ``codes``; every key must be there (the pairing
-        evaluation reads the nodes without bounds checks, so a miss is an error here)."""
-        at = np.searchsorted(codes, keys)
-        if keys.size and (int(at.max()) >= codes.size or not np.array_equal(codes[at], keys)):
-            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
-        return at
+                        where[got[0]], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
@@ -393,7 +394,8 @@ class _TwoLetterEngine:
                 mul(take(a1[:k], 0, uk, "clip"), take(b2[:k], 0, vk, "clip"), out=out)
                 out -= mul(take(b1[:k], 0, uk, "clip"), take(a2[:k], 0, vk, "clip"), out=uk)
         M = X.take(prog.roots[:rows], 0, mode="clip")
-        M *= self.LEAD[cols][None, :] >= prog.chain[:rows, None]
+        deep = prog.deep[:int(prog.deep.searchsorted(rows))]  # rows with chain >= 2: the rest
+        M[deep] *= self.LEAD[cols][None, :] >= prog.chain[deep, None]  # pair with any column
         return M
 
     # -- the solve ----------------------------------------------------------------------------
