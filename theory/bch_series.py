@@ -17,14 +17,20 @@ Method.
    coordinates ``c`` satisfy the unitriangular integer system ``g = A c``,
    ``A[w, l] = <P_l, w>`` (the approach of F. Casas and A. Murua, J. Math. Phys. 50, 033513
    (2009), arXiv:0810.2656, and H. Hofstätter, arXiv:2012.03818, appendix).
-   For two letters this module has a vectorised engine: for each multidegree class the
-   pairings ``<P_l, w>`` are formed as dense blocks (rows: basis elements, columns: words) by
-   numpy gathers from lookup tables of short words, expanding longer words once through the
-   standard factorisation; the solve is a blocked forward substitution modulo five 31-bit
-   primes (``A`` is unimodular, so ``c·D`` is an integer vector for ``D`` the common
-   denominator of ``g``), the integers are rebuilt from four primes by Garner's CRT and
-   certified against the fifth (a mismatch raises ``ArithmeticError``). From degree 17 the
-   classes are solved in ``min(2, cpu_count)`` forked worker processes
+   ``A`` is block diagonal in the multidegree classes and unitriangular in lexicographic order
+   as a whole, so a union of classes is one system too.
+   For two letters this module has a vectorised engine. Per group of classes (one class if
+   large, small ones merged), the pairings ``<P_l, w>`` are evaluated by a straight-line
+   programme in the spirit of H. Hofstätter's C program: nodes ``(i, p) = <P_i, w[p:p+|i|]>``
+   with ``(i, p) = (a, p)(b, p+|a|) - (b, p)(a, p+|b|)`` for ``P_i = [P_a, P_b]``, one numpy step
+   per length on all words of a block at once (int16 up to length 15, int32 beyond), and
+   ``l = x^k q`` read as the node ``(q, k)`` on words starting with ``x^k``. The solve is a
+   blocked forward substitution modulo five 31-bit primes (``A`` is unimodular, so ``c·D`` is
+   an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
+   products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
+   a bound, else column by column); the integers are rebuilt from four primes by Garner's CRT
+   and certified against the fifth (a mismatch raises ``ArithmeticError``). From degree 17
+   the groups are solved in ``min(2, cpu_count)`` forked worker processes
    (``$SEQTHEORY_BCH_WORKERS`` overrides; 1 = no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
    ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and ``S(-X,-Y) = -S(X,Y)`` (S has only odd
@@ -165,8 +171,8 @@ def _primes(count: int) -> list[int]:
 _PRIMES = None
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
 #: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
-#: the in-block updates sum at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in int64, and the
-#: float64 block products are split so that every partial sum stays below 2^53 (exact).
+#: the column-by-column fallback sums at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in
+#: int64, and the float64 products are split so that every partial sum stays below 2^53 (exact).
 _FAST_MAX_DEGREE = 23
 #: the dict-based reference solver is a cross-check: O(N^3) per word, hours beyond this degree
 _GENERIC_MAX_DEGREE = 16
@@ -199,8 +205,8 @@ _INT16_LEN = 15
 
 class _TwoLetterEngine:
     """Lyndon words over {0 < 1} up to length N as bit codes (engine order: by length, then
-    lexicographic), their standard factorisations, lookup tables of <P_l, w> for short words and
-    dense pairing blocks for longer ones."""
+    lexicographic), their standard factorisations and chains of left factors ``x``, the
+    straight-line programmes of the pairings ``<P_l, w>`` and the blocked modular solve."""
 
     def __init__(self, N: int):
         self.N = N
@@ -632,9 +638,9 @@ def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]
     every operation is a partial sum of at most ``b`` products ``T[i, k] X[k, j]`` of entries of
     ``T`` and already final entries of the inverse, so if ``b * max|T| * max|X|`` (of the computed
     inverse) is below 2^63, induction over the operations shows that none overflowed and ``X`` is
-    the exact inverse. Sub-blocks of 64 pairings stay far below the bound (measured at degree 19:
-    ``max|T^-1|`` below 2^20 for all but the smallest classes); the caller solves modulo the
-    primes where it does not hold."""
+    the exact inverse. The engine's sub-blocks of 32 pairings stay far below the bound (measured
+    at degree 19: ``max|T| <= 12870``, ``max|T^-1| < 2^26``); the caller solves modulo the primes
+    where it does not hold."""
     B, b, _ = T.shape
     T = T.astype(np.int64)
     X = np.zeros_like(T)
