@@ -318,47 +318,43 @@ class _TwoLetterEngine:
             head[0] = True
             np.not_equal(pa[1:], pa[:-1], out=head[1:])
             cur, b = pa[head], ba[head]
-            levels.append((cur, b))
             if top == 1:
+                levels.append((cur, b, None))
                 break
             i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
             a, bb = LEFT[i], RIGHT[i]
             la, lb = LEN[a], LEN[bb]
-            self._bucket(pending, np.concatenate([(la << 40) | (a << 5) | p, (la << 40) | (a << 5) | (p + lb),
-                                                  (lb << 40) | (bb << 5) | p, (lb << 40) | (bb << 5) | (p + la)]),
-                         np.concatenate([b, b, b, b]))
+            # children (a, p), (b, p+|a|), (b, p), (a, p+|b|): the node is X[0] X[1] - X[2] X[3]
+            kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
+                             (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
+            levels.append((cur, b, kids))
+            self._bucket(pending, kids.ravel(), np.tile(b, 4))
         levels.reverse()  # ascending length; levels[0] holds the letters
-        codes = np.concatenate([cur for cur, _ in levels])  # sorted: length, index, position
+        codes = np.concatenate([cur for cur, _, _ in levels])  # sorted: length, index, position
         where = np.empty(codes.size, np.int64)  # code-sorted node -> evaluation row
-        births, start = [], 0
-        for cur, b in levels:
+        orders, births, start = [], [], 0
+        for cur, b, _ in levels:  # evaluation order within a length: by first needing row
             order = np.argsort(b, kind="stable")
             where[start + order] = start + np.arange(cur.size)
+            orders.append(order)
             births.append(b[order])
             start += cur.size
-        leaves = levels[0][0][np.argsort(levels[0][1], kind="stable")]
-        steps, start = [], leaves.size
-        asked, got = [roots], [np.searchsorted(codes, roots)]
-        for (cur, b), bs in zip(levels[1:], births[1:]):
-            cur = cur[np.argsort(b, kind="stable")]
-            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
-            a, bb = LEFT[i], RIGHT[i]
-            la, lb = LEN[a], LEN[bb]
-            keys = [(ln << 40) | (f << 5) | pos for ln, f, pos in
-                    ((la, a, p), (lb, bb, p + la), (lb, bb, p), (la, a, p + lb))]
-            found = [np.searchsorted(codes, key) for key in keys]
-            asked.extend(keys)
-            got.extend(found)
-            idx = [where[at] for at in found]
+        leaves = levels[0][0][orders[0]]
+        asked = np.concatenate([roots] + [kids.ravel() for _, _, kids in levels[1:]])
+        found = np.searchsorted(codes, asked)
+        # the evaluation reads the nodes without bounds checks: every looked-up node must exist
+        if int(found.max()) >= codes.size or not np.array_equal(codes[found], asked):
+            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
+        rows = where[found]
+        steps, start, off = [], leaves.size, roots.size
+        for (cur, _, kids), order, bs in zip(levels[1:], orders[1:], births[1:]):
+            idx = rows[off:off + kids.size].reshape(4, cur.size)[:, order]
             steps.append((start, bs, *idx))
             start += cur.size
-        # the evaluation reads the nodes without bounds checks: every looked-up node must exist
-        at = np.concatenate(got)
-        if int(at.max()) >= codes.size or not np.array_equal(codes[at], np.concatenate(asked)):
-            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
+            off += kids.size
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        where[got[0]], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
+                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
