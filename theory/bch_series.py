@@ -653,7 +653,12 @@ _WORK: dict = {}
 
 
 def _group_task(idx):  # runs in a forked worker: the engine and g_fn are inherited
-    return _WORK["engine"].group_coordinates(idx, _WORK["g"])
+    idx, vals, D = _WORK["engine"].group_coordinates(idx, _WORK["g"])
+    try:  # int64 travels back to the parent far faster than an object array of Python ints
+        vals = vals.astype(np.int64)
+    except OverflowError:
+        pass
+    return idx, vals, D
 
 
 def _default_workers(degree: int) -> int:
