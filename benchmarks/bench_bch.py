@@ -64,6 +64,7 @@ def load_baseline(ref: str):
         fh.write(src)
     spec = importlib.util.spec_from_file_location("seqtheory.theory._bch_baseline", fh.name)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its forked workers look their task function up by module name
     spec.loader.exec_module(mod)
     os.unlink(fh.name)
     return mod
