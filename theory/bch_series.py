@@ -180,7 +180,7 @@ _I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^
 
 
 class _Program(NamedTuple):
-    """A straight-line programme for the pairings of one multidegree class
+    """A straight-line programme for the pairings of a group of Lyndon words of one length
     (:meth:`_TwoLetterEngine._program`): ``size`` nodes; the letter, position and first needing
     row of each leaf node; one step ``(start, born, a1, b2, b1, a2)`` per length (node
     ``start + t`` is ``X[a1[t]] X[b2[t]] - X[b1[t]] X[a2[t]]``, first needed by row ``born[t]``,
@@ -288,7 +288,8 @@ class _TwoLetterEngine:
     # -- pairings by a straight-line programme ------------------------------------------------
     def _program(self, cls: np.ndarray) -> _Program:
         """The straight-line programme that evaluates ``<P_l, w>`` for the Lyndon words
-        ``l in cls`` (one length ``m``, one multidegree) on any words ``w`` of that length.
+        ``l in cls`` (one length ``m``; one or several multidegree classes) on any words ``w`` of
+        that length.
 
         Nodes are pairs ``(i, p)`` standing for ``<P_i, w[p : p + |i|]>``; with the standard
         factorisation ``P_i = [P_a, P_b]`` a node is ``(a, p)(b, p+|a|) - (b, p)(a, p+|b|)``, and a
@@ -299,37 +300,11 @@ class _TwoLetterEngine:
         per length, and evaluated bottom up, one vectorised step per length. Within a length the
         nodes are ordered by the first basis element that needs them, so the pairings of the first
         ``e`` basis elements need only a prefix of every length (:meth:`pairing_block`)."""
-        LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
+        LEN = self.LEN64
         q, kb = self.ROOT[cls].astype(np.int64), self.CHAIN[cls].astype(np.int64)
         # node code: length << 40 | index << 5 | position (positions < 32, indices < 2^35)
         roots = (LEN[q] << 40) | (q << 5) | kb
-        # pending nodes and the first row needing them, bucketed by length
-        pending: dict[int, list] = {}
-        self._bucket(pending, roots, np.arange(cls.size, dtype=np.int64))
-        levels = []
-        for top in range(self.N, 0, -1):
-            if top not in pending:
-                continue
-            pa = np.concatenate([x for x, _ in pending[top]])
-            ba = np.concatenate([y for _, y in pending.pop(top)])
-            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
-            pa, ba = pa[order], ba[order]
-            head = np.empty(pa.size, bool)
-            head[0] = True
-            np.not_equal(pa[1:], pa[:-1], out=head[1:])
-            cur, b = pa[head], ba[head]
-            if top == 1:
-                levels.append((cur, b, None))
-                break
-            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
-            a, bb = LEFT[i], RIGHT[i]
-            la, lb = LEN[a], LEN[bb]
-            # children (a, p), (b, p+|a|), (b, p), (a, p+|b|): the node is X[0] X[1] - X[2] X[3]
-            kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
-                             (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
-            levels.append((cur, b, kids))
-            self._bucket(pending, kids.ravel(), np.tile(b, 4))
-        levels.reverse()  # ascending length; levels[0] holds the letters
+        levels = self._node_levels(roots)
         codes = np.concatenate([cur for cur, _, _ in levels])  # sorted: length, index, position
         where = np.empty(codes.size, np.int64)  # code-sorted node -> evaluation row
         orders, births, start = [], [], 0
@@ -355,6 +330,39 @@ class _TwoLetterEngine:
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
                         rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
+
+    def _node_levels(self, roots: np.ndarray) -> list:
+        """The nodes of a programme, top down from the ``roots`` (node codes; root ``r`` is first
+        needed by row ``r``): per length, ascending, ``(codes, first needing row, children)`` with
+        the codes sorted, each node once with its smallest row, and the children's codes
+        ``(a, p), (b, p+|a|), (b, p), (a, p+|b|)`` as a (4, n) array (``None`` for the letters)."""
+        LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
+        pending: dict[int, list] = {}  # nodes still to expand and their rows, by length
+        self._bucket(pending, roots, np.arange(roots.size, dtype=np.int64))
+        levels = []
+        for top in range(self.N, 0, -1):
+            if top not in pending:
+                continue
+            pa = np.concatenate([x for x, _ in pending[top]])
+            ba = np.concatenate([y for _, y in pending.pop(top)])
+            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
+            pa, ba = pa[order], ba[order]
+            head = np.empty(pa.size, bool)
+            head[0] = True
+            np.not_equal(pa[1:], pa[:-1], out=head[1:])
+            cur, b = pa[head], ba[head]
+            if top == 1:
+                levels.append((cur, b, None))
+                break
+            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
+            a, bb = LEFT[i], RIGHT[i]
+            la, lb = LEN[a], LEN[bb]
+            # children (a, p), (b, p+|a|), (b, p), (a, p+|b|): the node is X[0] X[1] - X[2] X[3]
+            kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
+                             (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
+            levels.append((cur, b, kids))
+            self._bucket(pending, kids.ravel(), np.tile(b, 4))
+        return levels[::-1]  # ascending length; levels[0] holds the letters
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
@@ -491,13 +499,12 @@ class _TwoLetterEngine:
 
     def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 192) -> np.ndarray:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
-        ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of one class (ascending), by
-        left-looking blocked forward substitution: for each block of rows (words) the pairings
-        with all earlier columns are formed densely (:meth:`pairing_block`), the earlier
-        coordinates are applied with one exact float64 product, and the block's own unitriangular part
-        is solved column by column."""
+        ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of a group (one length, ascending), by
+        left-looking blocked forward substitution: for each block of ``block`` words the pairings
+        with all earlier basis elements are evaluated (:meth:`pairing_block`), the earlier
+        coordinates are applied with one exact float64 product, and the block's own unitriangular
+        part is solved by :meth:`_solve_diagonal`."""
         n = cls.size
-        K = P.shape[0]
         r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
         prog = self._program(cls)
