@@ -385,3 +385,20 @@ def test_forked_workers_give_the_same_series(monkeypatch):
     ref = bch(11, "symmetric", use_cache=False)
     monkeypatch.setenv("SEQTHEORY_BCH_WORKERS", "2")
     assert bch(11, "symmetric", use_cache=False) == ref
+
+
+@pytest.mark.parametrize("d, b", [(2 ** 6, 8), (3, 32), (2 ** 20, 40)])
+def test_diagonal_solve_equals_the_column_loop(d, b):
+    # c = r T^-1 (mod p) by the exact inverses (float products below 2^37, int64 above; (2^20, 40)
+    # is refused and falls back) and by the column-by-column loop, for T = I + d (superdiagonal)
+    # whose inverse has entries up to d^(b-1)
+    rng = np.random.default_rng(b)
+    P = np.array(_bs._primes(5), np.int64)[:, None]
+    T = np.eye(b, dtype=np.int64) + np.diag(np.full(b - 1, d), 1)
+    T[0, 2:] = rng.integers(-5, 6, size=b - 2)
+    r = rng.integers(0, P, size=(5, b))
+    eng = _bs._engine(2)
+    c1, c2 = np.zeros_like(r), np.zeros_like(r)
+    eng._solve_diagonal(T, r.copy(), c1, P, chunk=1 << 10)
+    eng._solve_block(T, r.copy(), c2, P, chunk=1 << 10)
+    assert np.array_equal(c1, c2)

@@ -534,12 +534,14 @@ class _TwoLetterEngine:
             v = min(u + sub, b)
             batch[j, :v - u, :v - u] = T[u:v, u:v]
         inv, xmax = _unitriangular_inverse(batch)
+        Tf, invf = T.astype(np.float64), inv.astype(np.float64)  # converted once for the products
         for j, u in enumerate(range(0, b, sub)):
             v = min(u + sub, b)
             if u:
-                r[:, u:v] = (r[:, u:v] - _mod_product(c[:, :u], T[:u, u:v], P, tmax)) % P
-            if xmax[j] is not None:
-                c[:, u:v] = _mod_product(r[:, u:v], inv[j, :v - u, :v - u], P, xmax[j])
+                r[:, u:v] = (r[:, u:v] - _mod_product(c[:, :u], Tf[:u, u:v], P, tmax)) % P
+            if xmax[j] is not None:  # the float copy is exact below 2^53 (large bounds: int64)
+                X = (invf if xmax[j] < 1 << 37 else inv)[j, :v - u, :v - u]
+                c[:, u:v] = _mod_product(r[:, u:v], X, P, xmax[j])
             else:
                 self._solve_block(T[u:v, u:v].astype(np.int64), r[:, u:v], c[:, u:v], P, chunk)
 
@@ -610,7 +612,7 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
         M = M.astype(np.int64)
         return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
                           for k in range(K)])
-    Mf = M.astype(np.float64)
+    Mf = M.astype(np.float64, copy=False)
     acc = np.zeros((K, M.shape[1]), np.int64)
     step = (1 << 53) // ((1 << 31) * max(1, bound))
     if step >= min(s, 256):  # whole residues: every partial sum below step * 2^31 * bound <= 2^53
