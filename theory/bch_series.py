@@ -29,9 +29,9 @@ Method.
    an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
    products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
    a bound, else column by column); the integers are rebuilt from four primes by Garner's CRT
-   and certified against the fifth (a mismatch raises ``ArithmeticError``). From degree 17
-   the groups are solved in ``min(2, cpu_count)`` forked worker processes
-   (``$SEQTHEORY_BCH_WORKERS`` overrides; 1 = no fork).
+   and certified against the fifth (a mismatch raises ``ArithmeticError``). The groups
+   can be solved in forked worker processes (``$SEQTHEORY_BCH_WORKERS``, default 1 =
+   no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
    ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and ``S(-X,-Y) = -S(X,Y)`` (S has only odd
    degrees), ``Z_even = tanh(ad_X/2) Z_odd`` and ``S = sech(ad_X/2) Z_odd``; in the Lyndon basis
@@ -671,23 +671,23 @@ def _group_task(idx):  # runs in a forked worker: the engine and g_fn are inheri
 
 
 def _default_workers(degree: int) -> int:
-    """Worker processes for the class solves: ``$SEQTHEORY_BCH_WORKERS`` if set (1 disables
-    forking), else ``min(2, cpu_count)`` from degree 17 on (below, one process is faster); 1 inside
-    a daemonic process (a ``multiprocessing.Pool`` worker, which may not have children)."""
+    """Worker processes for the group solves: ``$SEQTHEORY_BCH_WORKERS`` if set (1: no fork),
+    else 1; always 1 inside a daemonic process (a ``multiprocessing.Pool`` worker, which may not
+    have children). Forking is opt-in: on the shared 2-core machine of
+    ``benchmarks/README_bch.md`` two workers used about 35% more CPU than one process at degree 20
+    (fork, result transfer) and gave no shorter wall time. (``degree`` is kept for callers that
+    size the pool by the work.)"""
+    import multiprocessing
     import os
 
     env = os.environ.get("SEQTHEORY_BCH_WORKERS")
+    w = 1
     if env:
         try:
-            w = int(env)
+            w = max(1, int(env))
         except ValueError:
             raise ValueError(f"SEQTHEORY_BCH_WORKERS must be an int, got {env!r}") from None
-        return max(1, w)
-    import multiprocessing
-
-    if multiprocessing.current_process().daemon:   # a Pool worker may not fork children
-        return 1
-    return min(2, os.cpu_count() or 1) if degree >= 17 else 1
+    return 1 if multiprocessing.current_process().daemon else w
 
 
 @lru_cache(maxsize=4)
