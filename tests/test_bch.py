@@ -289,3 +289,116 @@ def test_no_forked_class_workers_inside_a_daemonic_process(monkeypatch):
 def test_generic_reference_refuses_degrees_it_cannot_finish():
     with pytest.raises(ValueError, match="method='generic'"):
         bch(17, method="generic")
+
+
+# ============================================================================ the fast engine's paths
+# The two-letter engine (straight-line programme for the pairings, int16/int32 levels, groups of
+# classes, exact inverses of diagonal sub-blocks with a modular fallback, exact modular products)
+# checked path by path against independent references.
+
+from hypothesis import example  # noqa: E402
+
+from seqtheory.theory import bch_series as _bs  # noqa: E402
+from seqtheory.theory.lie_poly import pairing  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 18), st.data())
+@example(18, None)  # int32 levels (node lengths 16..18)
+def test_pairing_programme_equals_standard_bracketing(m, data):
+    # <P_l, w> from the engine's straight-line programme (int16 up to length 15, int32 beyond)
+    # against lie_poly.pairing (recursion on the standard factorisation of the strings)
+    eng = _bs._engine(18)
+    sel = np.flatnonzero(eng.LEN == m)
+    k = int(eng.KY[sel][sel.size // 2]) if data is None else data.draw(
+        st.sampled_from(sorted(set(eng.KY[sel].tolist()))))
+    cls = sel[eng.KY[sel] == k]
+    rng = np.random.default_rng(m * 100 + k)
+    cols = np.sort(rng.choice(cls.size, size=min(6, cls.size), replace=False))
+    prog = eng._program(cls)
+    M = eng.pairing_block(prog, cls[cols])
+    assert M.dtype == (np.int16 if prog.short == prog.size else np.int32)  # nodes of length > 15
+    if data is None:  # the pinned example exercises the int32 levels
+        assert M.dtype == np.int32
+    words = eng.decode(cls, "xy")
+    for i in rng.choice(cls.size, size=min(12, cls.size), replace=False).tolist():
+        for j, col in enumerate(cols.tolist()):
+            assert int(M[i, j]) == pairing(words[i], words[col], "xy")
+
+
+@pytest.mark.parametrize("group", [1, 5, 60, 10 ** 6])
+def test_grouping_of_classes_does_not_change_the_coordinates(group):
+    # any union of multidegree classes is one unitriangular system; per class (group=1), small
+    # groups, the default and one system per degree all give the same coordinates
+    eng = _bs._engine(12)
+    ref = eng.fractions(*eng.coordinates(_bs._goldberg_internal, range(1, 13)), "xy")
+    got = eng.fractions(*eng.coordinates(_bs._goldberg_internal, range(1, 13), group=group), "xy")
+    assert got == ref
+    odd = {w: v for w, v in bch(12, use_cache=False).lyndon_coefficients().items() if len(w) % 2}
+    assert {w: v for w, v in ref.items() if len(w) % 2} == odd
+
+
+def test_uncertified_inverses_fall_back_to_the_modular_loop(monkeypatch):
+    # every diagonal sub-block declared uncertified: the column-by-column modular solve must give
+    # the same series (degree 16: int32 levels, several blocks per class)
+    ref = bch(16, use_cache=False)
+    real = _bs._unitriangular_inverse
+    monkeypatch.setattr(_bs, "_unitriangular_inverse", lambda T: (real(T)[0], [None] * T.shape[0]))
+    assert bch(16, use_cache=False) == ref
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 40), st.integers(0, 2 ** 32 - 1))
+@example(12, 40, 1)   # entries up to 2^40: the inverse is refused, never wrong
+@example(1, 0, 0)
+def test_unitriangular_inverse_is_exact_or_refused(b, bits, seed):
+    rng = np.random.default_rng(seed)
+    T = np.triu(rng.integers(-(2 ** bits), 2 ** bits + 1, size=(2, b, b)), 1) + np.eye(b, dtype=np.int64)
+    X, xmax = _bs._unitriangular_inverse(T)
+    for j in range(2):
+        if xmax[j] is None:
+            continue
+        exact = np.array(T[j].tolist(), dtype=object).dot(np.array(X[j].tolist(), dtype=object))
+        assert (exact == np.eye(b, dtype=object)).all()
+        assert xmax[j] == max(abs(int(v)) for v in X[j].ravel())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 300), st.sampled_from([1, 2 ** 10, 2 ** 20, 2 ** 36, 2 ** 40, 2 ** 62]),
+       st.integers(0, 2 ** 32 - 1))
+@example(300, 2 ** 62, 0)  # reduced modulo each prime first
+@example(300, 2 ** 10, 0)  # whole residues
+@example(300, 2 ** 20, 0)  # 16-bit halves
+def test_mod_product_is_exact(s, bound, seed):
+    rng = np.random.default_rng(seed)
+    P = np.array(_bs._primes(3), np.int64)[:, None]
+    c = rng.integers(0, P, size=(3, s))
+    M = rng.integers(-bound, bound + 1, size=(s, 4), dtype=np.int64)
+    got = _bs._mod_product(c, M, P, bound)
+    for k in range(3):
+        p = int(P[k, 0])
+        for j in range(4):
+            assert int(got[k, j]) == sum(int(c[k, t]) * int(M[t, j]) for t in range(s)) % p
+
+
+def test_forked_workers_give_the_same_series(monkeypatch):
+    ref = bch(11, "symmetric", use_cache=False)
+    monkeypatch.setenv("SEQTHEORY_BCH_WORKERS", "2")
+    assert bch(11, "symmetric", use_cache=False) == ref
+
+
+@pytest.mark.parametrize("d, b", [(2 ** 6, 8), (3, 32), (2 ** 20, 40)])
+def test_diagonal_solve_equals_the_column_loop(d, b):
+    # c = r T^-1 (mod p) by the exact inverses (float products below 2^37, int64 above; (2^20, 40)
+    # is refused and falls back) and by the column-by-column loop, for T = I + d (superdiagonal)
+    # whose inverse has entries up to d^(b-1)
+    rng = np.random.default_rng(b)
+    P = np.array(_bs._primes(5), np.int64)[:, None]
+    T = np.eye(b, dtype=np.int64) + np.diag(np.full(b - 1, d), 1)
+    T[0, 2:] = rng.integers(-5, 6, size=b - 2)
+    r = rng.integers(0, P, size=(5, b))
+    eng = _bs._engine(2)
+    c1, c2 = np.zeros_like(r), np.zeros_like(r)
+    eng._solve_diagonal(T, r.copy(), c1, P, chunk=1 << 10)
+    eng._solve_block(T, r.copy(), c2, P, chunk=1 << 10)
+    assert np.array_equal(c1, c2)

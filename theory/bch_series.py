@@ -17,15 +17,21 @@ Method.
    coordinates ``c`` satisfy the unitriangular integer system ``g = A c``,
    ``A[w, l] = <P_l, w>`` (the approach of F. Casas and A. Murua, J. Math. Phys. 50, 033513
    (2009), arXiv:0810.2656, and H. Hofstätter, arXiv:2012.03818, appendix).
-   For two letters this module has a vectorised engine: for each multidegree class the
-   pairings ``<P_l, w>`` are formed as dense blocks (rows: basis elements, columns: words) by
-   numpy gathers from lookup tables of short words, expanding longer words once through the
-   standard factorisation; the solve is a blocked forward substitution modulo five 31-bit
-   primes (``A`` is unimodular, so ``c·D`` is an integer vector for ``D`` the common
-   denominator of ``g``), the integers are rebuilt from four primes by Garner's CRT and
-   certified against the fifth (a mismatch raises ``ArithmeticError``). From degree 17 the
-   classes are solved in ``min(2, cpu_count)`` forked worker processes
-   (``$SEQTHEORY_BCH_WORKERS`` overrides; 1 = no fork).
+   ``A`` is block diagonal in the multidegree classes and unitriangular in lexicographic order
+   as a whole, so a union of classes is one system too.
+   For two letters this module has a vectorised engine. Per group of classes (one class if
+   large, small ones merged), the pairings ``<P_l, w>`` are evaluated by a straight-line
+   programme in the spirit of H. Hofstätter's C program: nodes ``(i, p) = <P_i, w[p:p+|i|]>``
+   with ``(i, p) = (a, p)(b, p+|a|) - (b, p)(a, p+|b|)`` for ``P_i = [P_a, P_b]``, one numpy step
+   per length on all words of a block at once (int16 up to length 15, int32 beyond), and
+   ``l = x^k q`` read as the node ``(q, k)`` on words starting with ``x^k``. The solve is a
+   blocked forward substitution modulo five 31-bit primes (``A`` is unimodular, so ``c·D`` is
+   an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
+   products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
+   a bound, else column by column); the integers are rebuilt from four primes by Garner's CRT
+   and certified against the fifth (a mismatch raises ``ArithmeticError``). The groups
+   can be solved in forked worker processes (``$SEQTHEORY_BCH_WORKERS``, default 1 =
+   no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
    ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and ``S(-X,-Y) = -S(X,Y)`` (S has only odd
    degrees), ``Z_even = tanh(ad_X/2) Z_odd`` and ``S = sech(ad_X/2) Z_odd``; in the Lyndon basis
@@ -43,7 +49,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import groupby
 from math import lcm
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -165,31 +171,54 @@ def _primes(count: int) -> list[int]:
 _PRIMES = None
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
 #: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
-#: the in-block updates sum at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in int64, and the
-#: float64 block products are split so that every partial sum stays below 2^53 (exact).
+#: the column-by-column fallback sums at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in
+#: int64, and the float64 products are split so that every partial sum stays below 2^53 (exact).
 _FAST_MAX_DEGREE = 23
 #: the dict-based reference solver is a cross-check: O(N^3) per word, hours beyond this degree
 _GENERIC_MAX_DEGREE = 16
 _I = np.int32  # engine integers: codes < 2^23, |<P_l, w>| <= 2^22, indices < 2^31 (degree <= 23)
 
 
+class _Program(NamedTuple):
+    """A straight-line programme for the pairings of a group of Lyndon words of one length
+    (:meth:`_TwoLetterEngine._program`): ``size`` nodes; the letter, position and first needing
+    row of each leaf node; one step ``(start, born, a1, b2, b1, a2)`` per length (node
+    ``start + t`` is ``X[a1[t]] X[b2[t]] - X[b1[t]] X[a2[t]]``, first needed by row ``born[t]``,
+    ascending); the root node and chain length of each basis element; the word length ``m``;
+    ``short``: the nodes before it have length <= ``_INT16_LEN`` (int16 arithmetic suffices)."""
+    size: int
+    leaf_letter: np.ndarray
+    leaf_pos: np.ndarray
+    leaf_born: np.ndarray
+    steps: list
+    roots: np.ndarray
+    chain: np.ndarray
+    m: int
+    short: int
+    deep: np.ndarray  # the rows with chain >= 2 (ascending)
+
+
+#: node lengths evaluated in int16: ``|<P_i, u>| <= 2^(|i| - 1) <= 2^14`` and each of its two
+#: products is at most ``2^(|i| - 2)``, within int16 for ``|i| <= 15``
+_INT16_LEN = 15
+
+
 class _TwoLetterEngine:
     """Lyndon words over {0 < 1} up to length N as bit codes (engine order: by length, then
-    lexicographic), their standard factorisations, lookup tables of <P_l, w> for short words and
-    dense pairing blocks for longer ones."""
+    lexicographic), their standard factorisations and chains of left factors ``x``, the
+    straight-line programmes of the pairings ``<P_l, w>`` and the blocked modular solve."""
 
-    def __init__(self, N: int, table_max: int = 15):
+    def __init__(self, N: int):
         self.N = N
         # Lyndon words by length, ascending codes (= lexicographic order) within a length: a word
         # of length n is Lyndon iff its n-bit code is strictly below all its proper rotations
+        # (candidates: x...y; each rotation test drops the failures before the next)
         lens, codes = [np.ones(2, _I)], [np.arange(2, dtype=_I)]
         for m in range(2, N + 1):
-            c = np.arange(2 ** m, dtype=_I)
-            ok = np.ones(c.size, bool)
+            sel = np.arange(1, 2 ** (m - 1), 2, dtype=_I)
             mask = _I((1 << m) - 1)
             for j in range(1, m):
-                ok &= c < (((c << j) | (c >> (m - j))) & mask)
-            sel = c[ok]
+                sel = sel[sel < (((sel << j) | (sel >> (m - j))) & mask)]
             lens.append(np.full(sel.size, m, _I))
             codes.append(sel)
         self.LEN = np.concatenate(lens)
@@ -214,11 +243,17 @@ class _TwoLetterEngine:
                 left[sel[hit]] = pos[(1 << j) | (code[hit] >> (m - j))]
                 todo &= ~hit
         self.LEFT, self.RIGHT = left, right
-        self.Mt = 0
-        self.OFF = np.full(n, -1, _I)
-        self.TAB = np.zeros(0, _I)
-        self.RANK = np.zeros(2, _I)
-        self._build_tables(min(table_max, N))
+        # chains w = x^k q of left factors x (engine index 0 is the letter x): k and q per word
+        chain, root = np.zeros(n, _I), np.arange(n, dtype=_I)
+        todo = np.nonzero((self.LEN > 1) & (left == 0))[0]
+        while todo.size:
+            chain[todo] += 1
+            root[todo] = right[root[todo]]
+            todo = todo[(self.LEN[root[todo]] > 1) & (left[root[todo]] == 0)]
+        self.CHAIN, self.ROOT = chain, root
+        self.LEN64, self.LEFT64, self.RIGHT64 = (v.astype(np.int64) for v in (self.LEN, left, right))
+        # number of leading letters x of each word (its code has LEN - LEAD significant bits)
+        self.LEAD = self.LEN - np.ceil(np.log2(self.CODE.astype(np.float64) + 1)).astype(_I)
 
     @property
     def words(self) -> list[str]:
@@ -228,167 +263,205 @@ class _TwoLetterEngine:
         return self._words
 
     def decode(self, idx, letters) -> list[str]:
-        """The words of the engine indices ``idx`` spelled with the two ``letters``."""
-        tr = str.maketrans("01", letters[0] + letters[1])
-        return [format(c, "b").zfill(m).translate(tr)
-                for c, m in zip(self.CODE[idx].tolist(), self.LEN[idx].tolist())]
-
-    # -- lookup tables ------------------------------------------------------------------------
-    def _build_tables(self, M: int) -> None:
-        rank = np.zeros(2 ** (M + 1), _I)
-        for n in range(1, M + 1):
-            codes = np.arange(2 ** n, dtype=_I)
-            pc = np.bitwise_count(codes).astype(_I)
-            order = np.argsort(pc, kind="stable")
-            starts = np.concatenate(([0], np.cumsum(np.bincount(pc, minlength=n + 1))[:-1]))
-            r = np.empty(2 ** n, _I)
-            r[order] = np.arange(2 ** n) - starts[pc[order]]
-            rank[2 ** n: 2 ** (n + 1)] = r
-        self.RANK = rank
-        tabs = []
-        offset = 0
-        for n in range(1, M + 1):
-            codes = np.arange(2 ** n, dtype=_I)
-            pc = np.bitwise_count(codes).astype(_I)
-            sel = np.nonzero(self.LEN == n)[0]
-            for k in range(n + 1):
-                cls = sel[self.KY[sel] == k]
-                if cls.size == 0:
-                    continue
-                x = codes[pc == k]  # ascending = rank order
-                if n == 1:
-                    T = np.ones((1, 1), _I)
-                else:
-                    T = self._table_block(cls, x, n)
-                self.OFF[cls] = offset + np.arange(cls.size) * x.size
-                tabs.append(T.ravel())
-                offset += T.size
-            self.TAB = np.concatenate([self.TAB] + tabs)
-            tabs = []
-            self.Mt = n
-
-    def _table_block(self, cls: np.ndarray, x: np.ndarray, n: int) -> np.ndarray:
-        """Rows <P_l, x> for the Lyndon words ``cls`` (length n, one multidegree) and all words
-        ``x`` of that multidegree, from the tables of shorter words, grouped by the shape of the
-        standard factorisation."""
-        T = np.zeros((cls.size, x.size), _I)
-        a_all, b_all = self.LEFT[cls], self.RIGHT[cls]
-        key = self.LEN[a_all] * 64 + self.KY[a_all]
-        for kk in np.unique(key):
-            g = np.nonzero(key == kk)[0]
-            a, b = a_all[g], b_all[g]
-            n1, k1 = int(self.LEN[a[0]]), int(self.KY[a[0]])
-            n2, k2 = n - n1, int(self.KY[b[0]])
-            pre, suf = x >> n2, x & ((1 << n2) - 1)
-            v = np.nonzero(np.bitwise_count(pre) == k1)[0]
-            ra = self.RANK[(1 << n1) + pre[v]]
-            rb = self.RANK[(1 << n2) + suf[v]]
-            T[np.ix_(g, v)] += self.TAB[self.OFF[a][:, None] + ra[None, :]] * \
-                self.TAB[self.OFF[b][:, None] + rb[None, :]]
-            pre, suf = x >> n1, x & ((1 << n1) - 1)
-            v = np.nonzero(np.bitwise_count(pre) == k2)[0]
-            rb = self.RANK[(1 << n2) + pre[v]]
-            ra = self.RANK[(1 << n1) + suf[v]]
-            T[np.ix_(g, v)] -= self.TAB[self.OFF[b][:, None] + rb[None, :]] * \
-                self.TAB[self.OFF[a][:, None] + ra[None, :]]
-        return T
-
-    # -- dense blocks of pairings -------------------------------------------------------------
-    def _pairing_matrix(self, L: np.ndarray, C: np.ndarray, n: int) -> np.ndarray:
-        """``M[i, j] = <P_{L[i]}, C[j]>`` (int32) for Lyndon indices ``L`` of length ``n`` and one
-        multidegree and word codes ``C`` of length ``n`` and the same multidegree. Short words
-        are read from the lookup tables; longer ones are expanded once through the standard
-        factorisation ``P_l = P_a P_b - P_b P_a``, grouped by the shape of ``(a, b)``: both
-        factors short -> two table gathers; one factor a letter -> the other factor's block
-        (recursively); otherwise the factor blocks are formed on the distinct prefixes and
-        suffixes only. Dense gathers throughout, no per-pair recursion."""
-        TAB, OFF, RANK, Mt = self.TAB, self.OFF, self.RANK, self.Mt
-        if n <= Mt:
-            return TAB[OFF[L][:, None] + RANK[(1 << n) + C][None, :]]
-        a_all, b_all = self.LEFT[L], self.RIGHT[L]
-        key = self.LEN[a_all] * 64 + self.KY[a_all]
-        order = np.argsort(key, kind="stable")
-        ks = key[order]
-        cuts = (np.flatnonzero(np.diff(ks)) + 1).tolist()
-        out = np.zeros((L.size, C.size), _I)  # rows in the grouped order, restored at the end
-        for s0, e0 in zip([0] + cuts, cuts + [L.size]):
-            g = order[s0:e0]
-            a, b = a_all[g], b_all[g]
-            n1, k1 = int(self.LEN[a[0]]), int(self.KY[a[0]])
-            n2, k2 = n - n1, int(self.KY[b[0]])
-            Mg = out[s0:e0]
-            # <P_a, w[:n1]> <P_b, w[n1:]>   minus   <P_b, w[:n2]> <P_a, w[n2:]>
-            for nf, kf, F, S, sign in ((n1, k1, a, b, 1), (n2, k2, b, a, -1)):
-                ns = n - nf
-                pre = C >> ns
-                v = np.flatnonzero(np.bitwise_count(pre) == kf)
-                if v.size == 0:
-                    continue
-                pre, suf = pre[v], C[v] & ((1 << ns) - 1)
-                if nf <= Mt and ns <= Mt:
-                    blk = TAB[OFF[F][:, None] + RANK[(1 << nf) + pre][None, :]] * \
-                        TAB[OFF[S][:, None] + RANK[(1 << ns) + suf][None, :]]
-                elif nf == 1:  # a letter: its factor is 1 on every kept word
-                    blk = self._pairing_matrix(S, suf, ns)
-                elif ns == 1:
-                    blk = self._pairing_matrix(F, pre, nf)
-                else:
-                    uF, iF = np.unique(F, return_inverse=True)
-                    uS, iS = np.unique(S, return_inverse=True)
-                    up, ip = np.unique(pre, return_inverse=True)
-                    us, js = np.unique(suf, return_inverse=True)
-                    blk = self._pairing_matrix(uF, up, nf)[iF][:, ip] * \
-                        self._pairing_matrix(uS, us, ns)[iS][:, js]
-                cols = slice(None) if v.size == C.size else v
-                if sign > 0:
-                    Mg[:, cols] = blk
-                else:
-                    Mg[:, cols] -= blk
-        if cuts or L.size < 2 or np.any(order[1:] < order[:-1]):
-            inv = np.empty_like(order)
-            inv[order] = np.arange(order.size)
-            return out[inv]
+        """The words of the engine indices ``idx`` spelled with the two ``letters`` (vectorised
+        per length: a unicode array of the letters' code points, read back as strings)."""
+        idx = np.asarray(idx, np.int64)
+        out = [""] * idx.size
+        lens = self.LEN[idx]
+        pts = np.array([ord(letters[0]), ord(letters[1])], np.uint32)
+        for m in np.unique(lens).tolist():
+            at = np.flatnonzero(lens == m)
+            bits = (self.CODE[idx[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
+            words = np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
+            if at.size == idx.size:
+                return words
+            for i, w in zip(at.tolist(), words):
+                out[i] = w
         return out
 
-    # -- the solve ----------------------------------------------------------------------------
-    def coordinates(self, g_fn, degrees, workers: int = 1) -> dict[int, Fraction]:
-        """Lyndon coordinates {global index: Fraction} from word coefficients g_fn(internal word).
+    def fractions(self, num: np.ndarray, den: np.ndarray, letters) -> dict[str, Fraction]:
+        """``{word: Fraction}`` of the non-zero coordinates (numerator and denominator arrays over
+        the engine indices, as :meth:`coordinates` gives them), in engine order."""
+        nz = np.flatnonzero(num != 0)
+        return dict(zip(self.decode(nz, letters), map(Fraction, num[nz].tolist(), den[nz].tolist())))
 
-        Multidegree classes are independent; with ``workers > 1`` they are solved in forked
-        worker processes (largest first), which share the lookup tables copy-on-write."""
+    # -- pairings by a straight-line programme ------------------------------------------------
+    def _program(self, cls: np.ndarray) -> _Program:
+        """The straight-line programme that evaluates ``<P_l, w>`` for the Lyndon words
+        ``l in cls`` (one length ``m``; one or several multidegree classes) on any words ``w`` of
+        that length.
+
+        Nodes are pairs ``(i, p)`` standing for ``<P_i, w[p : p + |i|]>``; with the standard
+        factorisation ``P_i = [P_a, P_b]`` a node is ``(a, p)(b, p+|a|) - (b, p)(a, p+|b|)``, and a
+        letter node is 1 where ``w`` has that letter at ``p``. Every ``l = x^k q`` with ``q`` the end
+        of its chain of left factors ``x`` is evaluated as ``(q, k)``, masked by "``w`` starts with
+        ``x^k``": ``ad_x^k P_q`` pairs only with words that start with ``x^k``, since a Lyndon word
+        of length > 1 ends with ``y``. Nodes are generated top down from these roots, de-duplicated
+        per length, and evaluated bottom up, one vectorised step per length. Within a length the
+        nodes are ordered by the first basis element that needs them, so the pairings of the first
+        ``e`` basis elements need only a prefix of every length (:meth:`pairing_block`)."""
+        LEN = self.LEN64
+        q, kb = self.ROOT[cls].astype(np.int64), self.CHAIN[cls].astype(np.int64)
+        # node code: length << 40 | index << 5 | position (positions < 32, indices < 2^35)
+        roots = (LEN[q] << 40) | (q << 5) | kb
+        levels = self._node_levels(roots)
+        codes = np.concatenate([cur for cur, _, _ in levels])  # sorted: length, index, position
+        where = np.empty(codes.size, np.int64)  # code-sorted node -> evaluation row
+        orders, births, start = [], [], 0
+        for cur, b, _ in levels:  # evaluation order within a length: by first needing row
+            order = np.argsort(b, kind="stable")
+            where[start + order] = start + np.arange(cur.size)
+            orders.append(order)
+            births.append(b[order])
+            start += cur.size
+        leaves = levels[0][0][orders[0]]
+        asked = np.concatenate([roots] + [kids.ravel() for _, _, kids in levels[1:]])
+        found = np.searchsorted(codes, asked)
+        # the evaluation reads the nodes without bounds checks: every looked-up node must exist
+        if int(found.max()) >= codes.size or not np.array_equal(codes[found], asked):
+            raise RuntimeError("BCH engine: a programme node is missing (internal error)")
+        rows = where[found]
+        steps, start, off = [], leaves.size, roots.size
+        for (cur, _, kids), order, bs in zip(levels[1:], orders[1:], births[1:]):
+            idx = rows[off:off + kids.size].reshape(4, cur.size)[:, order]
+            steps.append((start, bs, *idx))
+            start += cur.size
+            off += kids.size
+        short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
+        return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
+                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
+
+    def _node_levels(self, roots: np.ndarray) -> list:
+        """The nodes of a programme, top down from the ``roots`` (node codes; root ``r`` is first
+        needed by row ``r``): per length, ascending, ``(codes, first needing row, children)`` with
+        the codes sorted, each node once with its smallest row, and the children's codes
+        ``(a, p), (b, p+|a|), (b, p), (a, p+|b|)`` as a (4, n) array (``None`` for the letters)."""
+        LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
+        pending: dict[int, list] = {}  # nodes still to expand and their rows, by length
+        self._bucket(pending, roots, np.arange(roots.size, dtype=np.int64))
+        levels = []
+        for top in range(self.N, 0, -1):
+            if top not in pending:
+                continue
+            pa = np.concatenate([x for x, _ in pending[top]])
+            ba = np.concatenate([y for _, y in pending.pop(top)])
+            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
+            pa, ba = pa[order], ba[order]
+            head = np.empty(pa.size, bool)
+            head[0] = True
+            np.not_equal(pa[1:], pa[:-1], out=head[1:])
+            cur, b = pa[head], ba[head]
+            if top == 1:
+                levels.append((cur, b, None))
+                break
+            i, p = (cur >> 5) & 0x7FFFFFFFF, cur & 31
+            a, bb = LEFT[i], RIGHT[i]
+            la, lb = LEN[a], LEN[bb]
+            # children (a, p), (b, p+|a|), (b, p), (a, p+|b|): the node is X[0] X[1] - X[2] X[3]
+            kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
+                             (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
+            levels.append((cur, b, kids))
+            self._bucket(pending, kids.ravel(), np.tile(b, 4))
+        return levels[::-1]  # ascending length; levels[0] holds the letters
+
+    @staticmethod
+    def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
+        """Append node ``codes`` (and their ``born`` rows) to ``pending[length]``, by length."""
+        lens = codes >> 40
+        order = np.argsort(lens, kind="stable")
+        counts = np.bincount(lens)
+        ends = np.cumsum(counts)
+        codes, born = codes[order], born[order]
+        for n in np.flatnonzero(counts).tolist():
+            e = int(ends[n])
+            pending.setdefault(n, []).append((codes[e - counts[n]:e], born[e - counts[n]:e]))
+
+    def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
+        """``M[l, j] = <P_l, w_j>`` (shape ``(rows, len(cols))``; int16 for ``prog.m <= 15``, else
+        int32) for the first ``rows`` (default: all) Lyndon words ``l`` of the programme and the
+        Lyndon words ``w_j`` of engine indices ``cols`` (length ``prog.m``). Exact:
+        ``|<P_l, w>| <= 2^(|l| - 1)``; nodes up to length ``_INT16_LEN`` are evaluated in int16,
+        longer ones in int32."""
+        rows = prog.roots.size if rows is None else rows
+        m = prog.m
+        codes = self.CODE[cols]
+        n = codes.size
+        X = np.empty((prog.short, n), np.int16)
+        widest = max([st[1].size for st in prog.steps], default=0)
+        u, v = np.empty((widest, n), np.int16), np.empty((widest, n), np.int16)
+        nl = int(np.searchsorted(prog.leaf_born, rows))
+        bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
+        X[:nl] = bits == prog.leaf_letter[:nl, None]
+        mul = np.multiply
+        for s, born, a1, b2, b1, a2 in prog.steps:
+            if s >= prog.short and X.dtype == np.int16:  # from here on int32
+                X32 = np.empty((prog.size, n), _I)
+                X32[:prog.short] = X
+                X, u, v = X32, u.astype(_I), v.astype(_I)
+            k = int(born.searchsorted(rows))
+            if k:  # mode="clip": no buffered copy; the programme's indices are all in range
+                out, uk, vk, take = X[s:s + k], u[:k], v[:k], X.take
+                mul(take(a1[:k], 0, uk, "clip"), take(b2[:k], 0, vk, "clip"), out=out)
+                out -= mul(take(b1[:k], 0, uk, "clip"), take(a2[:k], 0, vk, "clip"), out=uk)
+        M = X.take(prog.roots[:rows], 0, mode="clip")
+        deep = prog.deep[:int(prog.deep.searchsorted(rows))]  # rows with chain >= 2: the rest
+        M[deep] *= self.LEAD[cols][None, :] >= prog.chain[deep, None]  # pair with any column
+        return M
+
+    # -- the solve ----------------------------------------------------------------------------
+    def coordinates(self, g_fn, degrees, workers: int = 1, group: int = 384) -> tuple[np.ndarray, np.ndarray]:
+        """Lyndon coordinates from word coefficients ``g_fn(internal word)``, as two object arrays
+        over all engine indices: integer numerators (0 outside ``degrees``) and denominators
+        (one per group of words solved together; 1 outside ``degrees``).
+
+        The system ``g = A c`` of one degree is block diagonal in the multidegree classes
+        (``<P_l, w> = 0`` unless ``l`` and ``w`` have the same multidegree) and unitriangular in
+        lexicographic order as a whole, so any union of classes, in lexicographic order, can be
+        solved as one system: small classes are merged into groups of about ``group`` words (one
+        set-up instead of one per class), large ones are solved alone. Groups are independent;
+        with ``workers > 1`` they are solved in forked worker processes (largest first), which
+        share the engine copy-on-write."""
         global _PRIMES
         if _PRIMES is None:
             _PRIMES = _primes(5)
         tasks = []
         for m in degrees:
             sel = np.nonzero(self.LEN == m)[0]
+            ky = self.KY[sel]
+            cur: list[np.ndarray] = []
             for k in range(m + 1):
-                cls = sel[self.KY[sel] == k]  # ascending code = lexicographic order
+                cls = sel[ky == k]
+                if cur and sum(c.size for c in cur) + cls.size > group:
+                    tasks.append(np.sort(np.concatenate(cur)))  # ascending = lexicographic
+                    cur = []
                 if cls.size:
-                    tasks.append((cls.size, m, k))
-        tasks.sort(reverse=True)
-        out: dict[int, Fraction] = {}
+                    cur.append(cls)
+            if cur:
+                tasks.append(np.sort(np.concatenate(cur)))
+        tasks.sort(key=len, reverse=True)
+        num = np.zeros(self.CODE.size, object)
+        den = np.ones(self.CODE.size, object)
         import multiprocessing as mp
 
         if workers > 1 and len(tasks) > 1 and "fork" in mp.get_all_start_methods():
             _WORK["engine"], _WORK["g"] = self, g_fn
             try:
                 with mp.get_context("fork").Pool(workers) as pool:
-                    for res in pool.imap_unordered(_class_task, [(m, k) for _, m, k in tasks]):
-                        out.update(res)
+                    results = list(pool.imap_unordered(_group_task, tasks))
             finally:
                 _WORK.clear()
         else:
-            for _, m, k in tasks:
-                out.update(self.class_coordinates(m, k, g_fn))
-        return dict(sorted(out.items()))
+            results = [self.group_coordinates(idx, g_fn) for idx in tasks]
+        for idx, vals, D in results:
+            num[idx] = vals
+            den[idx] = D
+        return num, den
 
-    def class_coordinates(self, m: int, k: int, g_fn) -> dict[int, Fraction]:
-        """Coordinates of the Lyndon words of length m with k letters y (one multidegree)."""
-        sel = np.nonzero(self.LEN == m)[0]
-        cls = sel[self.KY[sel] == k]
-        if cls.size == 0:
-            return {}
+    def group_coordinates(self, cls: np.ndarray, g_fn) -> tuple[np.ndarray, np.ndarray, int]:
+        """Coordinates of the Lyndon words ``cls`` (engine indices, ascending, one length, a union
+        of multidegree classes): the indices, integer numerators (object array) and their common
+        denominator."""
+        m = int(self.LEN[cls[0]])
         if g_fn is _goldberg_internal:
             g, inv = self._goldberg_class(cls, m)
         else:
@@ -399,7 +472,7 @@ class _TwoLetterEngine:
         G = [x.numerator * (D // x.denominator) for x in g]
         r = np.array([[x % p for x in G] for p in _PRIMES], np.int64)[:, inv]
         c = self._solve_mod(cls, r, np.array(_PRIMES, np.int64)[:, None])
-        return {i: Fraction(val, D) for i, val in zip(cls.tolist(), self._crt(c)) if val}
+        return cls, self._crt(c), D
 
     def _goldberg_class(self, cls: np.ndarray, m: int) -> tuple[list[Fraction], np.ndarray]:
         """Goldberg coefficients of the words ``cls`` (length m) as a list over their distinct
@@ -414,49 +487,63 @@ class _TwoLetterEngine:
         runs = np.bincount((rows * m + rid).ravel(), minlength=n * m).reshape(n, m)
         hist = np.bincount((rows * (m + 1) + runs).ravel(), minlength=n * (m + 1)).reshape(n, m + 1)
         hist[:, 0] = bits[:, 0]  # slot 0 (count of unused run slots) replaced by the first letter
-        keys, inv = np.unique(hist, axis=0, return_inverse=True)
+        # one int64 key per word: mixed radix, digit r = number of runs of length r (< m//r + 1)
+        radix = np.cumprod([1, 2] + [m // r + 1 for r in range(1, m)], dtype=np.int64)
+        ukeys, first, inv = np.unique(hist @ radix, return_index=True, return_inverse=True)
         vals = []
-        for key in keys.tolist():
+        for key in hist[first].tolist():
             runs_t = tuple(r for r in range(1, m + 1) for _ in range(key[r]))
             v = _goldberg_runs(key[0] == 0, runs_t)
             vals.append(Fraction(int(v.p), int(v.q)))
         return vals, inv.ravel()
 
-    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 1024) -> np.ndarray:
+    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 192) -> np.ndarray:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
-        ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of one class (ascending), by
-        left-looking blocked forward substitution: for each block of rows (words) the pairings
-        with all earlier columns are formed densely (:meth:`_pairing_matrix`), the earlier
-        coordinates are applied with one exact float64 product, and the block's own unitriangular part
-        is solved column by column."""
+        ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of a group (one length, ascending), by
+        left-looking blocked forward substitution: for each block of ``block`` words the pairings
+        with all earlier basis elements are evaluated (:meth:`pairing_block`), the earlier
+        coordinates are applied with one exact float64 product, and the block's own unitriangular
+        part is solved by :meth:`_solve_diagonal`."""
         n = cls.size
-        K = P.shape[0]
         r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
-        codes = self.CODE[cls]
-        m = int(self.LEN[cls[0]])
+        prog = self._program(cls)
+        m = prog.m
         # int64 bound for one partial product sum: terms |c| < 2^31 times |<P_l, w>| <= 2^(m-1)
         chunk = max(1, ((1 << 62) // ((1 << 31) << max(m - 1, 0))))
-        fchunk = max(1, (1 << 53) // ((1 << 16) << max(m - 1, 0)))
         for s in range(0, n, block):
             e = min(s + block, n)
-            M = self._pairing_matrix(cls[:e], codes[s:e], m)  # (e, e - s): M[l, w]
-            if s:
-                # sum_l c[l] M[l, w] mod p by one float64 product, exact: c is split into 16-bit
-                # halves, so every partial sum is below fchunk * 2^16 * 2^(m-1) <= 2^53. einsum
-                # (single-threaded) rather than a BLAS call, whose threads would compete with the
-                # forked class workers.
-                Mp = M[:s].astype(np.float64)
-                acc = np.zeros((K, e - s), np.int64)
-                for t in range(0, s, fchunk):
-                    u = min(t + fchunk, s)
-                    halves = np.vstack([c[:, t:u] & 0xFFFF, c[:, t:u] >> 16]).astype(np.float64)
-                    prod = np.einsum("ij,jk->ik", halves, Mp[t:u]).astype(np.int64)
-                    acc = (acc + prod[:K] + (prod[K:] % P) * 65536) % P
-                r[:, s:e] = (r[:, s:e] - acc) % P
-            T = M[s:e].astype(np.int64)  # T[l - s, w - s], unitriangular (l <= w)
-            self._solve_block(T, r[:, s:e], c[:, s:e], P, chunk)
+            M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
+            if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
+                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, _abs_max(M[:s]))) % P
+            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
         return c
+
+    def _solve_diagonal(self, T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
+                        sub: int = 32) -> None:
+        """In place: ``c = r T^-1`` modulo ``P`` for one diagonal block (``T[l, w]`` unitriangular
+        integer), in sub-blocks of ``sub``: the earlier sub-blocks are applied by one exact
+        product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
+        where that inverse is not certified, by the column loop :meth:`_solve_block`."""
+        b = T.shape[0]
+        tmax = _abs_max(T)
+        nsub = -(-b // sub)
+        batch = np.zeros((nsub, sub, sub), np.int64)  # the diagonal sub-blocks, padded with I
+        batch[:] = np.eye(sub, dtype=np.int64)
+        for j, u in enumerate(range(0, b, sub)):
+            v = min(u + sub, b)
+            batch[j, :v - u, :v - u] = T[u:v, u:v]
+        inv, xmax = _unitriangular_inverse(batch)
+        Tf, invf = T.astype(np.float64), inv.astype(np.float64)  # converted once for the products
+        for j, u in enumerate(range(0, b, sub)):
+            v = min(u + sub, b)
+            if u:
+                r[:, u:v] = (r[:, u:v] - _mod_product(c[:, :u], Tf[:u, u:v], P, tmax)) % P
+            if xmax[j] is not None:  # the float copy is exact below 2^53 (large bounds: int64)
+                X = (invf if xmax[j] < 1 << 37 else inv)[j, :v - u, :v - u]
+                c[:, u:v] = _mod_product(r[:, u:v], X, P, xmax[j])
+            else:
+                self._solve_block(T[u:v, u:v].astype(np.int64), r[:, u:v], c[:, u:v], P, chunk)
 
     @staticmethod
     def _solve_block(T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
@@ -480,9 +567,10 @@ class _TwoLetterEngine:
                     r[:, j + 1:e] -= cj[:, None] * T[j, j + 1:e][None, :]
 
     @staticmethod
-    def _crt(c: np.ndarray) -> list[int]:
-        """Signed integers from their residues ``c`` (K+1, n) modulo ``_PRIMES``: Garner's
-        mixed-radix digits from the first K primes (vectorised), certified against the last."""
+    def _crt(c: np.ndarray) -> np.ndarray:
+        """Signed integers (object array) from their residues ``c`` (K+1, n) modulo ``_PRIMES``:
+        Garner's mixed-radix digits from the first K primes (vectorised), certified against the
+        last."""
         ps = [int(p) for p in _PRIMES]
         K = len(ps) - 1  # reconstruct from K primes, certify with the last
         modulus = 1
@@ -499,61 +587,112 @@ class _TwoLetterEngine:
             if q < K:
                 digits.append(((c[q] - acc) % p) * pow(radix, -1, p) % p)
         # acc = (unsigned x) mod p_K, radix = modulus mod p_K
-        check = acc
-        cols = [d.tolist() for d in digits]
-        ok = c[K].tolist()
-        chk = check.tolist()
-        half = modulus // 2
-        pK = ps[K]
-        out = []
-        for j in range(n):
-            x = cols[K - 1][j]
-            for q in range(K - 2, -1, -1):
-                x = x * ps[q] + cols[q][j]
-            unsigned_ok = chk[j] == ok[j]
-            if x > half:
-                x -= modulus
-                unsigned_ok = (chk[j] - radix) % pK == ok[j]
-            if not unsigned_ok:
-                raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
-                                      "coefficients exceed the CRT range")
-            out.append(x)
-        return out
+        x = digits[K - 1].astype(object)
+        for q in range(K - 2, -1, -1):
+            x = x * ps[q] + digits[q].astype(object)
+        neg = np.asarray(x > modulus // 2, bool)
+        x[neg] -= modulus
+        if not np.array_equal(np.where(neg, (acc - radix) % ps[K], acc), c[K]):
+            raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
+                                  "coefficients exceed the CRT range")
+        return x
 
+
+def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.ndarray:
+    """``(c @ M) mod P`` (int64, shape ``(K, M.shape[1])``) for residues ``0 <= c < P < 2^31``
+    (``(K, s)``, one row per prime of ``P``, shape ``(K, 1)``) and an integer matrix ``M`` (any
+    dtype) with ``|M| <= bound``, exact by float64 products: the inner dimension is cut into
+    chunks, and ``c`` is split into 16-bit halves where whole residues would need chunks shorter
+    than 256, so that every partial sum stays below 2^53 (for ``bound >= 2^37``, ``M`` is first
+    reduced modulo each prime). ``einsum``
+    (single-threaded) rather than a BLAS product, whose threads would compete with the forked
+    class workers."""
+    K, s = c.shape
+    if (1 << 16) * bound >= 1 << 53:  # reduce M modulo each prime first: then |M| < 2^31
+        M = M.astype(np.int64)
+        return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
+                          for k in range(K)])
+    Mf = M.astype(np.float64, copy=False)
+    acc = np.zeros((K, M.shape[1]), np.int64)
+    step = (1 << 53) // ((1 << 31) * max(1, bound))
+    if step >= min(s, 256):  # whole residues: every partial sum below step * 2^31 * bound <= 2^53
+        for t in range(0, s, step):
+            u = min(t + step, s)
+            prod = np.einsum("ij,jk->ik", c[:, t:u].astype(np.float64), Mf[t:u]).astype(np.int64)
+            acc = (acc + prod % P) % P
+        return acc
+    step = max(1, (1 << 53) // ((1 << 16) * max(1, bound)))
+    for t in range(0, s, step):
+        u = min(t + step, s)
+        halves = np.vstack([c[:, t:u] & 0xFFFF, c[:, t:u] >> 16]).astype(np.float64)
+        prod = np.einsum("ij,jk->ik", halves, Mf[t:u]).astype(np.int64)
+        acc = (acc + prod[:K] % P + (prod[K:] % P) * 65536) % P
+    return acc
+
+
+def _abs_max(M: np.ndarray) -> int:
+    """``max |M|`` of an integer array (0 if empty), without a temporary ``|M|``."""
+    return max(int(M.max()), -int(M.min())) if M.size else 0
+
+
+def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]:
+    """Exact inverses of a batch of upper unitriangular integer matrices ``T`` (shape
+    ``(B, b, b)``): ``(X, xmax)`` with ``X`` int64 of the same shape and ``xmax[j] = max |X[j]|``,
+    or ``None`` where exactness of ``X[j]`` is not certified. Back substitution row by row in
+    int64 (numpy's own integer products, no BLAS threads), all matrices of the batch at once:
+    every operation is a partial sum of at most ``b`` products ``T[i, k] X[k, j]`` of entries of
+    ``T`` and already final entries of the inverse, so if ``b * max|T| * max|X|`` (of the computed
+    inverse) is below 2^63, induction over the operations shows that none overflowed and ``X`` is
+    the exact inverse. The engine's sub-blocks of 32 pairings stay far below the bound (measured
+    at degree 19: ``max|T| <= 12870``, ``max|T^-1| < 2^26``); the caller solves modulo the primes
+    where it does not hold."""
+    B, b, _ = T.shape
+    T = T.astype(np.int64)
+    X = np.zeros_like(T)
+    X[:] = np.eye(b, dtype=np.int64)
+    for i in range(b - 2, -1, -1):
+        X[:, i, i + 1:] = -np.matmul(T[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:])[:, 0]
+    out = []
+    for j in range(B):
+        xmax = _abs_max(X[j])
+        out.append(xmax if b * _abs_max(T[j]) * xmax < 1 << 63 else None)
+    return X, out
 
 _WORK: dict = {}
 
 
-def _class_task(args):  # runs in a forked worker: the engine and g_fn are inherited
-    m, k = args
-    return _WORK["engine"].class_coordinates(m, k, _WORK["g"])
+def _group_task(idx):  # runs in a forked worker: the engine and g_fn are inherited
+    idx, vals, D = _WORK["engine"].group_coordinates(idx, _WORK["g"])
+    try:  # int64 travels back to the parent far faster than an object array of Python ints
+        vals = vals.astype(np.int64)
+    except OverflowError:
+        pass
+    return idx, vals, D
 
 
 def _default_workers(degree: int) -> int:
-    """Worker processes for the class solves: ``$SEQTHEORY_BCH_WORKERS`` if set (1 disables
-    forking), else ``min(2, cpu_count)`` from degree 17 on (below, one process is faster); 1 inside
-    a daemonic process (a ``multiprocessing.Pool`` worker, which may not have children)."""
+    """Worker processes for the group solves: ``$SEQTHEORY_BCH_WORKERS`` if set (1: no fork),
+    else 1; always 1 inside a daemonic process (a ``multiprocessing.Pool`` worker, which may not
+    have children). Forking is opt-in: on the shared 2-core machine of
+    ``benchmarks/README_bch.md`` two workers used about 35% more CPU than one process at degree 20
+    (fork, result transfer) and gave no shorter wall time. (``degree`` is kept for callers that
+    size the pool by the work.)"""
+    import multiprocessing
     import os
 
     env = os.environ.get("SEQTHEORY_BCH_WORKERS")
+    w = 1
     if env:
         try:
-            w = int(env)
+            w = max(1, int(env))
         except ValueError:
             raise ValueError(f"SEQTHEORY_BCH_WORKERS must be an int, got {env!r}") from None
-        return max(1, w)
-    import multiprocessing
-
-    if multiprocessing.current_process().daemon:   # a Pool worker may not fork children
-        return 1
-    return min(2, os.cpu_count() or 1) if degree >= 17 else 1
+    return 1 if multiprocessing.current_process().daemon else w
 
 
 @lru_cache(maxsize=4)
 def _engine(N: int) -> _TwoLetterEngine:
-    # lookup tables up to length 11..14 (at most 16 MB of int32); longer words are expanded by
-    # _pairing_matrix (larger or smaller tables were measured slower overall at degrees 14..20)
-    return _TwoLetterEngine(N, table_max=11 if N <= 14 else (12 if N <= 16 else (13 if N <= 18 else 14)))
+    return _TwoLetterEngine(N)
 
 
 def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="xy") -> dict[str, Fraction]:
@@ -572,8 +711,7 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
         word = decode(w, letters)
         return as_fraction(word_coefficient(word), f"word_coefficient({word!r})")
 
-    res = eng.coordinates(g, range(1, max_degree + 1))
-    return {decode(eng.words[i], letters): v for i, v in sorted(res.items())}
+    return eng.fractions(*eng.coordinates(g, range(1, max_degree + 1)), letters)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -633,48 +771,47 @@ def _half_angle_series(n_terms: int) -> tuple[list[Fraction], list[Fraction]]:
     return divide(sh), divide([Fraction(1)] + [Fraction(0)] * (n_terms - 1))
 
 
-def _ad_x_series(eng: "_TwoLetterEngine", cz: dict[int, Fraction], f: Sequence[Fraction],
-                 degrees) -> dict[int, Fraction]:
-    """Lyndon coordinates of ``Σ_m f[m] ad_x^m Z`` in the given degrees, from those ``cz`` of
-    ``Z`` (global engine indices). ``ad_x P_q = [x, P_q] = P_{xq}`` for every Lyndon word
-    ``q != x`` (the standard factorisation of ``xq`` is ``(x, q)``), so the coefficient of
-    ``P_w`` is ``Σ_m f[m] c[q_m]`` over the ``m`` with ``w = x^m q_m``, ``q_m`` Lyndon: the chain
-    of standard factorisations of ``w`` with left factor ``x``. Summed in integers over a common
-    denominator per output degree."""
-    # integer numerators of Z over one denominator per degree
-    den = [1] * (eng.N + 1)
-    for q, v in cz.items():
-        d = int(eng.LEN[q])
-        den[d] = lcm(den[d], v.denominator)
-    num = {q: v.numerator * (den[int(eng.LEN[q])] // v.denominator) for q, v in cz.items()}
-    out: dict[int, Fraction] = {}
-    x_index = 0  # engine index 0 is the letter x
+def _ad_x_series(eng: "_TwoLetterEngine", num: np.ndarray, den: np.ndarray, f: Sequence[Fraction],
+                 degrees) -> tuple[np.ndarray, np.ndarray]:
+    """Lyndon coordinates of ``Σ_m f[m] ad_x^m Z`` in the given degrees (numerator and
+    denominator object arrays over the engine indices, 0 / 1 elsewhere), from those of ``Z``
+    (same form). ``ad_x P_q = [x, P_q] = P_{xq}`` for every Lyndon word ``q != x`` (the standard
+    factorisation of ``xq`` is ``(x, q)``), so the coefficient of ``P_w`` is ``Σ_m f[m] c[q_m]``
+    over the ``m`` with ``w = x^m q_m``, ``q_m`` Lyndon: the chain of standard factorisations of
+    ``w`` with left factor ``x``. Summed in integers over a common denominator per output
+    degree, vectorised along the chains (object arrays of Python integers)."""
+    N = eng.N
+    starts = np.searchsorted(eng.LEN, np.arange(1, N + 2))  # degree d: indices starts[d-1]:starts[d]
+    dd = [1] * (N + 1)  # a common denominator of Z per degree
+    for d in range(1, N + 1):
+        for v in set(den[starts[d - 1]:starts[d]].tolist()):
+            dd[d] = lcm(dd[d], v)
+    numd = num * (np.array(dd, object)[eng.LEN] // den)
+    out_num = np.zeros(num.size, object)
+    out_den = np.ones(num.size, object)
     for m_deg in degrees:
         terms = [(m, f[m]) for m in range(min(len(f), m_deg)) if f[m]]
         D = 1
         for m, fm in terms:
-            D = lcm(D, fm.denominator * den[m_deg - m])
-        scale = {m: fm.numerator * (D // (fm.denominator * den[m_deg - m])) for m, fm in terms}
-        idx = np.nonzero(eng.LEN == m_deg)[0]
-        acc = dict.fromkeys(idx.tolist(), 0)
-        cur, own = idx, idx
-        m = 0
+            D = lcm(D, fm.denominator * dd[m_deg - m])
+        scale = {m: fm.numerator * (D // (fm.denominator * dd[m_deg - m])) for m, fm in terms}
+        idx = np.arange(starts[m_deg - 1], starts[m_deg])
+        acc = np.zeros(idx.size, object)
+        cur, own, m = idx, np.arange(idx.size), 0
         while cur.size:
             if m in scale:
-                sc = scale[m]
-                for i, q in zip(own.tolist(), cur.tolist()):
-                    v = num.get(q)
-                    if v:
-                        acc[i] += sc * v
-            keep = (eng.LEN[cur] > 1) & (eng.LEFT[cur] == x_index)
+                acc[own] = acc[own] + numd[cur] * scale[m]
+            keep = (eng.LEN[cur] > 1) & (eng.LEFT[cur] == 0)  # engine index 0 is the letter x
             cur, own = eng.RIGHT[cur[keep]], own[keep]
             m += 1
-        out.update((i, Fraction(v, D)) for i, v in acc.items() if v)
-    return out
+        out_num[idx] = acc
+        out_den[idx] = D
+    return out_num, out_den
 
 
-def _fast_bch(degree: int, kind: str) -> dict[int, Fraction]:
-    """Lyndon coordinates (global engine indices) of the classical or symmetric series to
+def _fast_bch(degree: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Lyndon coordinates (numerator and denominator arrays over the engine indices, as
+    :meth:`_TwoLetterEngine.coordinates` gives them) of the classical or symmetric series to
     ``degree`` by the vectorised engine. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved
     for; the rest follows exactly from ``S = log(e^{X/2} e^Y e^{X/2}) = e^{-ad_X/2} Z`` and
     ``S(-X,-Y) = -S(X,Y)`` (so ``S`` has only odd degrees): the even part of the identity gives
@@ -682,14 +819,14 @@ def _fast_bch(degree: int, kind: str) -> dict[int, Fraction]:
     as used by H. Hofstätter's BCH program, https://github.com/HaraldHofstaetter/BCH)."""
     eng = _engine(degree)
     odd = range(1, degree + 1, 2)
-    cz = eng.coordinates(_goldberg_internal, odd, workers=_default_workers(degree))
+    num, den = eng.coordinates(_goldberg_internal, odd, workers=_default_workers(degree))
     tanh_c, sech_c = _half_angle_series(degree)
-    if kind == "classical":
-        res = dict(cz)
-        res.update(_ad_x_series(eng, cz, tanh_c, range(2, degree + 1, 2)))
-    else:
-        res = _ad_x_series(eng, cz, sech_c, odd)
-    return dict(sorted(res.items()))
+    if kind == "symmetric":
+        return _ad_x_series(eng, num, den, sech_c, odd)
+    even_num, even_den = _ad_x_series(eng, num, den, tanh_c, range(2, degree + 1, 2))
+    even = eng.LEN % 2 == 0
+    num[even], den[even] = even_num[even], even_den[even]
+    return num, den
 
 
 def _symmetric_g(w: str) -> Fraction:
@@ -742,9 +879,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     g = _goldberg_internal if kind == "classical" else _symmetric_g
     t0 = time.perf_counter()
     if method == "fast":
-        eng = _engine(degree)
-        res = _fast_bch(degree, kind)
-        coeffs = dict(zip(eng.decode(np.fromiter(res, np.int64, len(res)), "xy"), res.values()))
+        coeffs = _engine(degree).fractions(*_fast_bch(degree, kind), "xy")
     else:
         res = lyndon_coordinates_encoded(2, range(1, degree + 1), g)
         coeffs = {decode(w, "xy"): v for w, v in
