@@ -54,6 +54,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ._checks import check_int
+from ._messages import counted
 from .lie_poly import LiePolynomial, as_fraction, log_word_coefficient, lyndon_coordinates_encoded
 from .words import check_alphabet, decode, encode
 
@@ -908,7 +909,8 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     check_int("degree", degree)
     letters = check_alphabet(alphabet if alphabet is not None else "abcdefghijklmnopqrstuvw"[:n_factors])
     if len(letters) != n_factors:
-        raise ValueError(f"alphabet must have n_factors={n_factors} letters")
+        raise ValueError(f"alphabet must have n_factors = {counted(n_factors, 'letter')}, got "
+                         f"{len(letters)}")
     factors = tuple((chr(0x100 + i), Fraction(1)) for i in reversed(range(n_factors)))
     memo: dict = {}
     t0 = time.perf_counter()
