@@ -28,15 +28,14 @@ from seqtheory.theory.lie_named import elementary as E
 from seqtheory.theory.linalg import (MIN_GAP, TWIN_PERTURBATION, NumericalRankError,
                                      compare_decision_logs, complement_rows, raised_levels)
 
-from float_lie_cases import conditioned, invariants, random_gens
+from float_lie_cases import (FAMILIES, KINDS, conditioned, conjugate, invariants, stress_case,
+                             stress_cases)
 
 
 _conditioned, _invariants = conditioned, invariants
 
 
-def _conjugate(gens, P):
-    Pi = np.linalg.inv(P)
-    return [P @ np.asarray(g, dtype=float) @ Pi for g in gens]
+_conjugate = conjugate
 
 
 def _answered(F):
@@ -187,17 +186,7 @@ def test_genuine_value_above_the_tolerance_is_not_dropped_as_measured_noise():
 
 
 # ============================================================================ families at cond <= 1e3
-_FAMILIES = {
-    "n(4)": [E(4, 0, 1), E(4, 1, 2), E(4, 2, 3)],
-    "n(5)": [E(5, i, i + 1) for i in range(4)],
-    "heisenberg": [E(3, 0, 1), E(3, 1, 2)],
-    "b(3)": [E(3, 0, 0), E(3, 1, 1), E(3, 2, 2), E(3, 0, 1), E(3, 1, 2)],
-    "solvable 2x2": [np.array([[1, 2], [0, -1]]), np.array([[0, 1], [0, 3]])],
-    "sl(2)": [E(2, 0, 1), E(2, 1, 0)],
-    "so(3)": [np.array([[0, 1, 0], [-1, 0, 0], [0, 0, 0]]),
-              np.array([[0, 0, 1], [0, 0, 0], [-1, 0, 0]])],
-    "sl(3)": [E(3, 0, 1) + E(3, 1, 2), E(3, 1, 0) + E(3, 2, 1)],
-}
+_FAMILIES = FAMILIES
 
 
 @pytest.mark.parametrize("name", sorted(_FAMILIES))
@@ -226,18 +215,6 @@ def test_conjugated_families_at_condition_number_1e3():
 
 
 # ============================================================================ the stress test
-_KINDS = ["strict", "upper", "full", "sparse", "sl2", "so3", "sl3"]
-
-
-def _case(rng, kind):
-    """Integer generators of one random case: 1-3 random matrices (entries -2..2) of size
-    2..4, upper / strictly upper triangular, full or sparse; or a simple algebra."""
-    if kind in ("sl2", "so3", "sl3"):
-        return _FAMILIES[{"sl2": "sl(2)", "so3": "so(3)", "sl3": "sl(3)"}[kind]]
-    n, k = int(rng.integers(2, 5)), int(rng.integers(1, 4))
-    return random_gens(rng, n, k, kind)
-
-
 _NAMES = ("dim", "derived series", "lower central series", "upper central series", "centre",
           "derived length", "nilpotency class", "semisimple")
 
@@ -273,13 +250,9 @@ def _stress(ncases, seed, max_log_cond=8.0):
     [10^b, 10^(b+1))) and the wrong cases. Every invariant is scored on its own: a case is
     answered when all are, refused when any is, wrong when any answered one is wrong (the
     dimension alone, say, while the series refuse)."""
-    rng = np.random.default_rng(seed)
     bands = collections.defaultdict(lambda: [0, 0, 0, 0])
     wrong = []
-    for c in range(ncases):
-        gens = _case(rng, _KINDS[c % len(_KINDS)])
-        log_cond = rng.uniform(0.0, max_log_cond)
-        P = _conditioned(rng, gens[0].shape[0], 10.0 ** log_cond)
+    for c, gens, log_cond, P in stress_cases(ncases, seed, max_log_cond):
         exact = _invariants(LieAlgebra.generated_by(gens))
         got = _each_invariant(gens, P)
         row = bands[int(log_cond)]
@@ -498,7 +471,7 @@ def test_four_operations_never_wrong_up_to_condition_number_1e8():
     rng = np.random.default_rng(31)
     answered = 0
     for c in range(70):
-        gens = _case(rng, _KINDS[c % len(_KINDS)])
+        gens = stress_case(rng, KINDS[c % len(KINDS)])
         P = _conditioned(rng, gens[0].shape[0], 10.0 ** rng.uniform(0.0, 8.0))
         exact = _four(LieAlgebra.generated_by(gens), gens)
         fg = _conjugate(gens, P)
