@@ -83,26 +83,38 @@ def classify(gens, P, query):
     """The genuine values and the input's noise of one refused query (``None``: the algebra
     itself)."""
     F = conjugate(gens, P)
+    exact = LieAlgebra.generated_by(gens)
+    exact = exact if query is None else getattr(exact, query)
+    exact = exact() if callable(exact) else exact
     Aq = exact_conjugates(gens, P)
     A = [to_longdouble(a) for a in Aq]
     rng = np.random.default_rng(0)
     A2 = [a * (1 + np.longdouble(SECOND_ROUNDING) * rng.uniform(-1, 1, a.shape)) for a in A]
-    logs = [recorded_run(X, query)[1] for X in (F, A, A2)]
+    runs = [recorded_run(X, query) for X in (F, A, A2)]
+    logs = [r[1] for r in runs]
     g_min, noise, aligned, where = math.inf, 0.0, 0, ""
     for dF, dA, dA2 in zip(*logs):
         if dF[0] != dA[0] or dF[1].shape != dA[1].shape or dA2[1].shape != dA[1].shape:
             break
         aligned += 1
         vF, vA, vA2 = dF[1], dA[1], dA2[1]
-        genuine = (vA > ARITHMETIC_FLOOR) & (np.abs(vA2 - vA) < GENUINE_CHANGE * vA)
+        genuine = dA[2] & (np.abs(vA2 - vA) < GENUINE_CHANGE * vA)
         if np.any(genuine) and float(vA[genuine].min()) < g_min:
             g_min, where = float(vA[genuine].min()), dA[0]
-        noise = max(noise, float(vF[~genuine].max(initial=0.0)),
-                    float(np.abs(vF - vA)[genuine].max(initial=0.0)))
+        noise = max(noise, float(np.abs(vF - vA).max(initial=0.0)))
     ratio = g_min / noise if noise > 0 else math.inf
     return {"genuine_min": g_min, "input_noise": noise, "ratio": ratio, "where": where,
             "aligned": f"{aligned}/{len(logs[0])}/{len(logs[1])}",
-            "input_error": input_error(F, Aq), "intrinsic": ratio < MIN_GAP}
+            "input_error": input_error(F, Aq), "intrinsic": ratio < MIN_GAP,
+            "precise_right": _same(runs[1][0], exact), "float_run_right": _same(runs[0][0], exact)}
+
+
+def _value(x):
+    return tuple(x.dims) if hasattr(x, "dims") else x.dim if hasattr(x, "space") else x
+
+
+def _same(answer, exact):
+    return not isinstance(answer, Exception) and _value(answer) == _value(exact)
 
 
 def rule_of(why: str) -> str:
