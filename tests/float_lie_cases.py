@@ -2,9 +2,13 @@
 conditioned conjugating matrices, the stress test's random cases, and the invariants compared
 with the exact path."""
 import math
+from fractions import Fraction
 
+import mpmath
 import numpy as np
 
+from seqtheory.theory.float_rank import ARITHMETIC_FLOOR, MIN_GAP
+from seqtheory.theory.lie import LieAlgebra, recorded_run
 from seqtheory.theory.lie_named import elementary as e
 
 
@@ -100,7 +104,6 @@ def each_invariant(mats):
     the algebra itself) is refused (the derived length of an algebra that is not solvable is
     answered ``None`` with reason ``None``)."""
     from seqtheory.theory.float_rank import NumericalRankError
-    from seqtheory.theory.lie import LieAlgebra
 
     try:
         F = LieAlgebra.generated_by(mats)
@@ -116,3 +119,102 @@ def each_invariant(mats):
             out.append(None)
             why.append(str(exc))
     return tuple(out), tuple(why)
+
+
+# ----------------------------------------------------------------------------- genuine values
+GENUINE_CHANGE = 0.1      # a genuine value moves by less than this under the second rounding
+SECOND_ROUNDING = 1e-18   # relative, 20 units of longdouble roundoff
+
+
+def exact_conjugates(gens, P):
+    """``P g P^-1`` exactly (Fractions) for the binary ``P``."""
+    n = P.shape[0]
+    Pq = [[Fraction(float(x)) for x in row] for row in P]
+    M = [row[:] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(Pq)]
+    for c in range(n):
+        p = next(r for r in range(c, n) if M[r][c] != 0)
+        M[c], M[p] = M[p], M[c]
+        inv = 1 / M[c][c]
+        M[c] = [x * inv for x in M[c]]
+        for r in range(n):
+            if r != c and M[r][c] != 0:
+                f = M[r][c]
+                M[r] = [x - f * y for x, y in zip(M[r], M[c])]
+    Pi = [row[n:] for row in M]
+
+    def mul(X, Y):
+        return [[sum(X[i][k] * Y[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+    return [mul(mul(Pq, [[Fraction(int(x)) for x in row] for row in g]), Pi) for g in gens]
+
+
+def to_longdouble(A):
+    mpmath.mp.dps = 40
+    return np.array([[np.longdouble(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 30))
+                      for x in row] for row in A])
+
+
+def input_error(F, Aq):
+    """The float input's relative error against the exact conjugates (Frobenius, largest over
+    the generators)."""
+    worst = 0.0
+    for f, a in zip(F, Aq):
+        num = sum((Fraction(float(f[i][j])) - a[i][j]) ** 2 for i in range(len(a))
+                  for j in range(len(a)))
+        den = sum(x * x for row in a for x in row)
+        worst = max(worst, math.sqrt(float(num / den)) if den else 0.0)
+    return worst
+
+
+def genuine_and_noise(gens, P, query=None):
+    """The genuine values of one query (``None``: the algebra itself; else an attribute of
+    ``LieAlgebra``) on ``conjugate(gens, P)`` against the noise its rounding makes: one recorded
+    run (``lie.recorded_run``) on the float input ``F``, on ``A`` (the exact conjugation,
+    :func:`exact_conjugates`, rounded to longdouble) and on a second rounding of ``A`` (entries
+    times ``1 + 1e-18 r``). Genuine: the values ``A``'s run keeps that the second rounding moves
+    by less than a tenth of themselves (where that run's answer is not the exact path's, because
+    a genuine value lies below the tolerance: every value above the arithmetic's floor that the
+    second rounding moves that little); the input's noise in a decision: the largest
+    ``|v_F - v_A|`` of its values (a rounding that moves one value of a decision that much can
+    move the others as much: Weyl). Over the decisions both runs make alike, the one where the
+    smallest genuine value is least above the noise gives ``genuine_min``, ``input_noise``,
+    ``ratio`` (their quotient) and ``where`` (the decision). Returns a dict of those,
+    ``intrinsic`` (``ratio < MIN_GAP``: the float input does not separate the genuine value from
+    its rounding), ``aligned`` (decisions compared / made by F / by A), ``input_error``
+    (:func:`input_error`), ``precise_right`` / ``float_run_right`` (whether the single runs on
+    ``A`` and ``F`` answer as the exact path)."""
+    F = conjugate(gens, P)
+    exact = LieAlgebra.generated_by(gens)
+    exact = exact if query is None else getattr(exact, query)
+    exact = exact() if callable(exact) else exact
+    Aq = exact_conjugates(gens, P)
+    A = [to_longdouble(a) for a in Aq]
+    rng = np.random.default_rng(0)
+    A2 = [a * (1 + np.longdouble(SECOND_ROUNDING) * rng.uniform(-1, 1, a.shape)) for a in A]
+    runs = [recorded_run(X, query) for X in (F, A, A2)]
+    logs = [r[1] for r in runs]
+    # where the precise run answers as the exact path, its kept values are the structure; else
+    # a genuine value lies below the tolerance, and every genuine value counts
+    precise_right = _same(runs[1][0], exact)
+    g_min, noise, ratio, aligned, where = math.inf, 0.0, math.inf, 0, ""
+    for dF, dA, dA2 in zip(*logs):
+        if dF[0] != dA[0] or dF[1].shape != dA[1].shape or dA2[1].shape != dA[1].shape:
+            break
+        aligned += 1
+        vF, vA, vA2 = dF[1], dA[1], dA2[1]
+        genuine = (dA[2] if precise_right else vA > ARITHMETIC_FLOOR) \
+            & (np.abs(vA2 - vA) < GENUINE_CHANGE * vA)
+        moved = float(np.abs(vF - vA).max(initial=0.0))
+        if not np.any(genuine):
+            continue
+        least = float(vA[genuine].min())
+        r = least / moved if moved > 0 else math.inf
+        if r < ratio or (r == ratio == math.inf and least < g_min):
+            g_min, noise, ratio, where = least, moved, r, dA[0]
+    return {"genuine_min": g_min, "input_noise": noise, "ratio": ratio, "where": where,
+            "aligned": f"{aligned}/{len(logs[0])}/{len(logs[1])}",
+            "input_error": input_error(F, Aq), "intrinsic": ratio < MIN_GAP,
+            "precise_right": precise_right, "float_run_right": _same(runs[0][0], exact)}
+
+
+def _same(answer, exact):
+    return not isinstance(answer, Exception) and _value(answer) == _value(exact)
