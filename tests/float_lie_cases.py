@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+import sympy
 
 from seqtheory.theory.float_rank import ARITHMETIC_FLOOR, MIN_GAP
 from seqtheory.theory.lie import LieAlgebra, recorded_run
@@ -127,30 +128,21 @@ SECOND_ROUNDING = 1e-18   # relative, 20 units of longdouble roundoff
 
 
 def exact_conjugates(gens, P):
-    """``P g P^-1`` exactly (Fractions) for the binary ``P``."""
-    n = P.shape[0]
-    Pq = [[Fraction(float(x)) for x in row] for row in P]
-    M = [row[:] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(Pq)]
-    for c in range(n):
-        p = next(r for r in range(c, n) if M[r][c] != 0)
-        M[c], M[p] = M[p], M[c]
-        inv = 1 / M[c][c]
-        M[c] = [x * inv for x in M[c]]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c]
-                M[r] = [x - f * y for x, y in zip(M[r], M[c])]
-    Pi = [row[n:] for row in M]
-
-    def mul(X, Y):
-        return [[sum(X[i][k] * Y[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-    return [mul(mul(Pq, [[Fraction(int(x)) for x in row] for row in g]), Pi) for g in gens]
+    """``P g P^-1`` exactly (a list of lists of Fractions per generator) for the binary ``P``
+    (its float64 entries read as the exact rationals they are)."""
+    Pq = sympy.Matrix([[sympy.Rational(Fraction(float(x))) for x in row] for row in P])
+    out = []
+    for g in gens:
+        A = Pq * sympy.Matrix(np.asarray(g).tolist()) * Pq.inv()
+        out.append([[Fraction(int(x.p), int(x.q)) for x in A.row(i)] for i in range(A.rows)])
+    return out
 
 
 def to_longdouble(A):
-    mpmath.mp.dps = 40
-    return np.array([[np.longdouble(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 30))
-                      for x in row] for row in A])
+    """The Fractions ``A`` rounded to ``numpy.longdouble`` (through 30 significant digits)."""
+    with mpmath.workdps(40):
+        return np.array([[np.longdouble(mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 30))
+                          for x in row] for row in A])
 
 
 def input_error(F, Aq):
