@@ -197,11 +197,16 @@ class _Program(NamedTuple):
     m: int
     short: int
     deep: np.ndarray  # the rows with chain >= 2 (ascending)
+    deep_by_chain: list  # (k, the rows with chain k, ascending) for each chain length k >= 2
 
 
 #: node lengths evaluated in int16: ``|<P_i, u>| <= 2^(|i| - 1) <= 2^14`` and each of its two
 #: products is at most ``2^(|i| - 2)``, within int16 for ``|i| <= 15``
 _INT16_LEN = 15
+#: bits of the row field in the sort keys of :meth:`_TwoLetterEngine._node_levels` (node
+#: ``index << 5 | position`` below 2^40 above it): a programme has fewer than 2^20 basis elements
+#: (one length's Lyndon words; 364722 at length 23)
+_ROW_BITS = 20
 
 
 class _TwoLetterEngine:
@@ -330,7 +335,8 @@ class _TwoLetterEngine:
             off += kids.size
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
+                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2),
+                        [(k, np.flatnonzero(kb == k)) for k in np.unique(kb[kb >= 2]).tolist()])
 
     def _node_levels(self, roots: np.ndarray) -> list:
         """The nodes of a programme, top down from the ``roots`` (node codes; root ``r`` is first
@@ -338,20 +344,24 @@ class _TwoLetterEngine:
         the codes sorted, each node once with its smallest row, and the children's codes
         ``(a, p), (b, p+|a|), (b, p), (a, p+|b|)`` as a (4, n) array (``None`` for the letters)."""
         LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
+        if roots.size >= 1 << _ROW_BITS:
+            raise ValueError(f"a programme has at most 2^{_ROW_BITS} basis elements, got {roots.size}")
         pending: dict[int, list] = {}  # nodes still to expand and their rows, by length
         self._bucket(pending, roots, np.arange(roots.size, dtype=np.int64))
         levels = []
+        low, rmask = (1 << 40) - 1, (1 << _ROW_BITS) - 1
         for top in range(self.N, 0, -1):
             if top not in pending:
                 continue
-            pa = np.concatenate([x for x, _ in pending[top]])
-            ba = np.concatenate([y for _, y in pending.pop(top)])
-            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
-            pa, ba = pa[order], ba[order]
+            # one int64 key per (node, row): index << 5 | position (< 2^40), then the row; sorted,
+            # by node then by first row, so the group heads are minimal
+            key = np.concatenate([((x & low) << _ROW_BITS) | y for x, y in pending.pop(top)])
+            key.sort()
+            pa = key >> _ROW_BITS
             head = np.empty(pa.size, bool)
             head[0] = True
             np.not_equal(pa[1:], pa[:-1], out=head[1:])
-            cur, b = pa[head], ba[head]
+            cur, b = pa[head] | (top << 40), key[head] & rmask
             if top == 1:
                 levels.append((cur, b, None))
                 break
@@ -368,7 +378,7 @@ class _TwoLetterEngine:
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
         """Append node ``codes`` (and their ``born`` rows) to ``pending[length]``, by length."""
-        lens = codes >> 40
+        lens = (codes >> 40).astype(np.uint8)  # lengths <= 23: a stable radix sort
         order = np.argsort(lens, kind="stable")
         counts = np.bincount(lens)
         ends = np.cumsum(counts)
@@ -390,23 +400,33 @@ class _TwoLetterEngine:
         X = np.empty((prog.short, n), np.int16)
         widest = max([st[1].size for st in prog.steps], default=0)
         u, v = np.empty((widest, n), np.int16), np.empty((widest, n), np.int16)
+        mul = np.multiply
         nl = int(np.searchsorted(prog.leaf_born, rows))
         bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
         X[:nl] = bits == prog.leaf_letter[:nl, None]
-        mul = np.multiply
         for s, born, a1, b2, b1, a2 in prog.steps:
-            if s >= prog.short and X.dtype == np.int16:  # from here on int32
+            if s >= prog.short and X.dtype == np.int16:  # from here on int32 (u, v: scratch only)
                 X32 = np.empty((prog.size, n), _I)
                 X32[:prog.short] = X
-                X, u, v = X32, u.astype(_I), v.astype(_I)
+                X, u, v = X32, np.empty((widest, n), _I), np.empty((widest, n), _I)
             k = int(born.searchsorted(rows))
             if k:  # mode="clip": no buffered copy; the programme's indices are all in range
                 out, uk, vk, take = X[s:s + k], u[:k], v[:k], X.take
                 mul(take(a1[:k], 0, uk, "clip"), take(b2[:k], 0, vk, "clip"), out=out)
                 out -= mul(take(b1[:k], 0, uk, "clip"), take(a2[:k], 0, vk, "clip"), out=uk)
         M = X.take(prog.roots[:rows], 0, mode="clip")
-        deep = prog.deep[:int(prog.deep.searchsorted(rows))]  # rows with chain >= 2: the rest
-        M[deep] *= self.LEAD[cols][None, :] >= prog.chain[deep, None]  # pair with any column
+        # rows l = x^k q with k >= 2 pair only with words w that start with x^k (k <= 1: with any)
+        deep = prog.deep[:int(prog.deep.searchsorted(rows))]
+        lead = self.LEAD[cols]
+        if n < 2 or (lead[1:] <= lead[:-1]).all():
+            # ascending codes of one length (the solve's blocks): the leading x's never increase
+            # along the columns, so the words that start with x^k are a prefix of them
+            for k, at in prog.deep_by_chain:
+                cut = int(np.count_nonzero(lead >= k))
+                if cut < n:
+                    M[at[:int(at.searchsorted(rows))], cut:] = 0
+        else:
+            M[deep] *= lead[None, :] >= prog.chain[deep, None]
         return M
 
     # -- the solve ----------------------------------------------------------------------------
