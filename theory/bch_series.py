@@ -25,11 +25,13 @@ Method.
    with ``(i, p) = (a, p)(b, p+|a|) - (b, p)(a, p+|b|)`` for ``P_i = [P_a, P_b]``, one numpy step
    per length on all words of a block at once (int16 up to length 15, int32 beyond), and
    ``l = x^k q`` read as the node ``(q, k)`` on words starting with ``x^k``. The solve is a
-   blocked forward substitution modulo five 31-bit primes (``A`` is unimodular, so ``c·D`` is
+   blocked forward substitution modulo four 31-bit primes (``A`` is unimodular, so ``c·D`` is
    an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
    products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
-   a bound, else column by column); the integers are rebuilt from four primes by Garner's CRT
-   and certified against the fifth (a mismatch raises ``ArithmeticError``). The groups
+   a bound, else column by column); the integers are rebuilt from three primes by Garner's CRT
+   and certified by the fourth together with a size bound (``A x ≡ D g`` modulo all four and
+   ``|A x - D g|`` below their product, so ``A x = D g``); where that fails, two more primes are
+   solved for (still uncertified: ``ArithmeticError``). The groups
    can be solved in forked worker processes (``$SEQTHEORY_BCH_WORKERS``, default 1 =
    no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
@@ -170,6 +172,10 @@ def _primes(count: int) -> list[int]:
 
 
 _PRIMES = None
+#: primes of the multi-modular solve: the first count, then more where the certificate of
+#: :meth:`_TwoLetterEngine._crt` fails (three reconstruct ~93 bits, the fourth certifies; the
+#: CRT integers reach 51 bits at degree 19)
+_PRIME_COUNTS = (4, 6)
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
 #: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
 #: the column-by-column fallback sums at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in
@@ -444,7 +450,7 @@ class _TwoLetterEngine:
         share the engine copy-on-write."""
         global _PRIMES
         if _PRIMES is None:
-            _PRIMES = _primes(5)
+            _PRIMES = _primes(_PRIME_COUNTS[-1])
         tasks = []
         for m in degrees:
             sel = np.nonzero(self.LEN == m)[0]
@@ -491,9 +497,19 @@ class _TwoLetterEngine:
         for x in g:
             D = lcm(D, x.denominator)
         G = [x.numerator * (D // x.denominator) for x in g]
-        r = np.array([[x % p for x in G] for p in _PRIMES], np.int64)[:, inv]
-        c = self._solve_mod(cls, r, np.array(_PRIMES, np.int64)[:, None])
-        return cls, self._crt(c), D
+        # |(A x - D g)_w| <= n 2^(m-1) max|x| + max|D g|  (|<P_l, w>| <= 2^(m-1))
+        bound = (cls.size << max(m - 1, 0), max(map(abs, G), default=0))
+        c, done = np.zeros((0, cls.size), np.int64), 0
+        for count in _PRIME_COUNTS:  # more primes only where the certificate fails
+            ps = _PRIMES[done:count]
+            r = np.array([[x % p for x in G] for p in ps], np.int64)[:, inv]
+            c = np.vstack([c, self._solve_mod(cls, r, np.array(ps, np.int64)[:, None])])
+            done = count
+            x = self._crt(c, _PRIMES[:count], bound)
+            if x is not None:
+                return cls, x, D
+        raise ArithmeticError(f"multi-modular BCH solve not certified with {done} primes "
+                              f"(coefficients beyond the CRT range)")
 
     def _goldberg_class(self, cls: np.ndarray, m: int) -> tuple[list[Fraction], np.ndarray]:
         """Goldberg coefficients of the words ``cls`` (length m) as a list over their distinct
@@ -588,11 +604,17 @@ class _TwoLetterEngine:
                     r[:, j + 1:e] -= cj[:, None] * T[j, j + 1:e][None, :]
 
     @staticmethod
-    def _crt(c: np.ndarray) -> np.ndarray:
-        """Signed integers (object array) from their residues ``c`` (K+1, n) modulo ``_PRIMES``:
-        Garner's mixed-radix digits from the first K primes (vectorised), certified against the
-        last."""
-        ps = [int(p) for p in _PRIMES]
+    def _crt(c: np.ndarray, ps: Sequence[int], bound: tuple[int, int]) -> np.ndarray | None:
+        """The solution ``x`` of ``A x = D g`` (signed integers, object array) from its residues
+        ``c`` (shape ``(K+1, n)``) modulo the primes ``ps``, or ``None`` where not certified.
+        Garner's mixed-radix digits from the first K primes (vectorised) give the ``x`` with
+        ``|x| < p_1⋯p_K / 2`` and ``x ≡ c_i`` (mod ``p_i``), ``i <= K``; it is accepted if also
+        ``x ≡ c_{K+1}`` (mod ``p_{K+1}``) and ``a max|x| + b < p_1⋯p_{K+1}`` for ``bound = (a, b)``
+        with ``|(A y - D g)_w| <= a max|y| + b`` for every integer vector ``y``. Proof: ``A c_i ≡ D g``
+        (mod ``p_i``) for every prime, so ``A x - D g`` is divisible by ``p_1⋯p_{K+1}`` and smaller
+        in absolute value, hence zero, and ``A`` is invertible: ``x`` is the exact solution
+        whatever the true size of the coefficients (a wrong reconstruction cannot pass)."""
+        ps = [int(p) for p in ps]
         K = len(ps) - 1  # reconstruct from K primes, certify with the last
         modulus = 1
         for p in ps[:K]:
@@ -614,9 +636,8 @@ class _TwoLetterEngine:
         neg = np.asarray(x > modulus // 2, bool)
         x[neg] -= modulus
         if not np.array_equal(np.where(neg, (acc - radix) % ps[K], acc), c[K]):
-            raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
-                                  "coefficients exceed the CRT range")
-        return x
+            return None
+        return x if bound[0] * _abs_max(x) + bound[1] < modulus * ps[K] else None
 
 
 def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.ndarray:
