@@ -674,7 +674,7 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
 
 def _abs_max(M: np.ndarray) -> int:
     """``max |M|`` of an integer array (0 if empty), without a temporary ``|M|``."""
-    return max(int(M.max()), -int(M.min())) if M.size else 0
+    return _abs_max_rows(M.reshape(1, -1))[0]
 
 
 def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]:
@@ -689,16 +689,20 @@ def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]
     at degree 19: ``max|T| <= 12870``, ``max|T^-1| < 2^26``); the caller solves modulo the primes
     where it does not hold."""
     B, b, _ = T.shape
-    T = T.astype(np.int64)
-    X = np.zeros_like(T)
+    Tn = -T.astype(np.int64)  # |T| < 2^62 is not assumed: a wrapped -T only fails the bound
+    X = np.zeros_like(Tn)
     X[:] = np.eye(b, dtype=np.int64)
-    for i in range(b - 2, -1, -1):
-        X[:, i, i + 1:] = -np.matmul(T[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:])[:, 0]
-    out = []
-    for j in range(B):
-        xmax = _abs_max(X[j])
-        out.append(xmax if b * _abs_max(T[j]) * xmax < 1 << 63 else None)
-    return X, out
+    for i in range(b - 2, -1, -1):  # row i of the inverse: -T[i, i+1:] X[i+1:, i+1:], in place
+        np.matmul(Tn[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:], out=X[:, i:i + 1, i + 1:])
+    tmax, xmax = _abs_max_rows(T.reshape(B, -1)), _abs_max_rows(X.reshape(B, -1))
+    return X, [x if b * t * x < 1 << 63 else None for t, x in zip(tmax, xmax)]
+
+
+def _abs_max_rows(M: np.ndarray) -> list[int]:
+    """``max |M[j]|`` of each row of a 2-d integer array, as Python ints (no temporary ``|M|``)."""
+    if not M.shape[1]:
+        return [0] * M.shape[0]
+    return [max(a, -z) for a, z in zip(M.max(1).tolist(), M.min(1).tolist())]
 
 _WORK: dict = {}
 
