@@ -25,13 +25,13 @@ Method.
    with ``(i, p) = (a, p)(b, p+|a|) - (b, p)(a, p+|b|)`` for ``P_i = [P_a, P_b]``, one numpy step
    per length on all words of a block at once (int16 up to length 15, int32 beyond), and
    ``l = x^k q`` read as the node ``(q, k)`` on words starting with ``x^k``. The solve is a
-   blocked forward substitution modulo four 31-bit primes (``A`` is unimodular, so ``c·D`` is
+   blocked forward substitution modulo three 31-bit primes (``A`` is unimodular, so ``c·D`` is
    an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
    products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
-   a bound, else column by column); the integers are rebuilt from three primes by Garner's CRT
-   and certified by the fourth together with a size bound (``A x ≡ D g`` modulo all four and
-   ``|A x - D g|`` below their product, so ``A x = D g``); where that fails, two more primes are
-   solved for (still uncertified: ``ArithmeticError``). The groups
+   a bound, else column by column); the integers are rebuilt from two primes by Garner's CRT
+   and certified by the third together with a size bound (``A x ≡ D g`` modulo all three and
+   ``|A x - D g|`` below their product, so ``A x = D g``); where that fails, two more primes at a
+   time are solved for (seven and still uncertified: ``ArithmeticError``). The groups
    can be solved in forked worker processes (``$SEQTHEORY_BCH_WORKERS``, default 1 =
    no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
@@ -173,9 +173,11 @@ def _primes(count: int) -> list[int]:
 
 _PRIMES = None
 #: primes of the multi-modular solve: the first count, then more where the certificate of
-#: :meth:`_TwoLetterEngine._crt` fails (three reconstruct ~93 bits, the fourth certifies; the
-#: CRT integers reach 51 bits at degree 19)
-_PRIME_COUNTS = (4, 6)
+#: :meth:`_TwoLetterEngine._crt` fails (two reconstruct |x| < 2^61, the third certifies; the
+#: CRT integers reach 51 bits at degree 19 and 59 bits at degree 21, the certificate's bound
+#: ``n max|A| max|x| + max|D g|`` below 2^73 and 2^84, the product of three primes above 2^92),
+#: then two more at a time
+_PRIME_COUNTS = (3, 5, 7)
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
 #: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
 #: the column-by-column fallback sums at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in
@@ -497,15 +499,14 @@ class _TwoLetterEngine:
         for x in g:
             D = lcm(D, x.denominator)
         G = [x.numerator * (D // x.denominator) for x in g]
-        # |(A x - D g)_w| <= n 2^(m-1) max|x| + max|D g|  (|<P_l, w>| <= 2^(m-1))
-        bound = (cls.size << max(m - 1, 0), max(map(abs, G), default=0))
         c, done = np.zeros((0, cls.size), np.int64), 0
         for count in _PRIME_COUNTS:  # more primes only where the certificate fails
             ps = _PRIMES[done:count]
             r = np.array([[x % p for x in G] for p in ps], np.int64)[:, inv]
-            c = np.vstack([c, self._solve_mod(cls, r, np.array(ps, np.int64)[:, None])])
-            done = count
-            x = self._crt(c, _PRIMES[:count], bound)
+            cs, amax = self._solve_mod(cls, r, np.array(ps, np.int64)[:, None])
+            c, done = np.vstack([c, cs]), count
+            # |(A x - D g)_w| <= n max|A| max|x| + max|D g|
+            x = self._crt(c, _PRIMES[:count], (cls.size * amax, max(map(abs, G), default=0)))
             if x is not None:
                 return cls, x, D
         raise ArithmeticError(f"multi-modular BCH solve not certified with {done} primes "
@@ -534,13 +535,15 @@ class _TwoLetterEngine:
             vals.append(Fraction(int(v.p), int(v.q)))
         return vals, inv.ravel()
 
-    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 192) -> np.ndarray:
+    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray,
+                   block: int = 192) -> tuple[np.ndarray, int]:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
         ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of a group (one length, ascending), by
         left-looking blocked forward substitution: for each block of ``block`` words the pairings
         with all earlier basis elements are evaluated (:meth:`pairing_block`), the earlier
         coordinates are applied with one exact float64 product, and the block's own unitriangular
-        part is solved by :meth:`_solve_diagonal`."""
+        part is solved by :meth:`_solve_diagonal`. Returns the residues (shape of ``r``) and
+        ``max |A|`` over the group."""
         n = cls.size
         r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
@@ -548,22 +551,26 @@ class _TwoLetterEngine:
         m = prog.m
         # int64 bound for one partial product sum: terms |c| < 2^31 times |<P_l, w>| <= 2^(m-1)
         chunk = max(1, ((1 << 62) // ((1 << 31) << max(m - 1, 0))))
+        amax = 0
         for s in range(0, n, block):
             e = min(s + block, n)
             M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
+            mmax = _abs_max(M)  # the block's columns of A are M: A[w, l] = 0 for l > w
+            amax = max(amax, mmax)
             if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
-                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, _abs_max(M[:s]))) % P
-            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
-        return c
+                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, mmax)) % P
+            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk, tmax=mmax)
+        return c, amax
 
     def _solve_diagonal(self, T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
-                        sub: int = 32) -> None:
+                        sub: int = 32, tmax: int | None = None) -> None:
         """In place: ``c = r T^-1`` modulo ``P`` for one diagonal block (``T[l, w]`` unitriangular
-        integer), in sub-blocks of ``sub``: the earlier sub-blocks are applied by one exact
-        product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
-        where that inverse is not certified, by the column loop :meth:`_solve_block`."""
+        integer, ``max |T| <= tmax``, computed if not given), in sub-blocks of ``sub``: the earlier
+        sub-blocks are applied by one exact product, and each sub-block by its exact integer
+        inverse (:func:`_unitriangular_inverse`); where that inverse is not certified, by the
+        column loop :meth:`_solve_block`."""
         b = T.shape[0]
-        tmax = _abs_max(T)
+        tmax = _abs_max(T) if tmax is None else tmax
         nsub = -(-b // sub)
         batch = np.zeros((nsub, sub, sub), np.int64)  # the diagonal sub-blocks, padded with I
         batch[:] = np.eye(sub, dtype=np.int64)
