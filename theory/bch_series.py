@@ -662,8 +662,11 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
         return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
                           for k in range(K)])
     Mf = M.astype(np.float64, copy=False)
-    acc = np.zeros((K, M.shape[1]), np.int64)
     step = (1 << 53) // ((1 << 31) * max(1, bound))
+    if step >= s:  # one product, every partial sum below s * 2^31 * bound <= 2^53
+        prod = np.einsum("ij,jk->ik", c.astype(np.float64), Mf).astype(np.int64)
+        return np.remainder(prod, P, out=prod)
+    acc = np.zeros((K, M.shape[1]), np.int64)
     if step >= min(s, 256):  # whole residues: every partial sum below step * 2^31 * bound <= 2^53
         for t in range(0, s, step):
             u = min(t + step, s)
@@ -799,7 +802,7 @@ def _make_series(coeffs: dict[str, Fraction], alphabet, kind: str, degree: int, 
                  from_cache: bool) -> BCHSeries:
     s = BCHSeries.__new__(BCHSeries)
     s._letters = check_alphabet(alphabet)
-    s._c = dict(coeffs)  # already validated / ordered by length then lex
+    s._c = coeffs  # a new dict of the caller's (not copied), validated, ordered by length then lex
     s.kind = kind
     s.truncation_degree = degree
     s.timing = timing
