@@ -357,14 +357,12 @@ class _TwoLetterEngine:
         pending: dict[int, list] = {}  # nodes still to expand and their rows, by length
         self._bucket(pending, roots, np.arange(roots.size, dtype=np.int64))
         levels = []
-        low, rmask = (1 << 40) - 1, (1 << _ROW_BITS) - 1
+        rmask = (1 << _ROW_BITS) - 1
         for top in range(self.N, 0, -1):
             if top not in pending:
                 continue
-            # one int64 key per (node, row): index << 5 | position (< 2^40), then the row; sorted,
-            # by node then by first row, so the group heads are minimal
-            key = np.concatenate([((x & low) << _ROW_BITS) | y for x, y in pending.pop(top)])
-            key.sort()
+            key = np.concatenate(pending.pop(top))  # sorted: by node, then by first row, so the
+            key.sort()                              # group heads are minimal
             pa = key >> _ROW_BITS
             head = np.empty(pa.size, bool)
             head[0] = True
@@ -380,20 +378,23 @@ class _TwoLetterEngine:
             kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
                              (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
             levels.append((cur, b, kids))
-            self._bucket(pending, kids.ravel(), np.tile(b, 4))
+            self._bucket(pending, kids, b[None, :])
         return levels[::-1]  # ascending length; levels[0] holds the letters
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
-        """Append node ``codes`` (and their ``born`` rows) to ``pending[length]``, by length."""
-        lens = (codes >> 40).astype(np.uint8)  # lengths <= 23: a stable radix sort
+        """Append the nodes ``codes`` (any shape) first needed by the rows ``born`` (broadcast to
+        it) to ``pending[length]``, as one int64 key per (node, row): ``index << 5 | position``
+        (below 2^40) above the row (``_ROW_BITS``)."""
+        key = (((codes & ((1 << 40) - 1)) << _ROW_BITS) | born).ravel()
+        lens = (codes >> 40).astype(np.uint8).ravel()  # lengths <= 23: a stable radix sort
         order = np.argsort(lens, kind="stable")
         counts = np.bincount(lens)
         ends = np.cumsum(counts)
-        codes, born = codes[order], born[order]
+        key = key[order]
         for n in np.flatnonzero(counts).tolist():
             e = int(ends[n])
-            pending.setdefault(n, []).append((codes[e - counts[n]:e], born[e - counts[n]:e]))
+            pending.setdefault(n, []).append(key[e - counts[n]:e])
 
     def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
         """``M[l, j] = <P_l, w_j>`` (shape ``(rows, len(cols))``; int16 for ``prog.m <= 15``, else
