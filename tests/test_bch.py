@@ -442,3 +442,15 @@ def test_uncertified_solves_take_more_primes(monkeypatch):
     monkeypatch.setattr(_bs, "_PRIME_COUNTS", (2,))
     with pytest.raises(ArithmeticError, match="not certified"):
         bch(17, use_cache=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(0, 40))
+@example(0, 0)
+def test_decode_of_any_index_order(seed, size):
+    # engine order (by length) and any other order of the indices spell the same words
+    eng = _bs._engine(9)
+    idx = np.random.default_rng(seed).choice(eng.CODE.size, size=size)
+    everything = eng.decode(np.arange(eng.CODE.size), "ab")
+    assert eng.decode(idx, "ab") == [everything[i] for i in idx.tolist()]
+    assert everything[:3] == ["a", "b", "ab"] and all(len(u) <= len(v) for u, v in zip(everything, everything[1:]))

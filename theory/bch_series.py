@@ -280,18 +280,20 @@ class _TwoLetterEngine:
         """The words of the engine indices ``idx`` spelled with the two ``letters`` (vectorised
         per length: a unicode array of the letters' code points, read back as strings)."""
         idx = np.asarray(idx, np.int64)
-        out = [""] * idx.size
         lens = self.LEN[idx]
+        order = np.argsort(lens.astype(np.uint8), kind="stable")  # lengths <= 23: radix sort
+        lens_s, idx_s = lens[order], idx[order]
         pts = np.array([ord(letters[0]), ord(letters[1])], np.uint32)
-        for m in np.unique(lens).tolist():
-            at = np.flatnonzero(lens == m)
-            bits = (self.CODE[idx[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
-            words = np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
-            if at.size == idx.size:
-                return words
-            for i, w in zip(at.tolist(), words):
-                out[i] = w
-        return out
+        words: list[str] = []
+        for m in np.unique(lens_s).tolist():
+            at = slice(int(lens_s.searchsorted(m)), int(lens_s.searchsorted(m, "right")))
+            bits = (self.CODE[idx_s[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
+            words += np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
+        if idx.size < 2 or (lens[1:] >= lens[:-1]).all():  # already by length (engine order)
+            return words
+        out = np.empty(idx.size, object)
+        out[order] = words
+        return out.tolist()
 
     def fractions(self, num: np.ndarray, den: np.ndarray, letters) -> dict[str, Fraction]:
         """``{word: Fraction}`` of the non-zero coordinates (numerator and denominator arrays over
