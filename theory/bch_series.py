@@ -454,7 +454,7 @@ class _TwoLetterEngine:
         with ``workers > 1`` they are solved in forked worker processes (largest first), which
         share the engine copy-on-write."""
         global _PRIMES
-        if _PRIMES is None:
+        if _PRIMES is None or len(_PRIMES) < _PRIME_COUNTS[-1]:
             _PRIMES = _primes(_PRIME_COUNTS[-1])
         tasks = []
         for m in degrees:
