@@ -402,3 +402,56 @@ def test_diagonal_solve_equals_the_column_loop(d, b):
     eng._solve_diagonal(T, r.copy(), c1, P, chunk=1 << 10)
     eng._solve_block(T, r.copy(), c2, P, chunk=1 << 10)
     assert np.array_equal(c1, c2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 130), st.integers(0, 2 ** 32 - 1))
+@example(80, 0)    # well inside the range of three primes: returned
+@example(93, 1)    # beyond it: refused (the fourth prime does not match)
+@example(125, 2)   # beyond all four: refused by the size bound
+def test_crt_returns_the_exact_integers_or_refuses(bits, seed):
+    # A = I, D g = x: the certificate may refuse, never accept a wrong reconstruction
+    rng = np.random.default_rng(seed)
+    x = [int(v) << max(0, bits - 62) for v in rng.integers(-(2 ** 62), 2 ** 62, size=7)]
+    x[0] = 2 ** bits - 1 if seed % 2 else -(2 ** bits - 1)
+    ps = _bs._primes(4)
+    c = np.array([[v % p for v in x] for p in ps], np.int64)
+    got = _bs._TwoLetterEngine._crt(c, ps, (1, max(abs(v) for v in x)))
+    if got is not None:
+        assert got.tolist() == x
+    if bits <= 90:
+        assert got is not None
+
+
+def test_uncertified_solves_take_more_primes(monkeypatch):
+    # one prime reconstructs, the second certifies: degree-17 integers (up to 36 bits) exceed that,
+    # so those groups are solved again with more primes; the series is unchanged; with too few
+    # primes and no escalation the solve raises instead of returning wrong coefficients
+    ref = bch(17, use_cache=False)
+    real, refused = _bs._TwoLetterEngine._crt, []
+
+    def crt(c, ps, bound):
+        x = real(c, ps, bound)
+        refused.append(x is None)
+        return x
+
+    monkeypatch.setattr(_bs._TwoLetterEngine, "_crt", staticmethod(crt))
+    monkeypatch.setattr(_bs, "_PRIME_COUNTS", (2, 4))
+    assert bch(17, use_cache=False) == ref
+    assert any(refused) and not all(refused)
+    monkeypatch.setattr(_bs, "_PRIME_COUNTS", (2,))
+    with pytest.raises(ArithmeticError, match="not certified"):
+        bch(17, use_cache=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(0, 40))
+@example(0, 0)
+def test_decode_of_any_index_order(seed, size):
+    # engine order (by length) and any other order of the indices spell the same words
+    eng = _bs._engine(9)
+    idx = np.random.default_rng(seed).choice(eng.CODE.size, size=size)
+    everything = eng.decode(np.arange(eng.CODE.size), "ab")
+    assert eng.decode(idx, "ab") == [everything[i] for i in idx.tolist()]
+    assert everything[:3] == ["a", "b", "ab"]
+    assert all(len(u) <= len(v) for u, v in zip(everything, everything[1:]))

@@ -25,11 +25,13 @@ Method.
    with ``(i, p) = (a, p)(b, p+|a|) - (b, p)(a, p+|b|)`` for ``P_i = [P_a, P_b]``, one numpy step
    per length on all words of a block at once (int16 up to length 15, int32 beyond), and
    ``l = x^k q`` read as the node ``(q, k)`` on words starting with ``x^k``. The solve is a
-   blocked forward substitution modulo five 31-bit primes (``A`` is unimodular, so ``c·D`` is
+   blocked forward substitution modulo three 31-bit primes (``A`` is unimodular, so ``c·D`` is
    an integer vector for ``D`` the common denominator of ``g``): earlier blocks by exact float64
    products, diagonal sub-blocks by their exact integer inverses (int64, exactness certified by
-   a bound, else column by column); the integers are rebuilt from four primes by Garner's CRT
-   and certified against the fifth (a mismatch raises ``ArithmeticError``). The groups
+   a bound, else column by column); the integers are rebuilt from two primes by Garner's CRT
+   and certified by the third together with a size bound (``A x ≡ D g`` modulo all three and
+   ``|A x - D g|`` below their product, so ``A x = D g``); where that fails, two more primes at a
+   time are solved for (seven and still uncertified: ``ArithmeticError``). The groups
    can be solved in forked worker processes (``$SEQTHEORY_BCH_WORKERS``, default 1 =
    no fork).
 3. Only the odd degrees of ``Z = log(e^X e^Y)`` are solved for. With
@@ -170,6 +172,12 @@ def _primes(count: int) -> list[int]:
 
 
 _PRIMES = None
+#: primes of the multi-modular solve: the first count, then more where the certificate of
+#: :meth:`_TwoLetterEngine._crt` fails (two reconstruct |x| < 2^61, the third certifies; the
+#: CRT integers reach 51 bits at degree 19 and 59 bits at degree 21, the certificate's bound
+#: ``n max|A| max|x| + max|D g|`` below 2^73 and 2^84, the product of three primes above 2^92),
+#: then two more at a time
+_PRIME_COUNTS = (3, 5, 7)
 #: Largest degree of the vectorised engine. Bounds used: pairings ``|<P_l, w>| <= 2^(len l - 1)``
 #: (the expansion of a bracket of length m has at most 2^(m-1) signed terms) must fit in int32;
 #: the column-by-column fallback sums at most 32 products ``c * <P_l, w>`` (``c < 2^31``) in
@@ -197,11 +205,16 @@ class _Program(NamedTuple):
     m: int
     short: int
     deep: np.ndarray  # the rows with chain >= 2 (ascending)
+    deep_by_chain: list  # (k, the rows with chain k, ascending) for each chain length k >= 2
 
 
 #: node lengths evaluated in int16: ``|<P_i, u>| <= 2^(|i| - 1) <= 2^14`` and each of its two
 #: products is at most ``2^(|i| - 2)``, within int16 for ``|i| <= 15``
 _INT16_LEN = 15
+#: bits of the row field in the sort keys of :meth:`_TwoLetterEngine._node_levels` (node
+#: ``index << 5 | position`` below 2^40 above it): a programme has fewer than 2^20 basis elements
+#: (one length's Lyndon words; 364722 at length 23)
+_ROW_BITS = 20
 
 
 class _TwoLetterEngine:
@@ -267,18 +280,20 @@ class _TwoLetterEngine:
         """The words of the engine indices ``idx`` spelled with the two ``letters`` (vectorised
         per length: a unicode array of the letters' code points, read back as strings)."""
         idx = np.asarray(idx, np.int64)
-        out = [""] * idx.size
         lens = self.LEN[idx]
+        order = np.argsort(lens.astype(np.uint8), kind="stable")  # lengths <= 23: radix sort
+        lens_s, idx_s = lens[order], idx[order]
         pts = np.array([ord(letters[0]), ord(letters[1])], np.uint32)
-        for m in np.unique(lens).tolist():
-            at = np.flatnonzero(lens == m)
-            bits = (self.CODE[idx[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
-            words = np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
-            if at.size == idx.size:
-                return words
-            for i, w in zip(at.tolist(), words):
-                out[i] = w
-        return out
+        words: list[str] = []
+        for m in np.unique(lens_s).tolist():
+            at = slice(int(lens_s.searchsorted(m)), int(lens_s.searchsorted(m, "right")))
+            bits = (self.CODE[idx_s[at]][:, None] >> np.arange(m - 1, -1, -1, dtype=_I)[None, :]) & 1
+            words += np.ascontiguousarray(pts[bits]).view(f"<U{m}").ravel().tolist()
+        if idx.size < 2 or (lens[1:] >= lens[:-1]).all():  # already by length (engine order)
+            return words
+        out = np.empty(idx.size, object)
+        out[order] = words
+        return out.tolist()
 
     def fractions(self, num: np.ndarray, den: np.ndarray, letters) -> dict[str, Fraction]:
         """``{word: Fraction}`` of the non-zero coordinates (numerator and denominator arrays over
@@ -330,7 +345,8 @@ class _TwoLetterEngine:
             off += kids.size
         short = int(np.searchsorted(codes, (_INT16_LEN + 1) << 40))  # codes sorted by length first
         return _Program(int(codes.size), (leaves >> 5) & 1, leaves & 31, births[0], steps,
-                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2))
+                        rows[:roots.size], kb, int(LEN[cls[0]]), short, np.flatnonzero(kb >= 2),
+                        [(k, np.flatnonzero(kb == k)) for k in np.unique(kb[kb >= 2]).tolist()])
 
     def _node_levels(self, roots: np.ndarray) -> list:
         """The nodes of a programme, top down from the ``roots`` (node codes; root ``r`` is first
@@ -338,20 +354,22 @@ class _TwoLetterEngine:
         the codes sorted, each node once with its smallest row, and the children's codes
         ``(a, p), (b, p+|a|), (b, p), (a, p+|b|)`` as a (4, n) array (``None`` for the letters)."""
         LEN, LEFT, RIGHT = self.LEN64, self.LEFT64, self.RIGHT64
+        if roots.size >= 1 << _ROW_BITS:
+            raise ValueError(f"a programme has at most 2^{_ROW_BITS} basis elements, got {roots.size}")
         pending: dict[int, list] = {}  # nodes still to expand and their rows, by length
         self._bucket(pending, roots, np.arange(roots.size, dtype=np.int64))
         levels = []
+        rmask = (1 << _ROW_BITS) - 1
         for top in range(self.N, 0, -1):
             if top not in pending:
                 continue
-            pa = np.concatenate([x for x, _ in pending[top]])
-            ba = np.concatenate([y for _, y in pending.pop(top)])
-            order = np.lexsort((ba, pa))  # by node, then by first row: the group heads are minimal
-            pa, ba = pa[order], ba[order]
+            key = np.concatenate(pending.pop(top))  # sorted: by node, then by first row, so the
+            key.sort()                              # group heads are minimal
+            pa = key >> _ROW_BITS
             head = np.empty(pa.size, bool)
             head[0] = True
             np.not_equal(pa[1:], pa[:-1], out=head[1:])
-            cur, b = pa[head], ba[head]
+            cur, b = pa[head] | (top << 40), key[head] & rmask
             if top == 1:
                 levels.append((cur, b, None))
                 break
@@ -362,20 +380,23 @@ class _TwoLetterEngine:
             kids = np.stack([(la << 40) | (a << 5) | p, (lb << 40) | (bb << 5) | (p + la),
                              (lb << 40) | (bb << 5) | p, (la << 40) | (a << 5) | (p + lb)])
             levels.append((cur, b, kids))
-            self._bucket(pending, kids.ravel(), np.tile(b, 4))
+            self._bucket(pending, kids, b[None, :])
         return levels[::-1]  # ascending length; levels[0] holds the letters
 
     @staticmethod
     def _bucket(pending: dict, codes: np.ndarray, born: np.ndarray) -> None:
-        """Append node ``codes`` (and their ``born`` rows) to ``pending[length]``, by length."""
-        lens = codes >> 40
+        """Append the nodes ``codes`` (any shape) first needed by the rows ``born`` (broadcast to
+        it) to ``pending[length]``, as one int64 key per (node, row): ``index << 5 | position``
+        (below 2^40) above the row (``_ROW_BITS``)."""
+        key = (((codes & ((1 << 40) - 1)) << _ROW_BITS) | born).ravel()
+        lens = (codes >> 40).astype(np.uint8).ravel()  # lengths <= 23: a stable radix sort
         order = np.argsort(lens, kind="stable")
         counts = np.bincount(lens)
         ends = np.cumsum(counts)
-        codes, born = codes[order], born[order]
+        key = key[order]
         for n in np.flatnonzero(counts).tolist():
             e = int(ends[n])
-            pending.setdefault(n, []).append((codes[e - counts[n]:e], born[e - counts[n]:e]))
+            pending.setdefault(n, []).append(key[e - counts[n]:e])
 
     def pairing_block(self, prog: _Program, cols: np.ndarray, rows: int | None = None) -> np.ndarray:
         """``M[l, j] = <P_l, w_j>`` (shape ``(rows, len(cols))``; int16 for ``prog.m <= 15``, else
@@ -390,23 +411,33 @@ class _TwoLetterEngine:
         X = np.empty((prog.short, n), np.int16)
         widest = max([st[1].size for st in prog.steps], default=0)
         u, v = np.empty((widest, n), np.int16), np.empty((widest, n), np.int16)
+        mul = np.multiply
         nl = int(np.searchsorted(prog.leaf_born, rows))
         bits = (codes[None, :] >> (m - 1 - prog.leaf_pos[:nl])[:, None].astype(_I)) & 1
         X[:nl] = bits == prog.leaf_letter[:nl, None]
-        mul = np.multiply
         for s, born, a1, b2, b1, a2 in prog.steps:
-            if s >= prog.short and X.dtype == np.int16:  # from here on int32
+            if s >= prog.short and X.dtype == np.int16:  # from here on int32 (u, v: scratch only)
                 X32 = np.empty((prog.size, n), _I)
                 X32[:prog.short] = X
-                X, u, v = X32, u.astype(_I), v.astype(_I)
+                X, u, v = X32, np.empty((widest, n), _I), np.empty((widest, n), _I)
             k = int(born.searchsorted(rows))
             if k:  # mode="clip": no buffered copy; the programme's indices are all in range
                 out, uk, vk, take = X[s:s + k], u[:k], v[:k], X.take
                 mul(take(a1[:k], 0, uk, "clip"), take(b2[:k], 0, vk, "clip"), out=out)
                 out -= mul(take(b1[:k], 0, uk, "clip"), take(a2[:k], 0, vk, "clip"), out=uk)
         M = X.take(prog.roots[:rows], 0, mode="clip")
-        deep = prog.deep[:int(prog.deep.searchsorted(rows))]  # rows with chain >= 2: the rest
-        M[deep] *= self.LEAD[cols][None, :] >= prog.chain[deep, None]  # pair with any column
+        # rows l = x^k q with k >= 2 pair only with words w that start with x^k (k <= 1: with any)
+        deep = prog.deep[:int(prog.deep.searchsorted(rows))]
+        lead = self.LEAD[cols]
+        if n < 2 or (lead[1:] <= lead[:-1]).all():
+            # ascending codes of one length (the solve's blocks): the leading x's never increase
+            # along the columns, so the words that start with x^k are a prefix of them
+            for k, at in prog.deep_by_chain:
+                cut = int(np.count_nonzero(lead >= k))
+                if cut < n:
+                    M[at[:int(at.searchsorted(rows))], cut:] = 0
+        else:
+            M[deep] *= lead[None, :] >= prog.chain[deep, None]
         return M
 
     # -- the solve ----------------------------------------------------------------------------
@@ -423,8 +454,8 @@ class _TwoLetterEngine:
         with ``workers > 1`` they are solved in forked worker processes (largest first), which
         share the engine copy-on-write."""
         global _PRIMES
-        if _PRIMES is None:
-            _PRIMES = _primes(5)
+        if _PRIMES is None or len(_PRIMES) < _PRIME_COUNTS[-1]:
+            _PRIMES = _primes(_PRIME_COUNTS[-1])
         tasks = []
         for m in degrees:
             sel = np.nonzero(self.LEN == m)[0]
@@ -471,9 +502,18 @@ class _TwoLetterEngine:
         for x in g:
             D = lcm(D, x.denominator)
         G = [x.numerator * (D // x.denominator) for x in g]
-        r = np.array([[x % p for x in G] for p in _PRIMES], np.int64)[:, inv]
-        c = self._solve_mod(cls, r, np.array(_PRIMES, np.int64)[:, None])
-        return cls, self._crt(c), D
+        c, done = np.zeros((0, cls.size), np.int64), 0
+        for count in _PRIME_COUNTS:  # more primes only where the certificate fails
+            ps = _PRIMES[done:count]
+            r = np.array([[x % p for x in G] for p in ps], np.int64)[:, inv]
+            cs, amax = self._solve_mod(cls, r, np.array(ps, np.int64)[:, None])
+            c, done = np.vstack([c, cs]), count
+            # |(A x - D g)_w| <= n max|A| max|x| + max|D g|
+            x = self._crt(c, _PRIMES[:count], (cls.size * amax, max(map(abs, G), default=0)))
+            if x is not None:
+                return cls, x, D
+        raise ArithmeticError(f"multi-modular BCH solve not certified with {done} primes "
+                              f"(coefficients beyond the CRT range)")
 
     def _goldberg_class(self, cls: np.ndarray, m: int) -> tuple[list[Fraction], np.ndarray]:
         """Goldberg coefficients of the words ``cls`` (length m) as a list over their distinct
@@ -498,13 +538,15 @@ class _TwoLetterEngine:
             vals.append(Fraction(int(v.p), int(v.q)))
         return vals, inv.ravel()
 
-    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray, block: int = 192) -> np.ndarray:
+    def _solve_mod(self, cls: np.ndarray, r: np.ndarray, P: np.ndarray,
+                   block: int = 192) -> tuple[np.ndarray, int]:
         """Residues modulo the primes ``P`` (shape (K, 1)) of the solution ``c`` of ``g = A c``,
         ``A[w, l] = <P_l, w>`` over the Lyndon words ``cls`` of a group (one length, ascending), by
         left-looking blocked forward substitution: for each block of ``block`` words the pairings
         with all earlier basis elements are evaluated (:meth:`pairing_block`), the earlier
         coordinates are applied with one exact float64 product, and the block's own unitriangular
-        part is solved by :meth:`_solve_diagonal`."""
+        part is solved by :meth:`_solve_diagonal`. Returns the residues (shape of ``r``) and
+        ``max |A|`` over the group."""
         n = cls.size
         r = r.copy()  # (K, n) residues of g
         c = np.zeros_like(r)
@@ -512,22 +554,26 @@ class _TwoLetterEngine:
         m = prog.m
         # int64 bound for one partial product sum: terms |c| < 2^31 times |<P_l, w>| <= 2^(m-1)
         chunk = max(1, ((1 << 62) // ((1 << 31) << max(m - 1, 0))))
+        amax = 0
         for s in range(0, n, block):
             e = min(s + block, n)
             M = self.pairing_block(prog, cls[s:e], e)  # (e, e - s): M[l, w]
+            mmax = _abs_max(M)  # the block's columns of A are M: A[w, l] = 0 for l > w
+            amax = max(amax, mmax)
             if s:  # the earlier coordinates: r -= c[:s] M[:s] (mod p)
-                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, _abs_max(M[:s]))) % P
-            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk)
-        return c
+                r[:, s:e] = (r[:, s:e] - _mod_product(c[:, :s], M[:s], P, mmax)) % P
+            self._solve_diagonal(M[s:e], r[:, s:e], c[:, s:e], P, chunk, tmax=mmax)
+        return c, amax
 
     def _solve_diagonal(self, T: np.ndarray, r: np.ndarray, c: np.ndarray, P: np.ndarray, chunk: int,
-                        sub: int = 32) -> None:
+                        sub: int = 32, tmax: int | None = None) -> None:
         """In place: ``c = r T^-1`` modulo ``P`` for one diagonal block (``T[l, w]`` unitriangular
-        integer), in sub-blocks of ``sub``: the earlier sub-blocks are applied by one exact
-        product, and each sub-block by its exact integer inverse (:func:`_unitriangular_inverse`);
-        where that inverse is not certified, by the column loop :meth:`_solve_block`."""
+        integer, ``max |T| <= tmax``, computed if not given), in sub-blocks of ``sub``: the earlier
+        sub-blocks are applied by one exact product, and each sub-block by its exact integer
+        inverse (:func:`_unitriangular_inverse`); where that inverse is not certified, by the
+        column loop :meth:`_solve_block`."""
         b = T.shape[0]
-        tmax = _abs_max(T)
+        tmax = _abs_max(T) if tmax is None else tmax
         nsub = -(-b // sub)
         batch = np.zeros((nsub, sub, sub), np.int64)  # the diagonal sub-blocks, padded with I
         batch[:] = np.eye(sub, dtype=np.int64)
@@ -568,11 +614,17 @@ class _TwoLetterEngine:
                     r[:, j + 1:e] -= cj[:, None] * T[j, j + 1:e][None, :]
 
     @staticmethod
-    def _crt(c: np.ndarray) -> np.ndarray:
-        """Signed integers (object array) from their residues ``c`` (K+1, n) modulo ``_PRIMES``:
-        Garner's mixed-radix digits from the first K primes (vectorised), certified against the
-        last."""
-        ps = [int(p) for p in _PRIMES]
+    def _crt(c: np.ndarray, ps: Sequence[int], bound: tuple[int, int]) -> np.ndarray | None:
+        """The solution ``x`` of ``A x = D g`` (signed integers, object array) from its residues
+        ``c`` (shape ``(K+1, n)``) modulo the primes ``ps``, or ``None`` where not certified.
+        Garner's mixed-radix digits from the first K primes (vectorised) give the ``x`` with
+        ``|x| < p_1⋯p_K / 2`` and ``x ≡ c_i`` (mod ``p_i``), ``i <= K``; it is accepted if also
+        ``x ≡ c_{K+1}`` (mod ``p_{K+1}``) and ``a max|x| + b < p_1⋯p_{K+1}`` for ``bound = (a, b)``
+        with ``|(A y - D g)_w| <= a max|y| + b`` for every integer vector ``y``. Proof: ``A c_i ≡ D g``
+        (mod ``p_i``) for every prime, so ``A x - D g`` is divisible by ``p_1⋯p_{K+1}`` and smaller
+        in absolute value, hence zero, and ``A`` is invertible: ``x`` is the exact solution
+        whatever the true size of the coefficients (a wrong reconstruction cannot pass)."""
+        ps = [int(p) for p in ps]
         K = len(ps) - 1  # reconstruct from K primes, certify with the last
         modulus = 1
         for p in ps[:K]:
@@ -594,9 +646,8 @@ class _TwoLetterEngine:
         neg = np.asarray(x > modulus // 2, bool)
         x[neg] -= modulus
         if not np.array_equal(np.where(neg, (acc - radix) % ps[K], acc), c[K]):
-            raise ArithmeticError("multi-modular BCH solve failed its certification prime; "
-                                  "coefficients exceed the CRT range")
-        return x
+            return None
+        return x if bound[0] * _abs_max(x) + bound[1] < modulus * ps[K] else None
 
 
 def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.ndarray:
@@ -614,8 +665,11 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
         return np.vstack([_mod_product(c[k:k + 1], M % P[k, 0], P[k:k + 1], int(P[k, 0]) - 1)
                           for k in range(K)])
     Mf = M.astype(np.float64, copy=False)
-    acc = np.zeros((K, M.shape[1]), np.int64)
     step = (1 << 53) // ((1 << 31) * max(1, bound))
+    if step >= s:  # one product, every partial sum below s * 2^31 * bound <= 2^53
+        prod = np.einsum("ij,jk->ik", c.astype(np.float64), Mf).astype(np.int64)
+        return np.remainder(prod, P, out=prod)
+    acc = np.zeros((K, M.shape[1]), np.int64)
     if step >= min(s, 256):  # whole residues: every partial sum below step * 2^31 * bound <= 2^53
         for t in range(0, s, step):
             u = min(t + step, s)
@@ -633,7 +687,7 @@ def _mod_product(c: np.ndarray, M: np.ndarray, P: np.ndarray, bound: int) -> np.
 
 def _abs_max(M: np.ndarray) -> int:
     """``max |M|`` of an integer array (0 if empty), without a temporary ``|M|``."""
-    return max(int(M.max()), -int(M.min())) if M.size else 0
+    return _abs_max_rows(M.reshape(1, -1))[0]
 
 
 def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]:
@@ -648,16 +702,20 @@ def _unitriangular_inverse(T: np.ndarray) -> tuple[np.ndarray, list[int | None]]
     at degree 19: ``max|T| <= 12870``, ``max|T^-1| < 2^26``); the caller solves modulo the primes
     where it does not hold."""
     B, b, _ = T.shape
-    T = T.astype(np.int64)
-    X = np.zeros_like(T)
+    Tn = -T.astype(np.int64)  # |T| < 2^62 is not assumed: a wrapped -T only fails the bound
+    X = np.zeros_like(Tn)
     X[:] = np.eye(b, dtype=np.int64)
-    for i in range(b - 2, -1, -1):
-        X[:, i, i + 1:] = -np.matmul(T[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:])[:, 0]
-    out = []
-    for j in range(B):
-        xmax = _abs_max(X[j])
-        out.append(xmax if b * _abs_max(T[j]) * xmax < 1 << 63 else None)
-    return X, out
+    for i in range(b - 2, -1, -1):  # row i of the inverse: -T[i, i+1:] X[i+1:, i+1:], in place
+        np.matmul(Tn[:, i:i + 1, i + 1:], X[:, i + 1:, i + 1:], out=X[:, i:i + 1, i + 1:])
+    tmax, xmax = _abs_max_rows(T.reshape(B, -1)), _abs_max_rows(X.reshape(B, -1))
+    return X, [x if b * t * x < 1 << 63 else None for t, x in zip(tmax, xmax)]
+
+
+def _abs_max_rows(M: np.ndarray) -> list[int]:
+    """``max |M[j]|`` of each row of a 2-d integer array, as Python ints (no temporary ``|M|``)."""
+    if not M.shape[1]:
+        return [0] * M.shape[0]
+    return [max(a, -z) for a, z in zip(M.max(1).tolist(), M.min(1).tolist())]
 
 _WORK: dict = {}
 
@@ -747,7 +805,7 @@ def _make_series(coeffs: dict[str, Fraction], alphabet, kind: str, degree: int, 
                  from_cache: bool) -> BCHSeries:
     s = BCHSeries.__new__(BCHSeries)
     s._letters = check_alphabet(alphabet)
-    s._c = dict(coeffs)  # already validated / ordered by length then lex
+    s._c = coeffs  # a new dict of the caller's (not copied), validated, ordered by length then lex
     s.kind = kind
     s.truncation_degree = degree
     s.timing = timing
