@@ -258,7 +258,7 @@ def test_run_lost_beyond_ray_retries_fails_then_resumes_next_invocation(cluster,
     assert out["final"].failed == 1 and not out["final"].complete
     store = ResultsStore(res)
     rec = store.get(cfg)
-    assert rec.status == "failed" and rec.error.startswith("Ray task lost on 1 attempt(s)")
+    assert rec.status == "failed" and rec.error.startswith("Ray task lost on 1 attempt (ray_retries=0)")
     held = store.load_checkpoint(cfg)["step"]
     assert held >= 10 and len(_by_key(read_events(res), key, "start")) == 1
 
