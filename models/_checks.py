@@ -7,7 +7,8 @@ from typing import Any, Iterable
 
 from seqtheory.theory._checks import check_int, check_optional_int, check_real
 
-__all__ = ["check_int", "check_int_fields", "check_optional_int", "check_real", "check_real_field"]
+__all__ = ["check_bool_fields", "check_int", "check_int_fields", "check_optional_int", "check_real",
+           "check_real_field"]
 
 
 def check_int_fields(obj: Any, names: Iterable[str], least: int = 1) -> None:
@@ -29,3 +30,15 @@ def check_real_field(obj: Any, name: str, minimum: float | None = None, **bounds
     check_real(name, value, minimum, **bounds)
     if type(value).__module__ == "numpy":
         object.__setattr__(obj, name, value.item())
+
+
+def check_bool_fields(obj: Any, names: Iterable[str]) -> None:
+    """Each attribute ``names`` of the dataclass ``obj`` must be a ``bool`` (a numpy bool is
+    replaced by the Python bool it holds); ``TypeError`` naming the field otherwise, so that
+    ``1`` or ``"False"`` (truthy) never stand for a flag and never key a run apart."""
+    for name in names:
+        value = getattr(obj, name)
+        if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+            object.__setattr__(obj, name, bool(value))
+        elif not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")

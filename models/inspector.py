@@ -476,8 +476,19 @@ def resolve_run(store, run: str):
 
 
 def _train_config(d: dict):
+    """The TrainConfig of a stored run's config dict; ``ValueError`` for a stored job of another
+    kind (a precision sweep, a head experiment: no diagonal model to inspect)."""
+    import dataclasses
+
     from .train import TrainConfig
 
+    names = {f.name for f in dataclasses.fields(TrainConfig)}
+    if not isinstance(d, dict) or not {"task", "model"} <= set(d) or set(d) - names:
+        extra = sorted(set(d) - names) if isinstance(d, dict) else []
+        raise ValueError("the run is not a training run of `seqtheory train` (its configuration "
+                         f"has the fields {', '.join(extra[:4]) or 'of another kind'}…): a "
+                         "precision sweep, head experiment or sweep job has no trained diagonal "
+                         "model to inspect")
     return TrainConfig.from_dict(d)
 
 

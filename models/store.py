@@ -279,6 +279,19 @@ class RunHeldError(RuntimeError):
     """A run is held (claimed, lease not expired) by another live worker."""
 
 
+#: the run keys that ``compute_once`` is computing in this thread (nested calls are refused)
+_COMPUTING = threading.local()
+
+
+def _check_waits(lease_s: Any, wait_s: Any, poll_s: Any = 1.0) -> None:
+    """``lease_s`` and ``poll_s`` finite and > 0; ``wait_s`` >= 0 (``math.inf``: no limit)."""
+    check_real("lease_s", lease_s, 0, above=True)
+    check_real("poll_s", poll_s, 0, above=True)
+    check_real("wait_s", wait_s, 0, finite=False)
+    if math.isnan(float(wait_s)):
+        raise ValueError("wait_s must be a real number >= 0 (math.inf: no limit), got nan")
+
+
 @contextlib.contextmanager
 def _lease_renewed(store: "ResultsStore", config: Any, owner: str, lease_s: float):
     """Renew ``owner``'s lease on ``config`` every ``lease_s / 4`` seconds in a daemon thread
@@ -483,6 +496,7 @@ class ResultsStore:
         becomes) finished. A holder that stops renewing its lease loses the run when the lease
         expires, and the run is claimed then. ``RunHeldError`` when the run is still held after
         ``wait_s`` seconds (``math.inf``: wait as long as the holder keeps its lease alive)."""
+        _check_waits(lease_s, wait_s, poll_s)
         deadline = time.time() + wait_s
         while not self.claim(config, owner, lease_s=lease_s):
             done = self.result(config)
@@ -502,25 +516,39 @@ class ResultsStore:
         computation of any length keeps it and a killed one loses it within ``lease_s``. A
         failed ``compute`` marks the run failed (and re-raises); an interrupted one (Ctrl-C,
         SIGTERM turned into ``KeyboardInterrupt``) gives the run back."""
+        _check_waits(lease_s, wait_s)
         done = self.result(config)
         if done is not None:
             return done
+        key = self.key_of(config)
+        computing = _COMPUTING.__dict__.setdefault("keys", set())
+        if key in computing:
+            raise RuntimeError(f"run {key[:12]} is already being computed by this thread: "
+                               "compute() asked for its own result (a nested compute_once on the "
+                               "same configuration would wait for itself)")
         owner = owner or default_owner()
         done = self.wait_or_claim(config, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return done
-        with _lease_renewed(self, config, owner, lease_s):
-            try:
-                res = compute()
-            except Exception:
-                import traceback
+        computing.add(key)
+        try:
+            with _lease_renewed(self, config, owner, lease_s):
+                try:
+                    res = compute()
+                    if not isinstance(res, dict):
+                        raise TypeError(f"compute() must return a dict (the result to store), "
+                                        f"got {type(res).__name__}")
+                    self.finish(config, owner, res)     # a result JSON cannot hold fails here
+                except Exception:
+                    import traceback
 
-                self.fail(config, owner, traceback.format_exc())
-                raise
-            except BaseException:
-                self.release(config, owner)
-                raise
-        self.finish(config, owner, res)
+                    self.fail(config, owner, traceback.format_exc())
+                    raise
+                except BaseException:
+                    self.release(config, owner)
+                    raise
+        finally:
+            computing.discard(key)
         return self.result(config)
 
     def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:

@@ -34,7 +34,8 @@ import torch
 
 from seqtheory.theory._messages import shown
 
-from ._checks import check_int, check_int_fields, check_optional_int, check_real, check_real_field
+from ._checks import check_bool_fields, check_int, check_int_fields, check_optional_int, check_real, \
+    check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
@@ -123,6 +124,7 @@ class TrainConfig:
                                 "checkpoint_every", "log_every"))
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
         check_int("curriculum_start", self.curriculum_start, 1)
+        check_bool_fields(self, ("shuffle_labels", "fresh_words"))
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
                              "has one length)")

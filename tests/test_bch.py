@@ -455,3 +455,16 @@ def test_decode_of_any_index_order(seed, size):
     assert eng.decode(idx, "ab") == [everything[i] for i in idx.tolist()]
     assert everything[:3] == ["a", "b", "ab"]
     assert all(len(u) <= len(v) for u, v in zip(everything, everything[1:]))
+
+
+def test_bch_multi_beyond_the_default_alphabet_says_to_pass_one():
+    """Found by review: the message spoke of an alphabet that was never given."""
+    from seqtheory.theory.bch_series import bch_multi
+
+    with pytest.raises(ValueError, match="default has 23: pass alphabet"):
+        bch_multi(30, 2)
+
+
+def test_word_coefficient_of_a_non_string_names_the_argument():
+    with pytest.raises(TypeError, match="word must be a str over the alphabet 'xy', got int 5"):
+        bch(3).word_coefficient(5)

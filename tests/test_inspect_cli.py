@@ -44,3 +44,16 @@ def test_inspect_bad_input(store_dir, tmp_path, capsys):
     assert "no run key starts with it" in capsys.readouterr().err
     assert main(["inspect", "ab", "--results", str(tmp_path)]) == 2
     assert "holds no results store" in capsys.readouterr().err
+
+
+def test_inspect_a_stored_job_that_is_not_a_training_run(tmp_path, capsys):
+    """Found by review: a stored LM experiment gave "TrainConfig.__init__() got an unexpected
+    keyword argument 'adam_betas'"."""
+    from seqtheory.models.lm import LMConfig
+
+    st = ResultsStore(tmp_path)
+    cfg = LMConfig()
+    st.compute_once(cfg, lambda: {"done": True})
+    assert main(["inspect", st.key(cfg)[:8], "--results", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not a training run" in err and "Traceback" not in err

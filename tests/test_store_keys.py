@@ -346,3 +346,23 @@ def test_a_sweep_worker_skips_a_run_stored_under_an_earlier_key(tmp_path):
     counts = worker_loop(tmp_path, [_cfg(task="H3")], device="cpu", poll_s=0.05,
                          say=lambda *a: None)
     assert counts == {"trained": 0, "failed": 0}
+
+
+@pytest.mark.parametrize("field", ["shuffle_labels", "fresh_words"])
+@pytest.mark.parametrize("value", [1, 0, "False", "yes", None])
+def test_flags_take_only_booleans(field, value):
+    """Found by review: ``shuffle_labels=1`` was accepted and keyed apart from ``True``, and the
+    truthy string ``"False"`` would have shuffled."""
+    with pytest.raises(TypeError, match=f"{field} must be True or False"):
+        TrainConfig(task="S3", model="mamba", train_length=4, n_train=8, n_test=8, steps=1,
+                    **{field: value})
+
+
+def test_a_numpy_bool_flag_is_the_python_bool():
+    import numpy as np
+
+    a = TrainConfig(task="S3", model="mamba", train_length=4, n_train=8, n_test=8, steps=1,
+                    shuffle_labels=np.bool_(True))
+    b = TrainConfig(task="S3", model="mamba", train_length=4, n_train=8, n_test=8, steps=1,
+                    shuffle_labels=True)
+    assert a.shuffle_labels is True and a.key == b.key

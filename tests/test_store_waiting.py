@@ -121,3 +121,49 @@ def test_a_training_worker_stops_when_its_parent_is_killed(tmp_path):
     while _alive(child) and time.monotonic() - t0 < 10:
         time.sleep(0.05)
     assert not _alive(child), "the worker outlived its parent"
+
+
+# ------------------------------------------------------------------ bad results and arguments
+def test_a_result_that_is_not_a_dict_is_refused_and_the_run_stays_computable(tmp_path):
+    """Found by review: ``lambda: None`` was stored as a finished run whose result() is None, and
+    the next caller waited for ever."""
+    st, job = ResultsStore(tmp_path), Job("f")
+    for bad in (None, [1, 2], "x"):
+        with pytest.raises(TypeError, match="must return a dict"):
+            st.compute_once(job, lambda: bad, owner="me")
+        assert st.get(job).status == "failed"
+    assert st.compute_once(job, lambda: {"v": 1}, owner="other", wait_s=0) == {"v": 1}
+
+
+def test_a_result_json_cannot_hold_marks_the_run_failed_not_held(tmp_path):
+    st, job = ResultsStore(tmp_path), Job("g")
+    with pytest.raises(TypeError):
+        st.compute_once(job, lambda: {"x": {1, 2}}, owner="me", lease_s=60)
+    assert st.get(job).status == "failed" and "JSON" in st.get(job).error
+    assert st.compute_once(job, lambda: {"x": 1}, owner="other", wait_s=0) == {"x": 1}
+
+
+def test_a_nested_call_on_the_same_configuration_is_refused_not_a_deadlock(tmp_path):
+    st, job = ResultsStore(tmp_path), Job("h")
+    with pytest.raises(RuntimeError, match="already being computed by this thread"):
+        st.compute_once(job, lambda: {"v": st.compute_once(job, lambda: {"z": 1})})
+    assert st.get(job).status == "failed"
+    assert st.compute_once(job, lambda: {"v": st.compute_once(Job("i"), lambda: {"z": 1})}) == \
+        {"v": {"z": 1}}                                  # another configuration nests fine
+
+
+@pytest.mark.parametrize("kw", [dict(lease_s=0), dict(lease_s=-1), dict(lease_s=float("nan")),
+                                dict(lease_s=float("inf")), dict(lease_s="60"), dict(wait_s=-1),
+                                dict(wait_s=float("nan")), dict(wait_s=None)])
+def test_lease_and_wait_arguments_are_checked(tmp_path, kw):
+    st = ResultsStore(tmp_path)
+    name = next(iter(kw))
+    with pytest.raises((ValueError, TypeError), match=name):
+        st.compute_once(Job("j"), _never, **kw)
+    assert st.get(Job("j")) is None                      # nothing claimed
+
+
+@pytest.mark.parametrize("poll_s", [0, -1, float("nan"), "2"])
+def test_poll_interval_is_checked(tmp_path, poll_s):
+    with pytest.raises((ValueError, TypeError), match="poll_s"):
+        ResultsStore(tmp_path).wait_or_claim(Job("k"), "me", poll_s=poll_s)

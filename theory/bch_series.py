@@ -796,6 +796,11 @@ class BCHSeries(LiePolynomial):
     __slots__ = ("kind", "truncation_degree", "timing", "from_cache")
 
     def word_coefficient(self, word: str) -> Fraction:
+        """Coefficient of ``word`` (a ``str`` over the series' alphabet) in the associative
+        expansion; ``TypeError`` for a non-string, ``ValueError`` beyond the truncation degree."""
+        if not isinstance(word, str):
+            raise TypeError(f"word must be a str over the alphabet {''.join(self._letters)!r}, "
+                            f"got {type(word).__name__} {word!r}")
         if len(word) > self.truncation_degree:
             raise ValueError(f"word {word!r} is longer than the truncation degree {self.truncation_degree}")
         return super().word_coefficient(word)
@@ -965,7 +970,11 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     ``½[X_2, X_1] = -½ P_ab``."""
     check_int("n_factors", n_factors)
     check_int("degree", degree)
-    letters = check_alphabet(alphabet if alphabet is not None else "abcdefghijklmnopqrstuvw"[:n_factors])
+    default = "abcdefghijklmnopqrstuvw"
+    if alphabet is None and n_factors > len(default):
+        raise ValueError(f"n_factors = {n_factors} needs an alphabet of {n_factors} letters; the "
+                         f"default has {len(default)}: pass alphabet")
+    letters = check_alphabet(alphabet if alphabet is not None else default[:n_factors])
     if len(letters) != n_factors:
         raise ValueError(f"alphabet must have n_factors = {counted(n_factors, 'letter')}, got "
                          f"{len(letters)}")
