@@ -972,8 +972,9 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     check_int("degree", degree)
     default = "abcdefghijklmnopqrstuvw"
     if alphabet is None and n_factors > len(default):
-        raise ValueError(f"n_factors = {n_factors} needs an alphabet of {n_factors} letters; the "
-                         f"default has {len(default)}: pass alphabet")
+        raise ValueError(f"n_factors = {n_factors} needs an alphabet of "
+                         f"{counted(n_factors, 'letter')}; the default has {len(default)}: pass "
+                         "alphabet")
     letters = check_alphabet(alphabet if alphabet is not None else default[:n_factors])
     if len(letters) != n_factors:
         raise ValueError(f"alphabet must have n_factors = {counted(n_factors, 'letter')}, got "
