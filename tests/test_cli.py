@@ -278,3 +278,28 @@ def test_ctrl_c_is_a_one_line_message_and_status_130(tmp_path, capsys, temp_clai
     err = capsys.readouterr().err.strip()
     assert err.startswith("seqtheory verify: interrupted") and "no report written" in err
     assert not (tmp_path / "report.json").exists()
+
+
+@pytest.mark.parametrize("preset", [None, "2"])
+def test_verify_runs_its_checks_on_one_thread_beside_the_training_workers(tmp_path, preset):
+    """On a CPU, ``verify``'s own process runs BLAS and OpenMP on one thread (its workers train
+    one per core): set before numpy loads, unless the user set the variables."""
+    import os
+    import subprocess
+    import sys as _sys
+
+    code = ("import os, sys\n"
+            "from seqtheory.proofs_checks import cli\n"
+            "assert 'numpy' not in sys.modules\n"
+            "cli.main(['verify', '--only', 'free_lie.witt_dimensions', '--out', sys.argv[1], "
+            "'--no-progress'])\n"
+            "print([os.environ.get(v) for v in cli._THREAD_VARS])\n")
+    env = {k: v for k, v in os.environ.items() if k not in
+           ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    if preset:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    out = subprocess.run([_sys.executable, "-c", code, str(tmp_path / "rep")], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    want = ["1", preset or "1", "1"]
+    assert out.stdout.strip().splitlines()[-1] == repr(want)
