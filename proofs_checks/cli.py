@@ -47,7 +47,8 @@ DEFAULT_OUT = "seqtheory-report"
 
 
 def select_claims(patterns: list[str] | None) -> list[Claim]:
-    """Claims matching ids, aliases or shell patterns (``depth.*``); all when ``patterns`` is empty.
+    """Claims matching ids, aliases or shell patterns (``depth.*``; a pattern matches a claim when
+    it matches its id or one of its aliases); all when ``patterns`` is empty.
 
     Raises ``ValueError`` naming any pattern that matches nothing, with the nearest ids.
     """
@@ -56,7 +57,7 @@ def select_claims(patterns: list[str] | None) -> list[Claim]:
         return claims
     chosen: dict[str, Claim] = {}
     for pat in patterns:
-        hits = [c for c in claims if fnmatch.fnmatchcase(c.id, pat)]
+        hits = [c for c in claims if any(fnmatch.fnmatchcase(n, pat) for n in (c.id, *c.aliases))]
         if not hits:
             try:
                 hits = [get_claim(pat)]

@@ -75,3 +75,14 @@ def test_claims_imports_neither_torch_nor_matplotlib():
     code = ("import io, contextlib\nfrom seqtheory.proofs_checks.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()): main(['claims'])")
     assert _loaded_after(code, ("torch", "matplotlib", "cvxpy", "scipy")) == []
+
+
+def test_only_patterns_match_aliases_too():
+    """Found by review: 'depth.thm3.2.t*' matched nothing, then suggested the alias
+    depth.thm3.2.trained that it should have matched."""
+    from seqtheory.proofs_checks.cli import select_claims
+    from seqtheory.proofs_checks.registry import get_claim, load_all
+
+    load_all()
+    target = get_claim("depth.thm3.2.trained")
+    assert [c.id for c in select_claims(["depth.thm3.2.t*"])] == [target.id]
