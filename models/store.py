@@ -65,7 +65,7 @@ from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
            "ResultsStore", "RunRecord",
-           "RunHeldError", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
+           "RunHeldError", "check_lease_times", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
@@ -283,8 +283,10 @@ class RunHeldError(RuntimeError):
 _COMPUTING = threading.local()
 
 
-def _check_waits(lease_s: Any, wait_s: Any, poll_s: Any = 1.0) -> None:
-    """``lease_s`` and ``poll_s`` finite and > 0; ``wait_s`` >= 0 (``math.inf``: no limit)."""
+def check_lease_times(lease_s: Any, wait_s: Any = 0.0, poll_s: Any = 1.0) -> None:
+    """``lease_s`` and ``poll_s`` finite and > 0; ``wait_s`` >= 0 (``math.inf``: no limit);
+    ``ValueError`` / ``TypeError`` naming the argument otherwise (the claim protocol's times,
+    checked by the store's waits and by sweep workers)."""
     check_real("lease_s", lease_s, 0, above=True)
     check_real("poll_s", poll_s, 0, above=True)
     check_real("wait_s", wait_s, 0, finite=False)
@@ -496,7 +498,7 @@ class ResultsStore:
         becomes) finished. A holder that stops renewing its lease loses the run when the lease
         expires, and the run is claimed then. ``RunHeldError`` when the run is still held after
         ``wait_s`` seconds (``math.inf``: wait as long as the holder keeps its lease alive)."""
-        _check_waits(lease_s, wait_s, poll_s)
+        check_lease_times(lease_s, wait_s, poll_s)
         deadline = time.time() + wait_s
         while not self.claim(config, owner, lease_s=lease_s):
             done = self.result(config)
@@ -516,7 +518,7 @@ class ResultsStore:
         computation of any length keeps it and a killed one loses it within ``lease_s``. A
         failed ``compute`` marks the run failed (and re-raises); an interrupted one (Ctrl-C,
         SIGTERM turned into ``KeyboardInterrupt``) gives the run back."""
-        _check_waits(lease_s, wait_s)
+        check_lease_times(lease_s, wait_s)
         done = self.result(config)
         if done is not None:
             return done

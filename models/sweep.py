@@ -92,7 +92,7 @@ from typing import Any, Callable, Iterable, Sequence
 from seqtheory.theory._checks import check_real
 from seqtheory.theory._messages import counted, shown
 
-from .store import ResultsStore, config_key, default_owner
+from .store import ResultsStore, check_lease_times, config_key, default_owner
 from .train import TrainConfig
 
 __all__ = ["SweepSpec", "SweepStatus", "parse_sweep", "load_sweep", "sweep_status",
@@ -490,8 +490,7 @@ def worker_loop(results_dir: str | os.PathLike, configs: Sequence[TrainConfig], 
     has not expired yet, are waited for (re-checked every ``poll_s``). ``offset`` rotates the
     scan order so that parallel workers start on different runs. Returns counts
     ``{"trained", "failed"}`` of this worker."""
-    if lease_s <= 0 or poll_s <= 0:
-        raise ValueError(f"lease_s and poll_s must be positive, got {lease_s}, {poll_s}")
+    check_lease_times(lease_s, poll_s=poll_s)
     if torch_threads:
         import torch
 
