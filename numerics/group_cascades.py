@@ -49,12 +49,12 @@ def _check_table(table) -> np.ndarray:
     """A validated group Cayley table as int64 (``TypeError`` for non-integer dtypes; the group
     axioms are checked by :func:`seqtheory.theory.groups` in ``O(n^2)`` memory: closure,
     identity, Latin square, associativity, inverses -- ``ValueError`` naming the failure)."""
-    from seqtheory.theory.groups import _validate_table
+    from seqtheory.theory.groups import validate_table
 
     T = np.asarray(table)
     if T.dtype != object and T.ndim == 2 and T.size and not np.issubdtype(T.dtype, np.integer):
         raise TypeError(f"table must hold integer element indices, got dtype {T.dtype}")
-    return _validate_table(T).astype(np.int64)
+    return validate_table(T).astype(np.int64)
 
 
 def _identity(T: np.ndarray) -> int:

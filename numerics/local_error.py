@@ -30,6 +30,8 @@ from seqtheory.theory._checks import check_int
 
 __all__ = [
     "as_mp_matrices",
+    "to_mpf",
+    "mp_zeros",
     "mp_to_object_array",
     "log_series_coefficients",
     "path_product",
@@ -61,7 +63,7 @@ def as_mp_matrices(gens) -> list[np.ndarray]:
             raise ValueError(f"gens[{i}] has size {A.shape[0]}, expected {size}")
         M = np.empty(A.shape, dtype=object)
         for idx, v in np.ndenumerate(A):
-            x = _to_mpf(v)
+            x = to_mpf(v)
             if not mpmath.isfinite(x):
                 raise ValueError(f"gens[{i}] has a non-finite entry at {idx}")
             M[idx] = x
@@ -69,7 +71,9 @@ def as_mp_matrices(gens) -> list[np.ndarray]:
     return out
 
 
-def _to_mpf(v):
+def to_mpf(v) -> mpmath.mpf:
+    """``v`` (int, float, Fraction, sympy number or mpf) as an mpf at the current mpmath precision
+    (a Fraction divided exactly at that precision, a sympy number evaluated 10 digits beyond it)."""
     if isinstance(v, mpmath.mpf):
         return v
     if isinstance(v, Fraction):
@@ -102,7 +106,8 @@ def _eye(d: int) -> np.ndarray:
     return E
 
 
-def _zeros(d: int) -> np.ndarray:
+def mp_zeros(d: int) -> np.ndarray:
+    """The ``d x d`` zero matrix as an object array of mpf."""
     Z = np.empty((d, d), dtype=object)
     Z[...] = mpmath.mpf(0)
     return Z
@@ -110,7 +115,7 @@ def _zeros(d: int) -> np.ndarray:
 
 def _series_mul(A: list, B: list, D: int) -> list:
     d = next(M for M in A if M is not None).shape[0]
-    out = [_zeros(d) for _ in range(D + 1)]
+    out = [mp_zeros(d) for _ in range(D + 1)]
     for i, a in enumerate(A):
         if a is None:
             continue
@@ -144,11 +149,11 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
                 P = P.dot(A) / j
                 s.append(P)
             exp_series.append(s)
-        prod = [_eye(d)] + [_zeros(d) for _ in range(D)]
+        prod = [_eye(d)] + [mp_zeros(d) for _ in range(D)]
         for a in w:  # later factor multiplies on the left
             prod = _series_mul(exp_series[a], prod, D)
         Y = [None] + prod[1:]
-        log = [_zeros(d) for _ in range(D + 1)]
+        log = [mp_zeros(d) for _ in range(D + 1)]
         Yj = Y
         for j in range(1, D + 1):
             sign = 1 if j % 2 == 1 else -1
@@ -164,7 +169,7 @@ def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
     """``Φ_x(ε) = e^{εX_{x_T}} ⋯ e^{εX_{x_1}}`` as an mpf object array (``mp.expm`` per
     distinct letter, then products). Raises ``ValueError`` for negative ``eps``."""
     with mpmath.workdps(check_int("dps", dps)):
-        e = _to_mpf(eps)
+        e = to_mpf(eps)
         if e < 0:
             raise ValueError(f"eps must be >= 0, got {eps}")
         X = as_mp_matrices(gens)
@@ -199,10 +204,10 @@ def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
     check_int("c", c)
     with mpmath.workdps(check_int("dps", dps)):
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
-        e = _to_mpf(eps)
+        e = to_mpf(eps)
         P = path_product(gens, word, e, dps)
         L = mp_to_object_array(mpmath.logm(mpmath.matrix(P.tolist())))
-        trunc = _zeros(P.shape[0])
+        trunc = mp_zeros(P.shape[0])
         for m in range(1, c + 1):
             trunc = trunc + Z[m - 1] * e ** m
         return _fro(L - trunc)

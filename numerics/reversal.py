@@ -33,7 +33,7 @@ import numpy as np
 
 from seqtheory.theory._checks import check_int
 
-from .local_error import _to_mpf, _zeros, as_mp_matrices, check_word, path_product
+from .local_error import as_mp_matrices, mp_zeros, to_mpf, check_word, path_product
 
 __all__ = [
     "omega1",
@@ -54,7 +54,7 @@ def omega1(gens, word, dps: int = 50) -> np.ndarray:
     with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
-        out = _zeros(A[0].shape[0])
+        out = mp_zeros(A[0].shape[0])
         for a in w:
             out = out + A[a]
         return out
@@ -67,8 +67,8 @@ def omega2(gens, word, dps: int = 50) -> np.ndarray:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
-        out = _zeros(d)
-        prefix = _zeros(d)
+        out = mp_zeros(d)
+        prefix = mp_zeros(d)
         for a in w:
             out = out + (A[a].dot(prefix) - prefix.dot(A[a]))
             prefix = prefix + A[a]
@@ -81,7 +81,7 @@ def _vec(h0, d: int) -> np.ndarray:
         raise ValueError(f"h0 must have length {d}, got {h.shape[0]}")
     out = np.empty(d, dtype=object)
     for i, v in enumerate(h):
-        out[i] = _to_mpf(v)
+        out[i] = to_mpf(v)
         if not mpmath.isfinite(out[i]):
             raise ValueError("h0 has a non-finite entry")
     return out
@@ -137,13 +137,13 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
         O2h = omega2(A, w, dps).dot(h)
         nO2h = euclidean_norm(O2h)
         for e in eps_grid:
-            e = _to_mpf(e)
+            e = to_mpf(e)
             if e <= 0:
                 raise ValueError("eps_grid must hold positive values")
             Dh = (path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)).dot(h)
             bound = euclidean_norm(Dh) / 2
             pred = e * e * nO2h
-            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * _to_mpf(omega2_scale) * e * e))
+            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * to_mpf(omega2_scale) * e * e))
             out.append(ReversalPoint(float(e), float(bound), float(pred),
                                      float(bound / pred) if pred > 0 else float("nan"),
                                      float(resid)))
@@ -162,7 +162,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
         w = check_word(word, len(A))
         d = A[0].shape[0]
         h = _vec(h0, d)
-        e = _to_mpf(eps)
+        e = to_mpf(eps)
         if diag is None:
             E = mpmath.expm(mpmath.matrix((omega1(A, w, dps) * e).tolist()))
             y = np.array([mpmath.fsum(E[i, j] * h[j] for j in range(d)) for i in range(d)],

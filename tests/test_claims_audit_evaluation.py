@@ -73,7 +73,7 @@ def test_expected_seen_fraction_is_exact_formula():
 def test_prefix_labels_left_convention():
     G = FiniteGroup.named("A5")
     w = (3, 17, 42)
-    labels = ae.prefix_labels(G, w)
+    (labels,) = ae.prefix_labels(G, [w])
     g = G.identity
     for i, lab in zip(w, labels):
         g = G.multiply(G.elements[i], g)

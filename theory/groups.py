@@ -49,7 +49,7 @@ from typing import Any, Callable, Hashable, Iterable, Sequence
 import numpy as np
 from ._checks import check_int, check_optional_int
 
-__all__ = ["FiniteGroup", "GroupSeries", "GroupTooLargeError", "MAX_ORDER"]
+__all__ = ["FiniteGroup", "GroupSeries", "GroupTooLargeError", "MAX_ORDER", "validate_table"]
 
 #: Largest order a group may have by default (its Cayley table has MAX_ORDER**2 entries).
 MAX_ORDER = 5040
@@ -798,7 +798,7 @@ class FiniteGroup:
         and an example (cell, or triple for associativity); ``TypeError`` for non-integer entries.
         Associativity is checked on all n^3 triples for n <= 256, else by Light's test on a
         generating set."""
-        T = _validate_table(table)
+        T = validate_table(table)
         return cls(list(range(T.shape[0])), T.astype(_table_dtype(T.shape[0])), name=name,
                    kind="table")
 
@@ -940,7 +940,12 @@ def _det(M) -> Fraction:
     return det
 
 
-def _validate_table(table) -> np.ndarray:
+def validate_table(table) -> np.ndarray:
+    """``table`` as a validated group Cayley table (``table[i, j]`` the index of ``e_i · e_j``):
+    a non-empty square integer array (integral floats accepted) of order at most
+    :data:`MAX_ORDER` whose entries satisfy the group axioms (closure, identity, Latin square,
+    associativity, inverses), checked in ``O(n^2)`` memory. Returns the array; ``ValueError``
+    naming the failed property, ``TypeError`` for non-integer entries."""
     try:
         arr = np.asarray(table)
     except Exception as exc:  # ragged nested lists
