@@ -521,12 +521,9 @@ def worker_loop(results_dir: str | os.PathLike, configs: Sequence[TrainConfig], 
 # --------------------------------------------------------------------------- executors
 def _local_worker_main(results_dir, configs, device, lease_s, poll_s, started_at, offset,
                        threads) -> None:
-    import signal
+    from seqtheory.theory._signals import sigterm_as_interrupt
 
-    def _term(*_):
-        raise KeyboardInterrupt  # train() then gives its lease back, keeping the checkpoint
-
-    signal.signal(signal.SIGTERM, _term)
+    sigterm_as_interrupt()   # train() then gives its lease back, keeping the checkpoint
     worker_loop(results_dir, configs, device=device, lease_s=lease_s, poll_s=poll_s,
                 started_at=started_at, offset=offset, torch_threads=threads)
 

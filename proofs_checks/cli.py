@@ -28,15 +28,14 @@ import importlib
 import json
 import os
 import pkgutil
-import signal
 import sqlite3
 import sys
-import threading
 from pathlib import Path
 
 from seqtheory.theory._io import FolderLockTimeout, check_dir, check_entries, ensure_dir, \
     folder_lock, os_error_line
 from seqtheory.theory._messages import counted
+from seqtheory.theory._signals import restore_sigterm, sigterm_as_interrupt
 
 from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
@@ -666,24 +665,11 @@ def _one_thread_beside_the_workers() -> None:
         os.environ.setdefault(var, "1")
 
 
-def _raise_interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
-
-
-def _sigterm_as_interrupt():
-    """Make SIGTERM (``kill``, a scheduler's stop) end a command as Ctrl-C does: training
-    workers are stopped and give their runs back, ``verify`` writes the claims finished so far.
-    Returns the previous handler (None when not on the main thread, where nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, _raise_interrupt)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (130 after Ctrl-C: files written so far
     are complete, training runs keep their last checkpoint)."""
     args = build_parser().parse_args(argv)
-    previous = _sigterm_as_interrupt()
+    previous = sigterm_as_interrupt()   # a kill ends a command as Ctrl-C does
     try:
         if args.command == "verify" and getattr(args, "device", "cpu") != "cuda":
             _one_thread_beside_the_workers()
@@ -697,8 +683,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seqtheory {args.command}: error: {os_error_line(exc)}", file=sys.stderr)
         return 1
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        restore_sigterm(previous)
 
 
 if __name__ == "__main__":  # pragma: no cover
