@@ -45,7 +45,7 @@ import torch
 
 from seqtheory.theory._messages import shown
 
-from ._checks import check_int, check_int_fields, check_real
+from ._checks import check_bool_fields, check_int, check_int_fields, check_real
 
 __all__ = ["PrecisionConfig", "lbfgs", "levenberg_marquardt", "jacobian", "certificate",
            "run_sweep", "stored_sweep", "fit_points", "reference_errors", "sweep_model", "sweep_predictor", "sweep_task", "DOUBLING_TOL", "STALL_GAIN", "gauss_newton_probe", "PRECISION_REVISION"]
@@ -248,8 +248,7 @@ class PrecisionConfig:
         check_int_fields(self, ("data_seed", "seed", "lbfgs_iters", "lm_iters"), 0)
         if self.lbfgs_iters + self.lm_iters == 0:
             raise ValueError("lbfgs_iters + lm_iters must be positive (the budget per ε)")
-        if not isinstance(self.coupling, bool):
-            raise ValueError(f"coupling must be a bool, got {self.coupling!r}")
+        check_bool_fields(self, ("coupling",))
         if self.precision not in _DTYPES:
             raise ValueError(f"precision must be one of {tuple(_DTYPES)}, got {self.precision!r}")
 

@@ -89,6 +89,11 @@ def test_config_checks():
         PrecisionConfig(eps=(0.1,), lbfgs_iters=0, lm_iters=0)
     with pytest.raises(ValueError, match="precision"):
         PrecisionConfig(eps=(0.1,), precision="bf16")
+    # a flag is a bool, as in TrainConfig (1 or "False" would key the run apart)
+    for bad in (1, "False", None):
+        with pytest.raises(TypeError, match="coupling must be True or False"):
+            PrecisionConfig(eps=(0.1,), coupling=bad)
+    assert PrecisionConfig(eps=(0.1,), coupling=np.bool_(False)).coupling is False
 
 
 TINY = PrecisionConfig(eps=(0.1, 0.05), depth=2, width=2, hidden=4, coupling_hidden=3,
