@@ -137,7 +137,7 @@ def keyed_classes() -> tuple[type, ...]:
     from seqtheory.models.train import TrainConfig
 
     from .claims.head_training import HeadExperiment
-    from .claims.head_width import WidthSweep
+    from .head_width_sweep import WidthSweep
     from .precision_sweeps import SweepSet
 
     return (TrainConfig, PrecisionConfig, SweepSet, HeadExperiment, WidthSweep)

@@ -10,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from seqtheory.models.tokenizer import WordVocab, pieces
+from seqtheory.proofs_checks import head_width_sweep as hws
 from seqtheory.proofs_checks.claims import head_width as hw
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
@@ -59,7 +60,7 @@ def test_word_level_text_data_fits_on_the_training_split():
 def _pt(d, rd, rh, frac=1.0, converged=True):
     return {"d": d, "ratio_diameter": sum(rd) / len(rd), "ratio_hilbert_rms": sum(rh) / len(rh),
             "ratio_diameter_per_seed": rd, "ratio_hilbert_rms_per_seed": rh,
-            "interval_diameter": hw.seed_interval(rd), "interval_hilbert_rms": hw.seed_interval(rh),
+            "interval_diameter": hws.seed_interval(rd), "interval_hilbert_rms": hws.seed_interval(rh),
             "frac_steps_rownorm_smaller": frac, "val_loss_diff": 0.01, "converged": converged}
 
 
@@ -111,24 +112,24 @@ def test_paper_point_verdict_branches():
 @given(st.lists(st.floats(0.01, 100.0), min_size=2, max_size=6), st.floats(0.1, 10.0))
 @settings(max_examples=50, deadline=None)
 def test_seed_interval_brackets_the_geometric_mean_and_scales(values, c):
-    lo, hi = hw.seed_interval(values)
+    lo, hi = hws.seed_interval(values)
     g = math.exp(sum(math.log(v) for v in values) / len(values))
     assert lo <= g * (1 + 1e-12) and g <= hi * (1 + 1e-12)
-    lo2, hi2 = hw.seed_interval([c * v for v in values])
+    lo2, hi2 = hws.seed_interval([c * v for v in values])
     assert lo2 == pytest.approx(c * lo, rel=1e-9) and hi2 == pytest.approx(c * hi, rel=1e-9)
 
 
 def test_seed_interval_and_lr_rule():
-    lo, hi = hw.seed_interval([2.0, 2.0, 2.0])
+    lo, hi = hws.seed_interval([2.0, 2.0, 2.0])
     assert lo == pytest.approx(2.0) and hi == pytest.approx(2.0)
-    lo, hi = hw.seed_interval([1.0, 2.0, 4.0])
+    lo, hi = hws.seed_interval([1.0, 2.0, 4.0])
     assert lo < 2.0 < hi
     for bad in ([1.0], [1.0, -2.0], [1.0, float("nan")]):
         with pytest.raises(ValueError, match="positive"):
-            hw.seed_interval(bad)
-    assert hw.head_lr(64) == pytest.approx(hw.LR_REF) and hw.head_lr(256) == pytest.approx(hw.LR_REF / 2)
+            hws.seed_interval(bad)
+    assert hws.head_lr(64) == pytest.approx(hws.LR_REF) and hws.head_lr(256) == pytest.approx(hws.LR_REF / 2)
     with pytest.raises(ValueError, match="d must"):
-        hw.head_lr(0)
+        hws.head_lr(0)
 
 
 # ------------------------------------------------------------------ end to end through the store
@@ -138,10 +139,11 @@ def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
     from seqtheory.models.store import ResultsStore
 
     ctx = Context(seed=0, out_dir=tmp_path, results_dir=tmp_path / "results")
-    tiny = hw.sweep_config(ctx, widths=(8, 16), steps=12, warmup=2, vocab_size=300,
+    tiny = hws.sweep_config(ctx, widths=(8, 16), steps=12, warmup=2, vocab_size=300,
                            max_bytes=30_000, seq_len=16, eval_windows=4, record_points=3,
                            d_model=16, n_heads=2)
-    monkeypatch.setattr(hw, "sweep_config", lambda ctx, widths=None, **kw: tiny)
+    for module in (hw, hws):      # the claim's plan and the sweep's stored result read it
+        monkeypatch.setattr(module, "sweep_config", lambda ctx, widths=None, **kw: tiny)
     c = get_claim("head.exp.rownorm_vs_adamw.width")
     out = c.check(ctx)
     assert [r["d"] for r in out.tables["widths"]] == [8, 16]
@@ -150,7 +152,7 @@ def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
     assert all(0 < r["RN_D/(2ηf)"] <= 1 + 1e-5 for r in out.tables["widths"])
     assert "Final-step geometry" in out.notes
     assert all(len(r["recorded_steps"]) == 3
-               for p in hw.stored_sweep(ctx)["points"] for a in p["runs"].values() for r in a)
+               for p in hws.stored_sweep(ctx)["points"] for a in p["runs"].values() for r in a)
     st_ = ResultsStore(tmp_path / "results")
     before = {r.key: r.updated for r in st_.runs()}
     assert len(before) == 3                                  # two widths + the sweep
