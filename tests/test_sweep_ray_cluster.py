@@ -96,14 +96,24 @@ def uninterrupted():
     return train(_long_run(), device="cpu", threads=1)
 
 
-def _checkpoint_step(path: Path) -> int:
-    """The step of the checkpoint file ``path`` (written atomically), -1 while there is none."""
-    import torch
+class _CheckpointStep:
+    """``step()``: the step of the checkpoint file ``path`` (replaced atomically: a new inode
+    each time), -1 while there is none; the file is read again only when it was replaced."""
 
-    try:
-        return int(torch.load(path, map_location="cpu", weights_only=False)["step"])
-    except FileNotFoundError:
-        return -1
+    def __init__(self, path: Path):
+        self.path, self.seen, self.value = path, None, -1
+
+    def step(self) -> int:
+        import torch
+
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return -1
+        if (st.st_ino, st.st_mtime_ns) != self.seen:
+            self.seen = st.st_ino, st.st_mtime_ns
+            self.value = int(torch.load(self.path, map_location="cpu", weights_only=False)["step"])
+        return self.value
 
 
 def _stop_mid_run(res, key, step, alive, timeout=120.0) -> tuple[list[dict], dict | None]:
@@ -112,11 +122,12 @@ def _stop_mid_run(res, key, step, alive, timeout=120.0) -> tuple[list[dict], dic
     the caller to kill it (or its driver), or ``([], None)`` when ``alive()`` turned false or on
     timeout (the task let go).
 
-    From its start event on, the task trains in slices of 10 ms (SIGCONT, sleep, SIGSTOP), and
+    From its start event on, the task trains in slices of 20 ms (SIGCONT, sleep, SIGSTOP), and
     between two slices the checkpoint in its scratch store is read: once it has written the
     checkpoint of ``step``, it gets a slice only every 0.3 s until the driver holds that
     checkpoint. So it cannot run to its end (many slices of training) before the kill, however
-    loaded the machine, and a run a few times longer than ``step`` is killed mid-run."""
+    loaded the machine (a slice trains a few steps at most), and a run several times longer than
+    ``step`` is killed mid-run."""
     deadline, start, stopped = time.time() + timeout, None, False
     try:
         while time.time() < deadline and alive():
@@ -127,16 +138,17 @@ def _stop_mid_run(res, key, step, alive, timeout=120.0) -> tuple[list[dict], dic
                     time.sleep(0.01)
                     continue
                 start = started[-1]
-                pid, scratch = start["pid"], Path(start["scratch"]) / "checkpoints" / f"{key}.pt"
+                pid = start["pid"]
+                scratch = _CheckpointStep(Path(start["scratch"]) / "checkpoints" / f"{key}.pt")
                 os.kill(pid, signal.SIGSTOP)
                 stopped = True
             if any(e["step"] >= step for e in _by_key(ev, key, "checkpoint")):
                 stopped = False  # handed over, stopped
                 return ev, start
             os.kill(pid, signal.SIGCONT)
-            time.sleep(0.01)
+            time.sleep(0.02)
             os.kill(pid, signal.SIGSTOP)
-            if _checkpoint_step(scratch) >= step:  # written: wait for the driver to store it
+            if scratch.step() >= step:  # written: wait for the driver to store it
                 time.sleep(0.3)
         return [], None
     finally:
