@@ -201,7 +201,7 @@ def _greedy_extension(low: list, cand: list) -> list:
     return [cand[j - len(low)] for j in piv[len(low):]]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=None, typed=True)  # typed: c=True must not be answered from c=1's entry
 def derived_series_tensor_bases(n: int, c: int) -> tuple:
     """Bases of the derived series of ``N(n, c)`` in tensor coordinates, per degree.
 

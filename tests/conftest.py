@@ -89,3 +89,20 @@ def _working_tree_is_unchanged():
                 for line in tree_changes(before[r], tree_snapshot(r))]
     assert not problems, ("the test suite wrote into the working tree (tests must write under "
                           "tmp_path):\n  " + "\n  ".join(problems))
+
+
+#: The test files that take longest (wall seconds on an idle 2-core machine, 2026-12-01), longest
+#: first; they are collected first. ``--dist loadfile`` hands whole files to the xdist workers in
+#: collection order (``--no-loadscope-reorder`` in ``pyproject.toml``; xdist's default order, most
+#: tests first, started the longest file, 3 tests, among the last, so that it ended the run alone):
+#: long files first, the many short ones then fill whichever worker is free.
+LONG_FILES = ("test_notebook_training.py", "test_sweep_ray_cluster.py", "test_notebooks.py",
+              "test_sweep_ray.py", "test_training_runs.py", "test_sweep.py", "test_batched.py",
+              "test_report_safety.py", "test_claims_depth_prop33.py", "test_float_lie_stress.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The files of ``LONG_FILES`` first, in its order; the order of the other files, and of the
+    tests within each file, is kept (a stable sort)."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

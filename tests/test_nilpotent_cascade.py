@@ -144,3 +144,13 @@ def test_simulate_reads_an_mpmath_eps_exactly():
                        (mpmath.mpc(1, 1), TypeError)):
         with pytest.raises(error, match="eps"):
             C.simulate([0, 1], bad)
+
+
+def test_a_cached_basis_does_not_answer_a_bool_or_a_float():
+    """The cache of ``derived_series_tensor_bases`` is typed: ``c=True`` (or ``1.0``), equal and
+    hashed equal to 1, is refused even after ``c=1`` was computed (it was answered from the cache,
+    so ``tests/test_integer_arguments.py`` failed when a test before it had computed ``c=1``)."""
+    derived_series_tensor_bases(2, 1)
+    for bad in (True, 1.0):
+        with pytest.raises(TypeError, match="c must be an int"):
+            derived_series_tensor_bases(2, bad)

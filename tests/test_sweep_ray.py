@@ -61,9 +61,10 @@ def test_ray_backend_local_instance(tmp_path):
     assert not [e for e in ev if e["event"] == "lost"]
 
 
-def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path, monkeypatch):
-    """A task asking for a GPU that no Ray node has would wait forever: refused up front, both
-    for a local instance (this machine) and for a cluster (its resources)."""
+def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path):
+    """A task asking for a GPU that no Ray node has would wait forever: refused up front for a
+    local instance (this machine), before Ray is started. (A cluster without GPUs, refused by
+    its resources: tests/test_sweep_ray_cluster.py.)"""
     import torch
 
     if torch.cuda.is_available():
@@ -72,18 +73,4 @@ def test_ray_cuda_without_a_gpu_is_refused_not_left_waiting(tmp_path, monkeypatc
     with pytest.raises(ValueError, match="no CUDA GPU"):
         run_sweep(configs, tmp_path / "a", backend="ray", workers=1, device="cuda")
     assert not ray.is_initialized()
-    # a "cluster" without GPUs: connecting to it starts a local CPU-only instance instead.
-    # address="local": without it Ray would join whatever instance another test process has
-    # started on this machine (its /tmp/ray/ray_current_cluster) and refuse num_cpus
-    ray_init = ray.init
-    monkeypatch.setattr(ray, "init", lambda **kw: ray_init(address="local", num_cpus=1,
-                                                           include_dashboard=False))
-    try:
-        with pytest.raises(ValueError, match="Ray cluster has no GPU"):
-            run_sweep(configs, tmp_path / "b", backend="ray", workers=1, device="cuda",
-                      address="auto", progress_every_s=1.0)
-    finally:
-        if ray.is_initialized():
-            ray.shutdown()
-    assert not ResultsStore(tmp_path / "b").runs()  # nothing claimed
-
+    assert not ResultsStore(tmp_path / "a").runs()  # nothing claimed

@@ -6,6 +6,7 @@ the results store through the driver. One test kills a worker process mid-run.""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import subprocess
@@ -56,11 +57,13 @@ def cluster(tmp_path_factory):
     folders = {n: base / n for n in ("head", "node1", "node2")}
     for d in (driver, *folders.values()):
         d.mkdir()
+    # no GPU on any node, whatever this machine has
     c = cluster_utils.Cluster(initialize_head=True, head_node_args={
-        "num_cpus": 0, "include_dashboard": False, "env_vars": {"TMPDIR": str(folders["head"])}})
+        "num_cpus": 0, "num_gpus": 0, "include_dashboard": False,
+        "env_vars": {"TMPDIR": str(folders["head"])}})
     nodes = {}
     for n in ("node1", "node2"):
-        node = c.add_node(num_cpus=1, env_vars={"TMPDIR": str(folders[n])})
+        node = c.add_node(num_cpus=1, num_gpus=0, env_vars={"TMPDIR": str(folders[n])})
         nodes[node.node_id] = folders[n]
     c.wait_for_nodes()
     ray.init(address=c.address, runtime_env={"worker_process_setup_hook": _forbid(str(driver))})
@@ -75,10 +78,16 @@ def _by_key(events, key, kind):
     return [e for e in events if e["key"] == key and e["event"] == kind]
 
 
+#: the runs killed mid-run: 200 steps, a checkpoint every 20; killed once the driver holds the
+#: checkpoint of step KILL_AT, the task stopped (:func:`_stop_mid_run`)
+LONG_RUN = {"steps": 200, "checkpoint_every": 20, "log_every": 20}
+KILL_AT = 20
+
+
 def _long_run():
-    """One run long enough to be killed mid-run (400 steps, a checkpoint every 5)."""
+    """One run to be killed mid-run (``LONG_RUN``)."""
     base = next(c for c in load_sweep(TINY).configs() if c.task == "S3" and c.depth == 1)
-    return dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+    return dataclasses.replace(base, **LONG_RUN)
 
 
 @pytest.fixture(scope="module")
@@ -87,16 +96,64 @@ def uninterrupted():
     return train(_long_run(), device="cpu", threads=1)
 
 
-def _wait_for_checkpoint(res, key, step, alive, timeout=120.0) -> list[dict]:
-    """Poll the events of ``res`` until the driver has stored a checkpoint of ``key`` at a step
-    >= ``step``; returns the events then ([] when ``alive()`` turned false or on timeout)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline and alive():
-        ev = read_events(res)
-        if any(e["step"] >= step for e in _by_key(ev, key, "checkpoint")):
-            return ev
-        time.sleep(0.05)
-    return []
+class _CheckpointStep:
+    """``step()``: the step of the checkpoint file ``path`` (replaced atomically: a new inode
+    each time), -1 while there is none; the file is read again only when it was replaced."""
+
+    def __init__(self, path: Path):
+        self.path, self.seen, self.value = path, None, -1
+
+    def step(self) -> int:
+        import torch
+
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return -1
+        if (st.st_ino, st.st_mtime_ns) != self.seen:
+            self.seen = st.st_ino, st.st_mtime_ns
+            self.value = int(torch.load(self.path, map_location="cpu", weights_only=False)["step"])
+        return self.value
+
+
+def _stop_mid_run(res, key, step, alive, timeout=120.0) -> tuple[list[dict], dict | None]:
+    """Stop (SIGSTOP) the Ray task training ``key`` once the driver has stored its checkpoint of a
+    step >= ``step``; returns the events then and the task's start event, the task stopped for
+    the caller to kill it (or its driver), or ``([], None)`` when ``alive()`` turned false or on
+    timeout (the task let go).
+
+    From its start event on, the task trains in slices of 20 ms (SIGCONT, sleep, SIGSTOP), and
+    between two slices the checkpoint in its scratch store is read: once it has written the
+    checkpoint of ``step``, it gets a slice only every 0.3 s until the driver holds that
+    checkpoint. So it cannot run to its end (many slices of training) before the kill, however
+    loaded the machine (a slice trains a few steps at most), and a run several times longer than
+    ``step`` is killed mid-run."""
+    deadline, start, stopped = time.time() + timeout, None, False
+    try:
+        while time.time() < deadline and alive():
+            ev = read_events(res)
+            if start is None:
+                started = _by_key(ev, key, "start")
+                if not started:
+                    time.sleep(0.01)
+                    continue
+                start = started[-1]
+                pid = start["pid"]
+                scratch = _CheckpointStep(Path(start["scratch"]) / "checkpoints" / f"{key}.pt")
+                os.kill(pid, signal.SIGSTOP)
+                stopped = True
+            if any(e["step"] >= step for e in _by_key(ev, key, "checkpoint")):
+                stopped = False  # handed over, stopped
+                return ev, start
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(0.02)
+            os.kill(pid, signal.SIGSTOP)
+            if scratch.step() >= step:  # written: wait for the driver to store it
+                time.sleep(0.3)
+        return [], None
+    finally:
+        if stopped:
+            os.kill(pid, signal.SIGCONT)
 
 
 def _assert_complete_run(store, cfg, uninterrupted):
@@ -157,6 +214,17 @@ def test_driver_owns_the_store_on_a_two_node_cluster(cluster):
     assert {r.key: r.updated for r in store.runs()} == stamps
 
 
+def test_cuda_on_a_cluster_without_a_gpu_is_refused_not_left_waiting(cluster):
+    """A task asking for a GPU that no node of the cluster has would wait forever: refused up
+    front, from the cluster's resources (not this machine's), before any run is claimed."""
+    res = cluster.driver / "results_cuda"
+    with pytest.raises(ValueError, match="Ray cluster has no GPU"):
+        run_sweep(load_sweep(TINY).configs()[:1], res, backend="ray", workers=1, device="cuda",
+                  address=cluster.address, progress_every_s=1.0)
+    assert ray.is_initialized()  # connected by the caller: left connected
+    assert not ResultsStore(res).runs()  # nothing claimed
+
+
 def test_killed_worker_resumes_from_the_driver_checkpoint(cluster, uninterrupted):
     cfg = _long_run()
     key = config_key(cfg)
@@ -173,9 +241,9 @@ def test_killed_worker_resumes_from_the_driver_checkpoint(cluster, uninterrupted
 
     t = threading.Thread(target=sweep, daemon=True)
     t.start()
-    ev = _wait_for_checkpoint(res, key, 10, t.is_alive)
+    ev, killed = _stop_mid_run(res, key, KILL_AT, t.is_alive)
     assert ev, f"no mid-run checkpoint reached the driver: {out}"
-    (killed,) = _by_key(ev, key, "start")
+    assert _by_key(ev, key, "start") == [killed]
     os.kill(killed["pid"], signal.SIGKILL)
     t.join(180)
     assert not t.is_alive() and "exc" not in out, out
@@ -188,7 +256,7 @@ def test_killed_worker_resumes_from_the_driver_checkpoint(cluster, uninterrupted
     assert finish["attempt"] == 2 and starts[1]["pid"] != killed["pid"]
     held = max(e["step"] for e in _by_key(ev, key, "checkpoint") if e["attempt"] == 1)
     # the second task resumed from the newest checkpoint the driver held, not from scratch
-    assert 10 <= held < cfg.steps and starts[1]["resume_step"] == held
+    assert KILL_AT <= held < cfg.steps and starts[1]["resume_step"] == held
     # SIGKILL left the killed task's scratch store in its node's temporary folder
     scratch = Path(killed["scratch"])
     assert scratch.is_relative_to(cluster.nodes[killed["node"]]) and scratch.is_dir()
@@ -196,10 +264,10 @@ def test_killed_worker_resumes_from_the_driver_checkpoint(cluster, uninterrupted
 
 
 _DRIVER = """
-import dataclasses, sys
+import dataclasses, json, sys
 from seqtheory.models.sweep import load_sweep, run_sweep
 base = next(c for c in load_sweep(sys.argv[1]).configs() if c.task == "S3" and c.depth == 1)
-cfg = dataclasses.replace(base, steps=400, checkpoint_every=5, log_every=5)
+cfg = dataclasses.replace(base, **json.loads(sys.argv[4]))
 run_sweep([cfg], sys.argv[2], backend="ray", address=sys.argv[3], lease_s=3.0, poll_s=0.1,
           stream_every_s=0.0)
 """
@@ -212,15 +280,19 @@ def test_killed_driver_resumes_from_its_store_alone(cluster, uninterrupted, tmp_
     key = config_key(cfg)
     res = cluster.driver / "results_driver_kill"
     log = (tmp_path / "driver.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(TINY), str(res), cluster.address],
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(TINY), str(res), cluster.address,
+                             json.dumps(LONG_RUN)],
                             stdout=log, stderr=subprocess.STDOUT)
+    task = None
     try:
-        ev = _wait_for_checkpoint(res, key, 10, lambda: proc.poll() is None)
+        ev, task = _stop_mid_run(res, key, KILL_AT, lambda: proc.poll() is None)
         assert ev, (tmp_path / "driver.log").read_text()[-3000:]
     finally:
-        proc.kill()
+        proc.kill()  # the task is stopped: the driver dies with the run unfinished
         proc.wait(30)
         log.close()
+        if task is not None:  # let it go: it dies with its driver's job
+            os.kill(task["pid"], signal.SIGCONT)
     held = max(e["step"] for e in _by_key(read_events(res), key, "checkpoint"))
     assert ResultsStore(res).load_checkpoint(cfg)["step"] == held < cfg.steps
 
@@ -249,9 +321,9 @@ def test_run_lost_beyond_ray_retries_fails_then_resumes_next_invocation(cluster,
 
     t = threading.Thread(target=sweep, daemon=True)
     t.start()
-    ev = _wait_for_checkpoint(res, key, 10, t.is_alive)
+    ev, killed = _stop_mid_run(res, key, KILL_AT, t.is_alive)
     assert ev, "no mid-run checkpoint reached the driver"
-    (killed,) = _by_key(ev, key, "start")
+    assert _by_key(ev, key, "start") == [killed]
     os.kill(killed["pid"], signal.SIGKILL)
     t.join(120)
     assert not t.is_alive() and out["errors"] == []
@@ -260,7 +332,7 @@ def test_run_lost_beyond_ray_retries_fails_then_resumes_next_invocation(cluster,
     rec = store.get(cfg)
     assert rec.status == "failed" and rec.error.startswith("Ray task lost on 1 attempt (ray_retries=0)")
     held = store.load_checkpoint(cfg)["step"]
-    assert held >= 10 and len(_by_key(read_events(res), key, "start")) == 1
+    assert KILL_AT <= held < cfg.steps and len(_by_key(read_events(res), key, "start")) == 1
 
     final, errors = run_sweep([cfg], res, backend="ray", poll_s=0.1, stream_every_s=0.0,
                               say=lambda s: None)

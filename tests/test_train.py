@@ -84,9 +84,10 @@ def test_bad_configs():
 def test_wait_for_another_worker(tmp_path):
     st = ResultsStore(tmp_path)
     cfg = TrainConfig(task="C3", model="gla", **TINY)
-    assert st.claim(cfg, "other", lease_s=5.0)        # held by a worker that then dies
+    assert st.claim(cfg, "other", lease_s=60.0)       # held by a live worker
     with pytest.raises(RuntimeError, match="held by another worker"):
         train(cfg, store=st, device="cpu", threads=1)
+    st.heartbeat(cfg, "other", 0, lease_s=0.5)         # its last renewal; then it dies
     r = train(cfg, store=st, device="cpu", threads=1, wait_s=30.0)   # takes over after the lease
     assert not r["from_store"] and st.get(cfg).status == "finished"
 
