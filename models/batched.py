@@ -47,7 +47,8 @@ from torch.func import functional_call, vmap
 from ._checks import check_optional_int
 
 from .model import MODEL_NAMES, SequenceModel
-from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
+from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
+                     train_arrays)
 from .store import ResultsStore, RunHeldError, default_owner
 from .train import (TrainConfig, build_model, build_task, evaluate, resolve_device,
                     training_batch)
@@ -377,9 +378,13 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
         batches = [training_batch(c, d, step) for c, d in zip(cfgs, data)]
         xb = torch.as_tensor(np.stack([b[0] for b in batches])).to(dev)
         yb = torch.as_tensor(np.stack([b[1] for b in batches]), dtype=ydtype).to(dev)
-        out = stacked_forward(models[0], params, xb)
-        losses = [task_loss(out[r], yb[r], regression) for r in range(R)]
-        grads = torch.autograd.grad(torch.stack(losses).sum(), plist)
+        def forward(xb=xb, yb=yb):
+            out = stacked_forward(models[0], params, xb)
+            return out, torch.stack([task_loss(o, y, regression)
+                                     for o, y in zip(out.unbind(0), yb.unbind(0))])
+
+        out, losses = checked_if_nonfinite(forward)
+        grads = torch.autograd.grad(losses.sum(), plist)
         clip_grad_norm_per_run(grads, max_norm)
         opt.step(grads, [c.lr * lr_factor(c, step) for c in cfgs], [c.weight_decay for c in cfgs])
         s = step + 1
