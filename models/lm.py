@@ -32,6 +32,7 @@ import torch.nn.functional as F
 from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
 from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
+from .recipe import checked_if_nonfinite
 from .text import TextData, load_corpus
 
 __all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
@@ -258,7 +259,8 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             for g, lr in zip(o.param_groups, lrs):
                 g["lr"] = lr * f
         x, y = (t.to(dev) for t in data.batch("train", cfg.batch_size, cfg.seq_len, gen))
-        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
+        _, loss = checked_if_nonfinite(
+            lambda: (None, F.cross_entropy(model(x).flatten(0, 1), y.flatten())))
         for o in all_opts:
             o.zero_grad(set_to_none=True)
         loss.backward()

@@ -43,6 +43,7 @@ from torch.func import functional_call, vmap
 from .lm import (DecoderLM, LMConfig, eval_loss, lr_factor, record_steps, run_result,
                  torch_threads)
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, split_parameters
+from .recipe import checked_if_nonfinite
 from .text import TextData
 
 __all__ = ["train_stacked", "StackedMuon", "newton_schulz_stacked"]
@@ -218,17 +219,24 @@ class _Stack:
             opt.param_groups[0]["lr"] = lr * f
         x, y = self._batches()
         params = self._params()
-        out = self._forward(params, x)
-        losses = [F.cross_entropy(o.flatten(0, 1), t.flatten()) for o, t in zip(out.unbind(0), y)]
+        live = [r for r in range(len(self.runs)) if self.results[r] is None]
+
+        def forward():      # checked_if_nonfinite looks at the losses of the live runs only
+            out = self._forward(params, x)
+            losses = torch.stack([F.cross_entropy(o.flatten(0, 1), t.flatten())
+                                  for o, t in zip(out.unbind(0), y)])
+            return losses, losses[live]
+
+        losses, _ = checked_if_nonfinite(forward)
         self.adamw.zero_grad(set_to_none=True)
         for p in self.stacked.values():
             p.grad = None
         for m in self.models:
             m.head.weight.grad = None
-        torch.stack(losses).sum().backward()
-        live = [r for r in range(len(self.runs)) if self.results[r] is None]
+        losses.sum().backward()
+        values = losses.tolist()
         for r in live:
-            self.losses[r].append(losses[r].item())
+            self.losses[r].append(values[r])
         record = self.diags is not None and step in self.recorded
         if record:
             with torch.no_grad():
