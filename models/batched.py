@@ -224,13 +224,19 @@ class StackedAdamW:
         decay = torch.tensor([1 - a * w for a, w in zip(lr, weight_decay)], dtype=p0.dtype,
                              device=p0.device)
         step_size = torch.tensor([a / bc1 for a in lr], dtype=p0.dtype, device=p0.device)
-        for p, g, m, v in zip(self.params, grads, self.exp_avg, self.exp_avg_sq):
-            shape = (p.shape[0],) + (1,) * (p.ndim - 1)
-            p.mul_(decay.view(shape))
-            m.lerp_(g, 1 - b1)
-            v.mul_(b2).addcmul_(g, g, value=1 - b2)
-            denom = (v.sqrt() / bc2_sqrt).add_(self.eps)
-            p.sub_(step_size.view(shape) * m / denom)
+        # the update of each parameter, as one list operation per step of it (torch._foreach_*:
+        # the same per-tensor kernels, one Python call for all parameters)
+        shapes = [(p.shape[0],) + (1,) * (p.ndim - 1) for p in self.params]
+        params, grads = self.params, list(grads)
+        torch._foreach_mul_(params, [decay.view(sh) for sh in shapes])
+        torch._foreach_lerp_(self.exp_avg, grads, 1 - b1)
+        torch._foreach_mul_(self.exp_avg_sq, b2)
+        torch._foreach_addcmul_(self.exp_avg_sq, grads, grads, value=1 - b2)
+        denom = torch._foreach_div(torch._foreach_sqrt(self.exp_avg_sq), bc2_sqrt)
+        torch._foreach_add_(denom, self.eps)
+        upd = torch._foreach_div(torch._foreach_mul(self.exp_avg, [step_size.view(sh) for sh in shapes]),
+                                 denom)
+        torch._foreach_sub_(params, upd)
 
 
 # ---------------------------------------------------------------------------------------------
