@@ -397,14 +397,13 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
         if s % c0.log_every == 0 or s == c0.steps:
             _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress)
             if store is not None and time.time() - last_hb > lease_s / 4:
-                for c in cfgs:
-                    store.heartbeat(c, owner, s, lease_s)
+                store.heartbeat_many(cfgs, owner, s, lease_s)
                 last_hb = time.time()
         if store is not None and (s % c0.checkpoint_every == 0 or s == c0.steps):
             for r, cfg in enumerate(cfgs):
                 store.save_checkpoint(cfg, _checkpoint(r, cfg, models[r], params, opt, curves[r],
                                                        elapsed + time.perf_counter() - t0))
-                store.heartbeat(cfg, owner, s, lease_s)
+            store.heartbeat_many(cfgs, owner, s, lease_s)
             last_hb = time.time()
     train_time = elapsed + time.perf_counter() - t0
     return [_finish_run(r, cfgs[r], models[r], params, curves[r], data[r], arrays[r], dev,
@@ -433,15 +432,16 @@ def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
 
 def _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress) -> None:
     dt = time.perf_counter() - t0
-    points = []
+    points, logged = [], []
     for r, cfg in enumerate(cfgs):
         acc = None if regression else float((out[r].argmax(-1) == yb[r]).float().mean())
         point = {"step": s, "loss": float(losses[r].detach()), "acc": acc}
         curves[r].append(point)
         points.append(point)
-        if store is not None:
-            store.log_metrics(cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),
-                                           tokens_per_s=s * yb[r].numel() / dt if dt > 0 else None))
+        logged.append((cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),
+                                    tokens_per_s=s * yb[r].numel() / dt if dt > 0 else None)))
+    if store is not None:
+        store.log_metrics_many(logged)
     if on_progress is not None:
         on_progress({"step": s, "steps": cfgs[0].steps, "keys": [c.key for c in cfgs],
                      "loss": [p["loss"] for p in points], "acc": [p["acc"] for p in points]})
