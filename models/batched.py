@@ -47,7 +47,8 @@ from torch.func import functional_call, vmap
 from ._checks import check_optional_int
 
 from .model import MODEL_NAMES, SequenceModel
-from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
+from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
+                     train_arrays)
 from .store import ResultsStore, RunHeldError, default_owner
 from .train import (TrainConfig, build_model, build_task, evaluate, resolve_device,
                     training_batch)
@@ -223,13 +224,19 @@ class StackedAdamW:
         decay = torch.tensor([1 - a * w for a, w in zip(lr, weight_decay)], dtype=p0.dtype,
                              device=p0.device)
         step_size = torch.tensor([a / bc1 for a in lr], dtype=p0.dtype, device=p0.device)
-        for p, g, m, v in zip(self.params, grads, self.exp_avg, self.exp_avg_sq):
-            shape = (p.shape[0],) + (1,) * (p.ndim - 1)
-            p.mul_(decay.view(shape))
-            m.lerp_(g, 1 - b1)
-            v.mul_(b2).addcmul_(g, g, value=1 - b2)
-            denom = (v.sqrt() / bc2_sqrt).add_(self.eps)
-            p.sub_(step_size.view(shape) * m / denom)
+        # the update of each parameter, as one list operation per step of it (torch._foreach_*:
+        # the same per-tensor kernels, one Python call for all parameters)
+        shapes = [(p.shape[0],) + (1,) * (p.ndim - 1) for p in self.params]
+        params, grads = self.params, list(grads)
+        torch._foreach_mul_(params, [decay.view(sh) for sh in shapes])
+        torch._foreach_lerp_(self.exp_avg, grads, 1 - b1)
+        torch._foreach_mul_(self.exp_avg_sq, b2)
+        torch._foreach_addcmul_(self.exp_avg_sq, grads, grads, value=1 - b2)
+        denom = torch._foreach_div(torch._foreach_sqrt(self.exp_avg_sq), bc2_sqrt)
+        torch._foreach_add_(denom, self.eps)
+        upd = torch._foreach_div(torch._foreach_mul(self.exp_avg, [step_size.view(sh) for sh in shapes]),
+                                 denom)
+        torch._foreach_sub_(params, upd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,23 +384,26 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
         batches = [training_batch(c, d, step) for c, d in zip(cfgs, data)]
         xb = torch.as_tensor(np.stack([b[0] for b in batches])).to(dev)
         yb = torch.as_tensor(np.stack([b[1] for b in batches]), dtype=ydtype).to(dev)
-        out = stacked_forward(models[0], params, xb)
-        losses = [task_loss(out[r], yb[r], regression) for r in range(R)]
-        grads = torch.autograd.grad(torch.stack(losses).sum(), plist)
+        def forward(xb=xb, yb=yb):
+            out = stacked_forward(models[0], params, xb)
+            return out, torch.stack([task_loss(o, y, regression)
+                                     for o, y in zip(out.unbind(0), yb.unbind(0))])
+
+        out, losses = checked_if_nonfinite(forward)
+        grads = torch.autograd.grad(losses.sum(), plist)
         clip_grad_norm_per_run(grads, max_norm)
         opt.step(grads, [c.lr * lr_factor(c, step) for c in cfgs], [c.weight_decay for c in cfgs])
         s = step + 1
         if s % c0.log_every == 0 or s == c0.steps:
             _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress)
             if store is not None and time.time() - last_hb > lease_s / 4:
-                for c in cfgs:
-                    store.heartbeat(c, owner, s, lease_s)
+                store.heartbeat_many(cfgs, owner, s, lease_s)
                 last_hb = time.time()
         if store is not None and (s % c0.checkpoint_every == 0 or s == c0.steps):
             for r, cfg in enumerate(cfgs):
                 store.save_checkpoint(cfg, _checkpoint(r, cfg, models[r], params, opt, curves[r],
                                                        elapsed + time.perf_counter() - t0))
-                store.heartbeat(cfg, owner, s, lease_s)
+            store.heartbeat_many(cfgs, owner, s, lease_s)
             last_hb = time.time()
     train_time = elapsed + time.perf_counter() - t0
     return [_finish_run(r, cfgs[r], models[r], params, curves[r], data[r], arrays[r], dev,
@@ -422,15 +432,16 @@ def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
 
 def _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress) -> None:
     dt = time.perf_counter() - t0
-    points = []
+    points, logged = [], []
     for r, cfg in enumerate(cfgs):
         acc = None if regression else float((out[r].argmax(-1) == yb[r]).float().mean())
         point = {"step": s, "loss": float(losses[r].detach()), "acc": acc}
         curves[r].append(point)
         points.append(point)
-        if store is not None:
-            store.log_metrics(cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),
-                                           tokens_per_s=s * yb[r].numel() / dt if dt > 0 else None))
+        logged.append((cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),
+                                    tokens_per_s=s * yb[r].numel() / dt if dt > 0 else None)))
+    if store is not None:
+        store.log_metrics_many(logged)
     if on_progress is not None:
         on_progress({"step": s, "steps": cfgs[0].steps, "keys": [c.key for c in cfgs],
                      "loss": [p["loss"] for p in points], "acc": [p["acc"] for p in points]})

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -31,10 +32,12 @@ import torch.nn.functional as F
 from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
 from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
+from .recipe import checked_if_nonfinite
 from .text import TextData, load_corpus
 
 __all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
-           "quick_config", "gpu_config"]
+           "quick_config", "gpu_config", "eval_loss", "run_result", "torch_threads",
+           "record_steps", "choose_lr"]
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,9 @@ class DecoderLM(nn.Module):
 
 
 @torch.no_grad()
-def _eval_loss(model: DecoderLM, xs: torch.Tensor, ys: torch.Tensor, chunk: int = 16) -> float:
+def eval_loss(model: DecoderLM, xs: torch.Tensor, ys: torch.Tensor, chunk: int = 16) -> float:
+    """Mean next-token cross-entropy (nats) of ``model`` on windows ``xs`` → targets ``ys`` (long
+    ``(n, T)`` each), evaluated in chunks of ``chunk`` windows."""
     model.eval()
     tot, n = 0.0, 0
     for i in range(0, xs.shape[0], chunk):
@@ -191,14 +196,24 @@ def lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
 def train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: int, *,
               steps: int | None = None, diagnostics: bool = True) -> dict:
     """Train one model; see :func:`_train_run` (runs with ``cfg.torch_threads`` intra-op threads,
-    restored afterwards; 1 by default: tiny models gain nothing from threads and oversubscribed
-    machines lose a lot)."""
-    if cfg.torch_threads is None:
+    :func:`torch_threads`). :mod:`seqtheory.models.lm_stacked` trains several runs of one
+    configuration together, each with exactly this run's result."""
+    with torch_threads(cfg.torch_threads):
         return _train_run(data, cfg, head, head_lr, seed, steps=steps, diagnostics=diagnostics)
+
+
+@contextmanager
+def torch_threads(n: int | None):
+    """Run the block with ``n`` torch intra-op threads (restored afterwards; ``None``: leave torch's
+    setting). 1 is the default of :class:`LMConfig`: tiny models gain nothing from threads and
+    oversubscribed machines lose a lot."""
+    if n is None:
+        yield
+        return
     old = torch.get_num_threads()
-    torch.set_num_threads(cfg.torch_threads)
+    torch.set_num_threads(n)
     try:
-        return _train_run(data, cfg, head, head_lr, seed, steps=steps, diagnostics=diagnostics)
+        yield
     finally:
         torch.set_num_threads(old)
 
@@ -236,7 +251,7 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     gen = torch.Generator().manual_seed(10_000 + seed)
     diag = HeadDiagnostics()
     recorded = record_steps(cfg.record_points, steps)
-    val0 = _eval_loss(model, ex, ey)
+    val0 = eval_loss(model, ex, ey)
     losses = []
     for step in range(steps):
         f = lr_factor(step, cfg, steps)
@@ -244,7 +259,8 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             for g, lr in zip(o.param_groups, lrs):
                 g["lr"] = lr * f
         x, y = (t.to(dev) for t in data.batch("train", cfg.batch_size, cfg.seq_len, gen))
-        loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
+        _, loss = checked_if_nonfinite(
+            lambda: (None, F.cross_entropy(model(x).flatten(0, 1), y.flatten())))
         for o in all_opts:
             o.zero_grad(set_to_none=True)
         loss.backward()
@@ -261,10 +277,19 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             diag.record(S, U_old, Hp)
         if not math.isfinite(losses[-1]):
             break
+    return run_result(head, head_lr, seed, steps, val0, eval_loss(model, ex, ey), losses,
+                      time.perf_counter() - t0, diag if diagnostics else None, recorded)
+
+
+def run_result(head: str, head_lr: float, seed: int, steps: int, val0: float, val: float,
+               losses: list[float], seconds: float, diag: HeadDiagnostics | None,
+               recorded: set[int]) -> dict:
+    """The result dict of one run (:func:`_train_run` documents the keys): ``losses`` are the
+    training losses of the steps taken, ``diag`` the run's diagnostics (``None``: none kept),
+    ``recorded`` the steps at which they were to be recorded."""
     out = dict(head=head, head_lr=head_lr, seed=seed, steps=steps, val_loss_init=val0,
-               val_loss=_eval_loss(model, ex, ey), train_loss=float(np.mean(losses[-20:])),
-               seconds=time.perf_counter() - t0)
-    if diagnostics:
+               val_loss=val, train_loss=float(np.mean(losses[-20:])), seconds=seconds)
+    if diag is not None:
         out.update(recorded_steps=sorted(s for s in recorded if s < len(losses)),
                    diameter=diag.series("diameter").tolist(),
                    hilbert_rms=diag.series("hilbert_rms").tolist(),
@@ -285,12 +310,35 @@ def record_steps(points: int, steps: int) -> set[int]:
 def select_head_lr(data: TextData, cfg: LMConfig, head: str, seed: int = 0) -> dict:
     """Tune ``head``'s lr on its grid (``cfg.adamw_grid`` / ``cfg.rownorm_grid``) by the validation
     loss of a ``cfg.tune_steps`` run; returns ``{"lr", "grid", "val_losses", "at_edge"}``."""
-    grid = cfg.adamw_grid if head == "adamw" else cfg.rownorm_grid
-    vals = [train_run(data, cfg, head, lr, seed, steps=cfg.tune_steps, diagnostics=False)["val_loss"]
-            for lr in grid]
-    vals_clean = [v if math.isfinite(v) else math.inf for v in vals]
-    k = int(np.argmin(vals_clean))
-    return dict(lr=grid[k], grid=list(grid), val_losses=vals,
+    return _tune(data, cfg, (head,), seed)[head]
+
+
+def _tune(data: TextData, cfg: LMConfig, heads: tuple[str, ...], seed: int) -> dict:
+    """:func:`select_head_lr` for each of ``heads``, the runs of every grid trained together
+    (:func:`seqtheory.models.lm_stacked.train_stacked`; each run's result is its own)."""
+    from .lm_stacked import train_stacked
+
+    for head in heads:
+        if head not in ("adamw", "rownorm"):
+            raise ValueError(f"head must be 'adamw' or 'rownorm', got {head!r}")
+    grids = {h: cfg.adamw_grid if h == "adamw" else cfg.rownorm_grid for h in heads}
+    runs = [(h, lr, seed) for h in heads for lr in grids[h]]
+    res = train_stacked(data, cfg, runs, steps=cfg.tune_steps, diagnostics=False)
+    out, i = {}, 0
+    for h in heads:
+        vals = [r["val_loss"] for r in res[i:i + len(grids[h])]]
+        i += len(grids[h])
+        out[h] = choose_lr(grids[h], vals)
+    return out
+
+
+def choose_lr(grid: tuple[float, ...], val_losses: list[float]) -> dict:
+    """The grid's lr of least validation loss (a non-finite loss counts as ``inf``; the first of
+    equal ones): ``{"lr", "grid", "val_losses", "at_edge"}``, ``at_edge`` when a grid of several
+    lrs is won at either end."""
+    clean = [v if math.isfinite(v) else math.inf for v in val_losses]
+    k = int(np.argmin(clean))
+    return dict(lr=grid[k], grid=list(grid), val_losses=list(val_losses),
                 at_edge=len(grid) > 1 and k in (0, len(grid) - 1))
 
 
@@ -303,21 +351,24 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
     Head lrs: given explicitly, or tuned by :func:`select_head_lr` (seed ``tune_seed``, distinct
     from the reported seeds). Returns ``{"runs": {"adamw": [...], "rownorm": [...]}, "tuning",
     "summary", "config", "corpus_sha256"}``; ``summary`` is :func:`summarise` (final-step ratios).
+    The tuning runs, then the reported runs, are trained together
+    (:func:`seqtheory.models.lm_stacked.train_stacked`), each with the result of its own
+    :func:`train_run`.
     """
+    from .lm_stacked import train_stacked
+
     if data is None:
         data = corpus_data(cfg, corpus)
-    tuning = {}
-    if lr_adamw is None:
-        tuning["adamw"] = select_head_lr(data, cfg, "adamw", tune_seed)
-        lr_adamw = tuning["adamw"]["lr"]
-    if lr_rownorm is None:
-        tuning["rownorm"] = select_head_lr(data, cfg, "rownorm", tune_seed)
-        lr_rownorm = tuning["rownorm"]["lr"]
-    runs = {"adamw": [train_run(data, cfg, "adamw", lr_adamw, s) for s in seeds],
-            "rownorm": [train_run(data, cfg, "rownorm", lr_rownorm, s) for s in seeds]}
+    lrs = {"adamw": lr_adamw, "rownorm": lr_rownorm}
+    to_tune = tuple(h for h in ("adamw", "rownorm") if lrs[h] is None)
+    tuning = _tune(data, cfg, to_tune, tune_seed) if to_tune else {}
+    for h in to_tune:
+        lrs[h] = tuning[h]["lr"]
+    res = train_stacked(data, cfg, [(h, lrs[h], s) for h in ("adamw", "rownorm") for s in seeds])
+    runs = {"adamw": res[:len(seeds)], "rownorm": res[len(seeds):]}
     return dict(runs=runs, tuning=tuning, summary=summarise(runs["adamw"], runs["rownorm"]),
                 config=asdict(cfg), corpus_sha256=data.sha256, vocab_size=data.vocab_size,
-                lr_adamw=lr_adamw, lr_rownorm=lr_rownorm)
+                lr_adamw=lrs["adamw"], lr_rownorm=lrs["rownorm"])
 
 
 def corpus_data(cfg: LMConfig, corpus: str | None = None) -> TextData:

@@ -21,11 +21,37 @@ Every tensor has the layout ``(B, T, H, ...)``.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Sequence
 
 import torch
 
-__all__ = ["finite_stand_ins", "poison_after"]
+__all__ = ["finite_stand_ins", "poison_after", "unchecked", "is_checked"]
+
+_CHECKED = [True]
+
+
+@contextmanager
+def unchecked():
+    """Within the block, :func:`finite_stand_ins` checks nothing (each tensor comes back through a
+    mask that replaces nothing, so with the values, layout and backward pass of a stand-in that
+    found nothing bad, and ``poisoned`` is ``None``) and :func:`poison_after` returns ``y`` the same
+    way. With finite inputs the layers compute exactly
+    what they compute checked; with a non-finite one the parallel forms spread NaN over its whole
+    chunk. For training steps whose loss is then checked (a poisoned output is NaN, so a
+    non-finite layer input makes the loss non-finite either way) and redone checked when it is
+    not finite; see :func:`seqtheory.models.recipe.checked_if_nonfinite`. Not thread-safe (one
+    flag per process)."""
+    _CHECKED.append(False)
+    try:
+        yield
+    finally:
+        _CHECKED.pop()
+
+
+def is_checked() -> bool:
+    """Whether the layers check their inputs now (False inside :func:`unchecked`)."""
+    return _CHECKED[-1]
 
 
 def _split(t: torch.Tensor | None, log_gate: bool):
@@ -38,12 +64,25 @@ def _split(t: torch.Tensor | None, log_gate: bool):
     return t.masked_fill(bad, 0.0), steps
 
 
+_NO = torch.zeros((), dtype=torch.bool)
+
+
+def _unmasked(t: torch.Tensor | None) -> torch.Tensor | None:
+    """``t`` through a mask that replaces nothing: the values, layout and backward pass of a
+    stand-in (or poisoning) that found nothing to replace."""
+    return None if t is None else t.masked_fill(_NO.to(t.device), 0.0)
+
+
 def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torch.Tensor | None] = (),
                      log_gates: Sequence[torch.Tensor | None] = ()):
     """``(carried', read', log_gates', poisoned)``: each tensor with its bad entries replaced by
     0 (a gate of ``log a = 0``), in the order given (``None`` stays ``None``), and ``poisoned``
     ``(B, T, H)`` bool, true from the first bad carried input or log gate of a batch element and
-    head on, and at every step whose read input is bad (see the module docstring)."""
+    head on, and at every step whose read input is bad (see the module docstring); inside
+    :func:`unchecked` the tensors as they are (contiguous) and ``poisoned = None``."""
+    if not _CHECKED[-1]:
+        return [_unmasked(t) for t in carried], [_unmasked(t) for t in read], \
+            [_unmasked(t) for t in log_gates], None
     c = [_split(t, False) for t in carried]
     g = [_split(t, True) for t in log_gates]
     r = [_split(t, False) for t in read]
@@ -59,6 +98,9 @@ def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torc
 
 
 def poison_after(y: torch.Tensor, poisoned: torch.Tensor) -> torch.Tensor:
-    """``y`` (``(B, T, H, ...)``) with NaN at every poisoned step (``poisoned`` ``(B, T, H)``)."""
+    """``y`` (``(B, T, H, ...)``) with NaN at every poisoned step (``poisoned`` ``(B, T, H)``;
+    ``None``, from :func:`unchecked`: ``y`` as it is, contiguous)."""
+    if poisoned is None:
+        return _unmasked(y)
     mask = poisoned.reshape(*poisoned.shape, *([1] * (y.ndim - 3)))
     return y.masked_fill(mask, float("nan"))

@@ -10,7 +10,10 @@ A run is defined by these pieces, so every engine must use them unchanged:
   ``cfg.steps`` (the multiplier of ``cfg.lr`` used by optimizer step ``step``, 0-based);
 * :func:`task_loss` — cross-entropy (classification, logits cast to float32) or mean squared
   error (regression);
-* :func:`run_dtype` — float64 for ``precision="fp64"``, else float32.
+* :func:`run_dtype` — float64 for ``precision="fp64"``, else float32;
+* :func:`checked_if_nonfinite` — a step's forward pass runs with the layers' non-finite checks
+  off (:func:`seqtheory.models.nonfinite.unchecked`) and again with them on when its loss is not
+  finite, so every step computes what the checked layers compute.
 
 The formulas are those of ``seqtheory.models.train`` (code revision 2).
 """
@@ -18,15 +21,17 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Callable
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from ._checks import check_int
+from .nonfinite import unchecked
 
 __all__ = ["seed_all", "lr_factor", "task_loss", "run_dtype", "train_arrays",
-           "jsonable"]
+           "jsonable", "checked_if_nonfinite"]
 
 
 def seed_all(seed: int) -> None:
@@ -54,6 +59,24 @@ def task_loss(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Ten
     if regression:
         return F.mse_loss(out.float(), y.float()) if out.dtype != torch.float64 else F.mse_loss(out, y)
     return F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1))
+
+
+def checked_if_nonfinite(forward: Callable[[], tuple]) -> tuple:
+    """``forward()`` (a pure function returning ``(outputs, loss)``, ``loss`` a tensor of one or
+    more losses) run inside :func:`seqtheory.models.nonfinite.unchecked`; when a loss is not
+    finite, ``forward()`` again with the layers' checks on, and that result.
+
+    Why this is the checked forward pass: with finite layer inputs the unchecked layers compute
+    exactly what the checked ones compute (a stand-in replaces nothing; its layout is kept), and
+    a non-finite layer input makes the loss non-finite either way (checked, the outputs from it on
+    are NaN; unchecked, NaN spreads over its chunk), so such a step is recomputed checked. The
+    checks cost a sizeable share of a small model's step (isfinite, masks, cumulative sums in
+    every layer, and their backward)."""
+    with unchecked():
+        out, loss = forward()
+    if bool(torch.isfinite(loss.detach()).all()):
+        return out, loss
+    return forward()
 
 
 def run_dtype(cfg) -> torch.dtype:

@@ -58,7 +58,7 @@ import types
 import typing
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
@@ -555,13 +555,21 @@ class ResultsStore:
 
     def heartbeat(self, config: Any, owner: str, step: int, lease_s: float = 600.0) -> None:
         """Extend ``owner``'s lease and record progress; RuntimeError if the lease was lost."""
-        key, now = self.key_of(config), time.time()
+        self.heartbeat_many([config], owner, step, lease_s)
+
+    def heartbeat_many(self, configs: Sequence[Any], owner: str, step: int,
+                       lease_s: float = 600.0) -> None:
+        """:meth:`heartbeat` of each of ``configs`` (runs trained together), in one transaction:
+        RuntimeError naming the first run whose lease was lost (no lease is extended then)."""
+        keys, now = [self.key_of(c) for c in configs], time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
-            cur = con.execute("UPDATE runs SET lease_until=?, step=?, updated=? WHERE key=? AND "
-                              "owner=? AND status='claimed'", (now + lease_s, step, now, key, owner))
-            if cur.rowcount != 1:
-                raise RuntimeError(f"run {key[:12]} is not held by {owner}")
+            for key in keys:
+                cur = con.execute("UPDATE runs SET lease_until=?, step=?, updated=? WHERE key=? "
+                                  "AND owner=? AND status='claimed'",
+                                  (now + lease_s, step, now, key, owner))
+                if cur.rowcount != 1:
+                    raise RuntimeError(f"run {key[:12]} is not held by {owner}")
 
     def finish(self, config: Any, owner: str, result: dict) -> None:
         """Store the result and mark the run finished (RuntimeError if ``owner`` lost the lease)."""
@@ -593,9 +601,17 @@ class ResultsStore:
     # ------------------------------------------------------------------ metrics and checkpoints
     def log_metrics(self, config: Any, step: int, data: dict) -> None:
         """Record one point of a run's curves (idempotent per step)."""
+        self.log_metrics_many([(config, step, data)])
+
+    def log_metrics_many(self, points: Sequence[tuple[Any, int, dict]]) -> None:
+        """:meth:`log_metrics` of each ``(config, step, data)``, in one transaction (one
+        connection for the points of runs trained together: opening and closing one per point
+        costs more than the training step of a small model)."""
+        rows = [(self.key_of(c), int(step), json.dumps(data, default=_json_default))
+                for c, step, data in points]
         with self._connect() as con:
-            con.execute("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)",
-                        (self.key_of(config), int(step), json.dumps(data, default=_json_default)))
+            con.execute("BEGIN IMMEDIATE")
+            con.executemany("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)", rows)
 
     def metrics(self, config_or_key: Any) -> list[dict]:
         """The curve points of a run, by step (each dict has ``step``)."""
@@ -650,6 +666,9 @@ class _Tx:
 
     def execute(self, *a):
         return self.con.execute(*a)
+
+    def executemany(self, *a):
+        return self.con.executemany(*a)
 
     def __enter__(self):
         return self

@@ -39,7 +39,8 @@ from ._checks import check_bool_fields, check_int, check_int_fields, check_optio
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
-from .recipe import jsonable, lr_factor, run_dtype, seed_all, task_loss, train_arrays
+from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
+                     train_arrays)
 from .store import ResultsStore, config_key, default_owner
 from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
@@ -397,9 +398,12 @@ def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:
     for step in range(start, cfg.steps):
         xnp, ynp = training_batch(cfg, data, step)
         xb, yb = torch.as_tensor(xnp).to(dev), torch.as_tensor(ynp, dtype=ydtype).to(dev)
-        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=amp):
-            out = model(xb)
-        loss = task_loss(out, yb, regression)
+        def forward(xb=xb, yb=yb):
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=amp):
+                out = model(xb)
+            return out, task_loss(out, yb, regression)
+
+        out, loss = checked_if_nonfinite(forward)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
