@@ -251,7 +251,7 @@ def test_recorded_run_keeps_longdouble_input_and_refuses_bad_input():
 
     gens = [np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [1.0, 0.0]])]
     L, log = recorded_run(gens, "derived_series")
-    assert L.dims == [3] and log and all(len(d) == 5 for d in log)
+    assert L.dims == [3] and log and all(len(d) in (5, 6) for d in log)
     third = np.longdouble(1) / 3
     assert recorded_run([gens[0] * third, gens[1]])[0].dim == 3
     for bad in ([], [np.zeros((2, 3))], [gens[0], np.zeros((3, 3))], [gens[0] * np.nan]):
@@ -532,6 +532,74 @@ def test_square_margin_for_values_not_redrawn_is_weak_drop_margin():
     d = 0.9 * 1.2e-5 ** 2 / WEAK_DROP_MARGIN
     base, twin = logs(d, 1.04 * d)
     assert compare_decision_logs(base, [twin], 1e-9)[1] is None
+
+
+def _settled(decision):
+    return tuple(decision) + (True,)
+
+
+def test_a_settled_decision_is_not_held_to_the_square_rules():
+    """A decision whose result already has the largest dimension the exact computation can
+    have (float_rank.settle_decisions) cannot have dropped a genuine direction: its dropped
+    values are left out of the square rules (no margin, no constant: a dimension argument).
+    Negative controls: the same log unsettled is refused by the square rule; a settled
+    decision is still refused by every other rule (a dropped value neither re-drawn nor
+    explained by input rounding, a narrow gap, a changed decision)."""
+    from seqtheory.theory.float_rank import is_settled
+
+    kept = ("mats", [1.0, 1.2e-5], [True, True], 1e-9)
+    base = _log(kept, ("closure", [1.36e-14], [False], 1e-9))
+    twin = _log(kept, ("closure", [1.41e-14], [False], 1e-9))    # moved by 4%: not re-drawn
+    assert "does not re-draw" in compare_decision_logs(base, [twin], 1e-9)[1]
+    settled = [base[0], _settled(base[1])]
+    settled_twin = [twin[0], _settled(twin[1])]
+    assert is_settled(settled[1]) and not is_settled(settled[0])
+    gap, why = compare_decision_logs(settled, [settled_twin], 1e-9)
+    assert why is None and gap >= MIN_GAP
+    # re-drawn noise above the square, settled: certified; unsettled: refused
+    near = [_log(("closure", [1.0, 1e-7], [True, True], 1e-9),
+                 ("bracket", [d], [False], 1e-9)) for d in (2.5e-15, 6e-15)]
+    assert "square" in compare_decision_logs(near[0], [near[1]], 1e-9)[1]
+    assert compare_decision_logs(*[[n[0], _settled(n[1])] for n in near[:1]],
+                                 [[near[1][0], _settled(near[1][1])]], 1e-9)[1] is None
+    # every other rule still applies to a settled decision
+    genuine = [_settled(_log(("closure", [1.0, 5e-10], [True, False], 1e-9))[0])]
+    assert "genuine" in compare_decision_logs(genuine, [genuine], 1e-9)[1]
+    narrow = [_settled(_log(("closure", [1.0, 2e-9, 1e-12], [True, True, False], 1e-9))[0])]
+    noisy = [_settled(_log(("closure", [1.0, 2e-9, 5e-10], [True, True, False], 1e-9))[0])]
+    assert "gap" in compare_decision_logs(narrow, [noisy], 1e-9)[1]
+    changed = [_settled(_log(("closure", [1.0, 0.3, 2e-9], [True, True, True], 1e-9))[0])]
+    assert "changes the decision" in compare_decision_logs(
+        [_settled(_BASE[0])], [changed], 1e-9)[1]
+
+
+def test_settle_decisions_marks_the_active_log_from_a_place_on():
+    from seqtheory.theory.float_rank import (decision_count, is_settled, record_decision,
+                                             recording_decisions, settle_decisions)
+
+    assert decision_count() is None
+    settle_decisions(0)                                   # not recording: no-op
+    with recording_decisions() as log:
+        record_decision("a", np.array([1.0]), np.array([True]), 1e-9)
+        start = decision_count()
+        record_decision("b", np.array([1.0, 1e-20]), np.array([True, False]), 1e-9)
+        record_decision("c", np.array([1.0]), np.array([True]), 1e-9)
+        settle_decisions(start)
+    assert start == 1 and [is_settled(d) for d in log] == [False, True, True]
+    assert all(len(d) == 6 for d in log[1:]) and log[1][0] == "b"
+
+
+def test_bracket_space_bound_is_sl_n_for_matrices_and_the_algebra_for_its_own_brackets():
+    from seqtheory.theory.lie_ambient import MatrixAmbient
+    from seqtheory.theory.lie_closure import bracket_space_bound
+
+    amb = MatrixAmbient(3)
+    assert bracket_space_bound(amb, 9, 9, True) == 8         # [gl(3), gl(3)] = sl(3)
+    assert bracket_space_bound(amb, 3, 3, True) == 3         # [g, g] inside g
+    assert bracket_space_bound(amb, 3, 9, False) == 8        # inside sl(3) only
+    # the exact path agrees: [gl(3), gl(3)] has dimension 8
+    gl3 = LieAlgebra.generated_by([E(3, i, j) for i in range(3) for j in range(3)])
+    assert gl3.dim == 9 and gl3.derived_algebra().dim == 8
 
 
 def test_raised_levels_lifts_a_level_above_measured_noise():

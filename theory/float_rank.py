@@ -65,7 +65,8 @@ __all__ = [
     "EPS", "MIN_GAP", "NumericalRankError", "RankDecision", "rank_decision", "decide",
     "TWIN_PERTURBATION", "INPUT_ROUNDING", "WEAK_DROP_MARGIN", "RESOLUTION_GAP",
     "ARITHMETIC_FLOOR", "recording_decisions", "is_recording", "decision_level", "working_dtype",
-    "record_decision", "resolutions", "compare_decision_logs", "raised_levels",
+    "record_decision", "decision_count", "settle_decisions", "resolutions",
+    "compare_decision_logs", "raised_levels",
     "FloatRank", "float_rank", "row_norms", "normalise_rows", "input_noise", "svd_noise",
     "complement_rows", "check_tol",
 ]
@@ -257,6 +258,34 @@ def record_decision(argument: str, values: np.ndarray, kept: np.ndarray, level: 
                     float(level), ARITHMETIC_FLOOR if floor is None else float(floor)))
 
 
+def decision_count() -> int | None:
+    """The number of decisions in the active log of :func:`recording_decisions` (``None`` when
+    not recording): the place where the next decision goes, for :func:`settle_decisions`."""
+    log = _LOG.get()
+    return None if log is None else len(log)
+
+
+def settle_decisions(start: int | None) -> None:
+    """Mark the decisions of the active log from place ``start`` on as *settled*: the result
+    they built already has the largest dimension that the exact computation can have (the Lie
+    closure is the whole ambient; a bracket space ``[a, b]`` of matrices is ``sl(n)``, all
+    of whose elements are traceless, ``tr [x, y] = 0``; ``[g, g]`` is all of ``g``). A dropped
+    value of a settled decision cannot be a genuine direction that the answer lacks -- the
+    exact answer has no room for one -- so :func:`compare_decision_logs` leaves it out of the
+    square rules (every other rule still applies to it). A settled entry carries a sixth
+    field ``True``. No-op when not recording or ``start`` is ``None``."""
+    log = _LOG.get()
+    if log is None or start is None:
+        return
+    for i in range(start, len(log)):
+        log[i] = tuple(log[i][:5]) + (True,)
+
+
+def is_settled(decision: tuple) -> bool:
+    """Whether a logged decision was marked by :func:`settle_decisions`."""
+    return len(decision) > 5 and bool(decision[5])
+
+
 def resolutions(values: np.ndarray, change: np.ndarray, perturbation: float) -> np.ndarray:
     """The *resolution* of each measured value: the relative input error that, to first order,
     moves it by its own size -- ``perturbation * value / change`` (``change``: its largest change
@@ -352,7 +381,7 @@ class _Tally:
     def add(self, decision: tuple, runs: list, tol: float,
             perturbation: float) -> tuple[float, str] | None:
         """Judge one decision made alike by every run; ``(gap, reason)`` when it is refused."""
-        arg, v0, k0, level, floor = decision
+        arg, v0, k0, level, floor = decision[:5]
         change = np.max([np.abs(r[1] - v0) for r in runs], axis=0) if runs \
             else np.zeros_like(v0)
         res = resolutions(v0, change, perturbation)
@@ -383,7 +412,7 @@ class _Tally:
         """The dropped values of ``decision``: each re-drawn, under its floor, or far below the
         level and explained by an input rounding of at most INPUT_ROUNDING; tallied for the
         square rule and the noise's resolution."""
-        arg, v0, k0, level, floor = decision
+        arg, v0, k0, level, floor = decision[:5]
         drop0 = v0[~k0]
         moved = dchange >= _NOISE_CHANGE * drop0                  # re-drawn: rounding
         explained = (drop0 <= floor) | ((drop0 <= level / MIN_GAP) & (dres <= INPUT_ROUNDING))
@@ -396,6 +425,8 @@ class _Tally:
                     f"value, so the rank is not determined")
         # the resolution of the noise: of the values above the arithmetic's floor
         self.noise_res = max(self.noise_res, float(dres[drop0 > floor].max(initial=0.0)))
+        if is_settled(decision):
+            return None     # no room for a genuine direction: not held to the square rules
         # not re-drawn (moved by less than itself): possibly a genuine value of high
         # sensitivity, held to the wider square margin
         weak = (drop0 > ARITHMETIC_FLOOR) & (dchange < _REDRAWN * drop0)
@@ -444,7 +475,7 @@ def raised_levels(base: list, twins: list[list], levels: dict[int, float],
     else ``None`` and the runs are judged as they are (refused by :func:`compare_decision_logs`
     where a decision is not certified). Levels only rise, so repeating terminates. Pure
     function of its arguments."""
-    for i, (arg, v0, k0, level, floor) in enumerate(base):
+    for i, (arg, v0, k0, level, floor) in enumerate(d[:5] for d in base):
         if any(len(t) <= i or t[i][0] != arg or t[i][1].shape != v0.shape for t in twins):
             return None
         runs = [v0] + [t[i][1] for t in twins]

@@ -97,14 +97,15 @@ import numpy as np
 
 from ._messages import counted
 from .field_input import check_number, concat_rows, row_count, to_field_rows
-from .float_rank import NumericalRankError, is_recording, rank_decision, recording_decisions, \
-    row_norms, svd_noise, working_dtype
+from .float_rank import NumericalRankError, decision_count, is_recording, rank_decision, \
+    recording_decisions, row_norms, settle_decisions, svd_noise, working_dtype
 from .float_subspace import FloatSubspace
 from .int_rows import as_int_rows, exact_matmul, maxabs, primitive_rows, stack_int
 from .lie_ambient import MatrixAmbient, StructureAmbient, span_rows_from, span_rows_qq, \
     sparse_brackets
 from .lie_centraliser import centraliser_mod, coordinate_noise
-from .lie_closure import bracket_noise, check_closed, close, extend_field_rows, nonzero_brackets
+from .lie_closure import bracket_noise, bracket_space_bound, check_closed, close, \
+    extend_field_rows, nonzero_brackets
 from .lie_exact import centraliser_qq
 from .lie_structure import check_antisymmetry, check_jacobi, integer_table, parse_structure
 from .lie_twins import certify, twin, twin_refusals, twin_runs
@@ -482,12 +483,14 @@ class LieAlgebra:
             return self._sub(RationalSubspace(self._ambient.N).extend_rows(W)[0])
         S = zero_subspace(self._ambient.N, self.field, self.tol or 1e-9)
         e = bracket_noise(self._ambient, self._space, other._space)
-        inserted = []
+        inserted, start = [], decision_count()
         for chunk in self._ambient.batches(self.field, A, A if sym else B, sym):
             S, add = extend_field_rows(S, chunk, e, "a bracket space [a, b]")
             inserted.append(add)
             if S.dim == self._ambient.N:
                 break
+        if S.dim >= bracket_space_bound(self._ambient, self.dim, other.dim, sym):
+            settle_decisions(start)     # as large as it can be: nothing genuine dropped
         return self._sub(S, inserted)
 
     def _inserted(self):
