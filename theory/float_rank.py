@@ -35,7 +35,12 @@ every kept value's resolution is :data:`RESOLUTION_GAP` times above that of the 
 creates), every dropped value is ``MIN_GAP`` (re-drawn) or :data:`WEAK_DROP_MARGIN` (not
 re-drawn) times below the square of the smallest kept value (a bracket of two directions
 separated by ``sigma`` can have a genuine component of a small multiple of ``sigma**2``), and
-the gaps are wide. Levels follow the measured noise: where the twins measure noise among the
+the gaps are wide -- except for *settled* decisions (:func:`settle_decisions`): those of a
+computation whose result already has the largest dimension the exact computation can have (a Lie
+closure that is the whole ambient; a bracket space of matrices that is ``sl(n)``, brackets being
+traceless; ``[g, g] = g``). A genuine value dropped there would make the exact answer larger
+than the largest possible one, so their dropped values are left out of the square rules (a
+dimension argument, no margin; every other rule still applies). Levels follow the measured noise: where the twins measure noise among the
 kept values of a decision (input rounding amplified above ``tol``, e.g. 5e-9 in the lower
 central series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets that
 decision's level between the noise and the signal (``MIN_GAP`` above each) and the runs are
@@ -337,7 +342,9 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
       genuine component of a small multiple of ``sigma**2`` (conjugated sl(2): about a
       quarter at condition number 7e5, the component of ``[e, f]`` outside ``span{e, f}`` is
       4e-12 with ``sigma = 2.7e-6``; genuine values down to 1/10 600 of it above 1e6), which
-      must not sink into the dropped values.
+      must not sink into the dropped values. The dropped values of *settled* decisions
+      (:func:`settle_decisions`: the result already has the largest dimension possible, so no
+      genuine direction can be missing from it) are left out of both square rules.
 
     Pure function of its arguments. ``tol`` is the relative tolerance (for the messages)."""
     for t in twins:

@@ -491,7 +491,10 @@ class LieAlgebra:
                 break
         if S.dim >= bracket_space_bound(self._ambient, self.dim, other.dim, sym):
             settle_decisions(start)     # as large as it can be: nothing genuine dropped
-        return self._sub(S, inserted)
+        out = self._sub(S, inserted)
+        # spanned by brackets: traceless (inside sl(n)) in a matrix ambient
+        out._cache["traceless"] = getattr(self._ambient, "kind", None) == "matrix"
+        return out
 
     def _inserted(self):
         """The rows that span the algebra: on the float path while its decisions are recorded,
@@ -1032,8 +1035,17 @@ def _invariant_error(L: "LieAlgebra", what: str) -> NumericalRankError:
 
 
 def _check_contained(A: "LieAlgebra", B: "LieAlgebra", what: str) -> None:
-    """Float path: ``A ⊆ B`` by the gap-checked rank decision, else an invariant error."""
-    if A.dim > B.dim or not B._space.contains_rows(A._inserted(), noise=A.noise):
+    """Float path: ``A ⊆ B`` by the gap-checked rank decision, else an invariant error. The
+    decision is settled (:func:`~seqtheory.theory.float_rank.settle_decisions`: no genuine
+    residual can be dropped) when ``B`` holds every vector ``A`` can have: ``B`` is the whole
+    ambient, or ``B`` is ``sl(n)`` (a bracket space of matrices of dimension ``n*n - 1``) and
+    ``A`` is a bracket space too (traceless)."""
+    start = decision_count()
+    contained = A.dim <= B.dim and B._space.contains_rows(A._inserted(), noise=A.noise)
+    if B.dim == B._ambient.N or (B.dim == B._ambient.N - 1 and B._cache.get("traceless")
+                                 and A._cache.get("traceless")):
+        settle_decisions(start)
+    if not contained:
         raise _invariant_error(A, f"{what} fails (dims {A.dim} and {B.dim})")
 
 
