@@ -71,9 +71,14 @@ simple algebras get the exact answer up to condition number 1e3 (all 80 family c
 random conjugated integer algebras up to 1e8, every invariant scored on its own (the dimension
 alone of sl(2) conjugated above 1e6, once wrong, now refuses or is right). Exact input (ints,
 Fractions, sympy numbers) always gets the exact path, the reference beside this one.
-Refusals below condition number 1e4 (434 of 5 088 stress cases, seed 2026) are none intrinsic:
-the genuine values of the exact conjugation stand at least 170 times above the input's rounding
-noise, but the rule cannot tell them from what it must refuse above 1e5 (the square rule);
+Decisions whose result already has the largest dimension the exact computation can have (a
+closure that is all of gl(n); a bracket space that is sl(n) -- brackets are traceless -- or
+``[g, g] = g``; a containment in the ambient, or of a bracket space in sl(n)) are *settled*
+(:func:`~seqtheory.theory.float_rank.settle_decisions`): no genuine direction can be missing, so
+their dropped values are not held to the square rule. Refusals below condition number 1e4 (330
+of 5 088 stress cases, seed 2026; 434 before settling) are none intrinsic: the genuine values of
+the exact conjugation stand at least 170 times above the input's rounding noise, but the rule
+cannot tell them from what it must refuse above 1e5 (the square rule);
 :func:`recorded_run` gives one recorded run for such diagnostics
 (``benchmarks/float_lie_refusals.py``).
 
