@@ -27,8 +27,8 @@ Measured and NOT adopted (issue 19 §3, ways to tell a genuine small value from 
 
 * an absolute resolution threshold: dropped noise (the exact conjugation's value under 1/100 of
   the float run's) in bands 1e1..1e3 has resolutions of median 1e-16 .. 2e-16 and 99th
-  percentile 2e-15 .. 4e-15, some up to 1e-1; the genuine values dropped when the square rule is
-  off (407 wrong cases, all above 1e5) have 9e-15 .. 8e-13 (pinned sl(2) cases 1.3e-14 ..
+  percentile 2e-15 .. 4e-15, a few above 1e-2; the genuine values dropped when the square rule is
+  off (407 wrong cases, all above 1e5; 12 examined) have 9e-15 .. 8e-13 (pinned sl(2) 1.3e-14 ..
   3.2e-14), some re-drawn ones 4e-16 .. 1.6e-15: the ranges overlap;
 * consistency of resolutions within one certified call (a dropped value not re-drawn excused
   from the wider square margin when another dropped value's resolution is within 10 times its
