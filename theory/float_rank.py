@@ -24,26 +24,26 @@ genuine small value pass as rounding. The Lie path therefore decides differently
 :func:`recording_decisions` every decision is recorded (values, which were kept, level) instead
 of certified, the arithmetic is ``numpy.longdouble`` (:func:`working_dtype`), subspaces are
 built by in-order Gram-Schmidt and :func:`complement_rows` (bases continuous in the input), and
-the same computation is repeated on twins of the input (every entry multiplied by
-``1 + TWIN_PERTURBATION r``, ``|r| <= 1``). Each recorded value then has a measured
-*resolution* (:func:`resolutions`): the relative input error that, to first order, moves it by
-its own size. :func:`compare_decision_logs` accepts the answer only when every twin made the
-same decisions, every dropped value is re-drawn by the perturbation (rounding noise) or far
-below the level and explained by an input rounding of relative size :data:`INPUT_ROUNDING`,
-every kept value's resolution is :data:`RESOLUTION_GAP` times above that of the dropped noise
-(a direction created by the input's rounding has the resolution of the noise the same rounding
-creates), every dropped value is ``MIN_GAP`` (re-drawn) or :data:`WEAK_DROP_MARGIN` (not
-re-drawn) times below the square of the smallest kept value (a bracket of two directions
-separated by ``sigma`` can have a genuine component of a small multiple of ``sigma**2``), and
-the gaps are wide -- except for *settled* decisions (:func:`settle_decisions`): those of a
-computation whose result already has the largest dimension the exact computation can have (a Lie
-closure that is the whole ambient; a bracket space of matrices that is ``sl(n)``, brackets being
-traceless; ``[g, g] = g``). A genuine value dropped there would make the exact answer larger
-than the largest possible one, so their dropped values are left out of the square rules (a
-dimension argument, no margin; every other rule still applies). Levels follow the measured noise: where the twins measure noise among the
-kept values of a decision (input rounding amplified above ``tol``, e.g. 5e-9 in the lower
-central series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets that
-decision's level between the noise and the signal (``MIN_GAP`` above each) and the runs are
+the same computation is repeated on twins of the input (every entry multiplied by ``1 +
+TWIN_PERTURBATION r``, ``|r| <= 1``). Each recorded value then has a measured *resolution*
+(:func:`resolutions`): the relative input error that, to first order, moves it by its own size.
+:func:`compare_decision_logs` accepts the answer only when every twin made the same decisions,
+every dropped value is re-drawn by the perturbation (rounding noise) or far below the level and
+explained by an input rounding of relative size :data:`INPUT_ROUNDING`, every kept value's
+resolution is :data:`RESOLUTION_GAP` times above that of the dropped noise (a direction created
+by the input's rounding has the resolution of the noise the same rounding creates), every
+dropped value is ``MIN_GAP`` (re-drawn) or :data:`WEAK_DROP_MARGIN` (not re-drawn) times below
+the square of the smallest kept value (a bracket of two directions separated by ``sigma`` can
+have a genuine component of a small multiple of ``sigma**2``), and the gaps are wide -- except
+for *settled* decisions (:func:`settle_decisions`): those of a computation whose result already
+has the largest dimension the exact computation can have (a Lie closure that is the whole
+ambient; a bracket space of matrices that is ``sl(n)``, brackets being traceless; ``[g, g] =
+g``). A genuine value dropped there would make the exact answer larger than the largest possible
+one, so their dropped values are left out of the square rules (a dimension argument, no margin;
+every other rule still applies). Levels follow the measured noise: where the twins measure noise
+among the kept values of a decision (input rounding amplified above ``tol``, e.g. 5e-9 in the
+lower central series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets
+that decision's level between the noise and the signal (``MIN_GAP`` above each) and the runs are
 repeated (:func:`decision_level`). Its answer is the one for exact matrices that the float input
 approximates to a relative accuracy far below ``tol``: rounding of the input (e.g. of a
 conjugation ``P A P^-1``) is recognised as noise, not as the exact algebra of the binary

@@ -43,7 +43,8 @@ def bracket_space_bound(amb, dim_a: int, dim_b: int, same: bool) -> int:
     ``b`` is ``a``): every bracket of matrices is traceless (``tr(xy - yx) = 0``), so ``[a, b]``
     lies in ``sl(n)``, of dimension ``n*n - 1``; ``[a, a]`` lies in the Lie algebra ``a``
     (closed under the bracket). A bracket space of that dimension is all of the space that
-    contains it: the float path settles its decisions (:func:`~seqtheory.theory.float_rank.settle_decisions`).
+    contains it: the float path settles its decisions
+    (:func:`~seqtheory.theory.float_rank.settle_decisions`).
     Source: Humphreys, §1.2 (sl(n) = [gl(n), gl(n)]), §1.1 (subalgebras)."""
     bound = amb.N - 1 if getattr(amb, "kind", None) == "matrix" else amb.N
     return min(bound, dim_a) if same else bound
