@@ -644,6 +644,25 @@ def test_gl3_at_condition_number_822_is_answered_by_the_dimension_argument():
     assert brackets and all(is_settled(d) for d in brackets)
 
 
+@pytest.mark.parametrize("k", range(len(_ONCE_WRONG_DIM_1E6)))
+def test_a_genuine_value_below_the_old_margin_is_not_settled(k):
+    """The genuine components of [e, f] outside span{e, f} of sl(2) conjugated above 1e6 (down
+    to 1/10 600 of the square of the smallest kept value) lie in a closure that is not the
+    whole of gl(2): its decisions are not settled, the square rule still holds them, and the
+    dimension is refused or right (3)."""
+    from seqtheory.theory.float_rank import is_settled
+    from seqtheory.theory.lie import recorded_run
+
+    a, b, rows = _ONCE_WRONG_DIM_1E6[k]
+    mats = _conjugate([np.array(a), np.array(b)], _hex_matrix(rows))
+    L, log = recorded_run(mats)
+    assert not any(is_settled(d) for d in log)
+    try:
+        assert LieAlgebra.generated_by(mats).dim == 3
+    except NumericalRankError:
+        pass
+
+
 def test_raised_levels_lifts_a_level_above_measured_noise():
     """A kept value that the twins re-draw (noise above the tolerance) gets a level between
     it and the stable signal; a narrow gap or a value that is neither raises nothing."""
