@@ -16,6 +16,34 @@ and refusing is right. Other refusals are the rule's own (over-conservative).
 
 Run: ``python benchmarks/float_lie_refusals.py [--seed 2026] [--cases 10000] [--json out.json]``
 (about 90 s on one core for the 5 088 cases below 1e4 of seed 2026).
+
+Measured on seed 2026 with settled decisions (``float_rank.settle_decisions``: a result of the
+largest possible dimension cannot miss a genuine direction, so no square rule): answered /
+refused intrinsic / other per band 1e0..1e4: 1288/0/0, 1234/0/4, 1249/0/31, 987/4/291 (before:
+1288/0/0, 1227/0/11, 1205/0/75, 934/0/348); rules: square 128, square (not re-drawn) 100,
+resolution gap 86, gap 10 (4 intrinsic), 6 others.
+
+Measured and NOT adopted (issue 19 §3, ways to tell a genuine small value from rounding noise):
+
+* an absolute resolution threshold: dropped noise (the exact conjugation's value under 1/100 of
+  the float run's) in bands 1e1..1e3 has resolutions of median 1e-16 .. 2e-16 and 99th
+  percentile 2e-15 .. 4e-15, a few above 1e-2; the genuine values dropped when the square rule is
+  off (407 wrong cases, all above 1e5; 12 examined) have 9e-15 .. 8e-13 (pinned sl(2) 1.3e-14 ..
+  3.2e-14), some re-drawn ones 4e-16 .. 1.6e-15: the ranges overlap;
+* consistency of resolutions within one certified call (a dropped value not re-drawn excused
+  from the wider square margin when another dropped value's resolution is within 10 times its
+  own): +7/+25/+34/+8 answered in bands 1e1..1e4 of seed 2026, 0 wrong over 10 000 cases of
+  seeds 2026 and 7 -- but the pinned sl(2) cases of tests/test_float_lie_stress.py
+  (``_ONCE_WRONG_DIM_1E6``) answer dim 2 (exact 3): a genuine direction recorded twice in one
+  decision vouches for itself (a resolution is scale-free, so multiples of one genuine
+  direction share it). Unsound;
+* the same computation at higher precision: of about 45 square-rule offenders examined (first
+  1 000 cases), about 14 are at the level of longdouble arithmetic (the exact conjugation's own
+  run shows them within 3 times) and the rest are the float input's error (the exact run's value
+  10 .. 1e20 times smaller). Higher precision removes only the first kind; the second is the
+  input's error against the exact conjugation, 1e-15 .. 1e-13 relative at condition numbers
+  1e2 .. 1e4, not the float64 rounding ``u |F|`` (1.1e-16) that a bound from the input's own
+  rounding would assume -- such a bound refuses that noise as genuine.
 """
 from __future__ import annotations
 

@@ -24,21 +24,26 @@ genuine small value pass as rounding. The Lie path therefore decides differently
 :func:`recording_decisions` every decision is recorded (values, which were kept, level) instead
 of certified, the arithmetic is ``numpy.longdouble`` (:func:`working_dtype`), subspaces are
 built by in-order Gram-Schmidt and :func:`complement_rows` (bases continuous in the input), and
-the same computation is repeated on twins of the input (every entry multiplied by
-``1 + TWIN_PERTURBATION r``, ``|r| <= 1``). Each recorded value then has a measured
-*resolution* (:func:`resolutions`): the relative input error that, to first order, moves it by
-its own size. :func:`compare_decision_logs` accepts the answer only when every twin made the
-same decisions, every dropped value is re-drawn by the perturbation (rounding noise) or far
-below the level and explained by an input rounding of relative size :data:`INPUT_ROUNDING`,
-every kept value's resolution is :data:`RESOLUTION_GAP` times above that of the dropped noise
-(a direction created by the input's rounding has the resolution of the noise the same rounding
-creates), every dropped value is ``MIN_GAP`` (re-drawn) or :data:`WEAK_DROP_MARGIN` (not
-re-drawn) times below the square of the smallest kept value (a bracket of two directions
-separated by ``sigma`` can have a genuine component of a small multiple of ``sigma**2``), and
-the gaps are wide. Levels follow the measured noise: where the twins measure noise among the
-kept values of a decision (input rounding amplified above ``tol``, e.g. 5e-9 in the lower
-central series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets that
-decision's level between the noise and the signal (``MIN_GAP`` above each) and the runs are
+the same computation is repeated on twins of the input (every entry multiplied by ``1 +
+TWIN_PERTURBATION r``, ``|r| <= 1``). Each recorded value then has a measured *resolution*
+(:func:`resolutions`): the relative input error that, to first order, moves it by its own size.
+:func:`compare_decision_logs` accepts the answer only when every twin made the same decisions,
+every dropped value is re-drawn by the perturbation (rounding noise) or far below the level and
+explained by an input rounding of relative size :data:`INPUT_ROUNDING`, every kept value's
+resolution is :data:`RESOLUTION_GAP` times above that of the dropped noise (a direction created
+by the input's rounding has the resolution of the noise the same rounding creates), every
+dropped value is ``MIN_GAP`` (re-drawn) or :data:`WEAK_DROP_MARGIN` (not re-drawn) times below
+the square of the smallest kept value (a bracket of two directions separated by ``sigma`` can
+have a genuine component of a small multiple of ``sigma**2``), and the gaps are wide -- except
+for *settled* decisions (:func:`settle_decisions`): those of a computation whose result already
+has the largest dimension the exact computation can have (a Lie closure that is the whole
+ambient; a bracket space of matrices that is ``sl(n)``, brackets being traceless; ``[g, g] =
+g``). A genuine value dropped there would make the exact answer larger than the largest possible
+one, so their dropped values are left out of the square rules (a dimension argument, no margin;
+every other rule still applies). Levels follow the measured noise: where the twins measure noise
+among the kept values of a decision (input rounding amplified above ``tol``, e.g. 5e-9 in the
+lower central series of n(5) conjugated at condition number 1e3), :func:`raised_levels` sets
+that decision's level between the noise and the signal (``MIN_GAP`` above each) and the runs are
 repeated (:func:`decision_level`). Its answer is the one for exact matrices that the float input
 approximates to a relative accuracy far below ``tol``: rounding of the input (e.g. of a
 conjugation ``P A P^-1``) is recognised as noise, not as the exact algebra of the binary
@@ -65,7 +70,8 @@ __all__ = [
     "EPS", "MIN_GAP", "NumericalRankError", "RankDecision", "rank_decision", "decide",
     "TWIN_PERTURBATION", "INPUT_ROUNDING", "WEAK_DROP_MARGIN", "RESOLUTION_GAP",
     "ARITHMETIC_FLOOR", "recording_decisions", "is_recording", "decision_level", "working_dtype",
-    "record_decision", "resolutions", "compare_decision_logs", "raised_levels",
+    "record_decision", "decision_count", "settle_decisions", "resolutions",
+    "compare_decision_logs", "raised_levels",
     "FloatRank", "float_rank", "row_norms", "normalise_rows", "input_noise", "svd_noise",
     "complement_rows", "check_tol",
 ]
@@ -257,6 +263,34 @@ def record_decision(argument: str, values: np.ndarray, kept: np.ndarray, level: 
                     float(level), ARITHMETIC_FLOOR if floor is None else float(floor)))
 
 
+def decision_count() -> int | None:
+    """The number of decisions in the active log of :func:`recording_decisions` (``None`` when
+    not recording): the place where the next decision goes, for :func:`settle_decisions`."""
+    log = _LOG.get()
+    return None if log is None else len(log)
+
+
+def settle_decisions(start: int | None) -> None:
+    """Mark the decisions of the active log from place ``start`` on as *settled*: the result
+    they built already has the largest dimension that the exact computation can have (the Lie
+    closure is the whole ambient; a bracket space ``[a, b]`` of matrices is ``sl(n)``, all
+    of whose elements are traceless, ``tr [x, y] = 0``; ``[g, g]`` is all of ``g``). A dropped
+    value of a settled decision cannot be a genuine direction that the answer lacks -- the
+    exact answer has no room for one -- so :func:`compare_decision_logs` leaves it out of the
+    square rules (every other rule still applies to it). A settled entry carries a sixth
+    field ``True``. No-op when not recording or ``start`` is ``None``."""
+    log = _LOG.get()
+    if log is None or start is None:
+        return
+    for i in range(start, len(log)):
+        log[i] = tuple(log[i][:5]) + (True,)
+
+
+def is_settled(decision: tuple) -> bool:
+    """Whether a logged decision was marked by :func:`settle_decisions`."""
+    return len(decision) > 5 and bool(decision[5])
+
+
 def resolutions(values: np.ndarray, change: np.ndarray, perturbation: float) -> np.ndarray:
     """The *resolution* of each measured value: the relative input error that, to first order,
     moves it by its own size -- ``perturbation * value / change`` (``change``: its largest change
@@ -308,7 +342,9 @@ def compare_decision_logs(base: list, twins: list[list], tol: float,
       genuine component of a small multiple of ``sigma**2`` (conjugated sl(2): about a
       quarter at condition number 7e5, the component of ``[e, f]`` outside ``span{e, f}`` is
       4e-12 with ``sigma = 2.7e-6``; genuine values down to 1/10 600 of it above 1e6), which
-      must not sink into the dropped values.
+      must not sink into the dropped values. The dropped values of *settled* decisions
+      (:func:`settle_decisions`: the result already has the largest dimension possible, so no
+      genuine direction can be missing from it) are left out of both square rules.
 
     Pure function of its arguments. ``tol`` is the relative tolerance (for the messages)."""
     for t in twins:
@@ -352,7 +388,7 @@ class _Tally:
     def add(self, decision: tuple, runs: list, tol: float,
             perturbation: float) -> tuple[float, str] | None:
         """Judge one decision made alike by every run; ``(gap, reason)`` when it is refused."""
-        arg, v0, k0, level, floor = decision
+        arg, v0, k0, level, floor = decision[:5]
         change = np.max([np.abs(r[1] - v0) for r in runs], axis=0) if runs \
             else np.zeros_like(v0)
         res = resolutions(v0, change, perturbation)
@@ -383,7 +419,7 @@ class _Tally:
         """The dropped values of ``decision``: each re-drawn, under its floor, or far below the
         level and explained by an input rounding of at most INPUT_ROUNDING; tallied for the
         square rule and the noise's resolution."""
-        arg, v0, k0, level, floor = decision
+        arg, v0, k0, level, floor = decision[:5]
         drop0 = v0[~k0]
         moved = dchange >= _NOISE_CHANGE * drop0                  # re-drawn: rounding
         explained = (drop0 <= floor) | ((drop0 <= level / MIN_GAP) & (dres <= INPUT_ROUNDING))
@@ -396,6 +432,8 @@ class _Tally:
                     f"value, so the rank is not determined")
         # the resolution of the noise: of the values above the arithmetic's floor
         self.noise_res = max(self.noise_res, float(dres[drop0 > floor].max(initial=0.0)))
+        if is_settled(decision):
+            return None     # no room for a genuine direction: not held to the square rules
         # not re-drawn (moved by less than itself): possibly a genuine value of high
         # sensitivity, held to the wider square margin
         weak = (drop0 > ARITHMETIC_FLOOR) & (dchange < _REDRAWN * drop0)
@@ -444,7 +482,7 @@ def raised_levels(base: list, twins: list[list], levels: dict[int, float],
     else ``None`` and the runs are judged as they are (refused by :func:`compare_decision_logs`
     where a decision is not certified). Levels only rise, so repeating terminates. Pure
     function of its arguments."""
-    for i, (arg, v0, k0, level, floor) in enumerate(base):
+    for i, (arg, v0, k0, level, floor) in enumerate(d[:5] for d in base):
         if any(len(t) <= i or t[i][0] != arg or t[i][1].shape != v0.shape for t in twins):
             return None
         runs = [v0] + [t[i][1] for t in twins]

@@ -15,15 +15,17 @@ import math
 import numpy as np
 
 from .field_input import concat_rows, row_count
-from .float_rank import (EPS, MIN_GAP, NumericalRankError, decision_level, is_recording,
-                         record_decision, row_norms, working_dtype)
+from .float_rank import (EPS, MIN_GAP, NumericalRankError, decision_count, decision_level,
+                         is_recording, record_decision, row_norms, settle_decisions,
+                         working_dtype)
 from .float_subspace import FloatSubspace
 from .int_rows import as_int_rows
 from .lie_exact import close_qq
 from .linalg import subspace_rows
 from .subspace import Subspace
 
-__all__ = ["close", "extend_field_rows", "bracket_noise", "nonzero_brackets", "check_closed"]
+__all__ = ["close", "extend_field_rows", "bracket_noise", "nonzero_brackets", "check_closed",
+           "bracket_space_bound"]
 
 
 def bracket_noise(amb, U: Subspace, V: Subspace) -> float:
@@ -34,6 +36,18 @@ def bracket_noise(amb, U: Subspace, V: Subspace) -> float:
     if U.field != "RR":
         return 0.0
     return math.hypot(U.noise, V.noise) * 2.0 + (2 * getattr(amb, "n", 1) + 2) * EPS
+
+
+def bracket_space_bound(amb, dim_a: int, dim_b: int, same: bool) -> int:
+    """The largest dimension of a bracket space ``[a, b]`` in the ambient ``amb`` (``same``:
+    ``b`` is ``a``): every bracket of matrices is traceless (``tr(xy - yx) = 0``), so ``[a, b]``
+    lies in ``sl(n)``, of dimension ``n*n - 1``; ``[a, a]`` lies in the Lie algebra ``a``
+    (closed under the bracket). A bracket space of that dimension is all of the space that
+    contains it: the float path settles its decisions
+    (:func:`~seqtheory.theory.float_rank.settle_decisions`).
+    Source: Humphreys, §1.2 (sl(n) = [gl(n), gl(n)]), §1.1 (subalgebras)."""
+    bound = amb.N - 1 if getattr(amb, "kind", None) == "matrix" else amb.N
+    return min(bound, dim_a) if same else bound
 
 
 def extend_field_rows(S: Subspace, chunk, e: float | None, argument: str):
@@ -109,6 +123,7 @@ def close(amb, S: Subspace, frontier, argument: str, inserted: list | None = Non
         return close_qq(amb, as_int_rows(frontier))
     frontier = np.asarray(frontier) if not isinstance(frontier, np.ndarray) else frontier
     W = frontier if field == "RR" and is_recording() else None
+    start = decision_count()
     while row_count(frontier):
         allb = subspace_rows(S) if W is None else W
         e = bracket_noise(amb, S, S)
@@ -124,4 +139,7 @@ def close(amb, S: Subspace, frontier, argument: str, inserted: list | None = Non
             W = np.concatenate([W, frontier])
             if inserted is not None:
                 inserted.append(frontier)
+    if S.dim == amb.N:
+        # the closure is the whole ambient: no genuine direction can be missing from it
+        settle_decisions(start)
     return S
