@@ -37,7 +37,7 @@ from .text import TextData, load_corpus
 
 __all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
            "quick_config", "gpu_config", "eval_loss", "run_result", "torch_threads",
-           "record_steps", "choose_lr"]
+           "record_steps", "run_steps", "choose_lr"]
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     """
     if head not in ("adamw", "rownorm"):
         raise ValueError(f"head must be 'adamw' or 'rownorm', got {head!r}")
-    steps = cfg.steps if steps is None else steps
+    steps = run_steps(cfg, steps)
     dev = torch.device(cfg.device)
     t0 = time.perf_counter()
     torch.manual_seed(seed)
@@ -279,6 +279,12 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             break
     return run_result(head, head_lr, seed, steps, val0, eval_loss(model, ex, ey), losses,
                       time.perf_counter() - t0, diag if diagnostics else None, recorded)
+
+
+def run_steps(cfg: LMConfig, steps: int | None) -> int:
+    """The number of training steps of a run: ``cfg.steps`` for ``None``, else ``steps`` (an
+    ``int`` >= 1; ``TypeError`` / ``ValueError`` naming ``steps`` otherwise)."""
+    return cfg.steps if steps is None else check_int("steps", steps, 1)
 
 
 def run_result(head: str, head_lr: float, seed: int, steps: int, val0: float, val: float,

@@ -41,7 +41,7 @@ import torch.nn.functional as F
 from torch.func import functional_call, vmap
 
 from .lm import (DecoderLM, LMConfig, eval_loss, lr_factor, record_steps, run_result,
-                 torch_threads)
+                 run_steps, torch_threads)
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, split_parameters
 from .recipe import checked_if_nonfinite
 from .text import TextData
@@ -134,7 +134,7 @@ def train_stacked(data: TextData, cfg: LMConfig, runs: Sequence[tuple[str, float
     ``TypeError`` for an entry that is not a triple; the head optimizers check their lrs."""
     runs = _check_runs(runs)
     with torch_threads(cfg.torch_threads):
-        return _Stack(data, cfg, runs, cfg.steps if steps is None else steps, diagnostics).train()
+        return _Stack(data, cfg, runs, run_steps(cfg, steps), diagnostics).train()
 
 
 class _Stack:

@@ -121,3 +121,13 @@ def test_bad_input(data):
         newton_schulz_stacked(torch.ones(3, 3), *NS)
     with pytest.raises(ValueError, match="stacked matrices"):
         StackedMuon([torch.ones(3, 3)], weight_decay=0.0)
+
+
+@pytest.mark.parametrize("steps, exc", [(0, ValueError), (-1, ValueError), (1.5, TypeError),
+                                        (True, TypeError)])
+def test_bad_steps_are_refused_by_name(data, steps, exc):
+    # was a numpy "zero-size array" error (0, -1) deep in the diagnostics, or True ran one step
+    for train in (lambda: train_stacked(data, _cfg(), [("adamw", 3e-3, 0)], steps=steps),
+                  lambda: train_run(data, _cfg(), "adamw", 3e-3, 0, steps=steps)):
+        with pytest.raises(exc, match="steps"):
+            train()
