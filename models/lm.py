@@ -274,7 +274,7 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
             o.step()
         S = hopt.step()[0]
         if record:
-            diag.record(S, U_old, Hp)
+            diag.record(S, U_old, Hp, step)
         if not math.isfinite(losses[-1]):
             break
     return run_result(head, head_lr, seed, steps, val0, eval_loss(model, ex, ey), losses,
@@ -292,11 +292,13 @@ def run_result(head: str, head_lr: float, seed: int, steps: int, val0: float, va
                recorded: set[int]) -> dict:
     """The result dict of one run (:func:`_train_run` documents the keys): ``losses`` are the
     training losses of the steps taken, ``diag`` the run's diagnostics (``None``: none kept),
-    ``recorded`` the steps at which they were to be recorded."""
+    ``recorded`` the steps at which they were to be recorded (``recorded_steps`` leaves out those
+    the diagnostics skipped: a diverging run's non-finite head update)."""
     out = dict(head=head, head_lr=head_lr, seed=seed, steps=steps, val_loss_init=val0,
                val_loss=val, train_loss=float(np.mean(losses[-20:])), seconds=seconds)
     if diag is not None:
-        out.update(recorded_steps=sorted(s for s in recorded if s < len(losses)),
+        out.update(recorded_steps=sorted(s for s in recorded
+                                         if s < len(losses) and s not in diag.skipped),
                    diameter=diag.series("diameter").tolist(),
                    hilbert_rms=diag.series("hilbert_rms").tolist(),
                    hilbert_max=diag.series("hilbert_max").tolist(),

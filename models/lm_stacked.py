@@ -248,7 +248,7 @@ class _Stack:
         for i, r in enumerate(live):
             S = self.heads[r].step()[0]
             if record:
-                self.diags[r].record(S, U_old[i], Hp[r])
+                self.diags[r].record(S, U_old[i], Hp[r], step)
         for r in live:
             if not math.isfinite(self.losses[r][-1]):
                 self._finish(r)

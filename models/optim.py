@@ -169,12 +169,20 @@ class HeadDiagnostics:
 
     def __init__(self) -> None:
         self.history: list[dict] = []
+        self.skipped: list = []
 
     @torch.no_grad()
-    def record(self, S: torch.Tensor, U: torch.Tensor, H: torch.Tensor) -> dict:
+    def record(self, S: torch.Tensor, U: torch.Tensor, H: torch.Tensor,
+               step: int | None = None) -> dict | None:
+        """The step's record (appended to ``history``); ``None``, nothing appended and ``step``
+        added to ``skipped``, when ``S``, ``U`` or ``H`` is not finite (a diverging run: the
+        geometry is undefined)."""
         S64 = S.detach().to("cpu", torch.float64).numpy()
         U64 = U.detach().to("cpu", torch.float64).numpy()
         H64 = H.detach().to("cpu", torch.float64).numpy()
+        if not all(np.isfinite(a).all() for a in (S64, U64, H64)):
+            self.skipped.append(step)
+            return None
         D, _ = row_diameter(S64)
         SH = H64 @ S64.T
         var = SH.max(axis=1) - SH.min(axis=1)

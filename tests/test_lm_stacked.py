@@ -131,3 +131,19 @@ def test_bad_steps_are_refused_by_name(data, steps, exc):
                   lambda: train_run(data, _cfg(), "adamw", 3e-3, 0, steps=steps)):
         with pytest.raises(exc, match="steps"):
             train()
+
+
+def test_a_diverging_run_with_diagnostics_stops_alone(data):
+    # an AdamW head at lr 1e30: its head update turns non-finite (weight decay of a 1e30 head)
+    # while the loss is still finite; the diagnostics had raised on it (train_run, and the stack:
+    # the other runs were lost with it). Now that step is skipped
+    cfg = _cfg(steps=4)
+    runs = [("adamw", 3e-3, 2), ("adamw", 1e30, 1), ("rownorm", 2e-2, 2)]
+    stacked = train_stacked(data, cfg, runs)
+    for (head, lr, seed), got in zip(runs, stacked):
+        assert _same(got, train_run(data, cfg, head, lr, seed)), (head, lr)
+    diverged = stacked[1]
+    assert not math.isfinite(diverged["train_loss"])
+    assert 0 < len(diverged["recorded_steps"]) < cfg.steps
+    assert len(diverged["diameter"]) == len(diverged["recorded_steps"])
+    assert len(stacked[0]["diameter"]) == cfg.steps
