@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 import sympy.combinatorics
 
-from seqtheory.theory.groups import FiniteGroup
+from seqtheory.theory.groups import FiniteGroup, validate_table
 
 F = FiniteGroup
 
@@ -522,3 +522,13 @@ def test_cycle_notation_round_trips_the_image_tuple(p):
         assert images + tuple(range(len(images), n)) == tuple(p)
     assert FiniteGroup.from_permutations([text], degree=n).order == \
         FiniteGroup.from_permutations([tuple(p)]).order
+
+
+@pytest.mark.parametrize("table, shown", [([[1e20]], "100000000000000000000"),
+                                          (np.array([[2**64 - 1]], dtype=np.uint64),
+                                           "18446744073709551615"),
+                                          ([[0, 1], [1, -3]], "-3")])
+def test_validate_table_names_the_out_of_range_entry_as_given(table, shown):
+    # 1e20 and 2**64 - 1 were cast to int64 first and reported as -9223372036854775808 / -1
+    with pytest.raises(ValueError, match=rf"closure fails, entry T\[\d, \d\] = {shown} is not"):
+        validate_table(table)

@@ -963,12 +963,13 @@ def validate_table(table) -> np.ndarray:
     n = arr.shape[0]
     if n > MAX_ORDER:
         raise ValueError(f"table: order {n} > MAX_ORDER={MAX_ORDER}")
-    T = arr.astype(np.int64)
-    bad = np.argwhere((T < 0) | (T >= n))
+    # the range is checked before the cast: 1e20 or 2**64 - 1 would wrap to a wrong value
+    bad = np.argwhere((arr < 0) | (arr >= n))
     if bad.size:
         i, j = bad[0]
-        raise ValueError(f"table: closure fails, entry T[{i}, {j}] = {T[i, j]} is not in "
+        raise ValueError(f"table: closure fails, entry T[{i}, {j}] = {int(arr[i, j])} is not in "
                          f"0..{n - 1}")
+    T = arr.astype(np.int64)
     ar = np.arange(n)
     ids = np.flatnonzero((T == ar[None, :]).all(axis=1) & (T == ar[:, None]).all(axis=0))
     if ids.size == 0:
