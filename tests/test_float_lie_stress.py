@@ -825,3 +825,27 @@ def test_asking_again_after_a_refusal_is_never_wrong():
             except NumericalRankError:
                 continue
             assert got == getattr(X, name)().dims, (t, name)
+
+
+def test_a_bracket_space_that_is_not_closed_does_not_settle_its_square(monkeypatch):
+    """``[X, X]`` lies in ``X`` only when ``X`` is closed; ``X = [a, b]`` need not be. Here
+    ``X`` (dim 6) is not closed and ``[X, X]`` has dim 7 (exact), below sl(3)'s 8: a float
+    ``[X, X]`` of dim >= 6 had been settled by the bound ``dim X`` (which the exact answer
+    exceeds). Control: ``[g, g] = g`` of a closed ``g`` (the principal sl(2) in gl(3)) still
+    settles."""
+    import seqtheory.theory.lie as lie_mod
+
+    a = [[[0, 0, -2], [0, 0, 0], [0, 0, -1]], [[0, 0, 0], [2, 0, 0], [0, 1, 0]]]
+    b = [[[0, 0, 0], [-1, 0, 0], [0, 1, 0]]]
+    X = LieAlgebra.generated_by(a).bracket_space(LieAlgebra.generated_by(b))
+    assert (X.dim, X.bracket_space(X).dim) == (6, 7)      # [X, X] is not inside X
+    Xf = LieAlgebra.generated_by(np.array(a, dtype=float)).bracket_space(
+        LieAlgebra.generated_by(np.array(b, dtype=float)))
+    calls = []
+    real = lie_mod.settle_decisions
+    monkeypatch.setattr(lie_mod, "settle_decisions", lambda start: (calls.append(start),
+                                                                    real(start))[1])
+    assert Xf.bracket_space(Xf).dim == 7
+    assert not [c for c in calls if c is not None]
+    g = LieAlgebra.generated_by([np.array(m, dtype=float) for m in FAMILIES["sl(3)"]])
+    assert g.bracket_space(g).dim == 3 and [c for c in calls if c is not None]

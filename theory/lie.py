@@ -494,11 +494,15 @@ class LieAlgebra:
             inserted.append(add)
             if S.dim == self._ambient.N:
                 break
-        if S.dim >= bracket_space_bound(self._ambient, self.dim, other.dim, sym):
+        # [a, a] lies in a only when a is closed; a bracket space [a, b] need not be (only
+        # [a, a] of a closed a is known to be: an ideal of a)
+        closed = sym and self._cache.get("closed", True)
+        if S.dim >= bracket_space_bound(self._ambient, self.dim, other.dim, closed):
             settle_decisions(start)     # as large as it can be: nothing genuine dropped
         out = self._sub(S, inserted)
         # spanned by brackets: traceless (inside sl(n)) in a matrix ambient
         out._cache["traceless"] = getattr(self._ambient, "kind", None) == "matrix"
+        out._cache["closed"] = closed
         return out
 
     def _inserted(self):
