@@ -37,7 +37,7 @@ from .text import TextData, load_corpus
 
 __all__ = ["LMConfig", "DecoderLM", "train_run", "select_head_lr", "head_comparison", "lr_factor",
            "quick_config", "gpu_config", "eval_loss", "run_result", "torch_threads",
-           "record_steps", "run_steps", "choose_lr"]
+           "record_steps", "run_steps", "choose_lr", "HEADS", "check_head"]
 
 
 @dataclass(frozen=True)
@@ -227,8 +227,7 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
     series ``diameter``, ``hilbert_rms``, ``hilbert_max`` plus ``identity_err_max`` and
     ``bound_ok`` (see :class:`~seqtheory.models.optim.HeadDiagnostics`), ``seconds``.
     """
-    if head not in ("adamw", "rownorm"):
-        raise ValueError(f"head must be 'adamw' or 'rownorm', got {head!r}")
+    check_head(head)
     steps = run_steps(cfg, steps)
     dev = torch.device(cfg.device)
     t0 = time.perf_counter()
@@ -281,6 +280,18 @@ def _train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: i
                       time.perf_counter() - t0, diag if diagnostics else None, recorded)
 
 
+#: the head optimizers a run may use
+HEADS = ("adamw", "rownorm")
+
+
+def check_head(head, name: str = "head") -> str:
+    """``head`` when it names a head optimizer of :data:`HEADS`; ``ValueError`` naming ``name``
+    otherwise."""
+    if head not in HEADS:
+        raise ValueError(f"{name} must be 'adamw' or 'rownorm', got {head!r}")
+    return head
+
+
 def run_steps(cfg: LMConfig, steps: int | None) -> int:
     """The number of training steps of a run: ``cfg.steps`` for ``None``, else ``steps`` (an
     ``int`` >= 1; ``TypeError`` / ``ValueError`` naming ``steps`` otherwise)."""
@@ -327,8 +338,7 @@ def _tune(data: TextData, cfg: LMConfig, heads: tuple[str, ...], seed: int) -> d
     from .lm_stacked import train_stacked
 
     for head in heads:
-        if head not in ("adamw", "rownorm"):
-            raise ValueError(f"head must be 'adamw' or 'rownorm', got {head!r}")
+        check_head(head)
     grids = {h: cfg.adamw_grid if h == "adamw" else cfg.rownorm_grid for h in heads}
     runs = [(h, lr, seed) for h in heads for lr in grids[h]]
     res = train_stacked(data, cfg, runs, steps=cfg.tune_steps, diagnostics=False)

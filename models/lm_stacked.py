@@ -40,15 +40,13 @@ import torch
 import torch.nn.functional as F
 from torch.func import functional_call, vmap
 
-from .lm import (DecoderLM, LMConfig, eval_loss, lr_factor, record_steps, run_result,
+from .lm import (DecoderLM, LMConfig, check_head, eval_loss, lr_factor, record_steps, run_result,
                  run_steps, torch_threads)
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, split_parameters
 from .recipe import checked_if_nonfinite
 from .text import TextData
 
 __all__ = ["train_stacked", "StackedMuon", "newton_schulz_stacked"]
-
-HEADS = ("adamw", "rownorm")
 
 
 def newton_schulz_stacked(G: torch.Tensor, ns_coefficients: tuple[float, float, float],
@@ -115,8 +113,7 @@ def _check_runs(runs) -> list[tuple[str, float, int]]:
         if not (isinstance(r, (list, tuple)) and len(r) == 3):
             raise TypeError(f"runs[{i}] must be a (head, head_lr, seed) triple, got {r!r}")
         head, lr, seed = r
-        if head not in HEADS:
-            raise ValueError(f"runs[{i}]: head must be 'adamw' or 'rownorm', got {head!r}")
+        check_head(head, f"runs[{i}]: head")
         if isinstance(lr, bool) or not isinstance(lr, Real) or not (math.isfinite(lr) and lr >= 0):
             raise ValueError(f"runs[{i}]: head_lr must be a finite real ≥ 0, got {lr!r}")
         if isinstance(seed, bool) or not isinstance(seed, Integral):
