@@ -42,13 +42,25 @@ def test_horizon_rule_refutes_an_inverted_prediction_and_waits_for_enough_runs()
         ph.horizon_decide([{"predicted": 1}])
 
 
+def test_horizon_rule_refines_a_prediction_that_ranks_but_misses_the_value():
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    v, why, stats = ph.horizon_decide(_rows(pred, [3 * p + 2 for p in pred]))   # (m+1) = 3 (p+1)
+    assert v is Verdict.REFINED and stats["within_factor_share"] == 0.0, why
+    assert stats["geometric_mean_ratio"] == pytest.approx(3.0) and "3 × (predicted + 1)" in why
+    # one run within the factor out of 8 is still refined; 4 of 8 within is supported
+    meas = [3 * p + 2 for p in pred[:7]] + [pred[7]]
+    assert ph.horizon_decide(_rows(pred, meas))[0] is Verdict.REFINED
+    meas = [p + 1 for p in pred[:4]] + [3 * p + 2 for p in pred[4:]]
+    assert ph.horizon_decide(_rows(pred, meas))[0] is Verdict.SUPPORTED
+
+
 def test_horizon_control_permutation_breaks_the_association():
     pred = [4, 6, 9, 12, 15, 20, 25, 30]
     rows = _rows(pred, [p + 1 for p in pred])
     with recording_decisions() as decided:
         v, why, _ = ph.horizon_decide(ph.permuted_predictions(rows, seed=12345))
     assert tuple(decided.verdicts_of("depth.exp.phase_horizon")) == (v,)
-    assert v is not Verdict.SUPPORTED, why
+    assert v not in (Verdict.SUPPORTED, Verdict.REFINED), why
     p = ph.derangement(9, 3)
     assert sorted(p) == list(range(9)) and all(i != j for i, j in enumerate(p))
 
@@ -92,6 +104,19 @@ def test_tower_rule_counts_fitted_seeds_only():
     few = [_run("S3", [[0] * 6]) for _ in range(3)]    # trivial characters, 3 fitted seeds
     v, why, _ = at.tower_decide(few, blocks)
     assert v is Verdict.INCONCLUSIVE and "refuting" in why
+
+
+def test_tower_rule_refutes_when_the_interval_lies_below_the_stated_share():
+    blocks = {g: at.quotient_blocks(g) for g in at.TOWER_GROUPS}
+    trivial = [0] * 6
+    two_of_eight = [_run("S3", [_sign_map()]) for _ in range(2)] + \
+        [_run("S3", [trivial]) for _ in range(6)]
+    v, why, stats = at.tower_decide(two_of_eight, blocks)
+    assert v is Verdict.REFUTED and stats["rate"]["wilson95"][1] < 0.8, why   # [0.07, 0.59]
+    six_of_eight = [_run("S3", [_sign_map()]) for _ in range(6)] + \
+        [_run("S3", [trivial]) for _ in range(2)]
+    v, why, stats = at.tower_decide(six_of_eight, blocks)           # 6/8 [0.41, 0.93]
+    assert v is Verdict.INCONCLUSIVE and stats["rate"]["wilson95"][1] >= 0.8, why
 
 
 def test_quotient_blocks():
