@@ -40,9 +40,13 @@ LOCAL_EPS = (0.1, 0.05, 0.025, 0.0125)
 #: T = 6 (depth 1: 1024 words, L-BFGS 300 per budget, measured ~13 CPU-s for the 4-point sweep, 3
 #: of 4 points certified; depths ≥ 2: 384 words, L-BFGS 40, not certifiable at this budget, and
 #: the verdict says so). full: the scale of issue 24's measurements (T = 12; depth 1: width 8,
-#: readout 32, 2048 words, L-BFGS; depths ≥ 2: 512 words, a short L-BFGS start then
-#: Levenberg–Marquardt) — an ESTIMATE (~10–12 CPU-minutes per ε at depth 2 in issue 24), not
-#: measured in this package's runs.
+#: readout 32, 2048 words, L-BFGS 500; depths ≥ 2: 512 words, L-BFGS 1000 per budget, about 2 and
+#: 4 CPU-minutes per sweep at depths 2 and 3). Levenberg–Marquardt is not in ``full``: one exact
+#: Jacobian of this depth-2 cascade (3,635 parameters, 18,432 residuals) took 109 CPU-s and of the
+#: depth-3 one (5,651 parameters) 236 CPU-s (2026-12-02, one thread, forward mode in chunks of
+#: 256), so 25 steps per budget would take about 6 and 13 CPU-hours per sweep, far beyond ``full``'s
+#: 90 minutes on 2 cores. A PrecisionConfig with ``lm_iters > 0`` trained elsewhere (an evidence
+#: bundle from a GPU session or a long CPU run) is read without code changes.
 SCALES = {
     "quick": dict(train_length=6, n_train=1024, n_test=256, width=4, hidden=16, coupling_hidden=8,
                   lbfgs_iters=300, lm_iters=0),
@@ -51,7 +55,7 @@ SCALES = {
     "full": dict(train_length=12, n_train=2048, n_test=512, width=8, hidden=32, coupling_hidden=16,
                  lbfgs_iters=500, lm_iters=0),
     "full_deep": dict(train_length=12, n_train=512, n_test=512, width=8, hidden=32,
-                      coupling_hidden=16, lbfgs_iters=100, lm_iters=25),
+                      coupling_hidden=16, lbfgs_iters=1000, lm_iters=0),
 }
 
 
@@ -113,7 +117,7 @@ class SweepSet:
 JOBS = {"train_depth1": (1, True), "train_depth2": (2, True), "train_depth3": (3, True),
         "train_uncoupled": (2, False)}
 #: rough CPU seconds of one sweep (quick, full) per job, for the scheduler's balance only
-_JOB_COST = {1: (5.0, 600.0), 2: (6.0, 1200.0), 3: (8.0, 2400.0)}
+_JOB_COST = {1: (5.0, 600.0), 2: (6.0, 150.0), 3: (8.0, 300.0)}
 
 
 def _jobs(ctx: Context, controls: bool) -> dict[str, tuple[int, bool]]:
@@ -167,6 +171,7 @@ def scale_note(ctx: Context, deep: bool = True) -> str:
     note = (f"scale: T = {s['train_length']}, depth 1: {counted(s['n_train'], 'training word')}, width "
             f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {counted(n_seeds(ctx), 'seed')}")
     if deep:
+        lm = f" + LM {d['lm_iters']}" if d["lm_iters"] else ""
         note += (f"; depth ≥ 2: {counted(d['n_train'], 'word')}, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
-                 f" + LM {d['lm_iters']} per ε, {counted(n_seeds(ctx, 2), 'seed')}")
+                 f"{lm} per ε, {counted(n_seeds(ctx, 2), 'seed')}")
     return note + "; each budget run twice for the certificate"
