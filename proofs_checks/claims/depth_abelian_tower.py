@@ -113,16 +113,32 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
                   "length, layer 1 carries a non-trivial character that factors through the "
                   "abelianisation G/G′ (for S3 the sign) in at least 80% of the seeds"))
 def abelian_tower(ctx: Context) -> Outcome:
-    runs = _tower_runs(inspections(ctx, _tower_configs(ctx)))
+    configs = _tower_configs(ctx)
+    runs = _tower_runs(inspections(ctx, configs))
     blocks = {g: quotient_blocks(g) for g in TOWER_GROUPS}
     verdict, why, stats = tower_decide(runs, blocks)
+    scale = _scale_text(configs)
     return Outcome(verdict, why, evidence={"stats": stats, "quotient_blocks": blocks,
-                                           "rule": _tower_rule_text()},
+                                           "rule": _tower_rule_text(), "scale": scale},
                    tables={"runs": [{k: v for k, v in r.items() if k != "maps"} for r in runs]},
-                   notes=(f"{why}. Layer class: restricted (AUSSM: complex unit-modulus diagonal "
+                   notes=(f"{why}. Scale: {scale}. The verdict is about what training finds at this "
+                          "scale, not about Theorem 3.4's construction (an existence statement, "
+                          "checked exactly by depth.thm3.4). Layer class: restricted (AUSSM: complex unit-modulus diagonal "
                           "transitions plus an input bias). Characters: each channel's per-token "
                           "phases rounded to the nearest root of unity of an order dividing the "
                           "group's exponent (numerical), then tested exactly on the Cayley table."))
+
+
+def _scale_text(configs: list) -> str:
+    """The scale of the runs: family, depth, width, training lengths and steps."""
+    if not configs:
+        return "no runs"
+    Ts = sorted({c.train_length for c in configs})
+    steps = sorted({c.steps for c in configs})
+    widths = sorted({c.width for c in configs})
+    return (f"{len(configs)} depth-2 {configs[0].model} runs on {', '.join(TOWER_GROUPS)}, width "
+            f"{'/'.join(map(str, widths))}, training length {'/'.join(map(str, Ts))}, "
+            f"{'/'.join(map(str, steps))} steps")
 
 
 def _tower_rule_text() -> str:
