@@ -20,7 +20,13 @@ the second branch ``D(S)(1 − p_U(h)_y) + D(U + S)·TV``; the full bound is the
 (:func:`backward_change_bounds`). With ``D(S) ≤ η``, ``‖h‖₂ ≤ H``, ``1 − p_y ≤ 1`` and
 ``tanh x ≤ x`` it relaxes to ``η(1 + H·D_min/4)``, ``D_min = min(D(U), D(U + S))``
 (:func:`eta_form_backward_bound`). This is the form derived here; the exact constant in the
-paper is unknown. numpy only.
+paper is unknown. numpy, and mpmath for :func:`backward_change_ratios_exact`.
+
+Near saturation (``1 − p_y`` small) the float64 forms lose relative accuracy: ``p′ − p`` is a
+difference of two numbers near 1, so with ``1 − p_y = 1.8e-11`` the float ``‖Δg‖₂`` is off by
+3e-6 relative and its ratio to a tight bound read 1.0000005 where the exact ratio is
+0.99999999996 (an instance of the seed-1 full profile). :func:`backward_change_ratios_exact`
+evaluates the same quantities in 50-digit arithmetic on the same binary inputs.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
 
 __all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound",
-           "backward_change_bounds", "eta_form_backward_bound"]
+           "backward_change_bounds", "eta_form_backward_bound", "backward_change_ratios_exact"]
 
 
 def _real_array(x, name: str, ndim: int) -> np.ndarray:
@@ -151,3 +157,61 @@ def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -
         raise ValueError(f"D(S) = {row_diameter(S)[0]:.6g} exceeds eta = {eta:.6g}")
     D_min = min(row_diameter(U)[0], row_diameter(U + S)[0])
     return float(eta * (1.0 + H * D_min / constant))
+
+
+def _mp_rows(A, mp):
+    return [[mp.mpf(float(x)) for x in row] for row in A]
+
+
+def _mp_diameter(rows, mp):
+    """``max_{i<j} ‖r_i − r_j‖₂`` over all pairs, in mpmath."""
+    best = mp.mpf(0)
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            best = max(best, mp.sqrt(mp.fsum((a - b) ** 2 for a, b in zip(rows[i], rows[j]))))
+    return best
+
+
+def _mp_softmax(rows, h, mp):
+    z = [mp.fsum(a * b for a, b in zip(r, h)) for r in rows]
+    top = max(z)
+    e = [mp.exp(v - top) for v in z]
+    tot = mp.fsum(e)
+    return [v / tot for v in e]
+
+
+def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: float = 4.0,
+                                 dps: int = 50) -> dict:
+    """``‖Δg‖₂`` divided by each bound -- ``"min"`` (the branch minimum with TV),
+    ``"tanh_min"`` (TV replaced by ``tanh(‖h‖₂D(S)/4)``) and ``"eta"`` (``η(1 + H·D_min/constant)``)
+    -- evaluated in ``dps``-digit arithmetic (mpmath) on the exact binary values of the float
+    inputs, so no cancellation near saturation (module docstring). Returns floats (the ratios
+    rounded once) and ``"one_minus_p_y"``, ``"one_minus_p_prime_y"`` (the complements).
+    Arguments as in :func:`backward_change` and :func:`eta_form_backward_bound` (not re-validated
+    beyond shapes); ``V·(V−1)/2`` pairs per diameter, so meant for small ``V`` (the random
+    instances of ``head.backward_change_bound``: ``V ≤ 10``)."""
+    import mpmath
+
+    U, S, h, y = _inputs(U, _required(S), h, y)
+    with mpmath.workdps(dps):
+        mp = mpmath.mp
+        Um, Sm = _mp_rows(U, mp), _mp_rows(S, mp)
+        USm = [[a + b for a, b in zip(r, q)] for r, q in zip(Um, Sm)]
+        hm = [mp.mpf(float(x)) for x in h]
+        p, q = _mp_softmax(Um, hm, mp), _mp_softmax(USm, hm, mp)
+        r = [qi - (1 if i == y else 0) for i, qi in enumerate(q)]
+        d = len(hm)
+        g = [mp.fsum(Sm[i][k] * r[i] + Um[i][k] * (q[i] - p[i]) for i in range(len(q)))
+             for k in range(d)]
+        gn = mp.sqrt(mp.fsum(v ** 2 for v in g))
+        DS, DU, DUS = _mp_diameter(Sm, mp), _mp_diameter(Um, mp), _mp_diameter(USm, mp)
+        om_p = mp.fsum(v for i, v in enumerate(p) if i != y)
+        om_q = mp.fsum(v for i, v in enumerate(q) if i != y)
+        tv = mp.fsum(abs(a - b) for a, b in zip(q, p)) / 2
+        th = mp.tanh(mp.sqrt(mp.fsum(v ** 2 for v in hm)) * DS / 4)
+        b_min = min(DS * om_q + DU * tv, DS * om_p + DUS * tv)
+        b_tanh = min(DS * om_q + DU * th, DS * om_p + DUS * th)
+        b_eta = mp.mpf(float(eta)) * (1 + mp.mpf(float(H)) * min(DU, DUS) / mp.mpf(float(constant)))
+        ratio = (lambda b: float(gn / b) if b > 0 else (0.0 if gn == 0 else math.inf))
+        return {"min": ratio(b_min), "tanh_min": ratio(b_tanh), "eta": ratio(b_eta),
+                "one_minus_p_y": float(om_p), "one_minus_p_prime_y": float(om_q)}

@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 from controls import control_through_rule
 
 from seqtheory.numerics.head_backward import (backward_change, backward_change_bounds,
-                                              eta_form_backward_bound)
+                                              backward_change_ratios_exact, eta_form_backward_bound)
 from seqtheory.proofs_checks.claims import head_backward_full as hb
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
@@ -88,3 +88,49 @@ def test_eta_form_bad_input():
         eta_form_backward_bound(U, np.zeros((3, 2)), 1.0, 1.0)
     with pytest.raises(ValueError, match="y must be"):
         backward_change_bounds(U, S, np.ones(2), 5)
+
+
+def _hex(rows):
+    return np.array([[float.fromhex(x) for x in r] for r in rows])
+
+
+# instance 2301 of the seed-1 full profile: 1 − p_y = 1.8e-11, 1 − p′_y = 1.0e-21; the float ratio
+# to the branch minimum read 1.0000005 (> 1 + 1e-9: the claim was refuted on rounding)
+_SATURATED = (
+    _hex([["0x1.a9fa6b5bed5fbp+0", "-0x1.cb9d9a9366e25p-2", "-0x1.7b6e5a4344e41p+0", "-0x1.30446770d26cep+1"],
+          ["-0x1.88be87305d603p-3", "0x1.b4f23f28ec4f7p-5", "0x1.1c36afa26eb69p+0", "0x1.dabad0dee4619p+0"]]),
+    _hex([["-0x1.6b0f24b020e92p+1", "-0x1.cb0322c01b736p-1", "0x1.6e9b0361c013dp+1", "-0x1.2e51951d8f89ap+1"],
+          ["0x1.bbc0089dc1406p-2", "0x1.c02bc2856424cp-5", "-0x1.0657ca037b67ap+0", "-0x1.90ad4c73c8954p-1"]]),
+    np.array([float.fromhex(x) for x in ("0x1.9dec7393e0eb0p+1", "0x1.c468c0a650820p-1",
+                                         "0x1.6eba72bd885e8p+2", "-0x1.0164b338eb4b0p+3")]),
+    0)
+
+
+def test_near_saturation_is_decided_in_exact_arithmetic():
+    U, S, h, y = _SATURATED
+    b = backward_change_bounds(U, S, h, y)
+    float_ratio = float(np.linalg.norm(backward_change(U, S, h, y))) / b["min"]
+    assert float_ratio > 1 + 1e-9                        # the float64 form cannot decide here
+    ex = backward_change_ratios_exact(U, S, h, y, eta=b["D_S"], H=float(np.linalg.norm(h)))
+    assert ex["min"] < 1 and ex["min"] > 1 - 1e-9        # tight, and below the bound
+    assert 1e-11 < ex["one_minus_p_y"] < 2e-11 and ex["one_minus_p_prime_y"] < 1e-20
+    assert hb._near_saturation(U, S, h, y)
+    # the claim at that scale: every random instance near saturation or near 1 is re-evaluated
+    rnd = hb.random_ratios(Context(seed=1, profile="full"), 2400)
+    assert rnd["max_ratio"]["min of branches (TV)"] <= 1 + 1e-12 and rnd["exact_rechecked"] > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_exact_ratios_agree_with_float_away_from_saturation(seed):
+    rng = np.random.default_rng(seed)
+    U, S, h, y = hb._instance(rng)
+    if hb._near_saturation(U, S, h, y):
+        return
+    b = backward_change_bounds(U, S, h, y)
+    g = float(np.linalg.norm(backward_change(U, S, h, y)))
+    eta, H = b["D_S"] * 1.25, float(np.linalg.norm(h)) * 1.25
+    ex = backward_change_ratios_exact(U, S, h, y, eta, H)
+    assert ex["min"] == pytest.approx(g / b["min"], rel=1e-9)
+    assert ex["tanh_min"] == pytest.approx(g / b["tanh_min"], rel=1e-9)
+    assert ex["eta"] == pytest.approx(g / eta_form_backward_bound(U, S, eta, H), rel=1e-9)
