@@ -40,8 +40,9 @@ LOCAL_EPS = (0.1, 0.05, 0.025, 0.0125)
 #: T = 6 (depth 1: 1024 words, L-BFGS 300 per budget, measured ~13 CPU-s for the 4-point sweep, 3
 #: of 4 points certified; depths ≥ 2: 384 words, L-BFGS 40, not certifiable at this budget, and
 #: the verdict says so). full: the scale of issue 24's measurements (T = 12; depth 1: width 8,
-#: readout 32, 2048 words, L-BFGS 500; depths ≥ 2: 512 words, L-BFGS 1000 per budget, about 2 and
-#: 4 CPU-minutes per sweep at depths 2 and 3). Levenberg–Marquardt is not in ``full``: one exact
+#: readout 32, 2048 words, L-BFGS 500; depths ≥ 2: 512 words, L-BFGS 1000 per budget; measured
+#: 2026-12-02 in a full run: 146–159 CPU-s per depth-1 sweep, 167 / 243 s at depths 2 / 3, 149 s
+#: for the uncoupled control). Levenberg–Marquardt is not in ``full``: one exact
 #: Jacobian of this depth-2 cascade (3,635 parameters, 18,432 residuals) took 109 CPU-s and of the
 #: depth-3 one (5,651 parameters) 236 CPU-s (2026-12-02, one thread, forward mode in chunks of
 #: 256), so 25 steps per budget would take about 6 and 13 CPU-hours per sweep, far beyond ``full``'s
@@ -117,7 +118,7 @@ class SweepSet:
 JOBS = {"train_depth1": (1, True), "train_depth2": (2, True), "train_depth3": (3, True),
         "train_uncoupled": (2, False)}
 #: rough CPU seconds of one sweep (quick, full) per job, for the scheduler's balance only
-_JOB_COST = {1: (5.0, 600.0), 2: (6.0, 150.0), 3: (8.0, 300.0)}
+_JOB_COST = {1: (5.0, 160.0), 2: (6.0, 170.0), 3: (8.0, 245.0)}
 
 
 def _jobs(ctx: Context, controls: bool) -> dict[str, tuple[int, bool]]:

@@ -1,7 +1,8 @@
 """The run profiles of ``seqtheory verify``: the one place their names are listed.
 
 * ``quick``: seconds per claim on a CPU (the default; the test suite and CI use it);
-* ``full``: the complete tables for a 2-core CPU (27 minutes measured on an idle 2-core machine before the precision sweeps, the head-width sweep and the inspector claims were added; now well over an hour, not measured as a whole);
+* ``full``: the complete tables for a 2-core CPU (31 min 40 s with ``--controls`` from a fresh
+  store, 61 CPU-minutes, measured 2026-12-02 on the 2-core development machine; README "Time");
 * ``paper``: the trained claims at the training lengths of [DEPTH]'s released sweep grid (train
   length 128, test length 256; see ``sweeps/paper_full.toml``) on a CUDA GPU
   (``--device cuda``), or read back from an evidence bundle made on one (``--evidence DIR``,
@@ -24,7 +25,7 @@ PROFILES: tuple[str, ...] = ("quick", "full", "paper")
 GPU_PROFILES: tuple[str, ...] = ("paper",)
 
 PROFILE_HELP = {"quick": "seconds per claim on a CPU",
-                "full": "the complete tables (more than an hour on 2 CPU cores)",
+                "full": "the complete tables (about 32 minutes on 2 CPU cores)",
                 "paper": "the paper's training lengths: trains with --device cuda, or reads an "
                          "evidence bundle (--evidence DIR)"}
 
