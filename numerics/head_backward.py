@@ -145,10 +145,7 @@ def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -
     (``constant = 4`` is the derived one; others are wrong variants for controls).
     ``ValueError`` for ``η``, ``H`` or ``constant`` not positive and finite, or ``D(S) > η``
     (beyond a relative 1e-12)."""
-    for name, v in (("eta", eta), ("H", H), ("constant", constant)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)) \
-                or not (math.isfinite(v) and v > 0):
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    _check_positive(eta=eta, H=H, constant=constant)
     U = _real_array(U, "U", 2)
     S = _real_array(S, "S", 2)
     if S.shape != U.shape:
@@ -157,6 +154,14 @@ def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -
         raise ValueError(f"D(S) = {row_diameter(S)[0]:.6g} exceeds eta = {eta:.6g}")
     D_min = min(row_diameter(U)[0], row_diameter(U + S)[0])
     return float(eta * (1.0 + H * D_min / constant))
+
+
+def _check_positive(**values) -> None:
+    """``ValueError`` naming the first value that is not a positive finite real number."""
+    for name, v in values.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)) \
+                or not (math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
 
 
 def _mp_rows(A, mp):
@@ -187,11 +192,16 @@ def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: flo
     -- evaluated in ``dps``-digit arithmetic (mpmath) on the exact binary values of the float
     inputs, so no cancellation near saturation (module docstring). Returns floats (the ratios
     rounded once) and ``"one_minus_p_y"``, ``"one_minus_p_prime_y"`` (the complements).
-    Arguments as in :func:`backward_change` and :func:`eta_form_backward_bound` (not re-validated
-    beyond shapes); ``V·(V−1)/2`` pairs per diameter, so meant for small ``V`` (the random
+    Arguments as in :func:`backward_change` and :func:`eta_form_backward_bound`, checked as there
+    (``ValueError``/``TypeError`` naming the argument) except that ``D(S) ≤ η`` is not required;
+    ``dps``: an int ≥ 20. ``V·(V−1)/2`` pairs per diameter, so meant for small ``V`` (the random
     instances of ``head.backward_change_bound``: ``V ≤ 10``)."""
     import mpmath
 
+    from seqtheory.theory._checks import check_int
+
+    _check_positive(eta=eta, H=H, constant=constant)
+    check_int("dps", dps, 20)
     U, S, h, y = _inputs(U, _required(S), h, y)
     with mpmath.workdps(dps):
         mp = mpmath.mp

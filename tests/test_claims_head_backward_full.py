@@ -134,3 +134,15 @@ def test_exact_ratios_agree_with_float_away_from_saturation(seed):
     assert ex["min"] == pytest.approx(g / b["min"], rel=1e-9)
     assert ex["tanh_min"] == pytest.approx(g / b["tanh_min"], rel=1e-9)
     assert ex["eta"] == pytest.approx(g / eta_form_backward_bound(U, S, eta, H), rel=1e-9)
+
+
+def test_exact_ratios_refuse_bad_arguments():
+    U, S, h, y = _SATURATED
+    for kw, err in (({"eta": 0.0}, ValueError), ({"H": float("nan")}, ValueError),
+                    ({"constant": True}, ValueError), ({"dps": 10}, ValueError),
+                    ({"dps": 50.0}, TypeError)):
+        args = {"eta": 1.0, "H": 1.0, **kw}
+        with pytest.raises(err, match=next(iter(kw))):
+            backward_change_ratios_exact(U, S, h, y, **args)
+    with pytest.raises(ValueError):
+        backward_change_ratios_exact(U, S[:1], h, y, eta=1.0, H=1.0)
