@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.rates import SeedRule, rate_text, success_rate
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.run_inspection import inspections, source_configs
@@ -136,14 +137,16 @@ def _scale_text(configs: list) -> str:
     Ts = sorted({c.train_length for c in configs})
     steps = sorted({c.steps for c in configs})
     widths = sorted({c.width for c in configs})
-    return (f"{len(configs)} depth-2 {configs[0].model} runs on {', '.join(TOWER_GROUPS)}, width "
+    return (f"{counted(len(configs), 'depth-2 ' + configs[0].model + ' run')} on "
+            f"{', '.join(TOWER_GROUPS)}, width "
             f"{'/'.join(map(str, widths))}, training length {'/'.join(map(str, Ts))}, "
             f"{'/'.join(map(str, steps))} steps")
 
 
 def _tower_rule_text() -> str:
     return (f"supported: ≥ {TOWER_RULE.min_rate:.0%} of the fitted seeds; refuted: the Wilson 95% "
-            f"interval wholly below {TOWER_RULE.min_rate:.0%} over ≥ {MIN_FITTED_REFUTE} fitted seeds")
+            f"interval wholly below {TOWER_RULE.min_rate:.0%} over ≥ "
+            f"{counted(MIN_FITTED_REFUTE, 'fitted seed')}")
 
 
 tower_decide = abelian_tower.decision_rule(tower_decide)
