@@ -274,3 +274,20 @@ def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
     assert rows and all(tuple(r) == ri.SUMMARY_FIELDS and r["inspected"] for r in rows)
     assert len({r["key"] for r in rows}) == len(rows)
     assert "inspector (layer 1" in out.notes
+
+
+def test_horizon_rule_p_value_is_exact_at_small_n():
+    # n = 6 at rho = 0.771 (sum d^2 = 8): scipy's t approximation gives p = 0.036, the exact
+    # permutation p is 52/720 = 0.051 -> not significant, so neither supported nor refined
+    rho, p = ph.spearman_one_sided([0, 1, 2, 3, 4, 5], [2, 1, 0, 3, 4, 5])
+    assert rho == pytest.approx(27 / 35) and p == pytest.approx(37 / 720)
+    pred = [4, 6, 9, 12, 15, 20]
+    meas = [3 * p + 2 for p in (pred[2], pred[1], pred[0], *pred[3:])]
+    v, why, stats = ph.horizon_decide(_rows(pred, meas))
+    assert v is Verdict.INCONCLUSIVE and stats["p_one_sided"] > ph.ALPHA, why
+    # one swap of neighbours (rho = 0.829) has exact p = 21/720 < 0.05: refined
+    meas = [3 * p + 2 for p in (pred[1], pred[0], *pred[2:])]
+    assert ph.horizon_decide(_rows(pred, meas))[0] is Verdict.REFINED
+    # ties: midranks, p from the pairings of the tied ranks
+    rho, p = ph.spearman_one_sided([1, 1, 2, 3, 4, 5, 6], [1, 2, 2, 3, 5, 4, 6])
+    assert 0 < p < 0.05 and rho > 0.8
