@@ -291,3 +291,28 @@ def test_horizon_rule_p_value_is_exact_at_small_n():
     # ties: midranks, p from the pairings of the tied ranks
     rho, p = ph.spearman_one_sided([1, 1, 2, 3, 4, 5, 6], [1, 2, 2, 3, 5, 4, 6])
     assert 0 < p < 0.05 and rho > 0.8
+
+
+@pytest.mark.parametrize("field, value, exc", [
+    ("predicted", -1, ValueError),            # was ZeroDivisionError in the factor test
+    ("predicted", -3, ValueError),            # was refined with a NaN geometric mean
+    ("predicted", float("nan"), TypeError),   # was inconclusive with rho = nan
+    ("predicted", True, TypeError),
+    ("measured", float("nan"), TypeError),    # was silently counted as censored
+    ("measured", -5, ValueError),
+    ("test_length", 0, ValueError),
+    ("unbounded", "no", TypeError)])
+def test_horizon_rule_rejects_bad_rows(field, value, exc):
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    rows = _rows(pred, [3 * p + 2 for p in pred], test_length=128)
+    rows[0][field] = value
+    with pytest.raises(exc, match=r"rows\[0\]"):
+        ph.horizon_decide(rows)
+
+
+def test_horizon_rule_rejects_an_unbounded_row_with_a_finite_prediction():
+    pred = [4, 6, 9, 12, 15, 20, 25, 30]
+    rows = _rows(pred, [p + 1 for p in pred])
+    rows[1]["unbounded"] = True            # was both used and counted as skipped
+    with pytest.raises(ValueError, match=r"rows\[1\] is unbounded"):
+        ph.horizon_decide(rows)

@@ -102,14 +102,31 @@ def spearman_one_sided(x: list, y: list) -> tuple[float, float]:
     return rho, (hits + 1) / (draws + 1)
 
 
+def _check_row(i: int, r: dict) -> None:
+    """``ValueError``/``TypeError`` naming the row and field: ``predicted`` None or an int ≥ 0,
+    ``unbounded`` a bool (True only with ``predicted`` None), ``measured`` an int ≥ 0,
+    ``test_length`` an int ≥ 1."""
+    from seqtheory.theory._checks import check_int, check_optional_int
+
+    for f in ("predicted", "unbounded", "measured", "test_length"):
+        if f not in r:
+            raise ValueError(f"row {r!r} lacks {f!r}")
+    check_optional_int(f"rows[{i}]['predicted']", r["predicted"], 0)
+    check_int(f"rows[{i}]['measured']", r["measured"], 0)
+    check_int(f"rows[{i}]['test_length']", r["test_length"], 1)
+    if not isinstance(r["unbounded"], (bool, np.bool_)):
+        raise TypeError(f"rows[{i}]['unbounded'] must be a bool, got {r['unbounded']!r}")
+    if r["unbounded"] and r["predicted"] is not None:
+        raise ValueError(f"rows[{i}] is unbounded but carries a finite prediction {r['predicted']!r}")
+
+
 def horizon_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
     """Decision rule of ``depth.exp.phase_horizon`` (pure; module docstring). ``rows``: dicts with
     ``predicted`` (int or None), ``unbounded``, ``measured`` and ``test_length`` (ints). Returns
-    ``(verdict, why, stats)``; ``ValueError`` for a row lacking a field."""
-    for r in rows:
-        for f in ("predicted", "unbounded", "measured", "test_length"):
-            if f not in r:
-                raise ValueError(f"row {r!r} lacks {f!r}")
+    ``(verdict, why, stats)``; ``ValueError``/``TypeError`` for a row lacking a field or with a
+    field out of its domain (:func:`_check_row`)."""
+    for i, r in enumerate(rows):
+        _check_row(i, r)
     use, skipped = _usable(rows)
     stats: dict[str, Any] = {"usable": len(use), "runs": len(rows), "skipped": skipped}
     if len(use) < MIN_RUNS:
