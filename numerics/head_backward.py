@@ -190,7 +190,9 @@ def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: flo
     """``‖Δg‖₂`` divided by each bound -- ``"min"`` (the branch minimum with TV),
     ``"tanh_min"`` (TV replaced by ``tanh(‖h‖₂D(S)/4)``) and ``"eta"`` (``η(1 + H·D_min/constant)``)
     -- evaluated in ``dps``-digit arithmetic (mpmath) on the exact binary values of the float
-    inputs, so no cancellation near saturation (module docstring). Returns floats (the ratios
+    inputs, so no cancellation near saturation (module docstring); no entry near 1 enters a
+    difference (sums taken relative to a reference row), so this holds however small
+    ``1 − p_y`` is, also below ``10^-dps``. Returns floats (the ratios
     rounded once) and ``"one_minus_p_y"``, ``"one_minus_p_prime_y"`` (the complements).
     Arguments as in :func:`backward_change` and :func:`eta_form_backward_bound`, checked as there
     (``ValueError``/``TypeError`` naming the argument) except that ``D(S) ≤ η`` is not required;
@@ -209,15 +211,19 @@ def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: flo
         USm = [[a + b for a, b in zip(r, q)] for r, q in zip(Um, Sm)]
         hm = [mp.mpf(float(x)) for x in h]
         p, q = _mp_softmax(Um, hm, mp), _mp_softmax(USm, hm, mp)
-        r = [qi - (1 if i == y else 0) for i, qi in enumerate(q)]
-        d = len(hm)
-        g = [mp.fsum(Sm[i][k] * r[i] + Um[i][k] * (q[i] - p[i]) for i in range(len(q)))
-             for k in range(d)]
+        # no entry near 1 enters a difference: Σ(q − e_y) = Σ(q − p) = 0, so each sum is taken
+        # over the other rows relative to a reference row (y; m, the mode of q), which drops
+        # q_y − 1 and q_m − p_m (they lose every digit once 1 − p_y falls below 10^-dps)
+        m = max(range(len(q)), key=q.__getitem__)
+        dq = {i: q[i] - p[i] for i in range(len(q)) if i != m}
+        g = [mp.fsum([mp.fsum((Sm[i][k] - Sm[y][k]) * q[i] for i in range(len(q)) if i != y),
+                      mp.fsum((Um[i][k] - Um[m][k]) * v for i, v in dq.items())])
+             for k in range(len(hm))]
         gn = mp.sqrt(mp.fsum(v ** 2 for v in g))
         DS, DU, DUS = _mp_diameter(Sm, mp), _mp_diameter(Um, mp), _mp_diameter(USm, mp)
         om_p = mp.fsum(v for i, v in enumerate(p) if i != y)
         om_q = mp.fsum(v for i, v in enumerate(q) if i != y)
-        tv = mp.fsum(abs(a - b) for a, b in zip(q, p)) / 2
+        tv = (mp.fsum(abs(v) for v in dq.values()) + abs(mp.fsum(dq.values()))) / 2
         th = mp.tanh(mp.sqrt(mp.fsum(v ** 2 for v in hm)) * DS / 4)
         b_min = min(DS * om_q + DU * tv, DS * om_p + DUS * tv)
         b_tanh = min(DS * om_q + DU * th, DS * om_p + DUS * th)

@@ -146,3 +146,23 @@ def test_exact_ratios_refuse_bad_arguments():
             backward_change_ratios_exact(U, S, h, y, **args)
     with pytest.raises(ValueError):
         backward_change_ratios_exact(U, S[:1], h, y, eta=1.0, H=1.0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(30.0, 400.0), st.floats(-1e3, 1e3), st.integers(0, 2**32 - 1))
+@example(200.0, 1000.0, 0)     # 1 − p_y ≈ 1e-87: the 50-digit q_y − 1 was 0, ratio 5.8 (true 0.994)
+def test_exact_ratios_hold_far_beyond_the_working_precision(gap, shift, seed):
+    # U h = (gap, 0, ...): 1 − p_y ≈ e^-gap, below 10^-50 for gap > 115; S rows share a large
+    # shift, so Sᵀ(q − e_y) is all cancellation. 50 digits must agree with 400 digits.
+    rng = np.random.default_rng(seed)
+    V, d = int(rng.integers(2, 6)), int(rng.integers(1, 4))
+    U = rng.normal(size=(V, d)) * 0.1
+    U[:, 0], U[0, 0] = 0.0, gap
+    S = rng.normal(size=(V, d)) + shift
+    h = np.zeros(d)
+    h[0] = 1.0
+    lo = backward_change_ratios_exact(U, S, h, 0, 1.0, 1.0)
+    hi = backward_change_ratios_exact(U, S, h, 0, 1.0, 1.0, dps=400)
+    for k in ("min", "tanh_min", "eta"):
+        assert lo[k] == pytest.approx(hi[k], rel=1e-12, abs=0), k
+    assert lo["min"] <= 1 + 1e-12
