@@ -22,11 +22,18 @@ the second branch ``D(S)(1 − p_U(h)_y) + D(U + S)·TV``; the full bound is the
 (:func:`eta_form_backward_bound`). This is the form derived here; the exact constant in the
 paper is unknown. numpy, and mpmath for :func:`backward_change_ratios_exact`.
 
-Near saturation (``1 − p_y`` small) the float64 forms lose relative accuracy: ``p′ − p`` is a
-difference of two numbers near 1, so with ``1 − p_y = 1.8e-11`` the float ``‖Δg‖₂`` is off by
-3e-6 relative and its ratio to a tight bound read 1.0000005 where the exact ratio is
-0.99999999996 (an instance of the seed-1 full profile). :func:`backward_change_ratios_exact`
-evaluates the same quantities in 50-digit arithmetic on the same binary inputs.
+Near saturation (``1 − p_y`` small) the textbook float64 forms lose relative accuracy:
+``p′_y − p_y``, ``p′_y − 1`` and ``1 − p_y`` are differences of numbers near 1, and a large
+component common to the rows of ``U`` multiplies the rounding of ``Σ(p′ − p) = 0``. With
+``1 − p_y = 1.8e-11`` the float ``‖Δg‖₂`` was off by 3e-6 relative (ratio 1.0000005 to a tight
+bound, exact 0.99999999996; an instance of the seed-1 full profile), and with ``U = 100·11ᵀ``,
+``V = 2`` a ratio of exactly 1 read 1 + 8e-9. So every form here sums relative to a reference
+row (``(S − 1S_y)ᵀp′ + (U − 1U_m)ᵀ(p′ − p)``, ``m`` the mode of ``p′``; ``1 − p_y`` as the sum of
+the other entries; TV with the mode's entry from the others), which keeps float64 relative
+accuracy there; what remains is the rounding of the inputs ``Uh`` and ``(U + S)h`` themselves
+(relative ``‖U‖·2⁻⁵³/‖S‖`` in ``p′ − p`` when ``S`` is tiny against ``U``).
+:func:`backward_change_ratios_exact` evaluates the same quantities in 50-digit arithmetic on the
+same binary inputs.
 """
 from __future__ import annotations
 
@@ -84,6 +91,26 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
+def _complement(p: np.ndarray, y: int) -> float:
+    """``1 − p_y`` as the sum of the other entries (no rounding of ``p_y`` near 1)."""
+    return float(np.delete(p, y).sum())
+
+
+def _tv(p: np.ndarray, q: np.ndarray) -> float:
+    """``½‖q − p‖₁`` with the entry at the mode ``m`` of ``q`` taken as ``−Σ_{i≠m}(q_i − p_i)``
+    (``q_m − p_m`` of two numbers near 1 would keep no digit near saturation)."""
+    d = np.delete(q - p, int(np.argmax(q)))
+    return 0.5 * float(np.abs(d).sum() + abs(d.sum()))
+
+
+def _change(U: np.ndarray, S: np.ndarray, p: np.ndarray, q: np.ndarray, y: int) -> np.ndarray:
+    """``Sᵀ(q − e_y) + Uᵀ(q − p)`` as ``(S − 1S_y)ᵀq + (U − 1U_m)ᵀ(q − p)`` (``m`` the mode of
+    ``q``; equal since ``Σq = 1``, ``Σ(q − p) = 0``): neither ``q_y − 1`` nor ``q_m − p_m`` nor a
+    common row component enters, so near saturation the result keeps float64 relative accuracy."""
+    m = int(np.argmax(q))
+    return (S - S[y]).T @ q + (U - U[m]).T @ (q - p)
+
+
 def backward_signal(U, h, y) -> np.ndarray:
     """``∇_h(−log softmax(Uh)_y) = Uᵀ(p_U(h) − e_y)``, shape ``(d,)``, float64.
 
@@ -105,9 +132,7 @@ def backward_change(U, S, h, y, *, frozen_probabilities: bool = False) -> np.nda
     U, S, h, y = _inputs(U, _required(S), h, y)
     p = _softmax(U @ h)
     q = p if frozen_probabilities else _softmax((U + S) @ h)
-    r = q.copy()
-    r[y] -= 1.0
-    return S.T @ r + U.T @ (q - p)
+    return _change(U, S, p, q, y)
 
 
 def u_dependent_backward_bound(U, S, h, y) -> float:
@@ -117,7 +142,7 @@ def u_dependent_backward_bound(U, S, h, y) -> float:
     U, S, h, y = _inputs(U, _required(S), h, y)
     DS, DU = row_diameter(S)[0], row_diameter(U)[0]
     q = _softmax((U + S) @ h)
-    return DS * (1.0 - q[y]) + DU * math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
+    return DS * _complement(q, y) + DU * math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
 
 
 def backward_change_bounds(U, S, h, y) -> dict:
@@ -131,12 +156,12 @@ def backward_change_bounds(U, S, h, y) -> dict:
     U, S, h, y = _inputs(U, _required(S), h, y)
     DS, DU, DUS = row_diameter(S)[0], row_diameter(U)[0], row_diameter(U + S)[0]
     p, q = _softmax(U @ h), _softmax((U + S) @ h)
-    tv = 0.5 * float(np.abs(q - p).sum())
+    tv, om_p, om_q = _tv(p, q), _complement(p, y), _complement(q, y)
     th = math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
-    b_u, b_us = DS * (1.0 - q[y]) + DU * tv, DS * (1.0 - p[y]) + DUS * tv
+    b_u, b_us = DS * om_q + DU * tv, DS * om_p + DUS * tv
     return {"tv": tv, "branch_U": float(b_u), "branch_U_plus_S": float(b_us),
             "min": float(min(b_u, b_us)), "D_min": float(min(DU, DUS)), "D_S": float(DS),
-            "tanh_min": float(min(DS * (1.0 - q[y]) + DU * th, DS * (1.0 - p[y]) + DUS * th))}
+            "tanh_min": float(min(DS * om_q + DU * th, DS * om_p + DUS * th))}
 
 
 def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -> float:

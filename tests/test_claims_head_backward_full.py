@@ -13,7 +13,8 @@ from hypothesis.extra.numpy import arrays
 from controls import control_through_rule
 
 from seqtheory.numerics.head_backward import (backward_change, backward_change_bounds,
-                                              backward_change_ratios_exact, eta_form_backward_bound)
+                                              backward_change_ratios_exact, eta_form_backward_bound,
+                                              u_dependent_backward_bound)
 from seqtheory.proofs_checks.claims import head_backward_full as hb
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
@@ -110,9 +111,10 @@ def test_near_saturation_is_decided_in_exact_arithmetic():
     U, S, h, y = _SATURATED
     b = backward_change_bounds(U, S, h, y)
     float_ratio = float(np.linalg.norm(backward_change(U, S, h, y))) / b["min"]
-    assert float_ratio > 1 + 1e-9                        # the float64 form cannot decide here
     ex = backward_change_ratios_exact(U, S, h, y, eta=b["D_S"], H=float(np.linalg.norm(h)))
     assert ex["min"] < 1 and ex["min"] > 1 - 1e-9        # tight, and below the bound
+    # the float64 forms sum relative to reference rows: they agree (they read 1.0000005 before)
+    assert float_ratio == pytest.approx(ex["min"], rel=1e-13, abs=0)
     assert 1e-11 < ex["one_minus_p_y"] < 2e-11 and ex["one_minus_p_prime_y"] < 1e-20
     assert hb._near_saturation(U, S, h, y)
     # the claim at that scale: every random instance near saturation or near 1 is re-evaluated
@@ -166,3 +168,15 @@ def test_exact_ratios_hold_far_beyond_the_working_precision(gap, shift, seed):
     for k in ("min", "tanh_min", "eta"):
         assert lo[k] == pytest.approx(hi[k], rel=1e-12, abs=0), k
     assert lo["min"] <= 1 + 1e-12
+
+
+@pytest.mark.parametrize("c", [1e2, 1e3, 1e4])
+@pytest.mark.parametrize("gap", [14.0, 20.0, 30.0])
+def test_float_forms_keep_accuracy_near_saturation_with_a_common_row(c, gap):
+    # U = c·11ᵀ (D(U) = 0), V = 2, p′ saturated at y: ‖Δg‖₂ = D(S)(1 − p′_y) exactly, so every
+    # ratio is 1; the float forms read up to 1 + 8e-9 (c = 100), 1 + 4e-4 and 8.7 (c = 1e4) before
+    U, S, h = np.full((2, 1), c), np.array([[0.5], [-0.5]]), np.array([gap])
+    g = float(np.linalg.norm(backward_change(U, S, h, 0)))
+    b = backward_change_bounds(U, S, h, 0)
+    for bound in (u_dependent_backward_bound(U, S, h, 0), b["min"], b["tanh_min"]):
+        assert g / bound == pytest.approx(1.0, rel=1e-13, abs=0)

@@ -159,8 +159,8 @@ def backward_change_bound(ctx: Context) -> Outcome:
                f"(D(U+S)) was the smaller in {rnd['second_branch_smaller']} of "
                f"{counted(rnd['instances'], 'random instance')}, so the minimum matters. "
                f"{counted(rnd['exact_rechecked'], 'instance')} near the bound or near saturation "
-               "were evaluated again in 50-digit arithmetic on the same binary inputs (float64 "
-               "loses relative accuracy in p′ − p there) and count with that value. Finitely many "
+               "were evaluated again in 50-digit arithmetic on the same binary inputs (a check "
+               "of the float64 forms where rounding matters most) and count with that value. Finitely many "
                "instances of a universal statement: supported at best. Decision rule: " + why))
 
 
