@@ -316,3 +316,11 @@ def test_horizon_rule_rejects_an_unbounded_row_with_a_finite_prediction():
     rows[1]["unbounded"] = True            # was both used and counted as skipped
     with pytest.raises(ValueError, match=r"rows\[1\] is unbounded"):
         ph.horizon_decide(rows)
+
+
+def test_tower_scale_text_names_every_family():
+    from types import SimpleNamespace as NS
+    cfgs = [NS(model=m, train_length=T, steps=600, width=32) for m, T in (("aussm", 4), ("gla", 8))]
+    text = at._scale_text(cfgs)
+    assert "aussm/gla run" in text and "training length 4/8" in text, text   # named aussm only before
+    assert at._scale_text([]) == "no runs"

@@ -131,13 +131,14 @@ def abelian_tower(ctx: Context) -> Outcome:
 
 
 def _scale_text(configs: list) -> str:
-    """The scale of the runs: family, depth, width, training lengths and steps."""
+    """The scale of the runs: families, depth, width, training lengths and steps."""
     if not configs:
         return "no runs"
     Ts = sorted({c.train_length for c in configs})
     steps = sorted({c.steps for c in configs})
     widths = sorted({c.width for c in configs})
-    return (f"{counted(len(configs), 'depth-2 ' + configs[0].model + ' run')} on "
+    models = "/".join(sorted({c.model for c in configs}))
+    return (f"{counted(len(configs), 'depth-2 ' + models + ' run')} on "
             f"{', '.join(TOWER_GROUPS)}, width "
             f"{'/'.join(map(str, widths))}, training length {'/'.join(map(str, Ts))}, "
             f"{'/'.join(map(str, steps))} steps")
