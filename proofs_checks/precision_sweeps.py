@@ -71,7 +71,7 @@ def depths(ctx: Context) -> list[int]:
 
 
 def n_seeds(ctx: Context, depth: int = 1) -> int:
-    """Seeds per depth: 1 in quick; in full 2 at depth 1, 1 at depths ≥ 2 (their LM budget)."""
+    """Seeds per depth: 1 in quick; in full 2 at depth 1, 1 at depths ≥ 2 (their L-BFGS 1000 per budget)."""
     return ctx.by_profile(1, 2 if depth == 1 else 1)
 
 
