@@ -324,3 +324,15 @@ def test_tower_scale_text_names_every_family():
     text = at._scale_text(cfgs)
     assert "aussm/gla run" in text and "training length 4/8" in text, text   # named aussm only before
     assert at._scale_text([]) == "no runs"
+
+
+@pytest.mark.parametrize("k, n, verdict", [
+    (0, 5, Verdict.REFUTED), (1, 5, Verdict.REFUTED), (2, 5, Verdict.REFUTED),    # upper 0.43 .. 0.77
+    (3, 5, Verdict.INCONCLUSIVE), (4, 5, Verdict.SUPPORTED),                       # 3/5: upper 0.88
+    (0, 4, Verdict.INCONCLUSIVE),                                                  # < MIN_FITTED_REFUTE
+    (5, 10, Verdict.REFUTED), (6, 10, Verdict.INCONCLUSIVE), (8, 10, Verdict.SUPPORTED)])
+def test_tower_rule_boundaries_as_the_docstring_states(k, n, verdict):
+    blocks = {g: at.quotient_blocks(g) for g in at.TOWER_GROUPS}
+    runs = [_run("S3", [_sign_map()]) for _ in range(k)] + [_run("S3", [[0] * 6]) for _ in range(n - k)]
+    v, why, _ = at.tower_decide(runs, blocks)
+    assert v is verdict, why

@@ -9,7 +9,8 @@ learned character is a non-trivial homomorphism (exact, Cayley table) constant o
 ``G′`` (it factors through ``G/G′``). Rule (:func:`tower_decide`, pure): supported when that holds
 in ≥ 80% of the fitted seeds (:data:`TOWER_RULE`); refuted when, over at least
 :data:`MIN_FITTED_REFUTE` fitted seeds, the Wilson 95% interval of that share lies wholly below
-80% (none of 5 does: upper end 0.43); else inconclusive. (Until 2026-12-02 refuting needed none
+80% (of 5 fitted seeds: at most 2 carrying it, upper ends 0.43, 0.62, 0.77 for 0, 1, 2;
+3 of 5 is inconclusive, 4 supports); else inconclusive. (Until 2026-12-02 refuting needed none
 of ≥ 5 fitted seeds; widened after a full-profile run at seed 0 gave 2/8 [0.07, 0.59], before the
 runs it was then judged on, seed 1.) Channels whose map is not a
 homomorphism are counted and reported. Control: the rule given wrong quotients (the left cosets of
