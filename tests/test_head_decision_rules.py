@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from seqtheory.proofs_checks.claims import head_backward_bound as bb
 from seqtheory.proofs_checks.claims import head_ce_control as ce
@@ -145,3 +148,22 @@ def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():
 
 def test_symbolic_softmax_identity_holds_for_every_size():
     assert hs._symbolic_softmax_identity()
+
+
+_TV_RIDGE = (np.array([float.fromhex(x) for x in ("0x1.27b9b73f3b9cdp+3", "0x1.27b9b62ffafb7p+3")]),
+             np.array([float.fromhex(x) for x in ("-0x1.aa70155ad6f6fp+2", "-0x1.aa70133c55b45p+2")]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(1.0, 1.05), st.floats(-10, 10), st.floats(-10, 10))
+@example(1.0104941630117992, 0.0, 0.0)
+def test_tv_ratio_keeps_the_bound_on_the_equality_ridge(scale, o1, o2):
+    # symmetric two-point pairs at 𝓗 ≈ 1e-6 have ratio exactly 1; the difference of the two float
+    # probability vectors read 1 + 1.9e-9 at the pinned pair (claim tolerance 1e-9)
+    z, w = _TV_RIDGE
+    assert tv.tv_ratio(z, w) <= 1 + 1e-12
+    H = 1e-6 * scale
+    z, w = np.array([H / 4 + o1, -H / 4 + o1]), np.array([-H / 4 + o2, H / 4 + o2])
+    r = tv.tv_ratio(z, w)
+    assert r == 0.0 or r == pytest.approx(1.0, rel=1e-12, abs=0)
+    assert tv.tv_ratio(z, w, 8.0) == 0.0 or tv.tv_ratio(z, w, 8.0) > 1.9   # the wrong constant
