@@ -336,3 +336,16 @@ def test_tower_rule_boundaries_as_the_docstring_states(k, n, verdict):
     runs = [_run("S3", [_sign_map()]) for _ in range(k)] + [_run("S3", [[0] * 6]) for _ in range(n - k)]
     v, why, _ = at.tower_decide(runs, blocks)
     assert v is verdict, why
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"group": "A4"}, r"runs\[0\]\['group'\] = 'A4' has no blocks"),     # was KeyError
+    ({"maps": None}, r"runs\[0\] lacks 'maps'"),                           # was KeyError
+    ({"acc_at_T": float("nan")}, r"acc_at_T"),                             # was "no run fits"
+    ({"acc_at_T": 1.5}, r"acc_at_T")])
+def test_tower_rule_rejects_bad_runs(change, match):
+    blocks = {g: at.quotient_blocks(g) for g in at.TOWER_GROUPS}
+    run = {**_run("S3", [_sign_map()]), **change}
+    run = {k: v for k, v in run.items() if v is not None}
+    with pytest.raises(ValueError, match=match):
+        at.tower_decide([run], blocks)

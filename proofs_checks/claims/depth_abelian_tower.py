@@ -69,16 +69,35 @@ def _tower_runs(pairs: list[tuple[dict, Any]]) -> list[dict]:
     return out
 
 
+def _check_run(i: int, r: dict, blocks: dict) -> None:
+    """``ValueError`` naming the run and field: the fields of :func:`tower_decide`, a group with
+    blocks, ``acc_at_T`` a number in [0, 1]."""
+    import math
+    from numbers import Real
+
+    for f in ("group", "acc_at_T", "exponent", "maps"):
+        if f not in r:
+            raise ValueError(f"runs[{i}] lacks {f!r}")
+    if r["group"] not in blocks:
+        raise ValueError(f"runs[{i}]['group'] = {r['group']!r} has no blocks (given: {sorted(blocks)})")
+    a = r["acc_at_T"]
+    if isinstance(a, bool) or not isinstance(a, Real) or not (math.isfinite(a) and 0 <= a <= 1):
+        raise ValueError(f"runs[{i}]['acc_at_T'] must be a number in [0, 1], got {a!r}")
+
+
 def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[Verdict, str, dict]:
     """Decision rule of ``depth.exp.abelian_tower`` (pure; module docstring). ``runs``: dicts with
     ``group``, ``acc_at_T``, ``exponent`` and ``maps`` (per layer-1 channel the root index of every
     token); ``blocks[group]``: the partition of the group's elements the characters must be
     constant on (the cosets of ``G′`` for the claim). A seed counts when some channel is a
     homomorphism (exact, Cayley table), non-trivial and constant on every block. Returns
-    ``(verdict, why, stats)``."""
+    ``(verdict, why, stats)``; ``ValueError`` for a run lacking a field, of a group without blocks
+    or with ``acc_at_T`` not in [0, 1]."""
     from seqtheory.models.inspector import character_table_test
     from seqtheory.theory.groups import FiniteGroup
 
+    for i, r in enumerate(runs):
+        _check_run(i, r, blocks)
     fitted = [r for r in runs if r["acc_at_T"] >= FIT]
     flags, nonhom, channels = [], 0, 0
     for r in fitted:
