@@ -139,13 +139,15 @@ def abelian_tower(ctx: Context) -> Outcome:
     blocks = {g: quotient_blocks(g) for g in TOWER_GROUPS}
     verdict, why, stats = tower_decide(runs, blocks)
     scale = _scale_text(configs)
+    classes = ", ".join(sorted({r["layer_class"] for r in runs})) or "no runs"
     return Outcome(verdict, why, evidence={"stats": stats, "quotient_blocks": blocks,
                                            "rule": _tower_rule_text(), "scale": scale},
                    tables={"runs": [{k: v for k, v in r.items() if k != "maps"} for r in runs]},
                    notes=(f"{why}. Scale: {scale}. The verdict is about what training finds at this "
                           "scale, not about Theorem 3.4's construction (an existence statement, "
-                          "checked exactly by depth.thm3.4). Layer class: restricted (AUSSM: complex unit-modulus diagonal "
-                          "transitions plus an input bias). Characters: each channel's per-token "
+                          f"checked exactly by depth.thm3.4). Layer class of the runs: {classes} "
+                          "(AUSSM: complex unit-modulus diagonal transitions plus an input bias, "
+                          "restricted). Characters: each channel's per-token "
                           "phases rounded to the nearest root of unity of an order dividing the "
                           "group's exponent (numerical), then tested exactly on the Cayley table."))
 
