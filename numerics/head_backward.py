@@ -151,7 +151,8 @@ def backward_change_bounds(U, S, h, y) -> dict:
     ``tv``: ``TV(p′, p) = ½‖p_{U+S}(h) − p_U(h)‖₁``; ``D_S``, ``D_min``: ``D(S)``,
     ``min(D(U), D(U+S))``; ``branch_U = D(S)(1 − p′_y) + D(U)·TV``;
     ``branch_U_plus_S = D(S)(1 − p_y) + D(U+S)·TV``; ``min`` = the smaller; ``tanh_min``: the same
-    with ``TV`` replaced by ``tanh(‖h‖₂ D(S)/4)`` (≥ TV). Floats. Arguments as in
+    with ``TV`` replaced by ``tanh(‖h‖₂ D(S)/4)`` (≥ TV); ``one_minus_p_y``,
+    ``one_minus_p_prime_y``: ``1 − p_y``, ``1 − p′_y`` (sums of the other entries). Floats. Arguments as in
     :func:`backward_change`; the same errors."""
     U, S, h, y = _inputs(U, _required(S), h, y)
     DS, DU, DUS = row_diameter(S)[0], row_diameter(U)[0], row_diameter(U + S)[0]
@@ -161,7 +162,8 @@ def backward_change_bounds(U, S, h, y) -> dict:
     b_u, b_us = DS * om_q + DU * tv, DS * om_p + DUS * tv
     return {"tv": tv, "branch_U": float(b_u), "branch_U_plus_S": float(b_us),
             "min": float(min(b_u, b_us)), "D_min": float(min(DU, DUS)), "D_S": float(DS),
-            "tanh_min": float(min(DS * om_q + DU * th, DS * om_p + DUS * th))}
+            "tanh_min": float(min(DS * om_q + DU * th, DS * om_p + DUS * th)),
+            "one_minus_p_y": om_p, "one_minus_p_prime_y": om_q}
 
 
 def eta_form_backward_bound(U, S, eta: float, H: float, constant: float = 4.0) -> float:

@@ -116,7 +116,7 @@ def test_near_saturation_is_decided_in_exact_arithmetic():
     # the float64 forms sum relative to reference rows: they agree (they read 1.0000005 before)
     assert float_ratio == pytest.approx(ex["min"], rel=1e-13, abs=0)
     assert 1e-11 < ex["one_minus_p_y"] < 2e-11 and ex["one_minus_p_prime_y"] < 1e-20
-    assert hb._near_saturation(U, S, h, y)
+    assert hb._near_saturation(b)
     # the claim at that scale: every random instance near saturation or near 1 is re-evaluated
     rnd = hb.random_ratios(Context(seed=1, profile="full"), 2400)
     assert rnd["max_ratio"]["min of branches (TV)"] <= 1 + 1e-12 and rnd["exact_rechecked"] > 0
@@ -127,9 +127,9 @@ def test_near_saturation_is_decided_in_exact_arithmetic():
 def test_exact_ratios_agree_with_float_away_from_saturation(seed):
     rng = np.random.default_rng(seed)
     U, S, h, y = hb._instance(rng)
-    if hb._near_saturation(U, S, h, y):
-        return
     b = backward_change_bounds(U, S, h, y)
+    if hb._near_saturation(b):
+        return
     g = float(np.linalg.norm(backward_change(U, S, h, y)))
     eta, H = b["D_S"] * 1.25, float(np.linalg.norm(h)) * 1.25
     ex = backward_change_ratios_exact(U, S, h, y, eta, H)

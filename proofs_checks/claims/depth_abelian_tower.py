@@ -70,19 +70,16 @@ def _tower_runs(pairs: list[tuple[dict, Any]]) -> list[dict]:
 
 
 def _check_run(i: int, r: dict, blocks: dict) -> None:
-    """``ValueError`` naming the run and field: the fields of :func:`tower_decide`, a group with
-    blocks, ``acc_at_T`` a number in [0, 1]."""
-    import math
-    from numbers import Real
+    """``ValueError`` (``TypeError`` for a non-number ``acc_at_T``) naming the run and field: the
+    fields of :func:`tower_decide`, a group with blocks, ``acc_at_T`` a number in [0, 1]."""
+    from seqtheory.theory._checks import check_real
 
     for f in ("group", "acc_at_T", "exponent", "maps"):
         if f not in r:
             raise ValueError(f"runs[{i}] lacks {f!r}")
     if r["group"] not in blocks:
         raise ValueError(f"runs[{i}]['group'] = {r['group']!r} has no blocks (given: {sorted(blocks)})")
-    a = r["acc_at_T"]
-    if isinstance(a, bool) or not isinstance(a, Real) or not (math.isfinite(a) and 0 <= a <= 1):
-        raise ValueError(f"runs[{i}]['acc_at_T'] must be a number in [0, 1], got {a!r}")
+    check_real(f"runs[{i}]['acc_at_T']", r["acc_at_T"], 0, 1)
 
 
 def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[Verdict, str, dict]:
@@ -92,7 +89,7 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
     constant on (the cosets of ``G′`` for the claim). A seed counts when some channel is a
     homomorphism (exact, Cayley table), non-trivial and constant on every block. Returns
     ``(verdict, why, stats)``; ``ValueError`` for a run lacking a field, of a group without blocks
-    or with ``acc_at_T`` not in [0, 1]."""
+    or with ``acc_at_T`` not in [0, 1] (``TypeError`` when it is not a number)."""
     from seqtheory.models.inspector import character_table_test
     from seqtheory.theory.groups import FiniteGroup
 

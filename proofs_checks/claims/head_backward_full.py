@@ -68,7 +68,7 @@ def random_ratios(ctx: Context, n: int, constant: float = 4.0) -> dict:
         g = float(np.linalg.norm(backward_change(U, S, h, y)))
         ratios = [g / bound for bound in (b["min"], b["tanh_min"],
                                           eta_form_backward_bound(U, S, eta, H, constant))]
-        if max(ratios) > 1 - _RECHECK or _near_saturation(U, S, h, y):
+        if max(ratios) > 1 - _RECHECK or _near_saturation(b):
             exact = backward_change_ratios_exact(U, S, h, y, eta, H, constant)
             ratios = [exact["min"], exact["tanh_min"], exact["eta"]]
             rechecked += 1
@@ -79,14 +79,10 @@ def random_ratios(ctx: Context, n: int, constant: float = 4.0) -> dict:
             "second_branch_smaller": second, "exact_rechecked": rechecked}
 
 
-def _near_saturation(U, S, h, y) -> bool:
-    """Whether ``1 − p_y`` or ``1 − p′_y`` is below :data:`_NEAR_SATURATION` (float64 then
-    resolves ``p′ − p`` to fewer than about 7 digits)."""
-    for A in (U, U + S):
-        z = A @ h
-        if z[y] >= z.max() and float(np.exp(np.delete(z, y) - z[y]).sum()) < _NEAR_SATURATION:
-            return True
-    return False
+def _near_saturation(bounds: dict) -> bool:
+    """Whether ``1 − p_y`` or ``1 − p′_y`` (from :func:`backward_change_bounds`) is below
+    :data:`_NEAR_SATURATION` (float64 then resolves ``p′ − p`` to fewer than about 7 digits)."""
+    return min(bounds["one_minus_p_y"], bounds["one_minus_p_prime_y"]) < _NEAR_SATURATION
 
 
 def _ratio(U, S, h, y, eta: float, H: float, constant: float = 4.0) -> tuple[float, float]:
