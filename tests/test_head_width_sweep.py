@@ -79,14 +79,43 @@ def _paper(scale=1.0, hscale=1.0):
 def test_rule_supported_refuted_inconclusive_at_paper_widths():
     v = hw.width_verdict
     assert v(_ev(_paper()))[0] is Verdict.SUPPORTED
-    assert v(_ev(_paper(scale=1.2)))[0] is Verdict.SUPPORTED            # within 25%
-    assert v(_ev(_paper(scale=0.1)))[0] is Verdict.REFUTED              # 10× below
-    assert v(_ev(_paper(scale=3.0)))[0] is Verdict.REFUTED              # 3× above
-    verdict, why, parts = v(_ev(_paper(scale=0.6)))                     # between: neither
+    assert v(_ev(_paper(scale=1.2, hscale=1.2)))[0] is Verdict.SUPPORTED    # within 25%
+    # a shape the common factor cannot explain: D and Hilbert RMS off by different factors
+    verdict, why, parts = v(_ev(_paper(scale=0.6, hscale=1.0)))
     assert verdict is Verdict.INCONCLUSIVE and "neither" in why and "V = 2048" in why
-    assert parts["per_width"][512] == "inconclusive"
-    # exponent far from 0.5 keeps matching paper points from support
+    assert parts["per_width"][512] == "inconclusive" and parts["direct"][512] == "inconclusive"
+    # ... or off by more than REFUTE_FACTOR even after it: refuted
+    verdict, why, parts = v(_ev(_paper(scale=0.1, hscale=1.0)))
+    assert verdict is Verdict.REFUTED and "common factor" in why
+    assert parts["with_common_factor"] == {512: "refuted", 768: "refuted", 1024: "refuted"}
+    # exponent far from 0.5 keeps matching paper points from support, and from refined
     assert v(_ev(_paper(), exponent=1.0))[0] is Verdict.INCONCLUSIVE
+    assert v(_ev(_paper(scale=0.5, hscale=0.5), exponent=1.0))[0] is Verdict.INCONCLUSIVE
+
+
+def test_rule_refined_by_one_common_factor():
+    """The paper's six ratios at one recipe factor r (the unknown lr ratio): refined, with r and
+    its seed interval reported; a factor that differs between widths is not one recipe factor."""
+    v = hw.width_verdict
+    for scale in (0.5, 0.1, 3.0):
+        verdict, why, parts = v(_ev(_paper(scale=scale, hscale=scale)))
+        assert verdict is Verdict.REFINED, (scale, why)
+        assert parts["common_factor"] == pytest.approx(1 / scale)
+        lo, hi = parts["common_factor_interval"]
+        assert lo < 1 / scale < hi
+        assert f"r = {1 / scale:.2f}" in why and "released lrs are unknown" in why
+        assert set(parts["with_common_factor"].values()) == {"refined"}
+    pts = _paper(scale=0.5, hscale=0.5)
+    assert v(_ev(pts[:1]))[0] is Verdict.INCONCLUSIVE          # one paper width: too little
+    assert v(_ev(pts[:2]))[0] is Verdict.REFINED
+    # width-dependent factors 0.5, 0.5, 0.3: the spread exceeds MATCH_TOL around their mean
+    bent = pts[:2] + _paper(scale=0.3, hscale=0.3)[2:]
+    verdict, _, parts = v(_ev(bent))
+    assert verdict is Verdict.INCONCLUSIVE and "inconclusive" in parts["with_common_factor"].values()
+    # RowNorm not smaller at every measurement still refutes, whatever the factor
+    bad = pts[:2] + [dict(pts[2], frac_steps_rownorm_smaller=0.9)]
+    assert v(_ev(bad))[0] is Verdict.REFUTED
+    assert hw.common_factor(pts) == pytest.approx(2.0)
 
 
 def test_rule_direction_convergence_and_no_paper_width():
