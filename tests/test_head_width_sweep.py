@@ -189,3 +189,35 @@ def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
     assert {r.key: r.updated for r in st_.runs()} == before
     assert control_through_rule(c, ctx).rejected
     assert c.plan(ctx, False)[0].config == tiny
+
+
+# ------------------------------------------------------------------ attacks on the rule (negative controls)
+def test_flat_ratios_with_a_wide_exponent_ci_are_not_refined():
+    """Ratios flat in d whose wide exponent CI merely meets [0.4, 0.6]: one common factor
+    brings the paper's values within 25% (their spread is only 1.32×), but nothing grows."""
+    flat = [_pt(d, [25 * f for f in (0.97, 1.0, 1.03)], [6.5 * f for f in (0.97, 1.0, 1.03)])
+            for d in sorted(hw.PAPER_RATIOS)]
+    ev = _ev(flat, exponent=0.0)
+    ev["fit_diameter"] = {"exponent": 0.0, "ci": [-0.6, 0.6], "n": 9}
+    verdict, _, parts = hw.width_verdict(ev)
+    assert verdict is Verdict.INCONCLUSIVE and not parts["exponent_consistent"]
+    verdict, why, _ = hw.width_verdict(_ev(_paper(scale=0.5, hscale=0.5)))
+    assert verdict is Verdict.REFINED and "consistent with √d" in why
+
+
+def test_a_duplicated_paper_width_is_rejected():
+    """One width listed twice must not count as two paper widths nor hide the other's verdict."""
+    pts = _paper(scale=0.5, hscale=0.5)
+    for dup in ([pts[0], pts[0]], [_paper(scale=0.1, hscale=0.1)[0], pts[0], pts[1]]):
+        with pytest.raises(ValueError, match="one point per head width"):
+            hw.width_verdict(_ev(dup))
+
+
+def test_an_uninformative_seed_interval_supports_nothing():
+    """Two wildly different seeds: the interval contains every paper value, the means are 5×
+    off; neither direct support nor overall support may follow."""
+    noisy = [_pt(d, [D / 10, D * 10], [H / 10, H * 10]) for d, (D, H) in sorted(hw.PAPER_RATIOS.items())]
+    verdict, _, parts = hw.width_verdict(_ev(noisy))
+    assert verdict is not Verdict.SUPPORTED and set(parts["direct"].values()) == {"inconclusive"}
+    assert hw.paper_point_verdict(45.0, (1.0, 1000.0), 45.1) is Verdict.INCONCLUSIVE
+    assert hw.paper_point_verdict(45.0, (40.0, 50.0), 45.1) is Verdict.SUPPORTED

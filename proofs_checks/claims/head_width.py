@@ -51,10 +51,13 @@ STATISTICS = ("diameter", "hilbert_rms")
 
 def paper_point_verdict(value: float, interval, paper: float) -> Verdict:
     """One statistic at a paper width: supported when ``paper`` lies in the seed ``interval`` or
-    ``value`` is within ``MATCH_TOL`` (relative, on the log scale) of it; refuted when the interval
-    excludes it by more than ``REFUTE_FACTOR``; else inconclusive."""
+    ``value`` is within ``MATCH_TOL`` (relative, on the log scale) of it, and the interval lies
+    within ``REFUTE_FACTOR`` of it on both sides (an interval too wide to exclude a
+    ``REFUTE_FACTOR`` miss supports nothing); refuted when the interval excludes it by more than
+    ``REFUTE_FACTOR``; else inconclusive."""
     lo, hi = interval
-    if lo <= paper <= hi or abs(math.log(value / paper)) <= math.log1p(MATCH_TOL):
+    informative = paper <= lo * REFUTE_FACTOR and hi <= paper * REFUTE_FACTOR
+    if informative and (lo <= paper <= hi or abs(math.log(value / paper)) <= math.log1p(MATCH_TOL)):
         return Verdict.SUPPORTED
     if hi * REFUTE_FACTOR < paper or lo > paper * REFUTE_FACTOR:
         return Verdict.REFUTED
@@ -142,18 +145,24 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
     * overall: inconclusive when a run did not converge; refuted when RowNorm is not smaller at
       every recorded measurement at some width (a counterexample to the statement's second
       part) or a paper width is refuted; supported when every paper width measured is
-      supported and the diameter exponent is consistent with 0.5 (its CI meets [0.4, 0.6]);
-      refined when every paper value at every paper width lies within ``MATCH_TOL`` of ``r``
+      supported and the diameter exponent is consistent with 0.5 (its CI meets [0.4, 0.6] and
+      excludes 0, so a ratio flat in d with a wide CI is not); refined when every paper value at every paper width lies within ``MATCH_TOL`` of ``r``
       times the measured mean, at least ``MIN_PAPER_WIDTHS`` were run, and the exponent is
       consistent: the paper's ratios are then one width law times
       one recipe factor, and the report gives ``r`` (the lr ratio they would need) and the
-      ratio at equal lrs; else inconclusive (also when no paper width was run)."""
+      ratio at equal lrs; else inconclusive (also when no paper width was run).
+
+    ``ValueError`` when a head width appears twice in ``points``."""
     pts = ev["points"]
     sc = _scale_text(ev["scale"])
     parts: dict[str, Any] = {"per_width": {}, "every_measurement": {}, "direct": {},
                              "with_common_factor": {}}
     fd = ev.get("fit_diameter")
-    parts["exponent_consistent"] = bool(fd) and (fd["ci"][0] <= EXPONENT + EXPONENT_TOL
+    widths = [p["d"] for p in pts]
+    if len(set(widths)) != len(widths):
+        raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
+    # consistent with √d: the CI meets [0.4, 0.6] and excludes 0 (the ratio grows with d)
+    parts["exponent_consistent"] = bool(fd) and (0 < fd["ci"][0] <= EXPONENT + EXPONENT_TOL
                                                  and fd["ci"][1] >= EXPONENT - EXPONENT_TOL)
     paper_pts = [p for p in pts if p["d"] in PAPER_RATIOS]
     r = common_factor(paper_pts) if paper_pts else None
@@ -197,7 +206,7 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
             and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]):
         worst = max(_deviations(paper_pts, r))
         return (Verdict.REFINED,
-                f"the ratios grow like √d and RowNorm is smaller at every recorded measurement, "
+                f"the ratios grow with d at an exponent consistent with √d and RowNorm is smaller at every recorded measurement, "
                 f"but at equal head lrs not all are the paper's: {measured}; one common factor "
                 f"r = {r:.2f} (95% seed interval {parts['common_factor_interval']}) brings all {2 * len(paper_pts)} paper ratios within "
                 f"{worst - 1:.1%} of r × measured (tolerance {MATCH_TOL:.0%}). So the paper's "
