@@ -221,3 +221,19 @@ def test_an_uninformative_seed_interval_supports_nothing():
     assert verdict is not Verdict.SUPPORTED and set(parts["direct"].values()) == {"inconclusive"}
     assert hw.paper_point_verdict(45.0, (1.0, 1000.0), 45.1) is Verdict.INCONCLUSIVE
     assert hw.paper_point_verdict(45.0, (40.0, 50.0), 45.1) is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize("key,value", [("ratio_diameter", 0.0), ("ratio_diameter", math.inf),
+                                       ("ratio_hilbert_rms", -3.0), ("ratio_diameter", math.nan),
+                                       ("interval_diameter", (math.nan, math.nan)),
+                                       ("ratio_hilbert_rms_per_seed", [6.0, 0.0, 6.1]),
+                                       ("frac_steps_rownorm_smaller", math.nan)])
+def test_non_positive_or_non_finite_evidence_is_a_clear_error(key, value):
+    """A head that did not move gives a ratio 0 or inf: a ValueError naming the width and the
+    key, never a ZeroDivisionError, a math domain error, or a NaN interval read as refined."""
+    pts = _paper(scale=0.5, hscale=0.5)
+    pts[0] = dict(pts[0], **{key: value})
+    with pytest.raises(ValueError, match=f"d = 512: .*{key.removesuffix('_per_seed')}"):
+        hw.width_verdict(_ev(pts))
+    with pytest.raises(ValueError, match="one point per head width"):
+        hw.width_verdict(_ev([]))

@@ -152,15 +152,14 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
       one recipe factor, and the report gives ``r`` (the lr ratio they would need) and the
       ratio at equal lrs; else inconclusive (also when no paper width was run).
 
-    ``ValueError`` when a head width appears twice in ``points``."""
+    ``ValueError`` when a head width appears twice in ``points``, or a ratio, per-seed ratio or
+    interval end is not a positive finite number (a head that did not move gives 0 or inf)."""
     pts = ev["points"]
     sc = _scale_text(ev["scale"])
     parts: dict[str, Any] = {"per_width": {}, "every_measurement": {}, "direct": {},
                              "with_common_factor": {}}
     fd = ev.get("fit_diameter")
-    widths = [p["d"] for p in pts]
-    if len(set(widths)) != len(widths):
-        raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
+    _check_points(pts)
     # consistent with √d: the CI meets [0.4, 0.6] and excludes 0 (the ratio grows with d)
     parts["exponent_consistent"] = bool(fd) and (0 < fd["ci"][0] <= EXPONENT + EXPONENT_TOL
                                                  and fd["ci"][1] >= EXPONENT - EXPONENT_TOL)
@@ -213,6 +212,24 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
                 f"values are this width law at η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor "
                 f"the statement does not name (the released lrs are unknown); {expo} {sc}", parts)
     return Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; {expo} {sc}", parts
+
+
+def _check_points(pts: list[dict]) -> None:
+    """``ValueError`` unless ``pts`` is non-empty, one point per head width, with positive
+    finite ratios (means, per seed, interval ends) and a fraction in [0, 1]."""
+    widths = [p.get("d") for p in pts]
+    if not pts or len(set(widths)) != len(widths):
+        raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
+    for p in pts:
+        for k in STATISTICS:
+            v = [p.get(f"ratio_{k}"), *p.get(f"ratio_{k}_per_seed", [None]), *p.get(f"interval_{k}", [None])]
+            if not all(isinstance(x, (int, float)) and 0 < x < math.inf for x in v):
+                raise ValueError(f"ev['points'] at d = {p['d']}: ratio_{k}, its per-seed values and "
+                                 f"interval_{k} must be positive finite numbers, got {v}")
+        f = p.get("frac_steps_rownorm_smaller")
+        if not (isinstance(f, (int, float)) and 0 <= f <= 1):
+            raise ValueError(f"ev['points'] at d = {p['d']}: frac_steps_rownorm_smaller must lie "
+                             f"in [0, 1], got {f!r}")
 
 
 def common_factor(points: list[dict]) -> float:
