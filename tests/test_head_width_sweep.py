@@ -237,3 +237,18 @@ def test_non_positive_or_non_finite_evidence_is_a_clear_error(key, value):
         hw.width_verdict(_ev(pts))
     with pytest.raises(ValueError, match="one point per head width"):
         hw.width_verdict(_ev([]))
+
+
+def test_refined_text_claims_only_what_the_rule_checked():
+    """Only the diameter exponent is tested against 0.5 (the paper's own Hilbert RMS ratios grow
+    like d^0.33), so the text must not say 'the ratios' grow like √d; and a single seed gives
+    no interval, printed as such, not as 'None'."""
+    ev = _ev(_paper(scale=0.5, hscale=0.5))
+    ev["fit_hilbert_rms"] = {"exponent": 0.26, "ci": [0.22, 0.30], "n": 9}
+    verdict, why, _ = hw.width_verdict(ev)
+    assert verdict is Verdict.REFINED and "the ratios grow" not in why
+    assert "the diameter ratio grows with d at an exponent consistent with √d" in why
+    one = [dict(p, ratio_diameter_per_seed=[p["ratio_diameter"]],
+                ratio_hilbert_rms_per_seed=[p["ratio_hilbert_rms"]]) for p in _paper(0.5, 0.5)]
+    verdict, why, parts = hw.width_verdict(_ev(one))
+    assert parts["common_factor_interval"] is None and "None" not in why and "none: one seed" in why

@@ -68,6 +68,10 @@ def _rounded(interval) -> list[float]:
     return [float(f"{x:.3g}") for x in interval]
 
 
+def _interval_text(interval) -> str:
+    return "none: one seed" if interval is None else f"[{interval[0]:g}, {interval[1]:g}]"
+
+
 def _geometry_text(ev: dict) -> str:
     rn = [x for p in ev["points"] for x in p["step_geometry"]["rownorm_D_over_2lr"]]
     ad = [x for p in ev["points"] for x in p["step_geometry"]["adamw_D_over_2lr_sqrt_d"]]
@@ -110,7 +114,7 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
         key += f"; D ratio ∝ d^{fd['exponent']:.2f} [{fd['ci'][0]:.2f}, {fd['ci'][1]:.2f}] (√d: 0.5)"
     if parts["common_factor"] is not None:
         key += (f"; the paper's {len(parts['deviations'])} ratios ÷ measured: common factor "
-                f"r = {parts['common_factor']:.2f} {parts['common_factor_interval']} "
+                f"r = {parts['common_factor']:.2f} {_interval_text(parts['common_factor_interval'])} "
                 f"(largest deviation {max(parts['deviations']) - 1:.0%})")
     return Outcome(verdict, key,
                    evidence={"decision": ev, "parts": parts, "paper": PAPER_RATIOS,
@@ -205,11 +209,12 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
             and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]):
         worst = max(_deviations(paper_pts, r))
         return (Verdict.REFINED,
-                f"the ratios grow with d at an exponent consistent with √d and RowNorm is smaller at every recorded measurement, "
+                f"the diameter ratio grows with d at an exponent consistent with √d and RowNorm is "
+                f"smaller at every recorded measurement, "
                 f"but at equal head lrs not all are the paper's: {measured}; one common factor "
-                f"r = {r:.2f} (95% seed interval {parts['common_factor_interval']}) brings all {2 * len(paper_pts)} paper ratios within "
+                f"r = {r:.2f} (95% seed interval {_interval_text(parts['common_factor_interval'])}) brings all {2 * len(paper_pts)} paper ratios within "
                 f"{worst - 1:.1%} of r × measured (tolerance {MATCH_TOL:.0%}). So the paper's "
-                f"values are this width law at η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor "
+                f"values fit this width law at η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor "
                 f"the statement does not name (the released lrs are unknown); {expo} {sc}", parts)
     return Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; {expo} {sc}", parts
 
