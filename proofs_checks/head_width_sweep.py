@@ -24,7 +24,7 @@ from seqtheory.theory._checks import check_int
 from seqtheory.theory._messages import counted
 
 __all__ = ["LR_REF", "D_REF", "WIDTH_CODE_REVISION", "head_lr", "WidthPoint", "WidthSweep",
-           "sweep_config", "stored_point", "stored_sweep", "seed_interval", "step_geometry",
+           "sweep_config", "stored_point", "stored_sweep", "seed_interval", "fit_exponent", "step_geometry",
            "point_evidence", "evidence_of", "WIDTH_CPU_SECONDS"]
 
 #: learning-rate rule (see the module docstring)
@@ -101,7 +101,10 @@ def seed_interval(values, confidence: float = 0.95) -> tuple[float, float]:
     return float(math.exp(x.mean() - h)), float(math.exp(x.mean() + h))
 
 
-def _fit(widths, per_seed) -> dict:
+def fit_exponent(widths, per_seed) -> dict:
+    """The exponent of a ratio in ``d``: OLS of log ratio on log d over every (width, seed)
+    pair (``per_seed[i]``: the ratios at ``widths[i]``; ≥ 3 pairs, ≥ 2 widths), with its 95%
+    Student-t CI: ``{"exponent", "ci": [lo, hi], "n"}``."""
     ds = [d for d, r in zip(widths, per_seed) for _ in r]
     f = fit_loglog_slope(ds, [x for r in per_seed for x in r])
     return {"exponent": f.slope, "ci": [f.ci_low, f.ci_high], "n": f.n}
@@ -151,8 +154,8 @@ def evidence_of(sweep_res: dict) -> dict:
                     "tokens": cfg["steps"] * cfg["batch_size"] * cfg["seq_len"],
                     "seeds": len(pts[0]["ratio_diameter_per_seed"])}}
     if len(set(ws)) >= 2:
-        ev["fit_diameter"] = _fit(ws, [p["ratio_diameter_per_seed"] for p in pts])
-        ev["fit_hilbert_rms"] = _fit(ws, [p["ratio_hilbert_rms_per_seed"] for p in pts])
+        ev["fit_diameter"] = fit_exponent(ws, [p["ratio_diameter_per_seed"] for p in pts])
+        ev["fit_hilbert_rms"] = fit_exponent(ws, [p["ratio_hilbert_rms_per_seed"] for p in pts])
     return ev
 
 

@@ -30,8 +30,8 @@ from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms
 from seqtheory.proofs_checks.head_width_sweep import (D_REF, LR_REF, WIDTH_CPU_SECONDS, evidence_of,
-                                                      head_lr, seed_interval, stored_sweep,
-                                                      sweep_config)
+                                                      fit_exponent, head_lr, seed_interval,
+                                                      stored_sweep, sweep_config)
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
 
 #: the paper's final-step ratios (diameter, Hilbert RMS) by head width d
@@ -150,9 +150,10 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
       every recorded measurement at some width (a counterexample to the statement's second
       part) or a paper width is refuted; supported when every paper width measured is
       supported and the diameter exponent is consistent with 0.5 (its CI meets [0.4, 0.6] and
-      excludes 0, so a ratio flat in d with a wide CI is not); refined when every paper value at every paper width lies within ``MATCH_TOL`` of ``r``
-      times the measured mean, at least ``MIN_PAPER_WIDTHS`` were run, and the exponent is
-      consistent: the paper's ratios are then one width law times
+      excludes 0, so a ratio flat in d with a wide CI is not) and, with >= 2 paper widths, the
+      diameter ratio grows across them (:func:`_grows_at_paper_widths`); refined when every paper value at every paper width lies within ``MATCH_TOL`` of ``r``
+      times the measured mean, at least ``MIN_PAPER_WIDTHS`` were run, the exponent is
+      consistent and the diameter ratio grows across the paper widths: the paper's ratios are then one width law times
       one recipe factor, and the report gives ``r`` (the lr ratio they would need) and the
       ratio at equal lrs; else inconclusive (also when no paper width was run).
 
@@ -170,6 +171,7 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
     paper_pts = [p for p in pts if p["d"] in PAPER_RATIOS]
     r = common_factor(paper_pts) if paper_pts else None
     parts["common_factor"] = r
+    parts["grows_at_paper_widths"] = _grows_at_paper_widths(paper_pts)
     parts["common_factor_interval"] = common_factor_interval(paper_pts) if paper_pts else None
     parts["deviations"] = _deviations(paper_pts, r) if paper_pts else []
     for p in pts:
@@ -203,10 +205,12 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
         return (Verdict.REFUTED, f"the paper's ratios lie > {REFUTE_FACTOR:g}× from the measured "
                                  f"ones even after one common factor r = {r:.2f}: {measured}; "
                                  f"{expo} {sc}", parts)
-    if all(v == Verdict.SUPPORTED.value for v in at_paper) and parts["exponent_consistent"]:
+    if (all(v == Verdict.SUPPORTED.value for v in at_paper) and parts["exponent_consistent"]
+            and parts["grows_at_paper_widths"] is not False):
         return Verdict.SUPPORTED, f"the ratios match the paper's: {measured}; {expo} {sc}", parts
     if (all(v == Verdict.REFINED.value for v in parts["with_common_factor"].values())
-            and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]):
+            and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]
+            and parts["grows_at_paper_widths"]):
         worst = max(_deviations(paper_pts, r))
         return (Verdict.REFINED,
                 f"the diameter ratio grows with d at an exponent consistent with √d and RowNorm is "
@@ -217,6 +221,18 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
                 f"values fit this width law at η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor "
                 f"the statement does not name (the released lrs are unknown); {expo} {sc}", parts)
     return Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; {expo} {sc}", parts
+
+
+def _grows_at_paper_widths(paper_pts: list[dict]) -> bool | None:
+    """Whether the diameter ratio grows across the paper widths: the 95% CI of its exponent
+    fitted over them alone (:func:`fit_exponent`) lies above 0; ``None`` when fewer than 2 paper
+    widths or 3 (width, seed) pairs. (Within ``MATCH_TOL`` a common factor cannot tell the
+    paper's 1.32× growth from 512 to 1024 from a flat ratio, and the sweep's exponent is
+    dominated by its smaller widths.)"""
+    per_seed = [p["ratio_diameter_per_seed"] for p in paper_pts]
+    if len(paper_pts) < 2 or sum(map(len, per_seed)) < 3:
+        return None
+    return fit_exponent([p["d"] for p in paper_pts], per_seed)["ci"][0] > 0
 
 
 def _check_points(pts: list[dict]) -> None:
