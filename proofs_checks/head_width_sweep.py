@@ -24,8 +24,8 @@ from seqtheory.theory._checks import check_int
 from seqtheory.theory._messages import counted
 
 __all__ = ["LR_REF", "D_REF", "WIDTH_CODE_REVISION", "head_lr", "WidthPoint", "WidthSweep",
-           "sweep_config", "stored_point", "stored_sweep", "seed_interval", "fit_exponent", "step_geometry",
-           "point_evidence", "evidence_of", "WIDTH_CPU_SECONDS"]
+           "sweep_config", "stored_point", "stored_sweep", "seed_interval", "fit_exponent",
+           "step_geometry", "point_evidence", "evidence_of", "WIDTH_CPU_SECONDS"]
 
 #: learning-rate rule (see the module docstring)
 LR_REF, D_REF = 1e-2, 64

@@ -151,11 +151,15 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
       part) or a paper width is refuted; supported when every paper width measured is
       supported and the diameter exponent is consistent with 0.5 (its CI meets [0.4, 0.6] and
       excludes 0, so a ratio flat in d with a wide CI is not) and, with >= 2 paper widths, the
-      diameter ratio grows across them (:func:`_grows_at_paper_widths`); refined when every paper value at every paper width lies within ``MATCH_TOL`` of ``r``
-      times the measured mean, at least ``MIN_PAPER_WIDTHS`` were run, the exponent is
-      consistent and the diameter ratio grows across the paper widths: the paper's ratios are then one width law times
-      one recipe factor, and the report gives ``r`` (the lr ratio they would need) and the
-      ratio at equal lrs; else inconclusive (also when no paper width was run).
+      diameter ratio grows across them (:func:`_grows_at_paper_widths`); refined when every
+      paper value at every paper width lies within ``MATCH_TOL`` of ``r`` times the measured
+      mean, at least ``MIN_PAPER_WIDTHS`` were run, the exponent is consistent and the
+      diameter ratio grows across the paper widths: the paper's ratios then fit one width law
+      times one recipe factor, and the report gives ``r`` (the lr ratio they would need) and
+      the ratio at equal lrs; else inconclusive (also when no paper width was run). The
+      ``MATCH_TOL`` common-factor branch was fixed before the runs of seeds 2 and 3; the
+      growth, interval-width and input checks were added by a review after them (all four
+      stored seeds keep their verdicts).
 
     ``ValueError`` when a head width appears twice in ``points``, or a ratio, per-seed ratio or
     interval end is not a positive finite number (a head that did not move gives 0 or inf)."""
@@ -216,11 +220,14 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
                 f"the diameter ratio grows with d at an exponent consistent with √d and RowNorm is "
                 f"smaller at every recorded measurement, "
                 f"but at equal head lrs not all are the paper's: {measured}; one common factor "
-                f"r = {r:.2f} (95% seed interval {_interval_text(parts['common_factor_interval'])}) brings all {2 * len(paper_pts)} paper ratios within "
-                f"{worst - 1:.1%} of r × measured (tolerance {MATCH_TOL:.0%}). So the paper's "
-                f"values fit this width law at η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor "
-                f"the statement does not name (the released lrs are unknown); {expo} {sc}", parts)
-    return Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; {expo} {sc}", parts
+                f"r = {r:.2f} (95% seed interval "
+                f"{_interval_text(parts['common_factor_interval'])}) brings all "
+                f"{2 * len(paper_pts)} paper ratios within {worst - 1:.1%} of r × measured "
+                f"(tolerance {MATCH_TOL:.0%}). So the paper's values fit this width law at "
+                f"η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor the statement does not name "
+                f"(the released lrs are unknown); {expo} {sc}", parts)
+    return (Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; "
+                                  f"{expo} {sc}", parts)
 
 
 def _grows_at_paper_widths(paper_pts: list[dict]) -> bool | None:
@@ -323,7 +330,8 @@ def _figure(ev: dict, r: float | None):
         if r is not None:
             a.plot(ws, r * m, "o", mfc="none", color="C0",
                    label=f"measured × common factor r = {r:.2f}")
-        a.plot(grid, ref * np.sqrt(grid), "--", color="0.5", label=f"{ref:.2f}·√d (paper's mean ratio/√d)")
+        a.plot(grid, ref * np.sqrt(grid), "--", color="0.5",
+               label=f"{ref:.2f}·√d (paper's mean ratio/√d)")
         a.plot(grid, m[0] * np.sqrt(grid / ws[0]), ":", color="C3", lw=0.8,
                label="√d through the first measured point")
         a.set_xscale("log")
