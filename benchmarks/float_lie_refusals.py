@@ -43,9 +43,9 @@ Measured and NOT adopted (issue 19 §3, ways to tell a genuine small value from 
   2026 (against 1249 and 987), 0 wrong over its 10 000 cases. The smallest kept value is almost
   always found before the dropped value that the square rule refuses. Of the 29 square-rule
   refusals among the 35 below 1e3, in 21 it is the smallest genuine value of the exact
-  conjugation itself (1.9e-6 .. 4.5e-4: the generators' span is nearly degenerate, not the
-  conjugation), and in 6 the input's own rounding noise (measured against the exact
-  conjugation) is above 1/100 of its square;
+  conjugation itself (1.9e-6 .. 4.5e-4: a genuine near-degeneracy of the conjugated algebra,
+  not rounding of the float input), and in 6 the input's own rounding noise (measured against
+  the exact conjugation) is above 1/100 of its square;
 * the same computation at higher precision: of about 45 square-rule offenders examined (first
   1 000 cases), about 14 are at the level of longdouble arithmetic (the exact conjugation's own
   run shows them within 3 times) and the rest are the float input's error (the exact run's value
