@@ -215,7 +215,7 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
     if (all(v == Verdict.REFINED.value for v in parts["with_common_factor"].values())
             and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]
             and parts["grows_at_paper_widths"]):
-        worst = max(_deviations(paper_pts, r))
+        worst = max(parts["deviations"])
         return (Verdict.REFINED,
                 f"the diameter ratio grows with d at an exponent consistent with √d and RowNorm is "
                 f"smaller at every recorded measurement, "
@@ -244,20 +244,23 @@ def _grows_at_paper_widths(paper_pts: list[dict]) -> bool | None:
 
 def _check_points(pts: list[dict]) -> None:
     """``ValueError`` unless ``pts`` is non-empty, one point per head width, with positive
-    finite ratios (means, per seed, interval ends) and a fraction in [0, 1]."""
+    finite ratios (means, per seed, interval ends) and a fraction in [0, 1]
+    (:func:`~seqtheory.theory._checks.check_real`: ``TypeError`` for a value that is not a
+    number)."""
+    from seqtheory.theory._checks import check_real
+
     widths = [p.get("d") for p in pts]
     if not pts or len(set(widths)) != len(widths):
         raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
     for p in pts:
+        at = f"ev['points'] at d = {p['d']}"
         for k in STATISTICS:
-            v = [p.get(f"ratio_{k}"), *p.get(f"ratio_{k}_per_seed", [None]), *p.get(f"interval_{k}", [None])]
-            if not all(isinstance(x, (int, float)) and 0 < x < math.inf for x in v):
-                raise ValueError(f"ev['points'] at d = {p['d']}: ratio_{k}, its per-seed values and "
-                                 f"interval_{k} must be positive finite numbers, got {v}")
-        f = p.get("frac_steps_rownorm_smaller")
-        if not (isinstance(f, (int, float)) and 0 <= f <= 1):
-            raise ValueError(f"ev['points'] at d = {p['d']}: frac_steps_rownorm_smaller must lie "
-                             f"in [0, 1], got {f!r}")
+            for key in (f"ratio_{k}", f"ratio_{k}_per_seed", f"interval_{k}"):
+                values = p.get(key)
+                for i, x in (enumerate(values) if isinstance(values, (list, tuple)) else
+                             [(None, values)]):
+                    check_real(f"{at}: {key}" + ("" if i is None else f"[{i}]"), x, 0, above=True)
+        check_real(f"{at}: frac_steps_rownorm_smaller", p.get("frac_steps_rownorm_smaller"), 0, 1)
 
 
 def common_factor(points: list[dict]) -> float:
@@ -274,8 +277,8 @@ def common_factor_interval(points: list[dict]) -> list[float] | None:
     n = min(len(p[f"ratio_{k}_per_seed"]) for p in points for k in STATISTICS)
     if n < 2:
         return None
-    per_seed = [math.exp(sum(math.log(PAPER_RATIOS[p["d"]][j] / p[f"ratio_{k}_per_seed"][s])
-                             for p in points for j, k in enumerate(STATISTICS)) / (2 * len(points)))
+    per_seed = [common_factor([{"d": p["d"], **{f"ratio_{k}": p[f"ratio_{k}_per_seed"][s]
+                                                for k in STATISTICS}} for p in points])
                 for s in range(n)]
     return _rounded(seed_interval(per_seed))
 
