@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -271,3 +272,22 @@ def test_ratios_flat_across_the_paper_widths_are_not_refined():
     assert max(parts["deviations"]) <= 1 + hw.MATCH_TOL
     verdict, _, parts = hw.width_verdict(_ev(_paper(scale=0.5, hscale=0.5)))
     assert verdict is Verdict.REFINED and parts["grows_at_paper_widths"] is True
+
+
+def test_exact_and_numpy_ratios_give_the_same_verdict_and_non_numbers_a_type_error():
+    """Evidence values are read as real numbers (Fraction, numpy scalars), not only Python
+    floats; a value that is not a number is a TypeError naming the width and key."""
+    from fractions import Fraction
+
+    pts = _paper(scale=0.5, hscale=0.5)
+    exact = [dict(p, ratio_diameter=Fraction(p["ratio_diameter"]),
+                  ratio_hilbert_rms=np.float32(p["ratio_hilbert_rms"]),
+                  ratio_diameter_per_seed=[Fraction(x) for x in p["ratio_diameter_per_seed"]])
+             for p in pts]
+    v, why, _ = hw.width_verdict(_ev(exact))
+    assert v is Verdict.REFINED and v is hw.width_verdict(_ev(pts))[0]
+    for bad in ("45", None, True):
+        with pytest.raises(TypeError, match="d = 512: ratio_diameter"):
+            hw.width_verdict(_ev([dict(pts[0], ratio_diameter=bad)] + pts[1:]))
+    with pytest.raises(TypeError, match="d = 512: interval_diameter must be a list"):
+        hw.width_verdict(_ev([dict(pts[0], interval_diameter=None)] + pts[1:]))

@@ -163,12 +163,11 @@ def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
 
     ``ValueError`` when a head width appears twice in ``points``, or a ratio, per-seed ratio or
     interval end is not a positive finite number (a head that did not move gives 0 or inf)."""
-    pts = ev["points"]
+    pts = _checked_points(ev["points"])
     sc = _scale_text(ev["scale"])
     parts: dict[str, Any] = {"per_width": {}, "every_measurement": {}, "direct": {},
                              "with_common_factor": {}}
     fd = ev.get("fit_diameter")
-    _check_points(pts)
     # consistent with √d: the CI meets [0.4, 0.6] and excludes 0 (the ratio grows with d)
     parts["exponent_consistent"] = bool(fd) and (0 < fd["ci"][0] <= EXPONENT + EXPONENT_TOL
                                                  and fd["ci"][1] >= EXPONENT - EXPONENT_TOL)
@@ -242,25 +241,31 @@ def _grows_at_paper_widths(paper_pts: list[dict]) -> bool | None:
     return fit_exponent([p["d"] for p in paper_pts], per_seed)["ci"][0] > 0
 
 
-def _check_points(pts: list[dict]) -> None:
-    """``ValueError`` unless ``pts`` is non-empty, one point per head width, with positive
-    finite ratios (means, per seed, interval ends) and a fraction in [0, 1]
-    (:func:`~seqtheory.theory._checks.check_real`: ``TypeError`` for a value that is not a
-    number)."""
+def _checked_points(pts: list[dict]) -> list[dict]:
+    """``pts`` with every ratio, interval end and the fraction as a Python ``float``, checked
+    by :func:`~seqtheory.theory._checks.check_real` (any real number; ``TypeError`` for a value
+    that is not one): ``ValueError`` unless ``pts`` is non-empty, one point per head width, with
+    positive finite ratios (means, per seed, interval ends) and a fraction in [0, 1]."""
     from seqtheory.theory._checks import check_real
 
     widths = [p.get("d") for p in pts]
     if not pts or len(set(widths)) != len(widths):
         raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
+    out = []
     for p in pts:
-        at = f"ev['points'] at d = {p['d']}"
+        at, q = f"ev['points'] at d = {p['d']}", dict(p)
         for k in STATISTICS:
-            for key in (f"ratio_{k}", f"ratio_{k}_per_seed", f"interval_{k}"):
+            q[f"ratio_{k}"] = check_real(f"{at}: ratio_{k}", p.get(f"ratio_{k}"), 0, above=True)
+            for key in (f"ratio_{k}_per_seed", f"interval_{k}"):
                 values = p.get(key)
-                for i, x in (enumerate(values) if isinstance(values, (list, tuple)) else
-                             [(None, values)]):
-                    check_real(f"{at}: {key}" + ("" if i is None else f"[{i}]"), x, 0, above=True)
-        check_real(f"{at}: frac_steps_rownorm_smaller", p.get("frac_steps_rownorm_smaller"), 0, 1)
+                if not isinstance(values, (list, tuple)):
+                    raise TypeError(f"{at}: {key} must be a list of numbers, got {values!r}")
+                q[key] = [check_real(f"{at}: {key}[{i}]", x, 0, above=True)
+                          for i, x in enumerate(values)]
+        q["frac_steps_rownorm_smaller"] = check_real(f"{at}: frac_steps_rownorm_smaller",
+                                                     p.get("frac_steps_rownorm_smaller"), 0, 1)
+        out.append(q)
+    return out
 
 
 def common_factor(points: list[dict]) -> float:
