@@ -65,10 +65,12 @@ def tidy_axes(fig) -> None:
                 from matplotlib.ticker import MaxNLocator
 
                 axis.set_major_locator(MaxNLocator(integer=True))
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            if axis.get_scale() == "log":
-                _declutter_log(fig, axis)
+    log_axes = [axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+                if axis.get_scale() == "log"]
+    if log_axes:
+        fig.draw_without_rendering()   # one layout pass (aspect, titles, label positions)
+    for axis in log_axes:
+        _declutter_log(fig, axis)
 
 
 def _automatic(axis) -> bool:
@@ -120,15 +122,21 @@ def _declutter_log(fig, axis) -> None:
     choices += [dict(subs=(1.0,), numticks=n) for n in (12, 8, 6, 4, 3, 2)]
     for kw in choices:
         axis.set_major_locator(LogLocator(base=base, **kw))
-        boxes = _label_boxes(fig, axis)                  # one draw per choice
+        boxes = _label_boxes(fig, axis)                  # one axis layout per choice
         if not _overlap(boxes) and len(boxes) >= 2:
             return
 
 
 def _label_boxes(fig, axis) -> list:
-    """The drawn boxes of the visible, non-empty tick labels of ``axis``, in axis order."""
-    fig.canvas.draw()
+    """The boxes of the visible, non-empty tick labels of ``axis`` as drawn, in axis order.
+
+    Only ``axis`` is laid out again (its ticks and labels, for its current locator and
+    formatter); the axes' place in the figure is the one of the last draw. A figure with a layout
+    engine (which moves the axes when tick labels change) is drawn whole each time instead."""
+    if fig.get_layout_engine() is not None:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
+    axis.get_tightbbox(renderer)              # updates the tick labels' texts and positions
     return sorted((t.get_window_extent(renderer) for t in axis.get_ticklabels(which="both")
                    if t.get_visible() and t.get_text()),
                   key=lambda b: b.x0 if axis.axis_name == "x" else b.y0)

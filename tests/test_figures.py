@@ -30,6 +30,42 @@ def test_overlapping_log_labels_are_thinned_to_labels_that_fit():
     fig.clf()
 
 
+def _drawn_boxes(fig, axis) -> list:
+    """The tick-label boxes of ``axis`` after a full draw of ``fig`` (the slow, obvious way)."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    return sorted(tuple(np.round(t.get_window_extent(r).bounds, 9))
+                  for t in axis.get_ticklabels(which="both") if t.get_visible() and t.get_text())
+
+
+@pytest.mark.parametrize("layout", [None, "constrained"])
+def test_label_boxes_are_those_of_a_full_draw(layout):
+    """``_label_boxes`` lays out one axis only; its boxes are those a full draw gives, after a
+    locator change too, on shared log axes with titles and legends (and with a layout engine,
+    which it then draws whole)."""
+    from matplotlib.ticker import LogLocator
+
+    fig, axs = new_figure(1, 3, figsize=(10, 3.5), sharey=True, layout=layout)
+    for j, ax in enumerate(axs):
+        for k in range(4):
+            eps = np.geomspace(3e-4, 10 ** (-1 - j), 12)
+            ax.loglog(eps, eps ** (k + 1), "o-", label=f"c = {k}")
+        ax.set_title(f"panel {j}")
+        ax.legend()
+    fig.draw_without_rendering()
+    for ax in axs:
+        for axis in (ax.xaxis, ax.yaxis):
+            for locator in (None, LogLocator(subs=(1.0, 2.0, 5.0)), LogLocator(numticks=3)):
+                if locator is not None:
+                    axis.set_major_locator(locator)
+                fast = sorted(tuple(np.round(b.bounds, 9)) for b in figures._label_boxes(fig, axis))
+                if layout is None:
+                    assert fast == _drawn_boxes(fig, axis)
+                else:   # constrained layout moves the axes a little at each draw (< 0.001 px)
+                    assert np.allclose(fast, _drawn_boxes(fig, axis), rtol=0, atol=1e-2)
+    fig.clf()
+
+
 def test_a_log_axis_without_overlap_is_left_alone():
     fig, ax = new_figure(figsize=(5, 3.5))
     ax.loglog([1e-6, 1e-2], [1, 2])
