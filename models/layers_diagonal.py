@@ -142,8 +142,10 @@ def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None, state
 
 
 def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: int = 32,
-                              state0=None):
+                              state0=None, real_part: bool = False):
     """Chunked (SSD) form of :func:`scalar_decay_scan_reference`; same arguments and result.
+    ``real_part=True`` returns ``Re y`` only (a real tensor, the same values as ``y.real``):
+    with phases and real ``x, b`` the imaginary part is then never computed, nor differentiated.
 
     Within a chunk the decay ``∏_{s<r≤t} a_r`` is ``exp`` of a segment sum of ``log|a|`` (≤ 0, no
     overflow), times ``(−1)^(parity count)`` and ``e^{i Σ phase}``; chunk states are passed on by a
@@ -153,13 +155,18 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     first one equal the reference's, later ones are NaN (:mod:`seqtheory.models.nonfinite`).
     """
     check_int("chunk", chunk)
+    if not isinstance(real_part, bool):
+        raise TypeError(f"real_part must be a bool, got {type(real_part).__name__}")
     (x, b, parity, phase), (c,), (log_mag,), poisoned = finite_stand_ins((x, b, parity, phase), (c,),
                                                                           (log_mag,))
-    return poison_after(_scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk, state0), poisoned)
+    y = _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk, state0, real_part)
+    return poison_after(y.real if real_part and y.is_complex() else y, poisoned)
 
 
-def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0):
-    """The chunked scan of :func:`scalar_decay_scan_chunked` on finite inputs."""
+def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0,
+                        real_part: bool = False):
+    """The chunked scan of :func:`scalar_decay_scan_chunked` on finite inputs (``real_part``:
+    the real-arithmetic path computes ``Re y`` only)."""
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
     if T == 0:
@@ -195,7 +202,7 @@ def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0):
         ph, dph, te = step_ph.cumsum(-1), _segsum(step_ph, 0.0), _sum_after(step_ph)
     if phase is not None and not (x.is_complex() or b.is_complex()):
         return _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total,
-                                          (ph, dph, te), Bsz, T, H, P, N, nc, L, S0)
+                                          (ph, dph, te), Bsz, T, H, P, N, nc, L, S0, real_part)
     if phase is not None:
         decay = decay * torch.exp(1j * dph)
         to_end = to_end * torch.exp(1j * te)
@@ -219,10 +226,11 @@ def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0):
 
 
 def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_total, phases,
-                               Bsz, T, H, P, N, nc, L, S0=None):
+                               Bsz, T, H, P, N, nc, L, S0=None, real_part: bool = False):
     """The unit-phase part of :func:`scalar_decay_scan_chunked` for real ``x, b`` in real
     arithmetic (cos/sin pairs instead of complex tensors, which are slow on CPU). ``phases`` is
-    ``(cumulative phase, in-chunk segment sums, phase to the chunk end)``."""
+    ``(cumulative phase, in-chunk segment sums, phase to the chunk end)``. ``real_part``: return
+    ``Re y`` (real) without computing ``Im y``; ``Re y`` is the same computation either way."""
     ph, dph, te = phases
     Dc, Ds = decay * torch.cos(dph), decay * torch.sin(dph)
     te_c, te_s = to_end * torch.cos(te), to_end * torch.sin(te)
@@ -233,7 +241,6 @@ def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_tota
     bT = br.transpose(-1, -2)
     G_re, G_im = c_re @ bT, c_im @ bT
     y_re = (G_re * Dc - G_im * Ds) @ xr
-    y_im = (G_re * Ds + G_im * Dc) @ xr
     st_re = (br * te_c[..., None]).transpose(-1, -2) @ xr               # (B, H, nc, N, P)
     st_im = (br * te_s[..., None]).transpose(-1, -2) @ xr
     S_re, S_im = st_re.new_zeros(Bsz, H, N, P), st_re.new_zeros(Bsz, H, N, P)
@@ -251,8 +258,11 @@ def _complex_chunks_real_arith(xr, br, cr, decay, to_end, from_start, chunk_tota
     cf_re = c_re * fs_c[..., None] - c_im * fs_s[..., None]
     cf_im = c_re * fs_s[..., None] + c_im * fs_c[..., None]
     y_re = y_re + cf_re @ S0_re - cf_im @ S0_im
-    y_im = y_im + cf_re @ S0_im + cf_im @ S0_re
-    y = torch.complex(y_re, y_im)
+    if real_part:
+        y = y_re
+    else:
+        y_im = (G_re * Ds + G_im * Dc) @ xr
+        y = torch.complex(y_re, y_im + cf_re @ S0_im + cf_im @ S0_re)
     return y.permute(0, 2, 3, 1, 4).reshape(Bsz, nc * L, H, P)[:, :T]
 
 
@@ -370,7 +380,7 @@ class AUSSMMixer(nn.Module):
                 y = scalar_decay_scan_reference(xin, bb, cc, log_mag, phase=theta, state0=s0)
             else:
                 y = scalar_decay_scan_chunked(xin, bb, cc, log_mag, phase=theta, chunk=self.chunk,
-                                              state0=s0)
+                                              state0=s0, real_part=True)
         y = y.real.reshape(Bsz, T, self.width).to(dtype) * F.silu(z.to(dtype))
         return self.out_proj(y)
 

@@ -57,6 +57,42 @@ def test_scan_with_start_state_matches_reference(kind, batched):
         assert (out - ref).abs().max().item() < TOL
 
 
+@pytest.mark.parametrize("kind", ["positive", "signed", "complex", "complex_x"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_real_part_is_the_real_part_bit_for_bit(kind, dtype):
+    """``real_part=True`` gives exactly ``y.real`` and exactly its gradients (the AUSSM layer reads
+    only ``Re y``; its imaginary part is then neither computed nor differentiated)."""
+    g = _gen(7)
+    B, T, H, P, N = 2, 19, 3, 4, 5
+    x, b, c = (torch.randn(B, T, H, d, generator=g, dtype=dtype) for d in (P, N, N))
+    log_mag = -torch.rand(B, T, H, generator=g, dtype=dtype)
+    parity = (torch.rand(B, T, H, generator=g) < 0.5).to(dtype) if kind == "signed" else None
+    phase = torch.randn(B, T, H, generator=g, dtype=dtype) * 3 if kind.startswith("complex") else None
+    s0 = None
+    if phase is not None:
+        log_mag = torch.zeros_like(log_mag)
+        c = torch.complex(c, torch.randn_like(c))
+        s0 = torch.complex(*(torch.randn(H, P, N, generator=g, dtype=dtype) for _ in range(2)))
+    if kind == "complex_x":                                   # complex input: the complex path
+        x = torch.complex(x, torch.randn_like(x))
+    leaves = [t.clone().requires_grad_() for t in (x, b, c)]
+    grads = []
+    for real_part in (False, True):
+        for t in leaves:
+            t.grad = None
+        y = scalar_decay_scan_chunked(*leaves, log_mag, parity, phase, chunk=8, state0=s0,
+                                      real_part=real_part)
+        y = y.real if not real_part and y.is_complex() else y
+        assert not y.is_complex()
+        (y * torch.linspace(-1, 1, y.numel(), dtype=y.dtype).reshape(y.shape)).sum().backward()
+        grads.append((y.detach(), [t.grad.clone() for t in leaves]))
+    (y0, g0), (y1, g1) = grads
+    assert torch.equal(y0, y1)
+    assert all(torch.equal(a, b) for a, b in zip(g0, g1))
+    with pytest.raises(TypeError, match="real_part"):
+        scalar_decay_scan_chunked(x, b, c, log_mag, parity, phase, real_part=1)
+
+
 def test_aussm_start_state_zero_equals_no_start_state():
     from seqtheory.models.layers_diagonal import AUSSMMixer
     torch.manual_seed(0)
