@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("nbformat")
-pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
-
+# (test_notebooks skips this module too when a notebook package is missing)
 from test_notebooks import GROUPS, check_executed, executed  # noqa: E402,F401  (the fixture)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import importlib.util
 import os
 import re
@@ -23,9 +24,24 @@ from pathlib import Path
 
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
+
+class _LazyModule:
+    """A module imported at its first attribute access. ``nbformat`` imports ``jsonschema``, whose
+    import builds 39 grammars when ``rfc3987-syntax`` is installed (the Jupyter stack installs it):
+    about 2 s of CPU. Every pytest-xdist worker collects this file; only the one that runs its
+    tests pays for the import."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+_MISSING = [m for m in ("nbformat", "nbclient", "ipykernel") if importlib.util.find_spec(m) is None]
+if _MISSING:
+    pytest.skip(f"the notebook tests need {', '.join(_MISSING)}", allow_module_level=True)
+nbformat, nbclient = _LazyModule("nbformat"), _LazyModule("nbclient")
 
 NB_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(p.name for p in NB_DIR.glob("*.ipynb"))
