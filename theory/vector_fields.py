@@ -213,10 +213,6 @@ def _subtract_multiple(v: dict, c, row: dict) -> None:
         else:
             v.pop(k, None)
 
-    @property
-    def dim(self) -> int:
-        return len(self.rows)
-
 
 def _independent(fields: Iterable[PolyVectorField], ech: _Echelon | None = None
                  ) -> tuple[list[PolyVectorField], _Echelon]:
