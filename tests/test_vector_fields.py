@@ -52,6 +52,33 @@ def test_antisymmetry_and_jacobi(X, Y, Z):
     assert jac.is_zero()
 
 
+_qcoef = st.fractions(min_value=-3, max_value=3, max_denominator=5)
+_qfield = st.dictionaries(st.tuples(st.integers(0, 1), _mono), _qcoef, max_size=4).map(
+    lambda d: PolyVectorField(2, d))
+
+
+def _sympy_bracket(X, Y):
+    """``[X, Y]_i = sum_j (X_j dY_i/dh_j - Y_j dX_i/dh_j)`` computed by sympy (the oracle)."""
+    x, y = X.to_sympy(V), Y.to_sympy(V)
+    return [sympy.expand(sum(x[j] * sympy.diff(y[i], V[j]) - y[j] * sympy.diff(x[i], V[j])
+                             for j in range(2))) for i in range(2)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(_qfield, _qfield)
+def test_bracket_and_apply_agree_with_sympy_over_q(X, Y):
+    """The exact bracket (computed in python-flint) is sympy's, with ``Fraction`` coefficients,
+    and ``apply`` is sympy's derivative along the field."""
+    Z = X.bracket(Y)
+    assert [sympy.expand(e) for e in Z.to_sympy(V)] == _sympy_bracket(X, Y)
+    assert all(type(c) is Fraction and c for c in Z.terms.values())
+    f = {(2, 1): Fraction(1, 3), (0, 3): Fraction(-2, 7), (1, 0): Fraction(5)}
+    g = sum(c * h1 ** a * h2 ** b for (a, b), c in f.items())
+    got = sum(c * h1 ** a * h2 ** b for (a, b), c in X.apply(f).items())
+    want = sum(c * sympy.diff(g, v) for c, v in zip(X.to_sympy(V), V))
+    assert sympy.expand(got - want) == 0
+
+
 def test_generated_algebras_exact():
     d1, d2 = vf(1, 0), vf(0, 1)
     assert generated_algebra([d1, vf(0, h1)]).derived_series() == [3, 1, 0]   # Heisenberg
