@@ -67,8 +67,11 @@ def tidy_axes(fig) -> None:
                 axis.set_major_locator(MaxNLocator(integer=True))
     log_axes = [axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
                 if axis.get_scale() == "log"]
-    if log_axes:
-        fig.draw_without_rendering()   # one layout pass (aspect, titles, label positions)
+    if log_axes and fig.get_layout_engine() is None:
+        # one layout pass (aspect, titles, label positions); with a layout engine
+        # _label_boxes draws the figure itself, and every layout pass moves the axes a little
+        # (the layout engines are not idempotent), so no extra pass is made
+        fig.draw_without_rendering()
     for axis in log_axes:
         _declutter_log(fig, axis)
 

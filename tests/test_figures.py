@@ -66,6 +66,24 @@ def test_label_boxes_are_those_of_a_full_draw(layout):
     fig.clf()
 
 
+@pytest.mark.parametrize("layout", ["constrained", "compressed", "tight"])
+def test_a_layout_engine_runs_once_per_label_measurement(layout, monkeypatch):
+    """A layout engine moves the axes a little at every pass (it is not idempotent), so the saved
+    bytes depend on the number of passes: ``tidy_axes`` makes one per tick-label measurement (as
+    the full draw per measurement it replaced did) and no other."""
+    fig, axs = new_figure(2, 2, figsize=(6, 4), layout=layout)
+    for ax in axs.flat:                                 # labelled minor ticks overlap
+        ax.loglog(np.geomspace(2.7e-4, 6e-3, 8), np.geomspace(2.7e-4, 6e-3, 8))
+    engine, passes, measurements = fig.get_layout_engine(), [], []
+    monkeypatch.setattr(engine, "execute", lambda f, run=engine.execute: passes.append(1) or run(f))
+    monkeypatch.setattr(figures, "_label_boxes",
+                        lambda f, axis, boxes=figures._label_boxes: measurements.append(1) or boxes(f, axis))
+    tidy_axes(fig)
+    assert len(measurements) > 8                            # 8 axes, some of them thinned
+    assert len(passes) == len(measurements)
+    fig.clf()
+
+
 def test_a_log_axis_without_overlap_is_left_alone():
     fig, ax = new_figure(figsize=(5, 3.5))
     ax.loglog([1e-6, 1e-2], [1, 2])
