@@ -35,10 +35,21 @@ class _LazyModule:
         self._name = name
 
     def __getattr__(self, attr: str):
+        if attr.startswith("__") and attr.endswith("__"):   # pytest's collection probes
+            raise AttributeError(attr)                       # (__test__, __bases__) import nothing
         return getattr(importlib.import_module(self._name), attr)
 
 
-_MISSING = [m for m in ("nbformat", "nbclient", "ipykernel") if importlib.util.find_spec(m) is None]
+def _installed(name: str) -> bool:
+    """Whether ``name`` can be imported, found without importing it; a finder that refuses it
+    (raises ImportError) makes it missing, as for ``pytest.importorskip``."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
+
+
+_MISSING = [m for m in ("nbformat", "nbclient", "ipykernel") if not _installed(m)]
 if _MISSING:
     pytest.skip(f"the notebook tests need {', '.join(_MISSING)}", allow_module_level=True)
 nbformat, nbclient = _LazyModule("nbformat"), _LazyModule("nbclient")
@@ -75,6 +86,16 @@ def _load_generator():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def test_pytest_collection_does_not_import_the_lazy_modules():
+    """pytest asks every module global for ``__test__`` and ``__bases__`` while collecting; the
+    lazy modules answer without importing (else every worker imports nbformat at collection)."""
+    lazy = _LazyModule("seqtheory_no_such_module")           # importing it would raise
+    assert getattr(lazy, "__test__", False) is False
+    assert not hasattr(lazy, "__bases__")
+    with pytest.raises(ModuleNotFoundError):
+        lazy.read
 
 
 def test_there_are_notebooks():
