@@ -113,6 +113,17 @@ def _pad_time(t: torch.Tensor, pad: int, value: float = 0.0) -> torch.Tensor:
     return torch.cat([t, t.new_full(shape, value)], dim=1)
 
 
+def _check_real_without_phase(phase, **tensors) -> None:
+    """Without ``phase`` the transitions are real and so must be ``x, b, c`` and ``state0``
+    (``TypeError`` naming the first complex one; with ``phase`` they may be complex)."""
+    if phase is not None:
+        return
+    for name, t in tensors.items():
+        if isinstance(t, torch.Tensor) and t.is_complex():
+            raise TypeError(f"{name} is complex ({t.dtype}) but phase is None: real transitions "
+                            f"take real x, b, c and state0 (pass phase for a complex state)")
+
+
 def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None, state0=None):
     """Step-by-step reference of ``S_t = a_t S_{t−1} + x_t b_tᵀ``, ``y_t = S_t c_t`` per head.
 
@@ -120,8 +131,10 @@ def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None, state
     ``parity (B, T, H)`` optional 0/1 float (1 where ``a_t < 0``), ``phase (B, T, H)`` optional
     (``a_t = |a_t| e^{i phase}``, complex state; ``c`` may then be complex). Returns ``y (B, T, H, P)``
     (complex when ``phase`` is given). ``S_0 = state0`` (``(H, P, N)`` or ``(B, H, P, N)``, real
-    or complex), ``0`` when ``state0`` is None.
+    or complex; real without ``phase``), ``0`` when ``state0`` is None. ``TypeError`` for a
+    complex ``x``, ``b``, ``c`` or ``state0`` without ``phase``.
     """
+    _check_real_without_phase(phase, x=x, b=b, c=c, state0=state0)
     Bsz, T, H, P = x.shape
     N = b.shape[-1]
     a = torch.exp(log_mag)
@@ -155,6 +168,7 @@ def scalar_decay_scan_chunked(x, b, c, log_mag, parity=None, phase=None, chunk: 
     first one equal the reference's, later ones are NaN (:mod:`seqtheory.models.nonfinite`).
     """
     check_int("chunk", chunk)
+    _check_real_without_phase(phase, x=x, b=b, c=c, state0=state0)
     if not isinstance(real_part, bool):
         raise TypeError(f"real_part must be a bool, got {type(real_part).__name__}")
     (x, b, parity, phase), (c,), (log_mag,), poisoned = finite_stand_ins((x, b, parity, phase), (c,),

@@ -93,6 +93,23 @@ def test_real_part_is_the_real_part_bit_for_bit(kind, dtype):
         scalar_decay_scan_chunked(x, b, c, log_mag, parity, phase, real_part=1)
 
 
+@pytest.mark.parametrize("scan", [scalar_decay_scan_reference, scalar_decay_scan_chunked])
+@pytest.mark.parametrize("which", ["x", "b", "c", "state0"])
+def test_complex_input_without_phase_is_a_type_error_naming_it(scan, which):
+    """Real transitions (no ``phase``) take real inputs: a complex one is refused by name, not a
+    dtype mismatch deep in torch."""
+    g = _gen(3)
+    B, T, H, P, N = 1, 5, 2, 3, 4
+    args = {"x": torch.randn(B, T, H, P, generator=g, dtype=torch.float64),
+            "b": torch.randn(B, T, H, N, generator=g, dtype=torch.float64),
+            "c": torch.randn(B, T, H, N, generator=g, dtype=torch.float64),
+            "state0": torch.randn(H, P, N, generator=g, dtype=torch.float64)}
+    args[which] = torch.complex(args[which], torch.zeros_like(args[which]))
+    log_mag = -torch.rand(B, T, H, generator=g, dtype=torch.float64)
+    with pytest.raises(TypeError, match=f"^{which} is complex"):
+        scan(args["x"], args["b"], args["c"], log_mag, state0=args["state0"])
+
+
 def test_aussm_start_state_zero_equals_no_start_state():
     from seqtheory.models.layers_diagonal import AUSSMMixer
     torch.manual_seed(0)
