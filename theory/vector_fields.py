@@ -179,8 +179,9 @@ class PolyVectorField:
 
 
 def _to_fmpq(terms: dict) -> dict:
-    """``terms`` with ``flint.fmpq`` coefficients (exact; the module's products and eliminations
-    run in python-flint, about 10x faster than ``Fraction``)."""
+    """A copy of ``terms`` with ``flint.fmpq`` coefficients (from ``Fraction``, ``int`` or
+    ``fmpq``; exact: the module's products and eliminations run in python-flint, about 10x
+    faster than ``Fraction``)."""
     import flint
 
     return {k: flint.fmpq(c.numerator, c.denominator) for k, c in terms.items()}
@@ -242,7 +243,7 @@ class _Echelon:
         self.rows: dict = {}  # pivot key -> row (pivot coefficient 1, no other pivot keys)
 
     def reduce(self, v: dict) -> dict:
-        v = _to_fmpq(v) if any(isinstance(c, Fraction) for c in v.values()) else dict(v)
+        v = _to_fmpq(v)                    # a copy, Fraction or fmpq values alike
         for p, row in self.rows.items():
             c = v.get(p)
             if c:
