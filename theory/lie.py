@@ -112,9 +112,10 @@ from .lie_centraliser import centraliser_mod, coordinate_noise
 from .lie_closure import bracket_noise, bracket_space_bound, check_closed, close, \
     extend_field_rows, nonzero_brackets
 from .lie_exact import centraliser_qq
-from .lie_structure import check_antisymmetry, check_jacobi, integer_table, parse_structure
+from .lie_structure import check_antisymmetry, check_jacobi, field_table, integer_table, \
+    is_rational_table, parse_structure
 from .lie_twins import certify, twin, twin_refusals, twin_runs
-from .linalg import RationalSubspace, subspace_rows, zero_subspace
+from .linalg import RationalSubspace, full_subspace, subspace_rows, zero_subspace
 from .matrix_input import matrix_rows
 from .subspace import Subspace
 
@@ -325,17 +326,24 @@ class LieAlgebra:
         antisymmetry; if both are given they must be opposite). With ``check`` (default) the
         constants are validated exactly: ``c[i][i] = 0``, antisymmetry, and the Jacobi identity
         ``[[e_i,e_j],e_k] + [[e_j,e_k],e_i] + [[e_k,e_i],e_j] = 0``; a violation raises
-        ``ValueError`` naming the offending pair / triple. Entries must be rational (ints,
-        Fractions, sympy Rationals); floats raise ``TypeError``.
+        ``ValueError`` naming the offending pair / triple. Entries must be exact: rational (ints,
+        Fractions, sympy Rationals) for an algebra over Q, or real algebraic sympy numbers
+        (``sympy.sqrt(2)``: the algebra is then over the number field they generate, e.g.
+        ``Q(sqrt 2)``, as the matrix path does); floats and other numbers raise ``TypeError``.
+        Source: GAP ``LieAlgebraByStructureConstants`` (the format), Humphreys §1 (the identities).
         """
         N, entries = parse_structure(c, dim)
-        I, J, K, C, scale = integer_table(entries)
+        if is_rational_table(entries):
+            I, J, K, C, scale = integer_table(entries)
+            field = "QQ"
+        else:
+            I, J, K, C, field = field_table(entries)
+            scale = 1
         if check:
             check_antisymmetry(N, I, J, K, C)
             check_jacobi(N, I, J, K, C)
-        amb = StructureAmbient(N, I, J, K, C, scale)
-        S = RationalSubspace(N, np.eye(N, dtype=np.int64), range(N))
-        return cls(amb, S)
+        amb = StructureAmbient(N, I, J, K, C, scale, field)
+        return cls(amb, full_subspace(field, N))
 
     # ------------------------------------------------------------------ basic data
     @property

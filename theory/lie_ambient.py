@@ -130,14 +130,17 @@ class MatrixAmbient:
 
 
 class StructureAmbient:
-    """F^N with [e_i, e_j] = sum_k c_ijk e_k, stored sparsely as integers scaled by ``scale``."""
+    """F^N with [e_i, e_j] = sum_k c_ijk e_k, stored sparsely: over Q (``field == "QQ"``) as
+    integers scaled by ``scale``; over a number field (a sympy domain) as its elements
+    (``scale == 1``)."""
 
     kind = "structure"
 
-    def __init__(self, N: int, I, J, K, C, scale: int):
+    def __init__(self, N: int, I, J, K, C, scale: int, field="QQ"):
         self.N = N
-        self.I, self.J, self.K, self.C = I, J, K, C   # int arrays (C int64 or object)
+        self.I, self.J, self.K, self.C = I, J, K, C   # index arrays; C int64/object (Q) or domain elements
         self.scale = scale                              # true c = C / scale
+        self.field = field
         order = np.argsort(K, kind="stable")
         self._groups = []
         ks, starts = np.unique(K[order], return_index=True)
@@ -150,8 +153,12 @@ class StructureAmbient:
         return other is self
 
     def batches(self, field, U, V, triu: bool) -> Iterator[Any]:
+        if field != self.field:
+            raise ValueError(f"this structure-constant algebra is over {self.field}, not {field}")
         if field != "QQ":
-            raise ValueError("structure-constant algebras are rational (field QQ) only")
+            yield from self._field_batches(np.asarray(U, dtype=object),
+                                           np.asarray(V, dtype=object), triu)
+            return
         p, q = U.shape[0], V.shape[0]
         if p == 0 or q == 0 or len(self.C) == 0:
             if p and q:
@@ -173,6 +180,18 @@ class StructureAmbient:
                 left = Ua[:, I] * C.astype(dt)[None, :]
                 out[:, :, k] = left @ V[:, J].astype(dt).T
             yield _pair_rows(out, p, a0, triu)
+
+    def _field_batches(self, U, V, triu: bool) -> Iterator[Any]:
+        """:meth:`batches` over a number field: object arrays of domain elements, one chunk."""
+        p, q = U.shape[0], V.shape[0]
+        if p == 0 or q == 0:
+            return
+        zero = self.field.zero
+        out = np.full((p, q, self.N), zero, dtype=object)
+        for k, I, J, C in self._groups:
+            left = U[:, I] * C[None, :]
+            out[:, :, k] = left @ V[:, J].T if len(I) else zero
+        yield _pair_rows(out, p, 0, triu)
 
 
 def _pair_rows(br: np.ndarray, p: int, a0: int, triu: bool) -> np.ndarray:

@@ -1,10 +1,13 @@
-"""Structure constants of a Lie algebra on ``Q^N``: parsing (dense ``N x N x N`` or sparse
-``{(i, j): {k: c}}``), the integer table with a common denominator, and the exact checks of
-antisymmetry and the Jacobi identity (:meth:`~seqtheory.theory.lie.LieAlgebra.from_structure_constants`).
+"""Structure constants of a Lie algebra on ``K^N`` (``K = Q``, or the real number field the
+entries generate, e.g. ``Q(sqrt 2)``): parsing (dense ``N x N x N`` or sparse
+``{(i, j): {k: c}}``), the table of non-zero entries (over Q: integers with a common
+denominator; over a number field: sympy domain elements), and the exact checks of antisymmetry
+and the Jacobi identity (:meth:`~seqtheory.theory.lie.LieAlgebra.from_structure_constants`).
 
 Errors: ``ValueError`` for a wrong shape, an index out of range, a missing ``dim`` for sparse
 input, a violation of antisymmetry or of the Jacobi identity (naming the pair / triple);
-``TypeError`` for floats, booleans, strings or irrational entries. Source: Humphreys, §1.
+``TypeError`` for floats, booleans, strings, non-real or transcendental entries. Source:
+Humphreys, §1; GAP ``LieAlgebraByStructureConstants`` (which checks neither identity).
 """
 from __future__ import annotations
 
@@ -16,10 +19,13 @@ import numpy as np
 
 from .int_rows import as_int_rows
 
-__all__ = ["parse_structure", "integer_table", "check_antisymmetry", "check_jacobi"]
+__all__ = ["parse_structure", "integer_table", "field_table", "is_rational_table",
+           "check_antisymmetry", "check_jacobi"]
 
 
-def _to_fraction(x, where: str) -> Fraction:
+def _to_fraction(x, where: str):
+    """``x`` as a ``Fraction`` when rational, else as a sympy number (a real algebraic number;
+    the field is decided once all entries are read)."""
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers")
     if isinstance(x, (Integral, np.integer)):
@@ -27,16 +33,20 @@ def _to_fraction(x, where: str) -> Fraction:
     if isinstance(x, Rational):
         return Fraction(x.numerator, x.denominator)
     if isinstance(x, (float, np.floating, complex)):
-        raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact rationals")
+        raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact "
+                        f"(rationals, or sympy algebraic numbers such as sympy.sqrt(2))")
     import sympy
 
     try:
         s = sympy.sympify(x)
     except (sympy.SympifyError, TypeError) as exc:
         raise TypeError(f"{where}: {x!r} is not a number") from exc
-    if not s.is_Rational:
-        raise TypeError(f"{where}: {x!r} is not rational")
-    return Fraction(int(s.p), int(s.q))
+    if s.is_Rational:
+        return Fraction(int(s.p), int(s.q))
+    if s.free_symbols or isinstance(s, sympy.Float) or not s.is_number or s.is_real is not True \
+            or not s.is_algebraic:
+        raise TypeError(f"{where}: {x!r} is neither rational nor a real algebraic number")
+    return s
 
 
 def parse_structure(c, dim):
@@ -91,6 +101,32 @@ def parse_structure(c, dim):
     return N, entries
 
 
+def is_rational_table(entries) -> bool:
+    """Whether every parsed entry is rational (the Q path)."""
+    return all(isinstance(f, Fraction) for f in entries.values())
+
+
+def field_table(entries):
+    """The table of a number-field algebra: ``(I, J, K, C, field)`` with ``C`` an object array of
+    elements of the real number field the entries generate (sympy ``construct_domain`` with
+    ``extension=True``)."""
+    import sympy
+
+    keys = sorted(entries)
+    vals = [sympy.Rational(f.numerator, f.denominator) if isinstance(f, Fraction) else f
+            for f in (entries[k] for k in keys)]
+    K, elems = sympy.construct_domain(vals, extension=True)
+    if not K.is_Field:
+        K = K.get_field()
+        elems = [K.convert(e) for e in elems]
+    C = np.empty(len(keys), dtype=object)
+    C[:] = elems
+    I = np.array([k[0] for k in keys], np.int64)
+    J = np.array([k[1] for k in keys], np.int64)
+    Kk = np.array([k[2] for k in keys], np.int64)
+    return I, J, Kk, C, K
+
+
 def integer_table(entries):
     if not entries:
         z = np.zeros(0, np.int64)
@@ -106,12 +142,18 @@ def integer_table(entries):
     return I, J, K, C, D
 
 
+def _exact(c):
+    """A table entry as an exact Python value (an int over Q, the domain element otherwise)."""
+    return int(c) if isinstance(c, (Integral, np.integer)) else c
+
+
 def check_antisymmetry(N, I, J, K, C):
-    d = {(int(i), int(j), int(k)): int(c) for i, j, k, c in zip(I, J, K, C)}
+    d = {(int(i), int(j), int(k)): _exact(c) for i, j, k, c in zip(I, J, K, C)}
     for (i, j, k), v in d.items():
         if i == j:
             raise ValueError(f"c violates antisymmetry: [e_{i}, e_{i}] has coefficient {v} on e_{k}")
-        if d.get((j, i, k), 0) != -v:
+        other = d.get((j, i, k))
+        if (other + v) if other is not None else v:   # c_jik != -c_ijk
             raise ValueError(f"c violates antisymmetry: c[{i}][{j}][{k}] != -c[{j}][{i}][{k}]")
 
 
@@ -121,16 +163,16 @@ def check_jacobi(N, I, J, K, C):
         return
     # T[(i,j),(k,m)] = sum_l c_ijl c_lkm: join entries (i,j,l) with (l,k,m)
     by_first: dict[int, list[tuple[int, int, int]]] = {}
-    for l, k, m, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+    for l, k, m, c in zip(I.tolist(), J.tolist(), K.tolist(), [_exact(x) for x in C]):
         by_first.setdefault(l, []).append((k, m, c))
-    acc: dict[tuple[int, int, int, int], int] = {}
-    for i, j, l, c in zip(I.tolist(), J.tolist(), K.tolist(), [int(x) for x in C]):
+    acc: dict[tuple[int, int, int, int], object] = {}
+    for i, j, l, c in zip(I.tolist(), J.tolist(), K.tolist(), [_exact(x) for x in C]):
         for k, m, c2 in by_first.get(l, ()):
             a, b, e = i, j, k
             rot = min((a, b, e), (b, e, a), (e, a, b))
             key = rot + (m,)
-            acc[key] = acc.get(key, 0) + c * c2
+            acc[key] = acc[key] + c * c2 if key in acc else c * c2
     for (i, j, k, m), v in sorted(acc.items()):
-        if v != 0:
+        if v:
             raise ValueError(f"c violates the Jacobi identity for the triple (e_{i}, e_{j}, e_{k}): "
                              f"the coefficient of e_{m} in the cyclic sum is non-zero")
