@@ -102,6 +102,7 @@ import numpy as np
 
 from ._messages import counted
 from .field_input import check_number, concat_rows, row_count, to_field_rows
+from .field_linalg import domain
 from .float_rank import NumericalRankError, decision_count, is_recording, rank_decision, \
     recording_decisions, row_norms, settle_decisions, svd_noise, working_dtype
 from .float_subspace import FloatSubspace
@@ -317,7 +318,7 @@ class LieAlgebra:
 
     @classmethod
     def from_structure_constants(cls, c: Any, *, dim: int | None = None,
-                                 check: bool = True) -> "LieAlgebra":
+                                 check: bool = True, field: Any = None) -> "LieAlgebra":
         """The Lie algebra on ``Q^N`` with ``[e_i, e_j] = sum_k c[i][j][k] e_k``.
 
         ``c``: dense nested ``N x N x N`` sequence (or numpy array) of rationals, or sparse dict
@@ -330,12 +331,21 @@ class LieAlgebra:
         Fractions, sympy Rationals) for an algebra over Q, or real algebraic sympy numbers
         (``sympy.sqrt(2)``: the algebra is then over the number field they generate, e.g.
         ``Q(sqrt 2)``, as the matrix path does); floats and other numbers raise ``TypeError``.
+        ``field``: a sympy number field domain to build the algebra over (e.g. ``L.field`` of
+        an algebra over ``Q(sqrt 2)`` whose structure constants happen to be rational); an
+        entry outside it raises ``TypeError``. Default: Q for rational entries, else the field
+        the entries generate.
         Source: GAP ``LieAlgebraByStructureConstants`` (the format), Humphreys §1 (the identities).
         """
         N, entries = parse_structure(c, dim)
-        if is_rational_table(entries):
+        if field is not None and field != "QQ":
+            I, J, K, C, field = field_table(entries, domain(field))
+            scale = 1
+        elif is_rational_table(entries):
             I, J, K, C, scale = integer_table(entries)
             field = "QQ"
+        elif field == "QQ":
+            raise TypeError("c: an entry is irrational, but field is QQ")
         else:
             I, J, K, C, field = field_table(entries)
             scale = 1
@@ -748,6 +758,25 @@ class LieAlgebra:
         return self._cache["center"]
 
     centre = center
+
+    def from_coordinates(self, coords: Any) -> "LieAlgebra":
+        """The Lie subalgebra of ``self`` spanned by the elements ``sum_i coords[r][i] basis[i]``
+        (one row of ``coords`` per element, ``dim`` exact numbers each: ints, Fractions, sympy
+        numbers of the algebra's field; no rows: the zero subalgebra). Exact algebras only.
+        ``ValueError`` for the float path, a row of the wrong length, or a span that is not
+        closed under the bracket; ``TypeError`` for entries that are not exact numbers.
+        Source: GAP ``SubalgebraNC`` (a subalgebra given by a basis in coordinates)."""
+        if self.field == "RR":
+            raise ValueError("from_coordinates is exact: the algebra is on the float path")
+        rows = [list(r) for r in coords]
+        if any(len(r) != self.dim for r in rows):
+            raise ValueError(f"coords: every row must have dim = {self.dim} entries")
+        Zc = zero_subspace(self.dim, self.field).extend(rows) if rows \
+            else zero_subspace(self.dim, self.field)
+        sub = self._from_coords(Zc)
+        if not sub.bracket_space(sub).is_subalgebra_of(sub):
+            raise ValueError("coords: the span is not closed under the bracket")
+        return sub
 
     def _from_coords(self, Zc: Subspace) -> "LieAlgebra":
         """Subalgebra from a subspace of coordinates (w.r.t. ``basis``)."""

@@ -106,19 +106,28 @@ def is_rational_table(entries) -> bool:
     return all(isinstance(f, Fraction) for f in entries.values())
 
 
-def field_table(entries):
+def field_table(entries, field=None):
     """The table of a number-field algebra: ``(I, J, K, C, field)`` with ``C`` an object array of
-    elements of the real number field the entries generate (sympy ``construct_domain`` with
-    ``extension=True``)."""
+    elements of ``field`` (a sympy number field domain; default: the real number field the
+    entries generate, sympy ``construct_domain`` with ``extension=True``). ``TypeError`` for an
+    entry outside a given ``field``."""
     import sympy
 
     keys = sorted(entries)
     vals = [sympy.Rational(f.numerator, f.denominator) if isinstance(f, Fraction) else f
             for f in (entries[k] for k in keys)]
-    K, elems = sympy.construct_domain(vals, extension=True)
-    if not K.is_Field:
-        K = K.get_field()
-        elems = [K.convert(e) for e in elems]
+    if field is not None:
+        K = field
+        try:
+            elems = [K.from_sympy(sympy.sympify(v)) for v in vals]
+        except (sympy.CoercionFailed, ValueError) as exc:
+            raise TypeError(f"c: an entry does not lie in the field {K} ({exc})") from None
+    else:
+        K, elems = sympy.construct_domain(vals, extension=True) if vals \
+            else (sympy.QQ, [])
+        if not K.is_Field:
+            K = K.get_field()
+            elems = [K.convert(e) for e in elems]
     C = np.empty(len(keys), dtype=object)
     C[:] = elems
     I = np.array([k[0] for k in keys], np.int64)
