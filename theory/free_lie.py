@@ -33,7 +33,8 @@ from .words import (check_alphabet, decode, encode, is_lyndon_encoded,
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
-    "standard_factorization", "standard_bracketing", "bracket_string", "hall_basis",
+    "standard_factorization", "standard_bracketing", "standard_unbracketing",
+    "lyndon_words_with_evaluation", "bracket_string", "hall_basis",
     "mobius", "witt_dimension", "witt_dimensions", "lyndon_basis", "free_nilpotent_structure_constants",
     "free_nilpotent", "derived_ideal_dimensions", "derived_ideal_lowest_degree",
 ]
@@ -119,6 +120,81 @@ def standard_bracketing(word: str, alphabet):
         return (rec(u), rec(v))
 
     return rec(w)
+
+
+def standard_unbracketing(tree, alphabet) -> str:
+    """The Lyndon word whose standard bracketing is ``tree`` (a letter, or a pair of trees as
+    :func:`standard_bracketing` returns): the word read off the leaves, when ``tree`` is a
+    standard bracketing -- at every node ``(s, t)`` with leaf words ``x``, ``y``: ``x < y`` and,
+    when ``s = (s1, s2)``, ``y <= `` the leaf word of ``s2`` (so ``(x, y)`` is the standard
+    factorisation of the Lyndon word ``xy``). ``ValueError`` naming the problem otherwise;
+    ``TypeError`` for a node that is neither a letter nor a pair.
+    ``standard_unbracketing(("x", ("y", "z")), "xyz") == "xyz"``. Source: Sage
+    ``sage.combinat.words.lyndon_word.standard_unbracketing``; Reutenauer §5.1."""
+    letters = check_alphabet(alphabet)
+
+    def rec(t) -> tuple[str, str]:         # (encoded word, encoded right factor)
+        if isinstance(t, str):
+            if len(t) != 1:
+                raise ValueError(f"tree: a leaf must be one letter, got {t!r}")
+            return encode(t, letters), ""
+        if not isinstance(t, (tuple, list)):
+            raise TypeError(f"tree: a node must be a letter or a pair, got {t!r}")
+        if len(t) != 2:
+            raise ValueError(f"tree: {t!r} is not a standard bracketing of a Lyndon word "
+                             f"(a node must be a pair)")
+        x, right = rec(t[0])
+        y, _ = rec(t[1])
+        if not (x < y and (not right or y <= right)):
+            raise ValueError(f"tree: {t!r} is not a standard bracketing of a Lyndon word")
+        return x + y, y
+
+    return decode(rec(tree)[0], letters)
+
+
+def lyndon_words_with_evaluation(evaluation, alphabet=None) -> list[str]:
+    """The Lyndon words in which the ``i``-th letter of ``alphabet`` occurs ``evaluation[i]``
+    times (the *evaluation* or content), in lexicographic order. ``alphabet`` defaults to
+    ``"123456789"[:len(evaluation)]`` (Sage's letters). Their number is
+    ``(1/n) Σ_{d | gcd(e)} μ(d) (n/d)! / Π (e_i/d)!`` (``n = Σ e_i``).
+    ``lyndon_words_with_evaluation([2, 1, 1]) == ["1123", "1132", "1213"]``. ``ValueError`` for
+    negative counts or an alphabet shorter than ``evaluation``. Generation: the
+    Fredricksen-Kessler-Maiorana recursion over prenecklaces (every prefix of a Lyndon word is
+    a prenecklace), restricted to the content. Source: Sage ``LyndonWords(e)``; J. Sawada,
+    *A fast algorithm to generate necklaces with fixed content*, Theoret. Comput. Sci. 301
+    (2003) 477-489."""
+    if isinstance(evaluation, (str, bytes)) or not hasattr(evaluation, "__iter__"):
+        raise TypeError(f"evaluation must be a sequence of non-negative ints, got {evaluation!r}")
+    counts = [check_int(f"evaluation[{i}]", e, 0) for i, e in enumerate(evaluation)]
+    letters = check_alphabet("123456789"[:len(counts)] if alphabet is None else alphabet) \
+        if counts else ()
+    if len(letters) < len(counts):
+        raise ValueError(f"alphabet has {counted(len(letters), 'letter')}, evaluation "
+                         f"{counted(len(counts), 'count')}")
+    n = sum(counts)
+    if n == 0:
+        return []
+    rest = list(counts)
+    first = next(i for i, c in enumerate(rest) if c)
+    word = [first]
+    rest[first] -= 1
+    out: list[str] = []
+
+    def gen(t: int, p: int) -> None:     # word[:t] is a prenecklace with period p
+        if t == n:
+            if p == n:
+                out.append("".join(letters[i] for i in word))
+            return
+        for j in range(word[t - p], len(rest)):
+            if rest[j]:
+                rest[j] -= 1
+                word.append(j)
+                gen(t + 1, p if j == word[t - p] else t + 1)
+                word.pop()
+                rest[j] += 1
+
+    gen(1, 1)
+    return out
 
 
 def bracket_string(tree) -> str:
