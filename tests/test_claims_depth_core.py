@@ -8,7 +8,7 @@ from controls import control_through_rule
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 EXPECTED = {
-    "depth.thm3.4": Verdict.SUPPORTED,   # exact cascades on 9 groups (finite-group form)
+    "depth.thm3.4": Verdict.SUPPORTED,   # 9 groups (finite-group form), 6 + 2 Lie algebras
     "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth is 2 (T ≥ 2)
     "depth.cor3.8": Verdict.REFINED,     # O(n^T/T) as Lie coordinates, not as a faithful rep
 }
@@ -53,15 +53,56 @@ def test_thm34_induction_certificate(tmp_path):
 
 
 def test_thm34_rule_on_synthetic_evidence():
+    from seqtheory.proofs_checks.claims.depth_thm34 import thm34_finite_decide
+
+    row = {"group": "S3", "all_words_ok": True, "random_ok": True, "right_convention_ok": True,
+           "all_lengths_by_induction": True, "layers": 2, "derived_length": 2}
+    assert thm34_finite_decide([row], True)[0] is Verdict.SUPPORTED
+    assert thm34_finite_decide([], True)[0] is Verdict.INCONCLUSIVE
+    assert thm34_finite_decide([dict(row, layers=3)], True)[0] is Verdict.INCONCLUSIVE
+    assert thm34_finite_decide([dict(row, random_ok=False)], True)[0] is Verdict.INCONCLUSIVE
+    assert thm34_finite_decide([row], False)[0] is Verdict.INCONCLUSIVE
+
+
+_LIE_SOLVABLE = {"algebra": "N(6,14)", "solvable": True, "derived_length": 3, "layers": 3,
+                 "exact": True, "tracked": True}
+_LIE_NON = {"algebra": "gl(2)", "solvable": False, "levi_dim": 3, "levi_semisimple": True,
+            "reached": False}
+
+
+def test_thm34_lie_rule_refutes_supports_and_abstains():
+    """The Lie part's rule on synthetic evidence: an exact miss of derived-length-many layers, or
+    a non-solvable algebra reached, refutes; both kinds tracked / left supports; missing kinds,
+    a float miss, a wrong depth or no Levi factor abstain."""
+    from seqtheory.proofs_checks.claims.depth_thm34_lie import thm34_lie_decide
+
+    ok = [_LIE_SOLVABLE, _LIE_NON]
+    assert thm34_lie_decide(ok)[0] is Verdict.SUPPORTED
+    assert thm34_lie_decide([dict(_LIE_SOLVABLE, tracked=False), _LIE_NON])[0] is Verdict.REFUTED
+    assert thm34_lie_decide([_LIE_SOLVABLE, dict(_LIE_NON, reached=True)])[0] is Verdict.REFUTED
+    float_miss = dict(_LIE_SOLVABLE, algebra="b(3)", exact=False, tracked=False)
+    assert thm34_lie_decide(ok + [float_miss])[0] is Verdict.INCONCLUSIVE
+    assert thm34_lie_decide([dict(_LIE_SOLVABLE, layers=2, tracked=False), _LIE_NON])[0] \
+        is Verdict.INCONCLUSIVE
+    assert thm34_lie_decide([_LIE_SOLVABLE])[0] is Verdict.INCONCLUSIVE
+    assert thm34_lie_decide([_LIE_NON])[0] is Verdict.INCONCLUSIVE
+    assert thm34_lie_decide([dict(_LIE_SOLVABLE, exact=False), _LIE_NON])[0] \
+        is Verdict.INCONCLUSIVE
+    assert thm34_lie_decide([_LIE_SOLVABLE, dict(_LIE_NON, levi_dim=0)])[0] \
+        is Verdict.INCONCLUSIVE
+
+
+def test_thm34_parts_combine_by_the_weakest():
     from seqtheory.proofs_checks.claims.depth_thm34 import thm34_decide
 
     row = {"group": "S3", "all_words_ok": True, "random_ok": True, "right_convention_ok": True,
            "all_lengths_by_induction": True, "layers": 2, "derived_length": 2}
-    assert thm34_decide([row], True)[0] is Verdict.SUPPORTED
-    assert thm34_decide([], True)[0] is Verdict.INCONCLUSIVE
-    assert thm34_decide([dict(row, layers=3)], True)[0] is Verdict.INCONCLUSIVE
-    assert thm34_decide([dict(row, random_ok=False)], True)[0] is Verdict.INCONCLUSIVE
-    assert thm34_decide([row], False)[0] is Verdict.INCONCLUSIVE
+    ok = [_LIE_SOLVABLE, _LIE_NON]
+    v, why = thm34_decide([row], True, ok)
+    assert v is Verdict.SUPPORTED and "finite-group form" in why and "Lie-algebraic form" in why
+    assert thm34_decide([row], True, [dict(_LIE_SOLVABLE, tracked=False), _LIE_NON])[0] \
+        is Verdict.REFUTED
+    assert thm34_decide([dict(row, layers=3)], True, ok)[0] is Verdict.INCONCLUSIVE
 
 
 def test_prop37_rule_on_synthetic_evidence():
@@ -121,13 +162,21 @@ def test_cor38_measures_the_papers_construction_and_the_packages(tmp_path):
     assert "holds when the state counts Lie-algebra coordinates" in out.evidence["decision"]
 
 
-def test_thm34_says_it_is_the_finite_group_form(tmp_path):
-    """The verdict must not read as the Lie-algebraic theorem: statement, evidence and notes name
-    the finite-group form and what the Lie-algebraic form would add."""
+def test_thm34_names_its_two_parts_and_what_they_leave_out(tmp_path):
+    """The verdict names what each part covers: the statement and the evidence name the
+    finite-group and the Lie-algebraic forms, each part has its own verdict in the report, and
+    the notes say what neither covers (continuous inputs, every solvable Lie algebra)."""
     c = get_claim("depth.thm3.4")
-    assert "finite-group (discrete) form" in c.statement
-    assert "Not a check of the Lie-algebraic form" in c.statement
+    assert "finite-group (discrete) form" in c.statement and "Lie-algebraic form" in c.statement
     out = c.check(Context(seed=0, out_dir=tmp_path))
-    assert out.evidence["form_checked"] == "finite groups (discrete form)"
-    assert "continuous time" in out.notes and "not a verdict on the Lie-algebraic" in out.notes
+    assert len(out.evidence["forms_checked"]) == 2
+    assert [p["part"] for p in out.tables["parts"]] == out.evidence["forms_checked"]
+    assert all(p["verdict"] == "supported" for p in out.tables["parts"])
+    assert "continuous inputs" in out.notes and "every solvable Lie algebra" in out.notes
     assert len(out.evidence["groups"]) == 9
+    lie = {r["algebra"]: r for r in out.tables["lie_cascades"]}
+    assert lie["N(6,14)"]["layers"] == lie["N(6,14)"]["derived_length"] == 3
+    assert lie["N(6,14)"]["max_error"] == 0.0 and lie["N(6,14)"]["fewer_layers_error"] > 0
+    assert lie["gl(2)"]["levi_dim"] == 3 and not lie["gl(2)"]["reached"]
+
+

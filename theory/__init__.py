@@ -10,6 +10,22 @@ triangular, alias ``strictly_upper``), ``heisenberg(m)`` (the Heisenberg *algebr
 2m+1; the Heisenberg *group* over Z/p is ``FiniteGroup.heisenberg(p)`` / ``FiniteGroup.named("H3")``),
 ``diagonal(n)``.
 
+Structure of exact Lie algebras (Q or a real number field; every exact :class:`LieAlgebra`,
+whether given by matrices or by structure constants -- ``LieAlgebra.from_structure_constants``,
+checked for antisymmetry and Jacobi): elements (``adjoint_matrix``, ``killing``,
+``is_ad_nilpotent``, ``coordinates``; GAP ``AdjointMatrix``, ``KillingMatrix``,
+``IsNilpotentElement``), the bridge ``adjoint_representation`` / ``structure_constant_algebra``,
+radicals and Levi (``solvable_radical``, ``nilradical``, ``levi_decomposition``,
+``kappa_perp``, ``killing_radical``, ``derivations``; GAP ``LieSolvableRadical``,
+``LieNilRadical``, ``LeviMalcevDecomposition``, ``KappaPerp``, ``Derivations``), ideals
+(``centraliser``, ``normaliser``, ``is_ideal``, ``quotient``, ``direct_sum_decomposition``; GAP
+``LieCentralizer``, ``LieNormalizer``, ``NaturalHomomorphismByIdeal``, ``DirectSumDecomposition``)
+and ``simple_lie_algebra`` (types A-D in a Chevalley basis; GAP ``SimpleLieAlgebra``).
+Permutation groups of any order: ``PermGroup`` (sympy's Schreier-Sims) beside the Cayley-table
+``FiniteGroup``; ``permutation_group`` picks one. Free Lie algebras beyond the Lyndon basis:
+``hall_coordinates``, ``right_normed_coordinates`` (the C ``bch`` program's ``basis=2``/``1``),
+``lyndon_words_with_evaluation``, ``standard_bracketing``/``standard_unbracketing`` (Sage).
+
 One rule across :class:`LieAlgebra` and :class:`FiniteGroup` (as in ``sympy.combinatorics``):
 invariants are properties (``L.dim``, ``L.derived_length``, ``L.nilpotency_class``,
 ``L.is_solvable``; ``G.order``, ``G.derived_length``), series and substructures are methods
@@ -63,6 +79,38 @@ _EXPORTS = {
     "bch": "bch_series",
     "bch_multi": "bch_series",
     "goldberg_coefficient": "bch_series",
+    "adjoint_matrix": "lie_elements",
+    "adjoint_representation": "lie_elements",
+    "coordinates": "lie_elements",
+    "is_ad_nilpotent": "lie_elements",
+    "killing": "lie_elements",
+    "structure_constant_algebra": "lie_elements",
+    "kappa_perp": "lie_radical",
+    "killing_radical": "lie_radical",
+    "solvable_radical": "lie_radical",
+    "nilradical": "lie_radical",
+    "levi_decomposition": "lie_radical",
+    "LeviDecomposition": "lie_radical",
+    "derivations": "lie_radical",
+    "centraliser": "lie_ideals",
+    "normaliser": "lie_ideals",
+    "is_ideal": "lie_ideals",
+    "quotient": "lie_ideals",
+    "QuotientAlgebra": "lie_ideals",
+    "direct_sum_decomposition": "lie_ideals",
+    "simple_lie_algebra": "lie_chevalley",
+    "ChevalleyAlgebra": "lie_chevalley",
+    "cartan_matrix": "lie_chevalley",
+    "root_system_size": "lie_chevalley",
+    "PermGroup": "perm_groups",
+    "permutation_group": "perm_groups",
+    "lyndon_words_with_evaluation": "free_lie",
+    "standard_bracketing": "free_lie",
+    "standard_unbracketing": "free_lie",
+    "hall_coordinates": "bch_bases",
+    "right_normed_coordinates": "bch_bases",
+    "right_normed_word": "bch_bases",
+    "right_normed_basis": "bch_bases",
     "magnus": "magnus_series",
     "magnus_lie_terms": "magnus_series",
     "magnus_discrete": "magnus_series",

@@ -1,13 +1,21 @@
-"""[DEPTH] (Heo et al., arXiv:2603.05573), Theorem 3.4 in its finite-group form: abelian cascades
-for finite solvable groups.
+"""[DEPTH] (Heo et al., arXiv:2603.05573), Theorem 3.4: a system of derived length k is simulated by
+k abelian layers. Claim ``depth.thm3.4``, checked in two parts of the one statement, combined by
+the weakest part (:func:`~seqtheory.proofs_checks.registry.combine_verdicts`):
 
-Claim ``depth.thm3.4``: the word problem of a finite solvable group of derived length k is
-tracked by a k-layer cascade of abelian layers (cyclic counters). Experiment: the cascade built
-exactly (:mod:`seqtheory.numerics.group_cascades`) for each group of :data:`TASK_GROUPS`, run on
-all short words and random long ones, exact and float; A5 (not solvable) must admit no cascade.
-Not a check of the Lie-algebraic form (:data:`THM34_LIE_FORM`). Decision: :func:`thm34_decide`.
-Theorem 3.2 is in :mod:`.depth_thm32`, Proposition 3.7 in :mod:`.depth_prop37`, Corollary 3.8 in
-:mod:`.depth_cor38`.
+* **finite-group form**: the word problem of a finite solvable group of derived length k is
+  tracked by a k-layer cascade of abelian layers (cyclic counters). Experiment: the cascade built
+  exactly (:mod:`seqtheory.numerics.group_cascades`) for each group of :data:`TASK_GROUPS`, run
+  on all short words and random long ones, exact and float; A5 (not solvable) must admit no
+  cascade. Rule: :func:`thm34_finite_decide`.
+* **Lie-algebraic form** (:mod:`.depth_thm34_lie`): a solvable Lie algebra of derived length k
+  (nilpotent algebras of de Graaf's classification, ``b(n)``) is tracked by the k-layer abelian
+  cascade through its derived series, exactly or to 50 digits; for non-solvable algebras the
+  Levi factor is what the cascade of abelian layers leaves. Rule:
+  :func:`~seqtheory.proofs_checks.claims.depth_thm34_lie.thm34_lie_decide`.
+
+Registered rule: :func:`thm34_decide` (both parts). What neither part covers:
+:data:`THM34_NOT_COVERED`. Theorem 3.2 is in :mod:`.depth_thm32`, Proposition 3.7 in
+:mod:`.depth_prop37`, Corollary 3.8 in :mod:`.depth_cor38`.
 """
 from __future__ import annotations
 
@@ -18,7 +26,8 @@ from seqtheory.numerics.group_cascades import (all_words, build_cascade, cascade
 from seqtheory.theory.groups import FiniteGroup
 from seqtheory.theory._messages import counted
 
-from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
+from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim, combine_verdicts, parts_table
+from .depth_thm34_lie import DPS, lie_row, lie_rows, thm34_lie_decide
 
 
 TASK_GROUPS = ("C2", "C3", "D8", "H3", "S3", "A4", "S4", "Q8", "F21")
@@ -64,27 +73,32 @@ def _thm34_rows(ctx) -> list[dict]:
     return rows
 
 
-#: What the Lie-algebraic form of Theorem 3.4 states beyond the finite-group form checked here.
-THM34_LIE_FORM = (
-    "The check is the finite-group (discrete) form of Theorem 3.4: word problems of finite "
-    "solvable groups, tracked by cascades of finite cyclic counters. The Lie-algebraic form "
-    "(a controlled system h' = A(x(t)) h whose generators span a solvable Lie algebra of derived "
-    "length k is simulated by k abelian layers plus a smooth output map) would add continuous "
-    "time and inputs, real- or complex-valued states of a connected Lie group (not finitely many "
-    "states), the smooth output map, and every solvable Lie algebra rather than the finitely many "
-    "groups listed; none of that is tested by this check, and its verdict is not a verdict on the "
-    "Lie-algebraic theorem.")
+#: What the two parts of the check leave out of the theorem's statement.
+THM34_NOT_COVERED = (
+    "The finite-group part checks word problems of finitely many finite solvable groups, "
+    "tracked by cascades of finite cyclic counters. The Lie-algebraic part checks finitely many "
+    "solvable Lie algebras over Q (nilpotent ones of de Graaf's classification exactly, b(n) to "
+    f"{DPS} digits) with piecewise-constant inputs (each token a generator held for unit time, "
+    "acting by e^X), states in the simply connected group, and the output map e^U1 ⋯ e^Uk; "
+    "neither covers arbitrary continuous inputs, every solvable Lie algebra, or trained models.")
+
+_PART_FINITE = "finite-group form (word problems of finite solvable groups)"
+_PART_LIE = "Lie-algebraic form (solvable Lie algebras; the Levi factor of non-solvable ones)"
 
 _thm34_claim = claim(
     id="depth.thm3.4",
-    title="k abelian layers track a finite solvable group of derived length k "
-          "(finite-group form of Theorem 3.4)",
+    title="k abelian layers track a system of derived length k (Theorem 3.4: finite-group and "
+          "Lie-algebraic forms)",
     source=DEPTH("Theorem 3.4"),
     statement=("Theorem 3.4 (a Lie algebra / system of derived length k is simulated by k abelian "
-               "layers plus a smooth output map), checked in its finite-group (discrete) form: "
-               "the word problem of a finite solvable group of derived length k is tracked by a "
-               "k-layer cascade of abelian layers (cyclic counters). Not a check of the "
-               "Lie-algebraic form"),
+               "layers plus a smooth output map), checked in two parts: the finite-group "
+               "(discrete) form -- the word problem of a finite solvable group of derived length "
+               "k is tracked by a k-layer cascade of abelian layers (cyclic counters) -- and the "
+               "Lie-algebraic form -- a solvable Lie algebra of derived length k is tracked by the "
+               "k-layer abelian cascade through its derived series (tokens act by e^X), and a "
+               "non-solvable algebra keeps its Levi factor out of reach of any finite abelian "
+               "cascade"),
+    claim_version=2,
 )
 
 
@@ -97,19 +111,29 @@ def thm34(ctx) -> Outcome:
         a5_msg, a5_ok = "a cascade was built (unexpected)", False
     except ValueError as exc:
         a5_msg, a5_ok = str(exc), True
-    verdict, why = thm34_decide(rows, a5_ok)
+    lie = [dict(r) for r in lie_rows(ctx.numpy_seed("thm34-lie") % 2 ** 31, ctx.quick)]
+    verdict, why = thm34_decide(rows, a5_ok, lie)
+    parts = _parts(rows, a5_ok, lie)
+    solv = [r for r in lie if r["solvable"]]
     return Outcome(
         verdict=verdict,
-        key_figure=(f"{sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/{counted(len(rows), 'group')} "
-                    f"tracked exactly with k = derived length layers (all lengths by induction: "
-                    f"{sum(r['all_lengths_by_induction'] for r in rows)}/{len(rows)}); A5: "
-                    f"{'no cascade (perfect)' if a5_ok else 'unexpected'}"),
-        evidence={"decision": why, "A5_derived_series": list(A5.derived_series().orders),
-                  "A5": a5_msg, "form_checked": "finite groups (discrete form)",
-                  "lie_algebraic_form": THM34_LIE_FORM,
+        key_figure=(f"finite-group form: {sum(r['all_words_ok'] and r['random_ok'] for r in rows)}/"
+                    f"{counted(len(rows), 'group')} tracked exactly with k = derived length layers "
+                    f"(all lengths by induction: {sum(r['all_lengths_by_induction'] for r in rows)}"
+                    f"/{len(rows)}); A5: {'no cascade (perfect)' if a5_ok else 'unexpected'}. "
+                    f"Lie-algebraic form: {sum(r['tracked'] for r in solv)}/"
+                    f"{counted(len(solv), 'solvable algebra')} tracked by k = derived length "
+                    f"layers; Levi factor left by {sum(not r['reached'] for r in lie if not r['solvable'])}"
+                    f"/{sum(not r['solvable'] for r in lie)} non-solvable"),
+        evidence={"decision": why, "parts": {n: v.value for n, (v, _) in parts.items()},
+                  "A5_derived_series": list(A5.derived_series().orders),
+                  "A5": a5_msg, "forms_checked": [_PART_FINITE, _PART_LIE],
+                  "not_covered": THM34_NOT_COVERED,
                   "groups": [r["group"] for r in rows],
-                  "convention": "left (g_t = x_t g_{t-1}); right checked too"},
-        tables={"cascades": rows},
+                  "lie_algebras": [r["algebra"] for r in lie],
+                  "convention": "left (g_t = x_t g_{t-1}; tokens e^X on the left); right checked "
+                                "too for the groups"},
+        tables={"cascades": rows, "lie_cascades": lie, "parts": parts_table(parts)},
         notes=("Layer i counts the image of the prefix product in G^(i)/G^(i+1) (cyclic counters "
                "= unit-modulus complex-diagonal transitions, simulated both as exact integers mod "
                "m and as float phases with a cumulative product); its input is the token of the "
@@ -121,13 +145,33 @@ def thm34(ctx) -> Outcome:
                "abelian counters (their wreath product has derived length ≤ k); it does NOT hold "
                "for bounded-length word problems with unbounded-precision real states (see "
                "depth.prop3.7: two linear-coupled abelian layers separate all words of length T). "
-               "A5 is perfect: no cascade of finite abelian counters tracks it. " + THM34_LIE_FORM
-               + " Decision rule: " + why))
+               "A5 is perfect: no cascade of finite abelian counters tracks it. Lie-algebraic "
+               "form: layer i holds the coordinates of U_i in a complement of g^(i) in g^(i-1) "
+               "(g = e^U1 ⋯ e^Uk, coordinates of the second kind along the derived series) and "
+               "adds π_i(log m_(i-1)) per token, m_0 = e^X, m_i = e^(-U_i') m_(i-1) e^(U_i): a "
+               "translation driven by the token and the lower layers (an abelian layer). "
+               + THM34_NOT_COVERED + " Decision rule: " + why))
+
+
+def _parts(rows: list[dict], a5_has_no_cascade: bool, lie_rows: list[dict]) -> dict:
+    return {_PART_FINITE: thm34_finite_decide(rows, a5_has_no_cascade),
+            _PART_LIE: thm34_lie_decide(lie_rows)}
 
 
 @thm34.decision_rule
-def thm34_decide(rows: list[dict], a5_has_no_cascade: bool) -> tuple[Verdict, str]:
-    """Decision rule of ``depth.thm3.4`` (pure). ``rows``: per group, whether its cascade of
+def thm34_decide(rows: list[dict], a5_has_no_cascade: bool,
+                 lie_rows: list[dict]) -> tuple[Verdict, str]:
+    """Decision rule of ``depth.thm3.4`` (pure): the finite-group part
+    (:func:`thm34_finite_decide` on ``rows`` and ``a5_has_no_cascade``) and the Lie-algebraic
+    part (:func:`~seqtheory.proofs_checks.claims.depth_thm34_lie.thm34_lie_decide` on
+    ``lie_rows``), two parts of one statement, combined by the weakest part
+    (:func:`~seqtheory.proofs_checks.registry.combine_verdicts`); the reason names what each
+    part covers and decided."""
+    return combine_verdicts(_parts(rows, a5_has_no_cascade, lie_rows))
+
+
+def thm34_finite_decide(rows: list[dict], a5_has_no_cascade: bool) -> tuple[Verdict, str]:
+    """The finite-group part of ``depth.thm3.4`` (pure). ``rows``: per group, whether its cascade of
     ``layers`` abelian layers tracks the word problem on all short words, on random long words
     and (where given) in the right convention, whether the all-lengths certificate holds, and the
     derived length. The statement is universal (every finite solvable group), so a finite list of
@@ -155,23 +199,52 @@ def _variant_row(group: str, cascade, table, derived_length: int) -> dict:
             "layers": derived_length, "derived_length": derived_length, "wrong_prefixes": frac}
 
 
+def _lie_variants(ctx) -> dict[str, list[dict]]:
+    """Lie-algebraic evidence for the control: a valid non-solvable row, the truncated cascades
+    (one layer fewer than the derived length, claimed as the k-layer cascade) and the cascade of
+    N(5,5) run against the products of N(5,8) (same dimension and derived length)."""
+    from seqtheory.theory.lie_classification import nilpotent_lie_algebra as N
+
+    from .depth_thm34_lie import _sl2_affine
+
+    seed = ctx.numpy_seed("thm34-lie-control") % 2 ** 31
+    good_non = lie_row("sl(2) ⋉ Q^2", _sl2_affine(), seed, True)
+    short = []
+    for name, L in (("N(3,2)", N(3, 2)), ("N(6,14)", N(6, 14))):
+        r = lie_row(name, L, seed, True)
+        short.append(dict(r, algebra=f"{name} (one layer fewer)", layers=r["layers"] - 1,
+                          max_error=r["fewer_layers_error"], tracked=False))
+    wrong = dict(lie_row("N(5,5)", N(5, 5), seed, True, target=N(5, 8)),
+                 algebra="N(5,5)'s cascade on N(5,8)")
+    return {"short": short + [good_non], "wrong_target": [wrong, good_non],
+            "good": [lie_row("N(3,2)", N(3, 2), seed, True), good_non]}
+
+
 @thm34.control
 def _thm34_control(ctx) -> ControlOutcome:
-    """Wrong variants through :func:`thm34_decide`: (a) each of S3, D8, S4 given one layer fewer
-    than its derived length (claimed k = derived length); (b) the C6 cascade on S3 words. Both
-    must not be supported. Also a perturbed S3 table must be refused by the cascade builder."""
+    """Wrong variants through :func:`thm34_decide`, each part's beside valid evidence of the
+    other: finite-group part -- (a) each of S3, D8, S4 given one layer fewer than its derived
+    length (claimed k = derived length); (b) the C6 cascade on S3 words; both must not be
+    supported; Lie-algebraic part -- (c) the cascades of N(3,2) and N(6,14) with their top
+    layer dropped, claimed as k-layer cascades, must not be supported; (d) the cascade of
+    N(5,5) run against N(5,8) must be refuted (an exact miss). Also a perturbed S3 table must be
+    refused by the cascade builder."""
+    lie = _lie_variants(ctx)
     rows = []
     for name in ("S3", "D8", "S4"):
         G = FiniteGroup.named(name)
         C = cascade_for_group(G).truncated(G.derived_length - 1)
         rows.append(_variant_row(f"{name} ({counted(G.derived_length - 1, 'layer')})", C, G.cayley_table(),
                                  G.derived_length))
-    v_short, why_short = thm34_decide(rows, True)
+    v_short, why_short = thm34_decide(rows, True, lie["good"])
     S3 = FiniteGroup.named("S3")
     T = np.array(S3.cayley_table(), dtype=np.int64)
     C6 = FiniteGroup.named("C6") if _has_named("C6") else FiniteGroup.cyclic(6)
     c6 = _variant_row("S3 via the C6 cascade", cascade_for_group(C6), T, 2)
-    v_c6, why_c6 = thm34_decide([c6], True)
+    v_c6, why_c6 = thm34_decide([c6], True, lie["good"])
+    s3 = _variant_row("S3", cascade_for_group(S3), T, 2)
+    v_lshort, why_lshort = thm34_decide([s3], True, lie["short"])
+    v_lwrong, why_lwrong = thm34_decide([s3], True, lie["wrong_target"])
     bad = T.copy()
     bad[1, [0, 1]] = bad[1, [1, 0]]
     try:
@@ -181,11 +254,18 @@ def _thm34_control(ctx) -> ControlOutcome:
         refused = f"perturbed S3 table refused: {exc}"
     return ControlOutcome(
         rejected=(v_short is not Verdict.SUPPORTED and v_c6 is not Verdict.SUPPORTED
+                  and v_lshort is not Verdict.SUPPORTED and v_lwrong is Verdict.REFUTED
                   and refused.startswith("perturbed S3 table refused")),
-        variant="one layer too few; a wrong group (C6 for S3); a perturbed table",
+        variant=("one layer too few; a wrong group (C6 for S3); Lie cascades with their top layer "
+                 "dropped; N(5,5)'s cascade on N(5,8); a perturbed table"),
         reason=(f"one layer too few: {v_short.value} ({why_short}; wrong prefixes "
                 + ", ".join(f"{r['group']}: {r['wrong_prefixes']:.1%}" for r in rows)
-                + f") | C6 for S3: {v_c6.value} ({c6['wrong_prefixes']:.1%} wrong) | {refused}"))
+                + f") | C6 for S3: {v_c6.value} ({c6['wrong_prefixes']:.1%} wrong) "
+                f"| Lie, top layer dropped: {v_lshort.value} ({why_lshort}; errors "
+                + ", ".join(f"{r['algebra']}: {r['max_error']:g}" for r in lie["short"]
+                            if r["solvable"])
+                + f") | Lie, wrong target: {v_lwrong.value} ({why_lwrong}; error "
+                f"{lie['wrong_target'][0]['max_error']:g}) | {refused}"))
 
 
 def _has_named(name: str) -> bool:
