@@ -32,28 +32,17 @@ Where GAP (or its SmallGroups library) is absent the module is skipped with that
 under CI (the ``CI`` environment variable set), where its absence is a failure.
 """
 import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
+from gap_session import require_gap, run_gap
 
 from seqtheory.theory.groups import FiniteGroup
 from seqtheory.theory.lie import LieAlgebra
 
 MAX_ORDER = 32
 N_LIE = 36
-GAP = shutil.which("gap")
-
-if GAP is None:
-    if os.environ.get("CI"):
-        pytest.fail("GAP is not installed but CI is set: .ci/run must install gap-core and "
-                    "gap-libs (the GAP oracle tests may not be skipped in CI)",
-                    pytrace=False)
-    pytest.skip("GAP is not installed (apt-get install gap-core gap-libs); the GAP peer-oracle "
-                "tests are skipped", allow_module_level=True)
+GAP = require_gap()
 
 _GROUP_SCRIPT = """
 for n in [1..%(max_order)d] do
@@ -110,32 +99,16 @@ def _random_lie_generators(rng, count):
     return out
 
 
-def _run_gap(body: str, tmp: Path) -> list[dict]:
-    """Run one GAP script whose ``out`` stream gets one JSON object per line; parse them."""
-    result = tmp / "gap_out.jsonl"
-    script = tmp / "oracle.g"
-    script.write_text(f'out := OutputTextFile("{result}", false);;\n'
-                      f"SetPrintFormattingStatus(out, false);;\n{body}\nCloseStream(out);;\nQUIT;\n")
-    proc = subprocess.run([GAP, "-q", "-b", "-o", "2g", str(script)], capture_output=True,
-                          text=True, timeout=600, stdin=subprocess.DEVNULL)
-    if proc.returncode != 0 or not result.exists():
-        msg = f"GAP failed (exit {proc.returncode}): {(proc.stderr or proc.stdout)[-2000:]}"
-        if os.environ.get("CI"):
-            raise RuntimeError(msg)
-        pytest.skip(f"{msg} (is gap-smallgrp installed?)")
-    return [json.loads(line) for line in result.read_text().splitlines() if line.strip()]
-
-
 @pytest.fixture(scope="module")
 def gap_groups(tmp_path_factory):
-    return _run_gap(_GROUP_SCRIPT % {"max_order": MAX_ORDER}, tmp_path_factory.mktemp("gap_groups"))
+    return run_gap(_GROUP_SCRIPT % {"max_order": MAX_ORDER}, tmp_path_factory.mktemp("gap_groups"))
 
 
 @pytest.fixture(scope="module")
 def lie_cases(tmp_path_factory):
     gens = _random_lie_generators(np.random.default_rng(20260601), N_LIE)
     body = "\n".join(_LIE_SCRIPT % {"mats": json.dumps([g.tolist() for g in gs])} for gs in gens)
-    return list(zip(gens, _run_gap(body, tmp_path_factory.mktemp("gap_lie"))))
+    return list(zip(gens, run_gap(body, tmp_path_factory.mktemp("gap_lie"))))
 
 
 def _group(rep) -> FiniteGroup:

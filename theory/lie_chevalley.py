@@ -55,15 +55,18 @@ def _check_type(kind: Any, rank: Any) -> tuple[str, int]:
     return kind, n
 
 
-def _unit(N: int, i: int, j: int) -> np.ndarray:
-    m = np.zeros((N, N), dtype=object)
-    m[:, :] = 0
+def _unit(N: int, i: int, j: int):
+    """The matrix unit ``E_ij`` (``N x N``) as a python-flint ``fmpq_mat``."""
+    import flint
+
+    m = flint.fmpq_mat(N, N)
     m[i, j] = 1
     return m
 
 
-def _generators(kind: str, n: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Chevalley generators ``e_i, f_i`` (``i = 1..n``) as integer matrices (module docstring)."""
+def _generators(kind: str, n: int) -> tuple[list, list]:
+    """Chevalley generators ``e_i, f_i`` (``i = 1..n``) as exact ``fmpq_mat`` matrices (module
+    docstring)."""
     if kind == "A":
         N = n + 1
         return ([_unit(N, i, i + 1) for i in range(n)], [_unit(N, i + 1, i) for i in range(n)])
@@ -95,18 +98,23 @@ def _generators(kind: str, n: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return E, F
 
 
-def _br(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return a.dot(b) - b.dot(a)
+def _br(a, b):
+    """``ab - ba`` (exact, ``fmpq_mat``)."""
+    return a * b - b * a
 
 
-def _eigen(h: np.ndarray, x: np.ndarray) -> Fraction:
+def _nonzero(M) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(M.nrows()) for j in range(M.ncols()) if M[i, j] != 0]
+
+
+def _eigen(h, x) -> Fraction:
     """``λ`` with ``[h, x] = λ x`` (``RuntimeError`` when ``x`` is not an eigenvector)."""
     y = _br(h, x)
-    i, j = map(int, np.argwhere(x != 0)[0])
-    lam = Fraction(y[i, j]) / Fraction(x[i, j])
-    if np.any(y - x * lam != 0):
+    i, j = _nonzero(x)[0]
+    q = y[i, j] / x[i, j]
+    if y != x * q:
         raise RuntimeError("Chevalley construction: a root vector is not an eigenvector of h")
-    return lam
+    return Fraction(int(q.p), int(q.q))
 
 
 def cartan_matrix(kind: str, rank: int) -> list[list[int]]:
@@ -175,34 +183,41 @@ class ChevalleyAlgebra:
                 + [f"h{i + 1}" for i in range(self.rank)])
 
 
-def _coordinates_solver(B: list[np.ndarray]):
+def _coordinates_solver(B: list):
     """A function giving the exact coordinates of a matrix in the independent basis ``B``
-    (solved on ``dim`` pivot columns, then checked on every entry)."""
+    (``fmpq_mat`` matrices; solved on ``dim`` pivot columns, then checked on every entry;
+    ``RuntimeError`` for a matrix outside the span or with non-integer coordinates -- the
+    structure constants of a Chevalley basis are integers)."""
     import flint
     from sympy.polys.domains import QQ
 
-    rows = [[Fraction(x) for x in b.ravel()] for b in B]
-    _, piv = row_reduce([[QQ(x.numerator, x.denominator) for x in r] for r in rows],
-                        len(rows[0]), QQ)
-    if len(piv) != len(rows):
+    flat = [[x for x in b.entries()] for b in B]
+    _, piv = row_reduce([[QQ(int(x.p), int(x.q)) for x in r] for r in flat], len(flat[0]), QQ)
+    if len(piv) != len(B):
         raise RuntimeError("Chevalley construction: the basis matrices are dependent")
-    q = lambda x: flint.fmpq(x.numerator, x.denominator)      # noqa: E731
-    inv = flint.fmpq_mat([[q(r[c]) for c in piv] for r in rows]).inv()
+    rows = flint.fmpq_mat(flat)
+    inv = flint.fmpq_mat([[r[c] for c in piv] for r in flat]).inv()
 
-    def coords(X: np.ndarray) -> list[Fraction]:
-        v = X.ravel()
-        x = flint.fmpq_mat([[q(Fraction(v[c])) for c in piv]]) * inv
-        out = [Fraction(int(x[0, k].p), int(x[0, k].q)) for k in range(len(piv))]
-        recon = np.zeros(X.shape, dtype=object)
-        recon[:, :] = 0
-        for b, c in zip(B, out):
-            if c:
-                recon = recon + b * c
-        if np.any(recon != X):
+    def coords(X) -> list[int]:
+        v = X.entries()
+        x = flint.fmpq_mat([[v[c] for c in piv]]) * inv
+        if any(x[0, k].q != 1 for k in range(len(piv))):
+            raise RuntimeError("Chevalley construction: a structure constant is not an integer")
+        if (x * rows).entries() != v:
             raise RuntimeError("Chevalley construction: a bracket left the span of the basis")
-        return out
+        return [int(x[0, k].p) for k in range(len(piv))]
 
     return coords
+
+
+def _exported(M) -> np.ndarray:
+    """An ``fmpq_mat`` as an object array of ints / Fractions."""
+    out = np.empty((M.nrows(), M.ncols()), dtype=object)
+    for i in range(M.nrows()):
+        for j in range(M.ncols()):
+            q = M[i, j]
+            out[i, j] = int(q.p) if q.q == 1 else Fraction(int(q.p), int(q.q))
+    return out
 
 
 def _string_below(beta: tuple, i: int, known: set) -> int:
@@ -227,7 +242,7 @@ def simple_lie_algebra(kind: str, rank: int) -> ChevalleyAlgebra:
     basis, roots, A, sparse = _chevalley_table(kind, n)
     L = LieAlgebra.from_structure_constants({k: dict(v) for k, v in sparse.items()},
                                             dim=len(basis))
-    return ChevalleyAlgebra(kind, n, L, tuple(b.copy() for b in basis), tuple(roots),
+    return ChevalleyAlgebra(kind, n, L, tuple(_exported(b) for b in basis), tuple(roots),
                             tuple(tuple(r) for r in A))
 
 
@@ -249,8 +264,8 @@ def _chevalley_table(kind: str, n: int):
                  and tuple(alpha[j] - (j == i) for j in range(n)) in known)
         beta = tuple(alpha[j] - (j == i) for j in range(n))
         p = _string_below(beta, i, known)
-        X[alpha] = _br(E[i], X[beta]) * Fraction(1, p + 1)
-        Y[alpha] = _br(Y[beta], F[i]) * Fraction(1, p + 1)
+        X[alpha] = _br(E[i], X[beta]) / (p + 1)
+        Y[alpha] = _br(Y[beta], F[i]) / (p + 1)
     basis = [X[r] for r in roots] + [Y[r] for r in roots] + H
     coords = _coordinates_solver(basis)
     d = len(basis)
@@ -258,10 +273,7 @@ def _chevalley_table(kind: str, n: int):
     for a in range(d):
         for b_ in range(a + 1, d):
             c = coords(_br(basis[a], basis[b_]))
-            if any(x.denominator != 1 for x in c):
-                raise RuntimeError("Chevalley construction: a structure constant is not an "
-                                   "integer")
-            row = {k: int(x) for k, x in enumerate(c) if x}
+            row = {k: x for k, x in enumerate(c) if x}
             if row:
                 sparse[(a, b_)] = row
     _check_chevalley(roots, sparse, A, known)
