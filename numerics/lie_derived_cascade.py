@@ -35,21 +35,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.field_linalg import reduce_modulo
 
 __all__ = ["DerivedCascade", "derived_cascade", "BCHGroup", "MatrixGroup"]
 
 
 def _fr(x) -> Fraction:
     return x if isinstance(x, Fraction) else Fraction(x)
-
-
-def _reduce(v: list, rows: list[list], piv: list[int]) -> list:
-    out = list(v)
-    for r, p in zip(rows, piv):
-        a = out[p]
-        if a:
-            out = [x - a * y for x, y in zip(out, r)]
-    return out
 
 
 class _Structure:
@@ -146,7 +138,7 @@ class MatrixGroup:
 
         if L.ambient_kind != "matrix" or L.field != "QQ":
             raise ValueError("MatrixGroup needs an exact matrix algebra over Q")
-        self.dps = dps
+        self.dps = check_int("dps", dps, 15)
         self.n = L.matrix_size
         self.d = L.dim
         self.basis = [np.asarray(b, dtype=object) for b in L.basis]
@@ -295,7 +287,7 @@ class DerivedCascade:
 
     def _project(self, i: int, v: Sequence) -> list:
         N, Npiv, cols, _ = self.layers[i]
-        r = _reduce(list(v), N, Npiv)
+        r = reduce_modulo(list(v), N, Npiv)
         return [r[c] for c in cols]
 
     def _element(self, i: int, coords: Sequence) -> list:
@@ -325,12 +317,18 @@ class DerivedCascade:
                       G.exp(self._element(i, u_old)))
         return new, m
 
+    def _word(self, word: Sequence[int]) -> list[int]:
+        """``word`` as token indices (each an int in ``0..len(tokens)-1``; ``TypeError`` /
+        ``ValueError`` naming the position otherwise)."""
+        return [check_int(f"word[{i}]", t, 0, len(self.tokens) - 1) for i, t in enumerate(word)]
+
     def run(self, word: Sequence[int]) -> list[list]:
         """The layer states after ``word`` (token indices, applied in order)."""
+        word = self._word(word)
         with self.group.context():
             state = self.initial_state()
             for t in word:
-                state, _ = self.step(state, int(t))
+                state, _ = self.step(state, t)
             return state
 
     def residual(self, word: Sequence[int]) -> float:
@@ -338,10 +336,11 @@ class DerivedCascade:
         layer over the steps of ``word`` (0 for a solvable algebra; the part of the target in
         ``G^(∞)`` that no abelian layer of the cascade takes otherwise)."""
         G = self.group
+        word = self._word(word)
         with G.context():
             state, worst = self.initial_state(), 0.0
             for t in word:
-                state, m = self.step(state, int(t))
+                state, m = self.step(state, t)
                 worst = max(worst, G.distance(m, G.identity()))
             return worst
 
@@ -358,10 +357,11 @@ class DerivedCascade:
     def target(self, word: Sequence[int]):
         """``e^{X_T} ⋯ e^{X_1}`` for the tokens of ``word``."""
         G = self.group
+        word = self._word(word)
         with G.context():
             g = G.identity()
             for t in word:
-                g = G.mul(G.exp([G.scalar(a) for a in self.tokens[int(t)]]), g)
+                g = G.mul(G.exp([G.scalar(a) for a in self.tokens[t]]), g)
             return g
 
     def error(self, word: Sequence[int], layers: int | None = None) -> float:
@@ -375,7 +375,6 @@ def derived_cascade(algebra, tokens: Sequence[Sequence] | None = None, *, dps: i
     """The :class:`DerivedCascade` of an exact algebra over Q: on the BCH group (exact) when the
     algebra is nilpotent, else on its matrix group in mpmath (``dps`` digits; a matrix
     algebra). ``tokens`` default to the basis elements (unit coordinate vectors)."""
-    check_int("dps", dps, 15)
     group = BCHGroup(algebra) if algebra.is_nilpotent else MatrixGroup(algebra, dps)
     if tokens is None:
         tokens = [[Fraction(int(i == j)) for j in range(algebra.dim)] for i in range(algebra.dim)]

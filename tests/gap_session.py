@@ -10,9 +10,28 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 GAP = shutil.which("gap")
+
+
+def random_matrix(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
+    """An ``n x n`` integer matrix with entries in -2..2 drawn from ``rng``: ``"full"``,
+    ``"upper"`` (triangular), ``"strict"`` (strictly upper), ``"sparse"`` (each entry kept with
+    probability 0.3) or ``"block"`` (a full leading 2x2 block, upper triangular below it: a
+    Levi factor sl2 in the algebras it generates)."""
+    M = rng.integers(-2, 3, (n, n))
+    if kind == "upper":
+        M = np.triu(M)
+    elif kind == "strict":
+        M = np.triu(M, 1)
+    elif kind == "sparse":
+        M = M * (rng.random((n, n)) < 0.3)
+    elif kind == "block":
+        M[2:, :2] = 0
+        M[2:, 2:] = np.triu(M[2:, 2:])
+    return M
 
 
 def require_gap() -> str:

@@ -35,7 +35,7 @@ import json
 
 import numpy as np
 import pytest
-from gap_session import require_gap, run_gap
+from gap_session import random_matrix, require_gap, run_gap
 
 from seqtheory.theory.groups import FiniteGroup
 from seqtheory.theory.lie import LieAlgebra
@@ -83,16 +83,7 @@ def _random_lie_generators(rng, count):
     for t in range(count):
         n, k = int(rng.integers(2, 5)), int(rng.integers(1, 4))
         kind = ("full", "upper", "strict", "sparse")[t % 4]
-        gens = []
-        for _ in range(k):
-            M = rng.integers(-2, 3, (n, n))
-            if kind == "upper":
-                M = np.triu(M)
-            elif kind == "strict":
-                M = np.triu(M, 1)
-            elif kind == "sparse":
-                M = M * (rng.random((n, n)) < 0.3)
-            gens.append(M)
+        gens = [random_matrix(rng, n, kind) for _ in range(k)]
         if not any(g.any() for g in gens):
             gens[0][0, n - 1] = 1
         out.append(gens)

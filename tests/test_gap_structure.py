@@ -33,7 +33,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
-from gap_session import require_gap, run_gap
+from gap_session import random_matrix, require_gap, run_gap
 
 from seqtheory.theory import (LieAlgebra, PermGroup, adjoint_matrix, centraliser, derivations,
                               direct_sum_decomposition, is_ad_nilpotent, killing_radical,
@@ -49,17 +49,7 @@ def _random_mats(seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     n = 3          # GAP's Derivations of gl(4) (dim 16) takes minutes
     kind = ("full", "upper", "block", "strict")[seed % 4]
-    gens = []
-    for _ in range(2):
-        M = rng.integers(-2, 3, (n, n))
-        if kind == "upper":
-            M = np.triu(M)
-        elif kind == "strict":
-            M = np.triu(M, 1)
-        elif kind == "block":
-            M[2:, :2] = 0
-            M[2:, 2:] = np.triu(M[2:, 2:])
-        gens.append(M)
+    gens = [random_matrix(rng, n, kind) for _ in range(2)]
     gens[0][0, n - 1] = 1
     return gens
 

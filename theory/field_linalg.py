@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 __all__ = ["domain", "to_domain", "to_number", "kernel", "row_reduce", "solve_particular",
-           "matmul", "identity", "trace", "is_zero_matrix", "matrix_rank"]
+           "reduce_modulo", "matmul", "identity", "trace", "is_zero_matrix", "matrix_rank"]
 
 
 def domain(field):
@@ -84,17 +84,9 @@ def kernel(rows: Sequence[Sequence[Any]], ncols: int, K) -> list[list[Any]]:
     if not rows:
         return [[K.one if i == j else K.zero for j in range(ncols)] for i in range(ncols)]
     if _is_qq(K):
-        import flint
+        from .linalg import nullspace
 
-        X, nul = flint.fmpz_mat(_integer_rows(rows)).nullspace()
-        out = []
-        for j in range(nul):
-            col = [int(X[i, j]) for i in range(ncols)]
-            g = 0
-            for x in col:
-                g = math.gcd(g, x)
-            out.append([K(x // g) for x in col])
-        return out
+        return [[K(x.numerator, x.denominator) for x in v] for v in nullspace(_integer_rows(rows))]
     from sympy.polys.matrices import DomainMatrix
 
     N = DomainMatrix(rows, (len(rows), ncols), K).nullspace()
@@ -122,6 +114,18 @@ def row_reduce(rows: Sequence[Sequence[Any]], ncols: int, K) -> tuple[list[list[
 
     R, piv = DomainMatrix(rows, (len(rows), ncols), K).rref()
     return [list(r) for r in R.to_list()[:len(piv)]], list(piv)
+
+
+def reduce_modulo(v: Sequence[Any], rows: Sequence[Sequence[Any]], pivots: Sequence[int]) -> list:
+    """``v`` minus its component in the span of the RREF ``rows`` (pivot entries 1 at
+    ``pivots``): what is left is 0 on the pivots, and it is 0 exactly when ``v`` lies in the
+    span. Works on any exact or mpmath numbers."""
+    out = list(v)
+    for r, p in zip(rows, pivots):
+        a = out[p]
+        if a:
+            out = [x - a * y for x, y in zip(out, r)]
+    return out
 
 
 def solve_particular(rows: Sequence[Sequence[Any]], rhs: Sequence[Any], ncols: int, K

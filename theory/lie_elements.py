@@ -80,6 +80,17 @@ class LieTable:
         """The coordinate rows of the basis of the subalgebra ``sub`` of the algebra."""
         return [self.coords(b, "a basis element of the subalgebra") for b in sub.basis]
 
+    def checked_rows(self, sub, name: str) -> list[list]:
+        """:meth:`rows_of` for an argument ``name`` that must be a subalgebra of the algebra
+        (``TypeError`` for a non-algebra, ``ValueError`` for one that is not a subalgebra)."""
+        from .lie import LieAlgebra
+
+        if not isinstance(sub, LieAlgebra):
+            raise TypeError(f"{name} must be a LieAlgebra, got {type(sub).__name__}")
+        if not sub.is_subalgebra_of(self.algebra):
+            raise ValueError(f"{name} is not a subalgebra of L")
+        return self.rows_of(sub)
+
     def subalgebra(self, rows: Sequence[Sequence[Any]]):
         """The subalgebra spanned by the coordinate rows (``ValueError`` if not closed)."""
         return self.algebra.from_coordinates([[to_number(x, self.K) for x in r] for r in rows])

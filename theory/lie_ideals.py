@@ -34,28 +34,19 @@ from typing import Any
 
 import numpy as np
 
-from .field_linalg import (identity, kernel, matmul, row_reduce, to_domain, to_number, trace)
+from .field_linalg import (identity, kernel, matmul, reduce_modulo, row_reduce, to_domain,
+                           to_number, trace)
 from .lie_elements import LieTable
 
 __all__ = ["centraliser", "normaliser", "is_ideal", "QuotientAlgebra", "quotient",
            "direct_sum_decomposition"]
 
 
-def _sub_rows(T: LieTable, S, name: str) -> list[list]:
-    from .lie import LieAlgebra
-
-    if not isinstance(S, LieAlgebra):
-        raise TypeError(f"{name} must be a LieAlgebra, got {type(S).__name__}")
-    if not S.is_subalgebra_of(T.algebra):
-        raise ValueError(f"{name} is not a subalgebra of L")
-    return T.rows_of(S)
-
-
 def centraliser(L, S):
     """``{x in L : [x, s] = 0 for all s in S}`` for a subalgebra ``S`` of ``L`` (the centre when
     ``S = L``). Source: GAP ``LieCentralizer(L, S)``; Humphreys §1.3."""
     T = LieTable(L)
-    eqs = [r for s in _sub_rows(T, S, "S") for r in T.ad_of(s)]      # [s, x] = ad(s) x = 0
+    eqs = [r for s in T.checked_rows(S, "S") for r in T.ad_of(s)]      # [s, x] = ad(s) x = 0
     return T.subalgebra(kernel(eqs, T.d, T.K))
 
 
@@ -68,7 +59,7 @@ def normaliser(L, S):
     """``{x in L : [x, s] in S for all s in S}`` for a subalgebra ``S`` of ``L`` (``S`` is an
     ideal iff this is ``L``). Source: GAP ``LieNormalizer(L, S)``; Humphreys §1.3."""
     T = LieTable(L)
-    rows = _sub_rows(T, S, "S")
+    rows = T.checked_rows(S, "S")
     ann = _annihilator(rows, T.d, T.K)
     eqs = [r for s in rows for r in matmul(ann, T.ad_of(s), T.K)] if ann else []
     return T.subalgebra(kernel(eqs, T.d, T.K))
@@ -78,7 +69,7 @@ def is_ideal(L, I) -> bool:
     """Whether the subalgebra ``I`` of ``L`` is an ideal (``[L, I] ⊆ I``). Source: GAP
     ``IsLieIdeal``... as ``IsIdeal(L, I)``; Humphreys §2.1."""
     T = LieTable(L)
-    rows = _sub_rows(T, I, "I")
+    rows = T.checked_rows(I, "I")
     ann = _annihilator(rows, T.d, T.K)
     return not ann or all(not any(x for x in r)
                           for s in rows for r in matmul(ann, T.ad_of(s), T.K))
@@ -116,15 +107,6 @@ class QuotientAlgebra:
         return T.element(c)
 
 
-def _reduce(v: list, R: list[list], piv: list[int]) -> list:
-    out = list(v)
-    for r, p in zip(R, piv):
-        a = out[p]
-        if a:
-            out = [x - a * y for x, y in zip(out, r)]
-    return out
-
-
 def quotient(L, I) -> QuotientAlgebra:
     """The quotient ``L/I`` by an ideal ``I`` with its projection (:class:`QuotientAlgebra`).
     ``ValueError`` when ``I`` is not an ideal of ``L``. Source: GAP
@@ -133,7 +115,7 @@ def quotient(L, I) -> QuotientAlgebra:
 
     T = LieTable(L)
     K, d = T.K, T.d
-    rows = _sub_rows(T, I, "I")
+    rows = T.checked_rows(I, "I")
     if not is_ideal(L, I):
         raise ValueError("I is not an ideal of L")
     R, piv = row_reduce(rows, d, K)
@@ -143,14 +125,14 @@ def quotient(L, I) -> QuotientAlgebra:
     sparse = {}
     for a in range(q):
         for b_ in range(a + 1, q):
-            r = _reduce(T.bracket(unit(reps[a]), unit(reps[b_])), R, piv)
+            r = reduce_modulo(T.bracket(unit(reps[a]), unit(reps[b_])), R, piv)
             row = {k: to_number(r[j], K) for k, j in enumerate(reps) if r[j]}
             if row:
                 sparse[(a, b_)] = row
     Q = LieAlgebra.from_structure_constants(sparse, dim=q, field=L.field)
     P = np.empty((q, d), dtype=object)
     for c in range(d):
-        r = _reduce(unit(c), R, piv)
+        r = reduce_modulo(unit(c), R, piv)
         for k, j in enumerate(reps):
             P[k, c] = to_number(r[j], K)
     return QuotientAlgebra(Q, I, tuple(reps), P, T)

@@ -34,22 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from .field_linalg import identity, kernel, matmul, row_reduce, solve_particular, to_number, trace
+from .field_linalg import (identity, kernel, matmul, reduce_modulo, row_reduce, solve_particular,
+                           to_number, trace)
 from .lie_elements import LieTable
 
 __all__ = ["kappa_perp", "killing_radical", "solvable_radical", "nilradical",
            "LeviDecomposition", "levi_decomposition", "derivations"]
-
-
-def _rows_in(T: LieTable, U, name: str) -> list[list]:
-    """Coordinate rows of the subalgebra ``U`` of ``T.algebra`` (``ValueError`` if it is not one)."""
-    from .lie import LieAlgebra
-
-    if not isinstance(U, LieAlgebra):
-        raise TypeError(f"{name} must be a LieAlgebra, got {type(U).__name__}")
-    if not U.is_subalgebra_of(T.algebra):
-        raise ValueError(f"{name} is not a subalgebra of L")
-    return T.rows_of(U)
 
 
 def _perp_rows(T: LieTable, rows: list[list]) -> list[list]:
@@ -65,7 +55,7 @@ def kappa_perp(L, U):
     too). ``ValueError`` when ``U`` is not a subalgebra of ``L`` or the complement is not
     closed. Source: GAP ``KappaPerp(L, U)``; Humphreys §5.1."""
     T = LieTable(L)
-    return T.subalgebra(_perp_rows(T, _rows_in(T, U, "U")))
+    return T.subalgebra(_perp_rows(T, T.checked_rows(U, "U")))
 
 
 def killing_radical(L):
@@ -143,17 +133,6 @@ class LeviDecomposition:
         return iter((self.levi, self.radical))
 
 
-def _reduce_mod(v: list, R: list[list], piv: list[int], K) -> list:
-    """``v`` minus its component in the span of the RREF rows ``R`` (pivots ``piv``): the
-    coordinates left are supported off the pivots."""
-    out = list(v)
-    for r, p in zip(R, piv):
-        a = out[p]
-        if a:
-            out = [x - a * y for x, y in zip(out, r)]
-    return out
-
-
 def levi_decomposition(L) -> LeviDecomposition:
     """A Levi decomposition of ``L`` (module docstring): the solvable radical and a semisimple
     subalgebra complementary to it, both as subalgebras of ``L``. Source: GAP
@@ -169,7 +148,7 @@ def levi_decomposition(L) -> LeviDecomposition:
     unit = lambda j: [K.one if c == j else K.zero for c in range(d)]   # noqa: E731
     ys = [unit(j) for j in free]
     # structure constants of L/R in the images of the lifts
-    cq = [[[_reduce_mod(T.bracket(ys[i], ys[j]), Rrows, Rpiv, K)[free[k]] for k in range(s)]
+    cq = [[[reduce_modulo(T.bracket(ys[i], ys[j]), Rrows, Rpiv)[free[k]] for k in range(s)]
            for j in range(s)] for i in range(s)]
     terms = [T.rows_of(t) for t in radical.derived_series()] + [[]]
     for Rt, Rnext in zip(terms, terms[1:]):
@@ -184,7 +163,7 @@ def levi_decomposition(L) -> LeviDecomposition:
             continue
 
         def modn(v):
-            r = _reduce_mod(v, Nrows, Npiv, K)
+            r = reduce_modulo(v, Nrows, Npiv)
             return [r[p] for p in qcols]
 
         Wq = [modn(w) for w in W]
