@@ -477,7 +477,7 @@ NB03 = [
         # 3 · Depth and error exponents
 
         Claims: `depth.thm3.2` (Theorem 3.2, as stated, on restricted models), its corrected form
-        `depth.thm3.2.abelian`, `depth.s3_one_restricted_layer` and `depth.cor3.6` (Corollary 3.6)
+        `depth.thm3.2.abelian`, `finding.s3_one_restricted_layer` and `depth.cor3.6` (Corollary 3.6)
         of **[DEPTH]** G. Heo et al., arXiv:2603.05573 (v1; v2 "corrected an indexing error
         affecting Corollary 3.6", and its text is unknown, so the check measures the true exponent
         and compares it with every candidate form).
@@ -564,7 +564,7 @@ NB03 = [
         wrong (right) convention.
     """),
     code("""
-        s3 = show_claim("depth.s3_one_restricted_layer")
+        s3 = show_claim("finding.s3_one_restricted_layer")
     """),
     md("""
         ## 3.4 Corollary 3.6 — built k-layer abelian cascades
@@ -734,7 +734,7 @@ NB05 = [
     md("""
         # 5 · Trained depth vs theory
 
-        Claims: `depth.exp.parity`, `depth.exp.s3_depth`, `depth.exp.word_problems`,
+        Claims: `finding.parity_negative_eigenvalues`, `depth.exp.s3_depth`, `depth.exp.word_problems`,
         `depth.exp.rotation`, `depth.thm3.2.abelian.trained` (alias `depth.thm3.2.trained`),
         `depth.cor3.6.trained`, `depth.prop3.7.trained` — the experiments of **[DEPTH]** G. Heo et
         al., arXiv:2603.05573, Table 1 and Figure 2, and the trained halves of Theorem 3.2 (abelian
@@ -769,11 +769,11 @@ NB05 = [
         folder it runs in (its `--results` option). To read the runs it trained instead of
         training them again here, pass that folder to both calls, e.g. from `notebooks/` with
         verify run at the repository root: `train_claims([...], results_dir="../results")` and
-        `show_claim("depth.exp.parity", results_dir="../results")`.
+        `show_claim("finding.parity_negative_eigenvalues", results_dir="../results")`.
     """),
     code("""
         from seqtheory.proofs_checks.notebook import train_claims
-        train_claims(["depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems",
+        train_claims(["finding.parity_negative_eigenvalues", "depth.exp.s3_depth", "depth.exp.word_problems",
                       "depth.exp.rotation", "depth.thm3.2.abelian.trained", "depth.cor3.6.trained",
                       "depth.prop3.7.trained"])
     """),
@@ -789,7 +789,7 @@ NB05 = [
         eigenvalues are needed".
     """),
     code("""
-        parity = show_claim("depth.exp.parity")
+        parity = show_claim("finding.parity_negative_eigenvalues")
     """),
     md("""
         ## 5.2 S3 far beyond the trained length
@@ -1069,7 +1069,7 @@ NB07 = [
     md("""
         # 7 · What the trained models learned (`seqtheory inspect`)
 
-        Claims: `depth.exp.phase_horizon`, `depth.exp.abelian_tower` — the mechanism of **[DEPTH]**
+        Claims: `finding.phase_horizon`, `finding.abelian_tower` — the mechanism of **[DEPTH]**
         G. Heo et al., arXiv:2603.05573 (§3; Theorem 3.4's cascade through the derived series),
         read inside the trained models of notebook 5 by the inspector
         (`seqtheory.models.inspect`, CLI `seqtheory inspect RUN`).
@@ -1091,12 +1091,12 @@ NB07 = [
     SETUP,
     code("""
         from seqtheory.proofs_checks.notebook import train_claims
-        train_claims(["depth.exp.phase_horizon", "depth.exp.abelian_tower"])
+        train_claims(["finding.phase_horizon", "finding.abelian_tower"])
     """),
     md("""
         ## 7.1 Learned eigenvalues on the unit circle
 
-        A trained one-layer signed Mamba on parity (C2), the first seed of `depth.exp.parity`:
+        A trained one-layer signed Mamba on parity (C2), the first seed of `finding.parity_negative_eigenvalues`:
         its transitions are real, so a channel with λ < 0 on the token 1 and λ > 0 on the
         identity carries the sign character C2 → {±1} exactly; its horizon comes from the modulus
         decay. Crosses: the roots of unity; colours: the coset of G′ of each token.
@@ -1133,7 +1133,7 @@ NB07 = [
         permutes the predictions across runs.
     """),
     code("""
-        phase_horizon = show_claim("depth.exp.phase_horizon")
+        phase_horizon = show_claim("finding.phase_horizon")
     """),
     md("""
         ## 7.3 Does layer 1 read G/G′?
@@ -1145,7 +1145,7 @@ NB07 = [
         subgroup; the trivial quotient).
     """),
     code("""
-        abelian_tower = show_claim("depth.exp.abelian_tower")
+        abelian_tower = show_claim("finding.abelian_tower")
     """),
 ]
 

@@ -124,15 +124,21 @@ def rule_parts(rule: Callable) -> tuple[dict[str, str], dict[str, Any]]:
 @functools.lru_cache(maxsize=None)
 def rule_fingerprint(rule: Callable) -> str:
     """The version of a decision rule: the first 12 hex digits of the SHA-256 of
-    :func:`rule_parts` (sources and constant values, in name order). ``TypeError`` for an
-    object that is not a function."""
+    :func:`rule_parts` (sources and constant values, in name order, names without their module
+    path). ``TypeError`` for an object that is not a function."""
     sources, consts = rule_parts(rule)
     h = hashlib.sha256()
-    for key in sorted(sources):
-        h.update(f"def {key}\n{sources[key]}\n".encode())
-    for key in sorted(consts):
-        h.update(f"const {key} = {consts[key]!r}\n".encode())
+    for name, src in sorted((_local(k), v) for k, v in sources.items()):
+        h.update(f"def {name}\n{src}\n".encode())
+    for name, value in sorted((_local(k), repr(v)) for k, v in consts.items()):
+        h.update(f"const {name} = {value}\n".encode())
     return h.hexdigest()[:12]
+
+
+def _local(qualified: str) -> str:
+    """``pkg.module.name`` without the module path: moving a rule to another module (a renamed
+    claim module) does not change its version; its text and thresholds do."""
+    return qualified.rsplit(".", 1)[-1]
 
 
 def load_ledger(path: Path | None = None) -> dict[str, dict]:

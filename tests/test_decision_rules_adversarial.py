@@ -70,7 +70,7 @@ def test_paper_rotation_rule_needs_a_faithful_map_and_an_audited_reading():
 
 
 def test_s3_rule_needs_checked_prefixes_and_counts():
-    decide = get_claim("depth.s3_one_restricted_layer").decision
+    decide = get_claim("finding.s3_one_restricted_layer").decision
     ev = dict(linear_parts_commute=True, exhaustive_prefixes=10, random_prefixes=10,
               exhaustive_mismatches=0, random_mismatches=0, step_transitions=36,
               step_failures=0, initial_ok=True)

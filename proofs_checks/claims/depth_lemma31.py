@@ -137,7 +137,7 @@ def lemma31(ctx) -> Outcome:
                "product (inductive step checked on all 36 transitions), and the readout picks "
                "P(g_t) exactly, so y_t = P(g_t) h0 for every h0 at every length; the exhaustive "
                "words confirm the implementation (exact rationals). Related: depth.thm3.2, "
-               "depth.s3_one_restricted_layer."),
+               "finding.s3_one_restricted_layer."),
     )
 
 

@@ -91,7 +91,7 @@ def thm32(ctx) -> Outcome:
                "C·‖Ω2‖ with C > 0 holds, so the statement as written is refuted. The commutator "
                "mass lives in the bias direction; the linear parts commute. The corrected "
                "statement, for abelian (linear, commuting, no-bias) models, is "
-               "depth.thm3.2.abelian. Related: depth.s3_one_restricted_layer (one restricted "
+               "depth.thm3.2.abelian. Related: finding.s3_one_restricted_layer (one restricted "
                "layer tracks S3 exactly at every length)."),
     )
 
