@@ -112,10 +112,11 @@ def error_depth_decide(rows: list[dict], fall_max: float = FALL_MAX) -> tuple[Ve
     for i, r in enumerate(rows):
         if not (finite_reals(r["error"]) and r["error"] >= 0):
             raise ValueError(f"rows[{i}]: error must be a finite number >= 0, got {r['error']!r}")
-    broken = [(r["target"], r["coupling"], r["depth"]) for r in rows
+    broken = [f"{r['target']}, {r['coupling']}, depth {r['depth']}" for r in rows
               if not (r["exact_group_element"] and r["translations"])]
     if broken:
-        return Verdict.INCONCLUSIVE, f"the built cascades fail their exact checks at {broken}"
+        return Verdict.INCONCLUSIVE, ("the built cascades fail their exact checks at "
+                                      + "; ".join(broken))
     groups: dict = {}
     for r in rows:
         groups.setdefault((r["target"], r["coupling"]), []).append(r)

@@ -266,9 +266,11 @@ def _abelian_reading(rows: list[dict[str, Any]], abelian_identifies_reorderings:
     seen = {t: [r for r in rows if r["pair"] == t] for t in targets}
     never = [t for t, rs in seen.items() if not any(r["n_separating_pairs"] for r in rs)]
     if never:
-        return (Verdict.REFUTED, f"non-abelian targets {never} are separated from an abelian model "
-                f"from none of the initial states {[r['h0'] for r in seen[never[0]]]}")
-    blind = [(t, r["h0"]) for t, rs in seen.items() for r in rs if not r["n_separating_pairs"]]
+        return (Verdict.REFUTED, f"non-abelian targets {', '.join(never)} are separated from an "
+                f"abelian model from none of the initial states "
+                f"{', '.join(r['h0'] for r in seen[never[0]])}")
+    blind = ", ".join(f"{t} from {r['h0']}" for t, rs in seen.items() for r in rs
+                      if not r["n_separating_pairs"])
     if blind:
         return (Verdict.REFINED,
                 "separation holds whenever the orbit module U(g)h0 carries a non-abelian action; "

@@ -181,7 +181,8 @@ def _depth2_sources(summary: dict) -> str:
                  f"T = {c['T3']} only the 2-layer cascade does, with exact states of "
                  f"{c['cascade_bits_at_T3']} bits there" if c["T3"] else
                  "the free-nilpotent construction gives depth 2 at every T searched")
-        needed = (f" (needed here at T = {c['cascade_needed_at']})" if c["cascade_needed_at"]
+        needed = (f" (needed here at T = {', '.join(map(str, c['cascade_needed_at']))})"
+                  if c["cascade_needed_at"]
                   else " (not needed at the T computed)")
         parts.append(f"n={n}: {where}{needed}; the cascade's states reach {c['cascade_bits_at_T']} "
                      f"bits at T = {c['T']} and in float64 separate every word only up to "
@@ -210,7 +211,8 @@ def prop37_decision(rows: list[dict], key: str, cascade: dict | None = None
     output map, so under it no construction within the bound is shown: inconclusive (refuted
     only if the proven lower bound exceeds the bound). Returns ``(verdict, why, readings)``."""
     if any(r["lower_depth"] > r[key] for r in rows):
-        bad = [(r.get("n"), r["T"]) for r in rows if r["lower_depth"] > r[key]]
+        bad = ", ".join(f"(n, T) = ({r.get('n', '?')}, {r['T']})" for r in rows
+                        if r["lower_depth"] > r[key])
         v, why = Verdict.REFUTED, f"the proven lower bound (2 layers for T ≥ 2) exceeds {key} at {bad}"
     elif any(r["least_depth"] > r[key] for r in rows):
         v, why = Verdict.INCONCLUSIVE, f"no construction here meets {key} at every T"
@@ -218,9 +220,9 @@ def prop37_decision(rows: list[dict], key: str, cascade: dict | None = None
         v, why = Verdict.SUPPORTED, (f"{key} equals the least depth at every T computed "
                                      f"({counted(len(rows), 'length')})")
     else:
-        loose = [(r.get("n"), r["T"]) for r in rows if r["least_depth"] < r[key]]
+        loose = [f"({r.get('n', '?')}, {r['T']})" for r in rows if r["least_depth"] < r[key]]
         v, why = Verdict.REFINED, (f"{key} holds at every T computed but is not tight: fewer "
-                                   f"layers suffice at (n, T) = {loose[:6]}"
+                                   f"layers suffice at (n, T) = {', '.join(loose[:6])}"
                                    + (" …" if len(loose) > 6 else ""))
     if cascade:
         why += ("; the least depth 2 uses a lookup output map (one value per word: "

@@ -206,7 +206,7 @@ def _decide_rows(rows: list[dict], growth: dict | None, tol: float, threshold: f
             if not finite_reals(r["error_slope"], *r["error_ci"])
             or (r["error_ci"][1] - r["error_ci"][0]) / 2 > resolution]
     if wide:
-        return Verdict.INCONCLUSIVE, f"slope fits not informative for {wide}"
+        return Verdict.INCONCLUSIVE, "slope fits not informative for " + ", ".join(wide)
     fast = [f"{r['target']}: error slope {r['error_slope']:.3f} > mass slope "
             f"{r['mass_slope']:.3f}" for r in fitted
             if r["error_ci"][0] > r["mass_slope"] + resolution]

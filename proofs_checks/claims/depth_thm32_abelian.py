@@ -131,7 +131,8 @@ def thm32_abelian(ctx) -> Outcome:
                "unit h0 ≥ B(ε) = ½‖Φx − Φx̄‖₂. B(ε)/(ε²‖Ω2‖₂) → 1 (the factor 2 of Φx−Φx̄ ≈ 2ε²Ω2 "
                "cancels the ½), and ‖Ω2‖₂ grows linearly in T for repeated (ab) blocks; zero-area "
                "blocks have Ω2 = 0 identically and B = O(ε⁴) (measured slopes "
-               f"{[round(f['bound_slope_in_eps'], 2) for f in fam if 'bound_slope_in_eps' in f]}). "
+               + ", ".join(f"{f['bound_slope_in_eps']:.2f}" for f in fam if "bound_slope_in_eps" in f)
+               + "). "
                f"Decision: {why}. Fixed-initial-state reading (reported, not in the verdict): from "
                "one h0 the bound is ε²‖Ω2 h0‖; with A=diag(1,0), B=E12, h0=e1 the commutator mass "
                "grows like T/2 while the bound ≡ 0 (the diagonal model e^{ε#a} e1 is exact), so "

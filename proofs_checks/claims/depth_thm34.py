@@ -145,7 +145,7 @@ def thm34_decide(rows: list[dict], a5_has_no_cascade: bool) -> tuple[Verdict, st
     too_few = [r["group"] for r in rows if r.get("certified_min_layers", 0) > r["derived_length"]]
     if too_few:
         return Verdict.REFUTED, (f"no cascade of derived-length many abelian layers can track "
-                                 f"{too_few}: a proven lower bound needs more layers")
+                                 f"{', '.join(too_few)}: a proven lower bound needs more layers")
     bad = [r["group"] for r in rows
            if not (r["all_words_ok"] and r["random_ok"] and r.get("right_convention_ok", True)
                    and r["all_lengths_by_induction"] and r["layers"] == r["derived_length"])]
