@@ -171,8 +171,11 @@ def _merge_problem(args: argparse.Namespace, claims: list[Claim], old: dict | No
     probe = {"seed": args.seed, "profile": args.profile, "device": args.device_resolved,
              "seqtheory_version": package_version(), "claims": [{"id": c.id} for c in claims],
              "environment": {"evidence": getattr(args, "provenance", None)}}
+    from .rule_versions import rule_fingerprint
+
     return unreadable or (old and merge_problem(
-        old, probe, {c.id: c.claim_version for c in all_claims()}))
+        old, probe, {c.id: c.claim_version for c in all_claims()},
+        {c.id: rule_fingerprint(c.decision) if c.decision else "" for c in all_claims()}))
 
 
 def _is_partial(claims: list[Claim]) -> bool:
@@ -419,10 +422,12 @@ def _print_run(report: dict, run_records: list[dict], results: list, stem: str, 
                jpath: Path, mpath: Path, removed: list[str]) -> int:
     """The terminal's account of a finished run: its claims' table, its tally, the merged
     report's tally, where the report is; returns the exit status."""
-    from .report import tally_line
+    from .report import tally_line, tally_lines
 
     _print_summary(dict(report, claims=run_records))
     print(f"this run: {tally_line(run_records)}")
+    for line in tally_lines(run_records):
+        print(f"  {line}")
     if len(report["runs"]) > 1:
         print(f"the report (merged with {counted(len(report['runs']) - 1, 'earlier run')}): "
               f"{tally_line(report['claims'])}")

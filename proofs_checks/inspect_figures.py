@@ -1,7 +1,7 @@
 """Pictures of what a trained diagonal model learned (:mod:`seqtheory.models.inspector`), in the terms
 of [DEPTH] (G. Heo et al., arXiv:2603.05573, §3): learned transition eigenvalues on the unit circle
 with the roots of unity marked, predicted against measured horizons, and the learned characters
-beside the group's abelianisation. Used by ``depth.exp.phase_horizon`` and notebook 07."""
+beside the group's abelianisation. Used by ``finding.phase_horizon`` and notebook 07."""
 from __future__ import annotations
 
 import math
@@ -33,7 +33,7 @@ def show(fig) -> None:
 def stored_inspection(task: str, model: str, depth: int, seed: int = 0, profile: str = "quick",
                       results_dir=None):
     """The :class:`~seqtheory.models.inspector.Inspection` of the first run of the profile's
-    word-problem / parity plans (``depth.exp.phase_horizon``'s runs) with this task, model and
+    word-problem / parity plans (``finding.phase_horizon``'s runs) with this task, model and
     depth, read from ``results_dir`` (default: the notebooks' shared store). ``ValueError`` when
     the plans hold no such run or the store does not hold it finished (nothing is trained)."""
     from seqtheory.models.inspector import inspect

@@ -26,8 +26,9 @@ from typing import Any, Callable
 __all__ = [
     "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
     "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
-    "parts_table", "finite_reals",
+    "parts_table", "finite_reals", "Reading", "replicate", "PAPERS",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
+    "FINDING",
 ]
 
 
@@ -47,20 +48,27 @@ class Verdict(str, enum.Enum):
         return self.value
 
 
-#: How a claim with several parts (readings, layer classes, exact and numerical parts) combines
-#: their verdicts: the first verdict of this order that some part has decides the whole.
+#: How a statement with several parts (layer classes, named instances, exact and numerical parts;
+#: never readings, which are alternatives: :class:`Reading`) combines their verdicts: the first
+#: verdict of this order that some part has decides the whole.
 COMBINATION_ORDER = (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.REFINED, Verdict.SUPPORTED,
                      Verdict.CONFIRMED)
 
 
 def combine_verdicts(parts: dict[str, Verdict | tuple[Verdict, str]]) -> tuple[Verdict, str]:
-    """The verdict of a statement made of several parts, by the rule of SPEC §3 ("a claim with
-    sub-verdicts combines them by a rule written in its decision function"): the whole is as
-    strong as its weakest part -- ``refuted`` if any part is refuted (the statement as written
-    covers it), else ``inconclusive`` if any part is, else ``refined`` if any part is, else
-    ``supported`` if any part is, else ``confirmed`` (every part has a certificate). ``parts``
-    maps each part's name to its verdict, or to ``(verdict, why)``; returns ``(verdict, why)``
-    naming the rule, the parts that decided and every part (with its reason when given).
+    """The verdict of ONE statement made of several parts (layer classes named by the statement,
+    the instances it names, an exact and a numerical part of the same assertion), by the rule of
+    SPEC §3: the whole is as strong as its weakest part -- ``refuted`` if any part is refuted (the
+    statement as written covers it), else ``inconclusive`` if any part is, else ``refined`` if any
+    part is, else ``supported`` if any part is, else ``confirmed`` (every part has a certificate).
+
+    Never for *readings* (alternative meanings of the statement: which readout, which initial
+    states): readings are not conjuncts. The paper's own reading decides the verdict; the others
+    are reported beside it as :class:`Reading` rows (``Outcome.readings``) and never enter it
+    (SPEC §3, "the paper's reading decides").
+
+    ``parts`` maps each part's name to its verdict, or to ``(verdict, why)``; returns ``(verdict,
+    why)`` naming the rule, the parts that decided and every part (with its reason when given).
     ``ValueError`` for no parts, ``TypeError`` for a value that is not a Verdict."""
     if not parts:
         raise ValueError("parts must name at least one part's verdict")
@@ -77,6 +85,77 @@ def combine_verdicts(parts: dict[str, Verdict | tuple[Verdict, str]]) -> tuple[V
                    f"{', '.join(deciding)}; parts: "
                    + "; ".join(f"{n}: {v.value}" + (f" ({reasons[n]})" if reasons[n] else "")
                                for n, v in verdicts.items()))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reading of a claim's statement other than the paper's own (SPEC §3, "the paper's
+    reading decides"): reported under the claim, with its own outcome, and never part of the
+    claim's verdict. ``name``: the reading in a few words ("fixed initial state h0 = e1");
+    ``outcome``: the verdict the statement would get under this reading; ``why``: the evidence in
+    one or two sentences; ``finding``: the id of a ``finding.*`` claim that holds its evidence,
+    if any. ``ValueError`` for an empty name or why, ``TypeError`` for an outcome that is not a
+    :class:`Verdict`."""
+
+    name: str
+    outcome: Verdict
+    why: str
+    finding: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.outcome, Verdict):
+            raise TypeError(f"Reading.outcome must be a Verdict, got {self.outcome!r}")
+        for key in ("name", "why"):
+            if not isinstance(getattr(self, key), str) or not getattr(self, key).strip():
+                raise ValueError(f"Reading.{key} must be a non-empty string, "
+                                 f"got {getattr(self, key)!r}")
+        if self.finding and not self.finding.startswith("finding."):
+            raise ValueError(f"Reading.finding must be a finding.* claim id, got {self.finding!r}")
+
+    def record(self) -> dict[str, str]:
+        """The report.json row: ``{"reading", "outcome", "why", "finding"}``."""
+        return {"reading": self.name, "outcome": self.outcome.value, "why": self.why,
+                "finding": self.finding}
+
+
+def replicate(blocks: dict[str, tuple[Any, Verdict, str]]) -> tuple[Verdict, str]:
+    """The verdict of a trained claim decided on disjoint blocks of seeds (SPEC §3, "trained
+    verdicts replicate"): ``blocks`` maps a block's name to ``(seeds, verdict, why)``, the
+    verdict the claim's rule gave on that block's runs alone. The verdict stands when every block
+    gives it; when blocks disagree the verdict is ``inconclusive``, with every block shown.
+
+    ``ValueError`` for fewer than two blocks, an empty block or blocks that share a seed;
+    ``TypeError`` for a verdict that is not a :class:`Verdict`. Returns ``(verdict, why)``."""
+    if not isinstance(blocks, dict) or len(blocks) < 2:
+        raise ValueError(f"replicate needs at least two blocks of seeds, got {blocks!r:.80}")
+    seen: dict[Any, str] = {}
+    for name, (seeds, verdict, _) in blocks.items():
+        if not isinstance(verdict, Verdict):
+            raise TypeError(f"blocks[{name!r}] verdict must be a Verdict, got {verdict!r}")
+        seeds = list(seeds)
+        if not seeds:
+            raise ValueError(f"blocks[{name!r}] holds no seed")
+        for s in seeds:
+            if s in seen:
+                raise ValueError(f"seed {s!r} is in blocks {seen[s]!r} and {name!r}: blocks must "
+                                 "be disjoint")
+            seen[s] = name
+    shown = "; ".join(f"block {n} (seeds {_seed_list(s)}): {v.value} ({w})"
+                      for n, (s, v, w) in blocks.items())
+    verdicts = {v for _, v, _ in blocks.values()}
+    if len(verdicts) == 1:
+        v = verdicts.pop()
+        return v, f"{v.value} in each of {len(blocks)} disjoint seed blocks: {shown}"
+    return Verdict.INCONCLUSIVE, (f"the seed blocks disagree, so the verdict does not replicate: "
+                                  f"{shown}")
+
+
+def _seed_list(seeds: Any) -> str:
+    seeds = list(seeds)
+    if len(seeds) > 2 and all(isinstance(s, int) for s in seeds) and \
+            seeds == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]}–{seeds[-1]}"
+    return ", ".join(str(s) for s in seeds)
 
 
 def parts_table(parts: dict[str, tuple[Verdict, str]]) -> list[dict[str, str]]:
@@ -158,6 +237,21 @@ def TEXTBOOK(reference: str, location: str = "") -> Source:
     return Source("textbook", "", "", location, reference)
 
 
+def FINDING(reference: str, location: str = "", arxiv: str = "") -> Source:
+    """Source helper for the package's own findings (SPEC §3, "paper claims and package findings
+    are apart"): constructions, hypotheses and third-party results that neither paper states.
+    ``reference``: who states it (``"seqtheory (this package)"`` or a third-party paper),
+    ``location``: where (a section, a theorem of the third-party paper, the [DEPTH] statement it
+    bears on), ``arxiv``: the third-party paper's arXiv id, if any. Claims with this source have
+    ids ``finding.*``, are listed and tallied apart, and never count for or against a paper."""
+    return Source("finding", arxiv, "", location, reference)
+
+
+#: The papers whose claims the package checks (``Source.paper`` keys); findings, background and
+#: audits are not claims of these papers.
+PAPERS = ("DEPTH", "HEAD")
+
+
 def AUDIT(location: str) -> Source:
     """Source helper for dataset / task audits (SPEC §3.1, 'Dataset audits')."""
     return Source("audit", "", "", location, "seqtheory dataset audit (SPEC §3.1)")
@@ -232,6 +326,8 @@ class Outcome:
     (``"slope 3.01 ± 0.02 (stated 3)"``). ``evidence``: JSON-serialisable dict of numbers, lists and
     small tables. ``tables``: named tables, each a list of row dicts (rendered in report.md).
     ``figures``: paths relative to the report folder. ``notes``: free text (why this verdict).
+    ``readings``: readings of the statement other than the paper's (:class:`Reading`), reported
+    beside the verdict and never part of it.
     """
 
     verdict: Verdict
@@ -240,10 +336,14 @@ class Outcome:
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     figures: list[str] = field(default_factory=list)
     notes: str = ""
+    readings: list[Reading] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not isinstance(self.verdict, Verdict):
             self.verdict = Verdict(self.verdict)
+        for r in self.readings:
+            if not isinstance(r, Reading):
+                raise TypeError(f"Outcome.readings must hold Reading objects, got {r!r:.80}")
 
 
 @dataclass
@@ -399,12 +499,16 @@ def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple
     (:class:`Premise`); ``statement`` then says only what the check establishes.
 
     Returns the :class:`Claim`; register its negative control with ``@the_claim.control``.
-    Raises ``ValueError`` for a duplicate id or alias.
+    Raises ``ValueError`` for a duplicate id or alias, and for an id ``finding.*`` without the
+    :func:`FINDING` source (or that source on another id).
     """
 
     def deco(fn: CheckFn) -> Claim:
         if id in REGISTRY or id in _ALIASES:
             raise ValueError(f"claim id {id!r} is already registered")
+        if (id.startswith("finding.")) != (source.paper == "finding"):
+            raise ValueError(f"claim {id!r}: ids finding.* and the FINDING source go together "
+                             f"(source.paper is {source.paper!r})")
         if premise is not None and not isinstance(premise, Premise):
             raise TypeError(f"premise of {id!r} must be a Premise, got {type(premise).__name__}")
         c = Claim(id=id, title=title, source=source, statement=statement, check=fn,

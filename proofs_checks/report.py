@@ -1,9 +1,9 @@
 """``report.json`` and ``report.md``: the written record of a verification run.
 
-report.json schema (``schema_version`` 2)::
+report.json schema (``schema_version`` 3)::
 
     {
-      "schema_version": 2,
+      "schema_version": 3,
       "seqtheory_version": str, "git_commit": str, "created_utc": str (ISO 8601),
       "seed": int, "profile": "quick" | "full" | "paper", "device": "cpu" | "cuda",
       "controls": bool,                            # every claim's negative control ran
@@ -30,6 +30,14 @@ report.json schema (``schema_version`` 2)::
                       "rule_verdicts"} | null,     # rule_verdicts: what the claim's rule
                                                    # returned on the control (optional key)
           "control_error": str | null,
+          "readings": [{"reading": str, "outcome": verdict, "why": str, "finding": str}],
+                                                   # readings other than the paper's: reported,
+                                                   # never part of the verdict (SPEC §3)
+          "rule": {"version": str, "recorded": str, "change": str,
+                   "seed_status": "seen" | "out-of-sample" | "not applicable" | "unrecorded"},
+                                                   # the decision rule's version and whether
+                                                   # this seed was looked at before it was fixed
+                                                   # (:mod:`.rule_versions`)
           "seconds": float, "control_seconds": float | null,
           "rerun": bool,                           # run by the last of several runs (only
                                                    # the claims that run ran)
@@ -81,9 +89,10 @@ __all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "
            "to_jsonable", "build_report", "write_report", "render_markdown", "reproduce_command",
            "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
            "tally_line", "format_number", "format_stat", "claim_record", "md_table", "PAPER_TITLES",
-           "group_by_paper", "control_separation", "control_state", "control_outcome"]
+           "group_by_paper", "control_separation", "control_state", "control_outcome",
+           "tally_lines", "GROUP_NAMES", "readings_markdown", "rule_line"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _exact_number(x: Any) -> Any:
@@ -174,6 +183,7 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
     """The report.json record of one result (see the module docstring for its keys). With
     ``evidence`` (a bundle's provenance) a trained claim's notes begin by naming the bundle."""
     from .evidence import describe
+    from .rule_versions import rule_status
 
     c, o = r.claim, r.outcome
     notes = o.notes if o else ""
@@ -193,6 +203,8 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
             "reason": r.control.reason, "evidence": r.control.evidence,
             "rule_verdicts": [v and v.value for v in r.control.rule_verdicts]},
         "control_error": r.control_error,
+        "readings": [x.record() for x in o.readings] if o else [],
+        "rule": rule_status(c, seed, profile),
         "seconds": round(r.seconds, 3),
         "control_seconds": None if r.control_seconds is None else round(r.control_seconds, 3),
         "rerun": False,
@@ -228,12 +240,16 @@ def build_report(results: list[ClaimResult], *, seed: int, profile: str, device:
 
 
 # --------------------------------------------------------------------------- partial runs
-def merge_problem(old: dict, new: dict, claim_versions: dict[str, int]) -> str | None:
+def merge_problem(old: dict, new: dict, claim_versions: dict[str, int],
+                  rule_versions: dict[str, str] | None = None) -> str | None:
     """Why the records of ``new`` must not be merged into the report ``old`` (``None`` when they
     may): another seed, profile, device or seqtheory version, or an ``old`` record, kept by the
-    merge, of a claim that is no longer registered or of another version of it.
+    merge, of a claim that is no longer registered, of another version of it, or decided by
+    another version of its rule.
 
-    ``claim_versions`` maps every registered claim id to its current ``claim_version``."""
+    ``claim_versions`` maps every registered claim id to its current ``claim_version``;
+    ``rule_versions`` (optional) each id to its rule's current version
+    (:func:`~seqtheory.proofs_checks.rule_versions.rule_fingerprint`)."""
     for key in ("seed", "profile", "device", "seqtheory_version"):
         if old[key] != new[key]:
             return f"it was made with {key} {old[key]!r}, this run uses {new[key]!r}"
@@ -249,6 +265,10 @@ def merge_problem(old: dict, new: dict, claim_versions: dict[str, int]) -> str |
         if c["claim_version"] != claim_versions[c["id"]]:
             return (f"it holds version {c['claim_version']} of claim {c['id']!r}, "
                     f"not the current {claim_versions[c['id']]}")
+        if rule_versions is not None and c["rule"]["version"] != rule_versions.get(c["id"]):
+            return (f"its record of claim {c['id']!r} was decided by rule version "
+                    f"{c['rule']['version'] or 'unknown'}, not the current "
+                    f"{rule_versions.get(c['id'])}")
     return None
 
 
@@ -384,6 +404,13 @@ def tally_line(claims: list[dict]) -> str:
     return head + (f"; controls: {ctl}" if ctl else "")
 
 
+def tally_lines(claims: list[dict]) -> list[str]:
+    """One tally line per group of :func:`group_by_paper` (``[DEPTH] claims: 17 claims: 5
+    confirmed, ...``): the papers' claims are counted apart from the background facts, the
+    audits and the package's own findings (SPEC §3)."""
+    return [f"{GROUP_NAMES.get(p, p)}: {tally_line(cl)}" for p, cl in group_by_paper(claims).items()]
+
+
 def format_stat(v: Any, spec: str = ".3g", why: str | None = None) -> str:
     """A statistic as key figures, notes and report.md show it: ``format(v, spec)`` for a number,
     and ``n/a`` for one that could not be computed (``None``, NaN, ``"nan"``), followed by
@@ -445,9 +472,16 @@ def md_table(rows: list[dict]) -> str:
 
 
 PAPER_TITLES = {"DEPTH": "[DEPTH] Why Depth Matters in Parallelizable Sequence Models (arXiv:2603.05573)",
-                "HEAD": "[HEAD] Update Geometry for the Language-Model Head (arXiv:2608.22253)",
+                "HEAD": "[HEAD] Toward a First-Principles Update Geometry for the Language-Model "
+                        "Head (arXiv:2608.22253)",
                 "textbook": "Background (textbook facts guarding the machinery)",
-                "audit": "Dataset and task audits"}
+                "audit": "Dataset and task audits",
+                "finding": "Findings of the package (not claims of either paper; never counted "
+                           "for or against them)"}
+
+#: short names of the groups in tally lines
+GROUP_NAMES = {"DEPTH": "[DEPTH] claims", "HEAD": "[HEAD] claims", "textbook": "background",
+               "audit": "audits", "finding": "package findings (not the papers')"}
 
 
 def group_by_paper(claims: list[dict]) -> dict[str, list[dict]]:
@@ -488,6 +522,7 @@ def _claim_markdown(c: dict) -> list[str]:
     L += [f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
     if c["notes"]:
         L += [c["notes"], ""]
+    L += readings_markdown(c) + [rule_line(c), ""]
     if c["error"]:
         L += ["```", c["error"].rstrip(), "```", ""]
     for name, rows in c["tables"].items():
@@ -505,6 +540,39 @@ def _claim_markdown(c: dict) -> list[str]:
         L += [f"Negative control crashed: `{_last_line(c['control_error'])}`", ""]
     L += [f"Reproduce: `{c['reproduce']}` ({format_number(float(c['seconds']), 3)} s)", ""]
     return L
+
+
+_SEED_STATUS = {
+    "seen": "this seed's results were looked at before the rule took this version, so it is "
+            "not out-of-sample evidence for it",
+    "out-of-sample": "this seed was not looked at before the rule took this version "
+                     "(out-of-sample)",
+    "not applicable": "",
+    "unrecorded": "this version is not in the rule ledger: the rule changed without a recorded "
+                  "change",
+}
+
+
+def readings_markdown(c: dict) -> list[str]:
+    """The "Other readings" table of a claim record (no lines when it has none): the readings
+    of the statement other than the paper's, each with its own outcome, never in the verdict."""
+    if not c["readings"]:
+        return []
+    return ["**Other readings** (reported beside the verdict, never part of it: the paper's own "
+            "reading decides, SPEC §3)", "",
+            md_table([{"reading": r["reading"], "outcome under that reading": r["outcome"],
+                       "why": r["why"], "finding": f"`{r['finding']}`" if r["finding"] else ""}
+                      for r in c["readings"]])]
+
+
+def rule_line(c: dict) -> str:
+    """The claim's decision-rule version and the seed's status (:mod:`.rule_versions`)."""
+    r = c["rule"]
+    text = f"Decision rule: version `{r['version'] or 'none'}`"
+    if r["recorded"]:
+        text += f", recorded {r['recorded']} ({r['change']})"
+    extra = _SEED_STATUS[r["seed_status"]]
+    return text + (f"; {extra}." if extra else ".")
 
 
 def control_outcome(c: dict) -> str:
@@ -566,8 +634,8 @@ def render_markdown(report: dict) -> str:
           "(numerical evidence within stated tolerances), **refuted** (a counterexample), "
           "**refined** (holds but not tight, or needs a named hypothesis; the tight value is given), "
           "**inconclusive** (the evidence cannot decide; the reason is given).", "",
-          f"Tally: {tally_line(report['claims'])}.", "",
-          "## Summary", ""]
+          f"Tally: {tally_line(report['claims'])}.", ""]
+    L += [f"- {line}" for line in tally_lines(report["claims"])] + ["", "## Summary", ""]
     groups = group_by_paper(report["claims"])
     for paper, cl in groups.items():
         L += [f"### {PAPER_TITLES.get(paper, paper)}", ""]
@@ -634,6 +702,10 @@ _TOP = {"schema_version": _one_of(SCHEMA_VERSION), "seqtheory_version": _is(str)
         "controls": _is(bool), "interrupted": _is(bool), "runs": _is(list),
         "environment": _is(dict), "claims": _is(list)}
 _RUN = {"created_utc": _is(str), "git_commit": _is(str), "claims": _list_of(_is(str))}
+_READING = {"reading": _is(str), "outcome": _one_of(*_VERDICTS), "why": _is(str),
+            "finding": _is(str)}
+_RULE = {"version": _is(str), "recorded": _is(str), "change": _is(str),
+         "seed_status": _one_of("seen", "out-of-sample", "not applicable", "unrecorded")}
 _CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(int),
           "title": _is(str), "source": _is(dict), "statement": _is(str),
           "status": _one_of("ok", "crashed"), "verdict": _or_null(_one_of(*_VERDICTS)),
@@ -643,7 +715,11 @@ _CLAIM = {"id": _is(str), "aliases": _list_of(_is(str)), "claim_version": _is(in
           "figures": _list_of(_is(str)), "error": _or_null(_is(str)),
           "control": _or_null(_is(dict)), "control_error": _or_null(_is(str)),
           "seconds": _is_num, "control_seconds": _or_null(_is_num), "rerun": _is(bool),
-          "reproduce": _is(str)}
+          "reproduce": _is(str),
+          "readings": _list_of(lambda r: isinstance(r, dict) and set(r) == set(_READING)
+                               and all(ok(r[k]) for k, ok in _READING.items())),
+          "rule": lambda v: isinstance(v, dict) and set(v) == set(_RULE)
+          and all(ok(v[k]) for k, ok in _RULE.items())}
 _SOURCE = {k: _is(str) for k in ("paper", "arxiv", "version", "location", "reference")}
 _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
             "evidence": _is(dict)}

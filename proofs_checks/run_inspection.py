@@ -1,7 +1,7 @@
 """The inspector's reading (:mod:`seqtheory.models.inspector`) of runs a claim's plan trains,
-shared by the claims that read it: ``depth.exp.phase_horizon`` and ``depth.exp.abelian_tower``
+shared by the claims that read it: ``finding.phase_horizon`` and ``finding.abelian_tower``
 (their experiments), and ``depth.exp.word_problems``, ``depth.exp.s3_depth``,
-``depth.exp.parity`` (whose evidence carries the reading of their own runs).
+``finding.parity_negative_eigenvalues`` (whose evidence carries the reading of their own runs).
 
 Against the mechanism of [DEPTH] (G. Heo et al., arXiv:2603.05573): a depth-k abelian model solves
 a group of derived length k through the tower of abelian quotients of its derived series
@@ -31,7 +31,7 @@ __all__ = ["SOURCE_CLAIMS", "inspectable", "source_configs", "inspections", "run
            "SUMMARY_FIELDS", "inspector_summary", "inspector_note"]
 
 #: runs of these claims' plans are inspected (their union, each run once)
-SOURCE_CLAIMS = ("depth.exp.word_problems", "depth.exp.s3_depth", "depth.exp.parity")
+SOURCE_CLAIMS = ("depth.exp.word_problems", "depth.exp.s3_depth", "finding.parity_negative_eigenvalues")
 
 
 def inspectable(cfg) -> bool:
@@ -63,7 +63,7 @@ def inspections(ctx: Context, cfgs: list) -> list[tuple[dict, Any]]:
 
 
 #: inspections already made in this process, by (store, run key, stored result, checkpoint file):
-#: the check of ``depth.exp.phase_horizon``, its control and the source claims' inspector tables
+#: the check of ``finding.phase_horizon``, its control and the source claims' inspector tables
 #: read the same runs; an Inspection is frozen, so one reading serves them all
 _INSPECTED: dict[tuple, Any] = {}
 _INSPECTED_MAX = 1024

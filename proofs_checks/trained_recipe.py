@@ -1,5 +1,5 @@
 """The training recipe and evaluation protocol shared by the trained claims of [DEPTH] (G. Heo et
-al., arXiv:2603.05573): parity (:mod:`.claims.depth_parity`), S3 (:mod:`.claims.depth_s3_trained`),
+al., arXiv:2603.05573): parity (:mod:`.claims.finding_parity`), S3 (:mod:`.claims.depth_s3_trained`),
 Table 1 (:mod:`.claims.depth_word_problems`), the A5 rotation task (:mod:`.claims.depth_rotation`)
 and the trained half of Proposition 3.7 (:mod:`.claims.depth_prop37_trained`).
 

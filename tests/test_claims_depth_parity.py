@@ -1,9 +1,9 @@
-"""depth.exp.parity (proofs_checks/claims/depth_parity.py): the decision rule on synthetic
+"""finding.parity_negative_eigenvalues (proofs_checks/claims/finding_parity.py): the decision rule on synthetic
 evidence, the seeds of the runs, and the control's token task."""
 import numpy as np
 import pytest
 
-from seqtheory.proofs_checks.claims import depth_parity as dp
+from seqtheory.proofs_checks.claims import finding_parity as dp
 from seqtheory.proofs_checks.registry import Context, Verdict
 
 _S, _I, _R = Verdict.SUPPORTED, Verdict.INCONCLUSIVE, Verdict.REFUTED

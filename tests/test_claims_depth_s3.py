@@ -1,4 +1,4 @@
-"""depth.s3_one_restricted_layer: S3 ≅ AGL(1,3) tracked by one restricted layer."""
+"""finding.s3_one_restricted_layer: S3 ≅ AGL(1,3) tracked by one restricted layer."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,7 @@ from controls import control_through_rule
 from seqtheory.numerics.affine_layer import (agl13_coordinates, agl13_table, agl_decode,
                                              agl_layer_states, agl_step_certificate)
 from seqtheory.numerics.group_cascades import prefix_products
-from seqtheory.proofs_checks.claims.depth_s3 import s3_decide
+from seqtheory.proofs_checks.claims.finding_s3_one_layer import s3_decide
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 from seqtheory.theory.groups import FiniteGroup
 
@@ -56,7 +56,7 @@ def test_rule_on_synthetic_evidence():
 
 
 def test_claim_quick_and_control():
-    c = get_claim("depth.s3_one_restricted_layer")
+    c = get_claim("finding.s3_one_restricted_layer")
     ctx = Context(seed=0)
     out = c.check(ctx)
     assert out.verdict is Verdict.CONFIRMED, out.evidence

@@ -1,4 +1,4 @@
-"""The trained word-problem claims of [DEPTH] (depth_parity, depth_s3_trained,
+"""The trained word-problem claims of [DEPTH] (finding_parity, depth_s3_trained,
 depth_word_problems, depth_rotation, depth_prop37_trained) run in the quick profile (slow): each
 check decides, its control is rejected through its rule, and a second run reads the store."""
 import pytest
@@ -8,12 +8,12 @@ from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 _S, _I = Verdict.SUPPORTED, Verdict.INCONCLUSIVE
 
-TRAINED = ["depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems", "depth.exp.rotation",
+TRAINED = ["finding.parity_negative_eigenvalues", "depth.exp.s3_depth", "depth.exp.word_problems", "depth.exp.rotation",
            "depth.prop3.7.trained"]
 # quick-profile verdicts allowed (seed 0): parity must decide; the others may be inconclusive at
 # the quick scale (they say why), none may be refuted (depth.thm3.2.abelian.trained and
 # depth.cor3.6.trained: tests/test_claims_depth_trained_abelian.py)
-EXPECTED = {"depth.exp.parity": {_S}}
+EXPECTED = {"finding.parity_negative_eigenvalues": {_S}}
 
 
 @pytest.mark.slow

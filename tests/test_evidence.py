@@ -80,7 +80,7 @@ def test_a_run_missing_from_the_bundle_is_reported_not_trained(bundle, monkeypat
 
 def test_a_trained_claim_with_a_bundle_lacking_its_runs_crashes_naming_the_bundle(bundle):
     load_all()
-    r = run_claim(get_claim("depth.exp.parity"), Context(seed=0, evidence=bundle))
+    r = run_claim(get_claim("finding.parity_negative_eigenvalues"), Context(seed=0, evidence=bundle))
     assert r.outcome is None and "MissingEvidence" in r.error and "not trained here" in r.error
 
 
@@ -131,19 +131,19 @@ def test_pack_refuses_bad_arguments_and_leaves_nothing_when_interrupted(store_di
 
 def test_verify_checks_the_bundle_against_its_profile_and_seed(bundle, tmp_path, capsys):
     out = str(tmp_path / "rep")
-    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(bundle), "--seed", "1",
+    assert main(["verify", "--only", "finding.parity_negative_eigenvalues", "--evidence", str(bundle), "--seed", "1",
                  "--out", out, "--no-progress"]) == 2
     assert "was made with seed 0; this run uses 1 (give --seed 0)" in capsys.readouterr().err
-    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(bundle), "--profile",
+    assert main(["verify", "--only", "finding.parity_negative_eigenvalues", "--evidence", str(bundle), "--profile",
                  "full", "--out", out, "--no-progress"]) == 2
     assert "was made with profile 'quick'" in capsys.readouterr().err
-    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(tmp_path / "none"),
+    assert main(["verify", "--only", "finding.parity_negative_eigenvalues", "--evidence", str(tmp_path / "none"),
                  "--out", out, "--no-progress"]) == 2
     assert "is not a folder" in capsys.readouterr().err
 
 
 def test_the_paper_profile_trains_only_on_a_gpu(tmp_path, capsys):
-    assert main(["verify", "--only", "depth.exp.parity", "--profile", "paper", "--out",
+    assert main(["verify", "--only", "finding.parity_negative_eigenvalues", "--profile", "paper", "--out",
                  str(tmp_path / "rep"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "profile 'paper' trains on a CUDA GPU" in err and "--evidence" in err

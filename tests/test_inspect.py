@@ -195,7 +195,7 @@ def test_affine_omega2_matches_the_magnus_term():
 # a trained parity run (the parity claim's recipe at tiny size) and bad input
 # ------------------------------------------------------------------------------------------------
 def parity_config() -> TrainConfig:
-    """The parity claim's recipe (depth.exp.parity: signed Mamba, one layer, T = 8) at tiny size:
+    """The parity claim's recipe (finding.parity_negative_eigenvalues: signed Mamba, one layer, T = 8) at tiny size:
     width 16, 300 steps, 128 held-out words of length 2T."""
     return TrainConfig(task="C2", model="signed_mamba", depth=1, seed=1,
                        **recipe(8, 300, width=16, n_test=128))

@@ -1,4 +1,4 @@
-"""The inspector's claims (proofs_checks/claims/depth_phase_horizon.py, depth_abelian_tower.py) and
+"""The inspector's claims (proofs_checks/claims/finding_phase_horizon.py, finding_abelian_tower.py) and
 the shared reading of runs (proofs_checks/run_inspection.py): decision rules on synthetic
 evidence that must pass and must fail, the controls' wrong variants through the rules, and the
 plans (runs the profile already trains)."""
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from seqtheory.proofs_checks import run_inspection as ri
-from seqtheory.proofs_checks.claims import depth_abelian_tower as at
-from seqtheory.proofs_checks.claims import depth_phase_horizon as ph
+from seqtheory.proofs_checks.claims import finding_abelian_tower as at
+from seqtheory.proofs_checks.claims import finding_phase_horizon as ph
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim, recording_decisions
 from seqtheory.theory.groups import FiniteGroup
 
@@ -59,7 +59,7 @@ def test_horizon_control_permutation_breaks_the_association():
     rows = _rows(pred, [p + 1 for p in pred])
     with recording_decisions() as decided:
         v, why, _ = ph.horizon_decide(ph.permuted_predictions(rows, seed=12345))
-    assert tuple(decided.verdicts_of("depth.exp.phase_horizon")) == (v,)
+    assert tuple(decided.verdicts_of("finding.phase_horizon")) == (v,)
     assert v not in (Verdict.SUPPORTED, Verdict.REFINED), why
     p = ph.derangement(9, 3)
     assert sorted(p) == list(range(9)) and all(i != j for i, j in enumerate(p))
@@ -134,8 +134,8 @@ def test_quotient_blocks():
 def test_plans_reuse_the_source_claims_runs():
     ctx = Context(seed=0, profile="quick")
     source = {c.key for cid in ri.SOURCE_CLAIMS for c in get_claim(cid).plan(ctx, False)}
-    horizon = get_claim("depth.exp.phase_horizon").plan(ctx, True)
-    tower = get_claim("depth.exp.abelian_tower").plan(ctx, True)
+    horizon = get_claim("finding.phase_horizon").plan(ctx, True)
+    tower = get_claim("finding.abelian_tower").plan(ctx, True)
     assert horizon and {c.key for c in horizon} <= source
     assert len({c.key for c in horizon}) == len(horizon)
     assert tower and {c.key for c in tower} <= {c.key for c in horizon}
@@ -172,7 +172,7 @@ def test_inspection_pictures_and_character_rows():
 
 
 # ------------------------------------------------------------------------------------------------
-# the inspector's summary in the evidence of depth.exp.parity, s3_depth and word_problems
+# the inspector's summary in the evidence of finding.parity_negative_eigenvalues, s3_depth and word_problems
 # ------------------------------------------------------------------------------------------------
 def _tiny(task: str, model: str, seed: int = 1):
     from seqtheory.models.train import TrainConfig

@@ -6,7 +6,7 @@ import pytest
 
 from seqtheory.models.train import build_task
 from seqtheory.proofs_checks import trained_recipe as recipe
-from seqtheory.proofs_checks.claims import depth_parity, depth_word_problems
+from seqtheory.proofs_checks.claims import finding_parity, depth_word_problems
 from seqtheory.proofs_checks.registry import Context, Verdict, all_claims, get_claim, load_all
 
 load_all()
@@ -14,9 +14,9 @@ load_all()
 #: len(claim.plan(ctx, True)) per profile (controls included, a run listed once per request)
 PLAN_SIZES = {
     "depth.cor3.6.trained": {"quick": 3, "full": 4, "paper": 4},
-    "depth.exp.abelian_tower": {"quick": 6, "full": 20, "paper": 20},
-    "depth.exp.parity": {"quick": 20, "full": 20, "paper": 20},
-    "depth.exp.phase_horizon": {"quick": 25, "full": 105, "paper": 105},
+    "finding.abelian_tower": {"quick": 6, "full": 20, "paper": 20},
+    "finding.parity_negative_eigenvalues": {"quick": 20, "full": 20, "paper": 20},
+    "finding.phase_horizon": {"quick": 25, "full": 105, "paper": 105},
     "depth.exp.rotation": {"quick": 9, "full": 20, "paper": 25},
     "depth.exp.s3_depth": {"quick": 12, "full": 20, "paper": 20},
     "depth.exp.word_problems": {"quick": 24, "full": 110, "paper": 110},
@@ -26,7 +26,7 @@ PLAN_SIZES = {
     "head.exp.rownorm_vs_adamw.width": {"quick": 1, "full": 1, "paper": 1},
 }
 PAPER = Context(seed=0, profile="paper")
-FAMILY = ("depth.exp.parity", "depth.exp.s3_depth", "depth.exp.word_problems",
+FAMILY = ("finding.parity_negative_eigenvalues", "depth.exp.s3_depth", "depth.exp.word_problems",
           "depth.exp.rotation", "depth.prop3.7.trained")
 
 
@@ -58,8 +58,8 @@ def test_claims_of_unknown_paper_scale_run_as_in_full(claim_id):
 
 def test_word_problem_family_trains_at_the_papers_lengths():
     # the parity control's runs (task C2.token: no memory) are cheap by design, at T = 8
-    parity = [c for c in _plan("depth.exp.parity") if c.task == "C2"]
-    assert len(parity) == 2 * depth_parity.PARITY_SEEDS
+    parity = [c for c in _plan("finding.parity_negative_eigenvalues") if c.task == "C2"]
+    assert len(parity) == 2 * finding_parity.PARITY_SEEDS
     assert {c.train_length for c in parity} == {recipe.PAPER_T}
     assert all(_test_length(c) == 2 * recipe.PAPER_T for c in parity)
     wp = [c for c in _plan("depth.exp.word_problems") if c.task in ("D8", "S3", "S4")]

@@ -113,7 +113,7 @@ def test_report_roundtrip_and_markdown(tmp_path):
     rep = build_report(results, seed=7, profile="quick", device="cpu", controls=True)
     jpath, mpath = write_report(rep, tmp_path)
     back = json.loads(jpath.read_text())
-    assert back["schema_version"] == 2 and back["seed"] == 7 and back["interrupted"] is False
+    assert back["schema_version"] == 3 and back["seed"] == 7 and back["interrupted"] is False
     ids = {c["id"]: c for c in back["claims"]}
     assert ids["test.dummy"]["verdict"] == "supported"
     assert ids["test.dummy"]["control"]["rejected"] is True
@@ -169,7 +169,7 @@ def test_written_report_follows_the_documented_schema(tmp_path, real_report):
     # the documented keys are exactly those the validator checks (and the writer writes)
     documented = set(re.findall(r'"(\w+)":', rp.__doc__))
     checked = (set(rp._TOP) | set(rp._CLAIM) | set(rp._CLAIM_OPTIONAL) | set(rp._PREMISE)
-               | set(rp._SOURCE) | set(rp._ENV))
+               | set(rp._SOURCE) | set(rp._ENV) | set(rp._RULE) | set(rp._READING))
     assert documented == checked
     assert set(doc) == set(rp._TOP) and all(set(c) - set(rp._CLAIM_OPTIONAL) == set(rp._CLAIM)
                                             for c in doc["claims"])

@@ -92,7 +92,7 @@ def test_a_bundle_with_a_corrupt_database_is_refused_up_front(bundle, tmp_path, 
     (ev.bundle_store_dir(bundle) / "results.sqlite").write_bytes(b"not a database" * 100)
     with pytest.raises(ValueError, match="bundle"):
         ev.load_provenance(bundle)
-    assert main(["verify", "--only", "depth.exp.parity", "--evidence", str(bundle), "--out",
+    assert main(["verify", "--only", "finding.parity_negative_eigenvalues", "--evidence", str(bundle), "--out",
                  str(tmp_path / "rep"), "--no-progress"]) == 2
 
 
@@ -104,7 +104,7 @@ def test_the_bundle_folder_is_readable_by_others(bundle):
 def test_cite_names_the_bundle_of_an_evidence_report(bundle, tmp_path, capsys):
     load_all()
     prov = dict(ev.load_provenance(bundle), path=str(bundle))
-    c = get_claim("depth.exp.parity")
+    c = get_claim("finding.parity_negative_eigenvalues")
     r = run_claim(get_claim("depth.lemma3.1"), Context(seed=0))     # cheap; relabelled below
     rep = build_report([r], seed=0, profile="quick", device="cpu", controls=False, evidence=prov)
     rep["claims"][0].update(id=c.id, aliases=list(c.aliases), claim_version=c.claim_version)

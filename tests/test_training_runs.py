@@ -234,12 +234,12 @@ def test_run_claims_runs_untrained_claims_while_training_and_keeps_the_order(mon
 
     monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
     monkeypatch.setattr(runner, "run_claim", lambda c, ctx, controls=False: events.append(c.id) or c.id)
-    ids = ["depth.exp.parity", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "depth.lemma3.1"]
+    ids = ["finding.parity_negative_eigenvalues", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "depth.lemma3.1"]
     phases = []
     out = runner.run_claims([get_claim(i) for i in ids], Context(),
                             on_training=lambda info: phases.append(info["phase"]))
     assert out == ids and phases == ["started", "finished"]
-    assert events == ["free_lie.witt_dimensions", "depth.lemma3.1", "wait", "depth.exp.parity",
+    assert events == ["free_lie.witt_dimensions", "depth.lemma3.1", "wait", "finding.parity_negative_eigenvalues",
                       "head.exp.rownorm_vs_adamw"]
 
 
@@ -287,7 +287,7 @@ def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(mo
     monkeypatch.setattr(runner, "POLL_S", 0.01)
     before = torch.get_num_threads()
     torch.set_num_threads(2)                           # the default of a 2-CPU machine
-    ids = ["depth.exp.parity", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw"]
+    ids = ["finding.parity_negative_eigenvalues", "free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw"]
     phases = []
     try:
         out = runner.run_claims([get_claim(i) for i in ids], Context(),
@@ -297,7 +297,7 @@ def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(mo
         torch.set_num_threads(before)
     assert out == ids and phases == ["started", "finished"]
     assert events == ["free_lie.witt_dimensions", "head.exp.rownorm_vs_adamw", "wait",
-                      "depth.exp.parity"]
+                      "finding.parity_negative_eigenvalues"]
     assert threads == [1, 1, 2] and after == 2
 
 
@@ -319,7 +319,7 @@ def test_an_interrupted_run_stops_the_workers(monkeypatch):
     monkeypatch.setattr(runner, "start_training", lambda *a, **k: (Pool(), None))
     monkeypatch.setattr(runner, "run_claim", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        runner.run_claims([get_claim("depth.lemma3.1"), get_claim("depth.exp.parity")], Context())
+        runner.run_claims([get_claim("depth.lemma3.1"), get_claim("finding.parity_negative_eigenvalues")], Context())
     assert stopped == [True]
 
 
@@ -367,7 +367,7 @@ def _fake_result(cfg) -> dict:
 
 
 #: claims whose check inspects the models it loads (run_inspection; the source claims' evidence)
-INSPECTED = ("depth.exp.phase_horizon", "depth.exp.abelian_tower", "depth.exp.parity",
+INSPECTED = ("finding.phase_horizon", "finding.abelian_tower", "finding.parity_negative_eigenvalues",
              "depth.exp.s3_depth", "depth.exp.word_problems")
 
 

@@ -2,7 +2,7 @@
 depth-k abelian model solves a group of derived length k through the tower of abelian quotients of
 its derived series, so layer 1 of a depth-2 model reads ``G/G′``.
 
-Claim ``depth.exp.abelian_tower``: in the depth-2 AUSSM runs on S3 and D8 that fit the training
+Claim ``finding.abelian_tower``: in the depth-2 AUSSM runs on S3 and D8 that fit the training
 length (held-out sequence accuracy ≥ :data:`FIT` at T; runs of the word-problem plan, read by the
 inspector of :mod:`seqtheory.proofs_checks.run_inspection`), layer 1 carries a channel whose
 learned character is a non-trivial homomorphism (exact, Cayley table) constant on every coset of
@@ -22,7 +22,7 @@ from typing import Any
 
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.rates import SeedRule, rate_text, success_rate
-from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.registry import FINDING, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.run_inspection import inspections, source_configs
 
 FIT = 0.9               # held-out sequence accuracy at T that counts as fitting the training length
@@ -83,7 +83,7 @@ def _check_run(i: int, r: dict, blocks: dict) -> None:
 
 
 def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[Verdict, str, dict]:
-    """Decision rule of ``depth.exp.abelian_tower`` (pure; module docstring). ``runs``: dicts with
+    """Decision rule of ``finding.abelian_tower`` (pure; module docstring). ``runs``: dicts with
     ``group``, ``acc_at_T``, ``exponent`` and ``maps`` (per layer-1 channel the root index of every
     token); ``blocks[group]``: the partition of the group's elements the characters must be
     constant on (the cosets of ``G′`` for the claim). A seed counts when some channel is a
@@ -125,8 +125,11 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
                                          f"over ≥ {MIN_FITTED_REFUTE} fitted)"), stats
 
 
-@claim(id="depth.exp.abelian_tower", title="Layer 1 of a trained depth-2 model reads G/G′",
-       source=DEPTH("Theorem 3.4 (depth-k cascade through the derived series)"), uses_training=True,
+@claim(id="finding.abelian_tower", title="Layer 1 of a trained depth-2 model reads G/G′",
+       source=FINDING("seqtheory (this package): a hypothesis about what training finds",
+                      "after [DEPTH] Theorem 3.4 (depth-k cascade through the derived series); "
+                      "SPEC §3.4"),
+       aliases=("depth.exp.abelian_tower",), uses_training=True,
        statement=("in trained depth-2 restricted (AUSSM) models that fit S3 and D8 at the training "
                   "length, layer 1 carries a non-trivial character that factors through the "
                   "abelianisation G/G′ (for S3 the sign) in at least 80% of the seeds"))

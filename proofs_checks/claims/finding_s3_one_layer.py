@@ -2,7 +2,7 @@
 derived length 2, is reported to need two abelian layers): the constructive counterpart for
 *restricted* layers.
 
-Claim ``depth.s3_one_restricted_layer``: one restricted layer (commuting linear parts
+Claim ``finding.s3_one_restricted_layer``: one restricted layer (commuting linear parts
 ``diag(s, s)``, bias ``(0, c)``) with the periodic output map ``(σ, z mod 3)`` tracks the S3 word
 problem exactly at every length, because S3 ≅ AGL(1, 3) (:mod:`seqtheory.numerics.affine_layer`).
 Experiment: all words up to length 7 (every prefix of all 6^7 words) and random words of length
@@ -22,7 +22,7 @@ from seqtheory.numerics.affine_layer import (agl13_coordinates, agl_decode, agl_
 from seqtheory.numerics.group_cascades import all_words, prefix_products
 from seqtheory.theory.groups import FiniteGroup
 
-from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
+from ..registry import FINDING, ControlOutcome, Outcome, Verdict, claim
 
 MAX_LEN = 7
 RANDOM_LEN = 4096
@@ -59,9 +59,12 @@ def _evidence(ctx, bias: bool = True, convention: str = "left") -> dict:
 
 
 @claim(
-    id="depth.s3_one_restricted_layer",
+    id="finding.s3_one_restricted_layer",
     title="One restricted layer with a periodic output map tracks S3 exactly at every length",
-    source=DEPTH("experiments on S3 (depth.exp.s3_depth)"),
+    source=FINDING("seqtheory (this package): a construction",
+                   "bears on [DEPTH] Lemma 3.1 under other readings (fixed initial state, "
+                   "periodic readout) and on the S3 experiments (depth.exp.s3_depth)"),
+    aliases=("depth.s3_one_restricted_layer",),
     statement=("S3 ≅ AGL(1,3): the restricted layer σ ← s·σ, z ← s·z + c (linear part diag(s, s), "
                "bias (0, c)) followed by the output (σ, z mod 3) computes the S3 prefix product "
                "exactly at every length"),
@@ -85,17 +88,22 @@ def s3_one_layer(ctx) -> Outcome:
                f"{ev['step_transitions']} (state, token) transitions, reduced mod 3, land on the "
                f"product's coordinates ({counted(ev['step_failures'], 'failure')}). The linear parts "
                "diag(s, s) commute, the affine maps do not (affine_maps_commute in evidence): a "
-               "restricted layer is not an abelian one. Bearing on depth.thm3.2: S3 has non-zero "
-               "commutator mass, yet one restricted layer has zero error, so a lower bound in "
-               "‖Ω2‖ cannot hold for restricted models; and the depth-2 requirement of "
-               "depth.exp.s3_depth applies to abelian (no-bias) layers, not to Mamba/AUSSM-style "
-               "restricted ones (with a periodic output map)."),
+               "restricted layer is not an abelian one. The output map (σ, z mod 3) is periodic, "
+               "not a linear projection: with the paper's linear readout P no restricted layer "
+               "reproduces S3's permutation action from every initial state (depth.lemma3.1, "
+               "exact certificate), so this finding bears on [DEPTH] only under other readings "
+               "(a periodic readout; the word problem's labels). S3 acts by permutation matrices "
+               "of determinant −1 (its transpositions), which are not time-one maps of any real "
+               "flow h' = A(x)h: S3 is a discrete system with no real generators and no commutator "
+               "mass ‖Ω2‖, so it bears on no statement in ‖Ω2‖ (depth.thm3.2). The depth-2 "
+               "requirement of depth.exp.s3_depth applies to abelian (no-bias) layers, not to "
+               "Mamba/AUSSM-style restricted ones read out periodically."),
     )
 
 
 @s3_one_layer.decision_rule
 def s3_decide(ev: dict) -> tuple[Verdict, str]:
-    """Decision rule of ``depth.s3_one_restricted_layer`` (pure): inconclusive if the layer is
+    """Decision rule of ``finding.s3_one_restricted_layer`` (pure): inconclusive if the layer is
     not restricted (linear parts do not commute); refuted if some prefix is wrong on the
     exhaustive or the random words; confirmed ("at every length") iff no prefix is wrong *and*
     the inductive step holds exactly (``step_failures == 0``, ``initial_ok``): the certificate

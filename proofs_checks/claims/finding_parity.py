@@ -1,7 +1,7 @@
 """[DEPTH] (G. Heo et al., arXiv:2603.05573), experiments, parity (C2): negative eigenvalues are
 needed.
 
-Claim ``depth.exp.parity``: a 1-layer diagonal SSM with transitions in (−1, 1) (``signed_mamba``)
+Claim ``finding.parity_negative_eigenvalues``: a 1-layer diagonal SSM with transitions in (−1, 1) (``signed_mamba``)
 solves parity at twice the training length; with transitions in (0, 1) (``mamba``) it does not.
 Experiment: :data:`PARITY_SEEDS` seeds per arm, the shared recipe
 (:mod:`seqtheory.proofs_checks.trained_recipe`), held-out words of length 2T. Decision
@@ -13,7 +13,7 @@ the rule must refute.
 from __future__ import annotations
 
 from seqtheory.proofs_checks.rates import rate_text, success_rate
-from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.registry import FINDING, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, PAPER_T, RATE_RULE, check_protocol,
                                                     paper_width, recipe, seed_configs)
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
@@ -51,8 +51,13 @@ def seq_acc_at_2T(arms: dict[str, list[dict]]) -> dict[str, list[float]]:
     return {arm: [r["test"]["seq_acc"] for r in rs] for arm, rs in arms.items()}
 
 
-@claim(id="depth.exp.parity", title="Parity needs negative eigenvalues (1 diagonal layer)",
-       source=DEPTH("experiments, parity (C2)"), uses_training=True,
+@claim(id="finding.parity_negative_eigenvalues",
+       title="Parity needs negative eigenvalues (1 diagonal layer)",
+       source=FINDING("R. Grazzi, J. Siems, A. Zela, J. K. H. Franke, F. Hutter, M. Pontil, "
+                      "Unlocking State-Tracking in Linear RNNs Through Negative Eigenvalues",
+                      "the parity result for diagonal linear RNNs (a third-party result, not a "
+                      "statement of [DEPTH])", arxiv="2411.12537"),
+       aliases=("depth.exp.parity",), uses_training=True,
        statement="a 1-layer diagonal SSM with transitions in (−1, 1) solves parity (C2) at twice "
                  "the training length; with transitions in (0, 1) it does not")
 def parity(ctx: Context) -> Outcome:

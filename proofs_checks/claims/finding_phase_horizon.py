@@ -2,7 +2,7 @@
 a layer whose learned phases miss the roots of unity by ``δ`` per letter drifts by ``n·δ`` after
 ``n`` letters, so the learned phases predict how far a trained model extrapolates.
 
-Claim ``depth.exp.phase_horizon``: across the word-problem and parity runs of the profile (the runs
+Claim ``finding.phase_horizon``: across the word-problem and parity runs of the profile (the runs
 of :data:`~seqtheory.proofs_checks.run_inspection.SOURCE_CLAIMS`, read by the inspector, never
 trained beyond their plans), the inspector's predicted horizon (layer 1, decision margin π/m,
 :func:`seqtheory.models.inspector.predicted_horizon`) predicts the measured longest length with
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.registry import FINDING, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.run_inspection import inspections, run_fields, source_configs
 from seqtheory.theory._messages import counted
 
@@ -122,7 +122,7 @@ def _check_row(i: int, r: dict) -> None:
 
 
 def horizon_decide(rows: list[dict]) -> tuple[Verdict, str, dict]:
-    """Decision rule of ``depth.exp.phase_horizon`` (pure; module docstring). ``rows``: dicts with
+    """Decision rule of ``finding.phase_horizon`` (pure; module docstring). ``rows``: dicts with
     ``predicted`` (int or None), ``unbounded``, ``measured`` and ``test_length`` (ints). Returns
     ``(verdict, why, stats)``; ``ValueError``/``TypeError`` for a row lacking a field or with a
     field out of its domain (:func:`_check_row`)."""
@@ -179,10 +179,11 @@ def permuted_predictions(rows: list[dict], seed: int) -> list[dict]:
     return out
 
 
-@claim(id="depth.exp.phase_horizon", title="Learned phase errors predict the extrapolation length",
-       source=DEPTH("§3 (abelian layers track cyclic quotients by roots of unity); "
-                    "docs/trained_recipes.md diagnosis"),
-       uses_training=True,
+@claim(id="finding.phase_horizon", title="Learned phase errors predict the extrapolation length",
+       source=FINDING("seqtheory (this package): a hypothesis about trained abelian layers",
+                      "after [DEPTH] §3 (abelian layers track cyclic quotients by roots of "
+                      "unity); docs/trained_recipes.md diagnosis; SPEC §3.4"),
+       aliases=("depth.exp.phase_horizon",), uses_training=True,
        statement=("across the word-problem and parity runs of the profile, the horizon predicted "
                   "from the learned layer-1 phases (accumulated error n·δ against the decision "
                   "margin π/m, modulus decay) predicts the measured longest length with ≥ 90% "
