@@ -14,7 +14,7 @@ from seqtheory.theory import (LieAlgebra, adjoint_matrix, adjoint_representation
                               coordinates, derivations, diagonal, direct_sum_decomposition, gl,
                               heisenberg, is_ad_nilpotent, is_ideal, kappa_perp, killing,
                               killing_radical, levi_decomposition, nilradical, normaliser,
-                              quotient, sl, so, solvable_radical, strictly_upper,
+                              quotient, sl, sl_affine, so, solvable_radical, strictly_upper,
                               structure_constant_algebra)
 from seqtheory.theory.lie_classification import nilpotent_lie_algebra
 
@@ -23,12 +23,6 @@ def _E(n, i, j):
     m = np.zeros((n, n), dtype=np.int64)
     m[i, j] = 1
     return m
-
-
-def _sl2_affine():
-    """sl(2) ⋉ Q^2 as 3x3 matrices [[A, v], [0, 0]] (Levi factor sl2, radical Q^2)."""
-    return LieAlgebra.spanned_by([_E(3, 0, 1), _E(3, 1, 0), _E(3, 0, 0) - _E(3, 1, 1),
-                                  _E(3, 0, 2), _E(3, 1, 2)])
 
 
 # ------------------------------------------------------------------ structure constants
@@ -143,14 +137,14 @@ def test_radicals_of_textbook_algebras():
         [0, 0, 0]
     H = heisenberg(2)
     assert solvable_radical(H) == H and nilradical(H) == H and killing_radical(H) == H
-    A = _sl2_affine()
+    A = sl_affine(2)
     assert [solvable_radical(A).dim, nilradical(A).dim, killing_radical(A).dim] == [2, 2, 2]
     with pytest.raises(ValueError, match="not a subalgebra"):
         kappa_perp(sl(2), b(2))
 
 
 def test_levi_decomposition():
-    for L, (s, r) in ((gl(3), (8, 1)), (b(3), (0, 6)), (sl(3), (8, 0)), (_sl2_affine(), (3, 2))):
+    for L, (s, r) in ((gl(3), (8, 1)), (b(3), (0, 6)), (sl(3), (8, 0)), (sl_affine(2), (3, 2))):
         D = levi_decomposition(L)
         levi, rad = D
         assert (levi.dim, rad.dim) == (s, r)
@@ -163,7 +157,7 @@ def test_levi_decomposition():
 def test_levi_subalgebra_found_in_a_twisted_basis():
     """sl(2) ⋉ Q^2 in a basis where the standard sl2 is not spanned by basis elements (each
     Levi basis element shifted into the radical): the lifts must be corrected."""
-    A = _sl2_affine()
+    A = sl_affine(2)
     S = structure_constant_algebra(A)
     Tw = LieAlgebra.spanned_by([_E(3, 0, 1) + _E(3, 0, 2), _E(3, 1, 0) + 2 * _E(3, 1, 2),
                                 _E(3, 0, 0) - _E(3, 1, 1) - _E(3, 0, 2), _E(3, 0, 2),

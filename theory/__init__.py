@@ -8,7 +8,7 @@ Named Lie algebras (exact over Q, :mod:`seqtheory.theory.lie_named`): ``gl(n)``,
 ``so(n)``, ``b(n)`` (upper triangular, alias ``upper_triangular``), ``n(n)`` (strictly upper
 triangular, alias ``strictly_upper``), ``heisenberg(m)`` (the Heisenberg *algebra* of dimension
 2m+1; the Heisenberg *group* over Z/p is ``FiniteGroup.heisenberg(p)`` / ``FiniteGroup.named("H3")``),
-``diagonal(n)``.
+``diagonal(n)``, ``sl_affine(n)`` (``sl(n) ⋉ Q^n``).
 
 Structure of exact Lie algebras (Q or a real number field; every exact :class:`LieAlgebra`,
 whether given by matrices or by structure constants -- ``LieAlgebra.from_structure_constants``,
@@ -47,6 +47,7 @@ _EXPORTS = {
     "strictly_upper": "lie_named",
     "heisenberg": "lie_named",
     "diagonal": "lie_named",
+    "sl_affine": "lie_named",
     "hilbert_distance": "hilbert",
     "row_diameter": "hilbert",
     "variation_seminorm": "hilbert",

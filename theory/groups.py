@@ -73,7 +73,8 @@ def _check_order(label: str, order: int, *, exact: bool = True) -> None:
         raise GroupTooLargeError(
             f"{label} has {size} MAX_ORDER = {MAX_ORDER}: groups are held as Cayley "
             f"tables, which are capped at MAX_ORDER² entries, so the named groups go up to order "
-            f"{MAX_ORDER} (e.g. S7, A7, C{MAX_ORDER}, D{MAX_ORDER}, H3(17))")
+            f"{MAX_ORDER} (e.g. S7, A7, C{MAX_ORDER}, D{MAX_ORDER}, H3(17)); larger permutation "
+            f"groups: PermGroup (sympy's Schreier-Sims, e.g. PermGroup.named('S8'))")
 
 
 def _table_dtype(n: int):

@@ -16,7 +16,7 @@ from ._checks import check_int
 from .lie import LieAlgebra
 
 __all__ = ["gl", "sl", "so", "b", "upper_triangular", "strictly_upper", "n_upper", "heisenberg",
-           "diagonal", "elementary"]
+           "diagonal", "sl_affine", "elementary"]
 
 
 def elementary(n: int, i: int, j: int) -> np.ndarray:
@@ -86,3 +86,17 @@ def diagonal(n: int) -> LieAlgebra:
     """Diagonal n x n matrices (abelian, dim n)."""
     n = check_int("n", n)
     return LieAlgebra.spanned_by([elementary(n, i, i) for i in range(n)])
+
+
+def sl_affine(n: int) -> LieAlgebra:
+    """``sl(n) ⋉ Q^n``, the Lie algebra of the special affine group: the ``(n+1) x (n+1)``
+    matrices ``[[A, v], [0, 0]]`` with ``tr A = 0`` (dim ``n² - 1 + n``; Levi factor ``sl(n)``,
+    solvable radical the abelian ideal ``Q^n``, perfect for n >= 2); n >= 2. Source:
+    Humphreys §1.2 (the classical algebras), de Graaf (2000), Ch. 4 (a standard example of a
+    Levi decomposition)."""
+    n = check_int("n", n, 2)
+    m = n + 1
+    mats = [elementary(m, i, j) for i in range(n) for j in range(n) if i != j]
+    mats += [elementary(m, i, i) - elementary(m, i + 1, i + 1) for i in range(n - 1)]
+    mats += [elementary(m, i, n) for i in range(n)]
+    return LieAlgebra.spanned_by(mats)

@@ -216,12 +216,11 @@ def _lie_variants(ctx) -> dict[str, list[dict]]:
     """Lie-algebraic evidence for the control: a valid non-solvable row, the truncated cascades
     (one layer fewer than the derived length, claimed as the k-layer cascade) and the cascade of
     N(5,5) run against the products of N(5,8) (same dimension and derived length)."""
+    from seqtheory.theory import sl_affine
     from seqtheory.theory.lie_classification import nilpotent_lie_algebra as N
 
-    from .depth_thm34_lie import _sl2_affine
-
     seed = ctx.numpy_seed("thm34-lie-control") % 2 ** 31
-    good_non = lie_row("sl(2) ⋉ Q^2", _sl2_affine(), seed, True)
+    good_non = lie_row("sl(2) ⋉ Q^2", sl_affine(2), seed, True)
     short = []
     for name, L in (("N(3,2)", N(3, 2)), ("N(6,14)", N(6, 14))):
         r = lie_row(name, L, seed, True)

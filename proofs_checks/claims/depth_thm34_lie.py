@@ -39,26 +39,13 @@ DPS = 50
 TOL = 1e-30
 
 
-def _sl2_affine():
-    """``sl(2) ⋉ Q^2``: the 3x3 matrices ``[[A, v], [0, 0]]`` with ``tr A = 0`` (Levi factor sl2,
-    radical Q^2)."""
-    from seqtheory.theory import LieAlgebra
-
-    def E(i, j):
-        m = np.zeros((3, 3), dtype=np.int64)
-        m[i, j] = 1
-        return m
-
-    return LieAlgebra.spanned_by([E(0, 1), E(1, 0), E(0, 0) - E(1, 1), E(0, 2), E(1, 2)])
-
-
 def _algebras(quick: bool) -> list[tuple[str, Any]]:
-    from seqtheory.theory import b, gl, sl, strictly_upper
+    from seqtheory.theory import b, gl, sl, sl_affine, strictly_upper
     from seqtheory.theory.lie_classification import nilpotent_lie_algebra as N
 
     solvable = [("N(3,2) Heisenberg", N(3, 2)), ("N(4,3)", N(4, 3)), ("N(5,6)", N(5, 6)),
                 ("N(6,14)", N(6, 14)), ("b(2)", b(2)), ("b(3)", b(3))]
-    nonsolvable = [("gl(2)", gl(2)), ("sl(2) ⋉ Q^2", _sl2_affine())]
+    nonsolvable = [("gl(2)", gl(2)), ("sl(2) ⋉ Q^2", sl_affine(2))]
     if not quick:
         solvable += [(f"N(5,{k})", N(5, k)) for k in (2, 3, 4, 5, 7, 8, 9)]
         solvable += [(f"N(6,{k})", N(6, k, 1 if k in (19, 21, 22, 24) else None))
