@@ -82,10 +82,27 @@ def test_magnus_terms_rule_on_synthetic_evidence():
     num = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
            "YA_tail": 5e-26, "discrete": 1e-36, "quadrature_vs_exact": 1e-15}
     ok = {"AY": True, "YA": True}
-    assert magnus_terms.magnus_terms_decide(ok, num)[0] is Verdict.CONFIRMED
-    assert magnus_terms.magnus_terms_decide({**ok, "YA": False}, num)[0] is Verdict.REFUTED
-    assert magnus_terms.magnus_terms_decide(ok, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
-    assert magnus_terms.magnus_terms_decide(ok, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+    kernels = {f"{c}: Ω{m}": {"equal": True, "words": 1} for c in ("AY", "YA") for m in range(1, 5)}
+    decide = magnus_terms.magnus_terms_decide
+    assert decide(ok, kernels, num)[0] is Verdict.CONFIRMED
+    assert decide({**ok, "YA": False}, kernels, num)[0] is Verdict.REFUTED
+    assert decide(ok, kernels, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
+    assert decide(ok, kernels, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+    # a general integrand that differs refutes; one not compared leaves the general terms to the
+    # numerical guards: supported, not confirmed
+    v, why = decide(ok, {**kernels, "YA: Ω4": {"equal": False, "words": 24}}, num)
+    assert v is Verdict.REFUTED and "differ: YA: Ω4" in why
+    v, why = decide(ok, {k: x for k, x in kernels.items() if k != "AY: Ω3"}, num)
+    assert v is Verdict.SUPPORTED and "not compared exactly: AY: Ω3" in why
+
+
+def test_magnus_kernels_certify_the_general_terms_and_the_control_breaks_them():
+    cert = magnus_terms.kernel_certificate()
+    assert len(cert) == 8 and all(v["equal"] for v in cert.values())
+    assert [cert[f"AY: Ω{m}"]["words"] for m in range(1, 5)] == [1, 2, 6, 24]
+    swapped = magnus_terms.kernel_certificate(swap_convention=True)
+    # odd terms agree between the conventions, even ones change sign
+    assert {k for k, v in swapped.items() if not v["equal"]} == {"AY: Ω2", "AY: Ω4", "YA: Ω2", "YA: Ω4"}
 
 
 def test_witt_rule_on_synthetic_evidence():
