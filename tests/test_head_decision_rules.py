@@ -118,18 +118,23 @@ def test_equidistance_rule():
     opt = [{"V": 4, "d": 2, "best_ratio": 0.7071, "bound": 0.7071, "equidistant": False,
             "claimed_equidistant": False}]
     v, parts, why = eq.equidistance_decide(exact, opt, True)
-    # the exact part has its certificate; the optimisation part is never more than supported
-    assert v is Verdict.SUPPORTED and "weakest part" in why
+    # the exact part decides (its certificate covers every d); the optimisation is reported
+    assert v is Verdict.CONFIRMED and "decided by the exact part" in why
     assert [p[0] for p in parts.values()] == [Verdict.CONFIRMED, Verdict.SUPPORTED]
     # without the symbolic certificate the exact part covers the d computed only
-    assert eq.equidistance_decide(exact, opt, False)[1][
-        "exact: at most d+1 equidistant points"][0] is Verdict.SUPPORTED
-    assert eq.equidistance_decide(exact, [], True)[0] is Verdict.INCONCLUSIVE
+    assert eq.equidistance_decide(exact, opt, False)[0] is Verdict.SUPPORTED
+    assert eq.equidistance_decide(exact, [], True)[0] is Verdict.CONFIRMED
+    assert eq.equidistance_decide([], [], False)[0] is Verdict.INCONCLUSIVE
     assert eq.equidistance_decide([{**exact[0], "claimed": 2}], opt, True)[0] is Verdict.REFUTED
+    # an optimum above its proven bound: the evidence contradicts a theorem, decides nothing
     assert eq.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}], True)[0] \
-        is Verdict.REFUTED
-    assert eq.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)[0] \
-        is Verdict.REFUTED
+        is Verdict.INCONCLUSIVE
+    # an equidistant optimum with V > d+1 within its bound (a bound of 1): a counterexample
+    counter = {**opt[0], "best_ratio": 1.0, "bound": 1.0, "equidistant": True}
+    assert eq.equidistance_decide(exact, [counter], True)[0] is Verdict.REFUTED
+    # a search that misses the simplex where V ≤ d+1 is no evidence against the statement
+    v, parts, _ = eq.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)
+    assert v is Verdict.CONFIRMED and "missed the simplex" in list(parts.values())[1][1]
 
 
 def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():
