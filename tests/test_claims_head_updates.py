@@ -33,7 +33,7 @@ EXPECTED = {
 REJECTED_FOR = {
     "head.spectral_norm_mismatch": "output changes",
     "head.ema_rownorm_bound": "D(S_t)/γ_t reaches",
-    "head.backward_bound_u_dependence": "no counterexample",
+    "head.backward_bound_u_dependence": "a bound independent of U holds",
 }
 RULES = {
     "head.spectral_norm_mismatch": sp_.spectral_mismatch_decide,
@@ -158,12 +158,16 @@ _C = [{"candidate": "D(S)", "bound": 1.0, "change": 2.0}]
 
 
 def test_backward_u_rule():
-    assert bu.backward_u_decide(True, _C, 0.94, 1e-12)[0] is Verdict.CONFIRMED
-    assert bu.backward_u_decide(False, _C, 0.94, 1e-12)[0] is Verdict.INCONCLUSIVE
-    assert bu.backward_u_decide(True, [{**_C[0], "change": 0.5}], 0.94, 1e-12)[0] \
+    assert bu.backward_u_decide(True, _C, 0.94, 1e-12, [])[0] is Verdict.CONFIRMED
+    assert bu.backward_u_decide(False, _C, 0.94, 1e-12, [])[0] is Verdict.INCONCLUSIVE
+    # a proven U-free bound refutes "must depend on U" (the frozen reading has one) ...
+    assert bu.backward_u_decide(False, _C, 0.94, 1e-12, ["D(S)"])[0] is Verdict.REFUTED
+    # ... unless the family grows without bound anyway: the evidence contradicts itself
+    assert bu.backward_u_decide(True, _C, 0.94, 1e-12, ["D(S)"])[0] is Verdict.INCONCLUSIVE
+    assert bu.backward_u_decide(True, [{**_C[0], "change": 0.5}], 0.94, 1e-12, [])[0] \
         is Verdict.INCONCLUSIVE
-    assert bu.backward_u_decide(True, [], 0.94, 1e-12)[0] is Verdict.INCONCLUSIVE
-    assert bu.backward_u_decide(True, _C, 1.2, 1e-12)[0] is Verdict.INCONCLUSIVE
+    assert bu.backward_u_decide(True, [], 0.94, 1e-12, [])[0] is Verdict.INCONCLUSIVE
+    assert bu.backward_u_decide(True, _C, 1.2, 1e-12, [])[0] is Verdict.INCONCLUSIVE
 
 
 def test_family_closed_form_is_exact():
