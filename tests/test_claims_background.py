@@ -66,7 +66,10 @@ def test_bch_lyndon_rule_on_synthetic_evidence():
 
 
 def _slope_row(c, slope, ok):
-    return {"c": c, "expected": c + 1, "slope": slope, "pass": ok}
+    """A fitted slope with CI ± 0.02 around it (``ok`` documents the expectation only: the rule
+    computes containment from the fit)."""
+    return {"c": c, "expected": c + 1, "slope": slope, "ci_low": slope - 0.02,
+            "ci_high": slope + 0.02, "pass": ok}
 
 
 @pytest.mark.parametrize("decide", [bch_truncation.bch_truncation_decide,
@@ -76,6 +79,9 @@ def test_truncation_rules_on_synthetic_evidence(decide):
     verdict, why = decide([_slope_row(1, 2.0, True), _slope_row(2, 2.0, False)])
     assert verdict is Verdict.REFUTED and "2.0" in why
     assert decide([])[0] is Verdict.INCONCLUSIVE
+    # the rule reads the fit, not a stored pass flag
+    assert decide([{**_slope_row(2, 2.0, False), "pass": True}])[0] is Verdict.REFUTED
+    assert decide([_slope_row(2, 2.96, True)])[0] is Verdict.SUPPORTED     # within ± 0.05
 
 
 def test_magnus_terms_rule_on_synthetic_evidence():
@@ -122,5 +128,5 @@ def test_free_nilpotent_rule_on_synthetic_evidence():
     assert free_nilpotent.free_nilpotent_decide([row])[0] is Verdict.SUPPORTED
     assert free_nilpotent.free_nilpotent_decide([{**row, "derived_series": [5, 2, 0]}])[0] is Verdict.REFUTED
     assert free_nilpotent.free_nilpotent_decide([{**row, "nilpotency_class": 2}])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([])[0] is Verdict.INCONCLUSIVE
     assert free_nilpotent.free_nilpotent_decide([{**row, "dim": 6}])[0] is Verdict.REFUTED
-    assert free_nilpotent.free_nilpotent_decide([])[0] is Verdict.REFUTED
