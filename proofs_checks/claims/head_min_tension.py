@@ -85,9 +85,11 @@ def _rel_gap(row: dict) -> float:
 @min_tension_duality.decision_rule
 def min_tension_decide(rows: list[dict], tolerance: float) -> tuple[Verdict, str]:
     """``rows``: one dict per instance with the solved ``primal`` value and the ``claimed_dual``
-    value. Inconclusive if a program was not solved (a non-finite value: the evidence cannot
-    decide); refuted if some relative gap ``|primal − claimed_dual| / max(1, |primal|)`` exceeds
-    ``tolerance``; supported otherwise."""
+    value. Inconclusive without rows or if a program was not solved (a non-finite value: the
+    evidence cannot decide); refuted if some relative gap ``|primal − claimed_dual| /
+    max(1, |primal|)`` exceeds ``tolerance``; supported otherwise."""
+    if not rows:
+        return Verdict.INCONCLUSIVE, "no instance solved"
     unsolved = [r for r in rows if not (math.isfinite(r["primal"])
                                         and math.isfinite(r["claimed_dual"]))]
     if unsolved:
