@@ -5,7 +5,6 @@ decision rule must refute and evidence it must support or confirm. Each case cal
 from __future__ import annotations
 
 from seqtheory.proofs_checks.claims import head_backward_full as hbf
-from seqtheory.proofs_checks.claims import head_backward_u as hbu
 from seqtheory.proofs_checks.claims import head_diameter_identity as hdi
 from seqtheory.proofs_checks.claims import head_ema_rownorm as hema
 from seqtheory.proofs_checks.claims import head_hilbert_softmax as hhs
@@ -30,8 +29,7 @@ _U_CANDIDATES = [{"candidate": "D(S)", "bound": 1.0, "change": 2.0}]
 
 
 def _backward_change(worst: float):
-    return ({f: worst for f in hbf.FORMS}, {f: 0.9999 for f in hbf.FORMS}, hbf._TOL,
-            hbf._TIGHT_TOL)
+    return {f: worst for f in hbf.FORMS}, {f: 1 - hbf._TIGHT_TOL / 10 for f in hbf.FORMS}
 
 
 def _equidistance(claimed: int):
@@ -49,14 +47,13 @@ def _spectral(zero: bool = True) -> list[dict]:
 
 CASES = {
     "head.hilbert_softmax": {
-        "refute": lambda: _rule("head.hilbert_softmax")(True, 3e-9, hhs._TOL_ID),
-        "support": lambda: _rule("head.hilbert_softmax")(True, 2e-16, hhs._TOL_ID),
+        "refute": lambda: _rule("head.hilbert_softmax")(True, 10 * hhs._TOL_ID),
+        "support": lambda: _rule("head.hilbert_softmax")(True, hhs._TOL_ID / 1000),
     },
     "head.diameter_identity": {
-        "refute": lambda: _rule("head.diameter_identity")(_di_errors(0.3), _TRAINED_OK,
-                                                          hdi._TOL_DI),
-        "support": lambda: _rule("head.diameter_identity")(_di_errors(1e-13), _TRAINED_OK,
-                                                           hdi._TOL_DI),
+        "refute": lambda: _rule("head.diameter_identity")(_di_errors(0.3), _TRAINED_OK),
+        "support": lambda: _rule("head.diameter_identity")(_di_errors(hdi._TOL_DI / 1000),
+                                                           _TRAINED_OK),
     },
     "head.ce_control": {
         "refute": lambda: _rule("head.ce_control")(1.05, [0.99]),
@@ -72,24 +69,23 @@ CASES = {
     },
     "head.min_tension_duality": {
         "refute": lambda: _rule("head.min_tension_duality")(
-            [{"primal": -2.0, "claimed_dual": -1.0}], SOLVER_TOL),
+            [{"primal": -2.0, "claimed_dual": -1.0}]),
         "support": lambda: _rule("head.min_tension_duality")(
-            [{"primal": -2.0, "claimed_dual": -2.0 + 1e-9}, {"primal": -0.5, "claimed_dual": -0.5}],
-            SOLVER_TOL),
+            [{"primal": -2.0, "claimed_dual": -2.0 + SOLVER_TOL},
+             {"primal": -0.5, "claimed_dual": -0.5}]),
     },
     "head.rownorm_oracle": {
         "refute": lambda: _rule("head.rownorm_oracle")(
-            {**dict.fromkeys(hro._RN_KEYS, 0.0), "diameter_excess": 0.5}, hro._RN_KEYS),
-        "support": lambda: _rule("head.rownorm_oracle")(dict.fromkeys(hro._RN_KEYS, 0.0),
-                                                        hro._RN_KEYS),
+            {**dict.fromkeys(hro._RN_KEYS, 0.0), "diameter_excess": 0.5}),
+        "support": lambda: _rule("head.rownorm_oracle")(dict.fromkeys(hro._RN_KEYS, 0.0)),
     },
     "head.rownorm_ratio": {
         "refute": lambda: _rule("head.rownorm_ratio")(
             {"max_violation_below": 0.05, "max_violation_above": 0.0,
-             "simplex_tightness_err": 1e-9}, SOLVER_TOL),
+             "simplex_tightness_err": 1e-9}),
         "support": lambda: _rule("head.rownorm_ratio")(
             {"max_violation_below": 0.0, "max_violation_above": 0.0,
-             "simplex_tightness_err": 1e-9}, SOLVER_TOL),
+             "simplex_tightness_err": SOLVER_TOL / 10}),
     },
     "head.equidistance_limit": {
         # the claimed limit d (not d+1) disagrees with the exact maximum
@@ -101,20 +97,18 @@ CASES = {
         "support": lambda: _rule("head.spectral_norm_mismatch")(_spectral()),
     },
     "head.ema_rownorm_bound": {
-        "refute": lambda: _rule("head.ema_rownorm_bound")(2.3, hema.STATED_CONSTANT, hema._TOL,
-                                                          1e-12),
-        "support": lambda: _rule("head.ema_rownorm_bound")(1.999, hema.STATED_CONSTANT,
-                                                           hema._TOL, 1e-12),
+        "refute": lambda: _rule("head.ema_rownorm_bound")(2.3, hema.STATED_CONSTANT, 1e-12),
+        "support": lambda: _rule("head.ema_rownorm_bound")(1.999, hema.STATED_CONSTANT, 1e-12),
     },
     "head.backward_bound_u_dependence": {
         # a U-free bound proven for every head, and no growth along the family
         "refute": lambda: _rule("head.backward_bound_u_dependence")(
-            False, _U_CANDIDATES, 0.9, hbu._TOL, ["D(S) (a proven bound)"]),
+            False, _U_CANDIDATES, 0.9, ["D(S) (a proven bound)"]),
         "support": lambda: _rule("head.backward_bound_u_dependence")(
-            True, _U_CANDIDATES, 0.94, hbu._TOL, []),
+            True, _U_CANDIDATES, 0.94, []),
     },
     "head.backward_change_bound": {
-        "refute": lambda: _rule("head.backward_change_bound")(*_backward_change(1.01)),
+        "refute": lambda: _rule("head.backward_change_bound")(*_backward_change(1 + 10 * hbf._TOL)),
         "support": lambda: _rule("head.backward_change_bound")(*_backward_change(0.9999)),
     },
 }

@@ -37,10 +37,10 @@ def test_rule_branches():
     d = hb.backward_change_decide
     ok = {f: 0.99 for f in hb.FORMS}
     tight = {hb.FORMS[0]: 1.0, hb.FORMS[1]: 0.9998, hb.FORMS[2]: 0.9999}
-    assert d(ok, tight, 1e-9, 1e-3)[0] is Verdict.SUPPORTED
-    assert d({**ok, hb.FORMS[2]: 1.01}, tight, 1e-9, 1e-3)[0] is Verdict.REFUTED
-    assert d(ok, {**tight, hb.FORMS[2]: 0.9}, 1e-9, 1e-3)[0] is Verdict.REFINED
-    assert d({}, tight, 1e-9, 1e-3)[0] is Verdict.INCONCLUSIVE
+    assert d(ok, tight)[0] is Verdict.SUPPORTED
+    assert d({**ok, hb.FORMS[2]: 1.01}, tight)[0] is Verdict.REFUTED
+    assert d(ok, {**tight, hb.FORMS[2]: 0.9})[0] is Verdict.REFINED
+    assert d({}, tight)[0] is Verdict.INCONCLUSIVE
 
 
 _F = st.floats(-3, 3, allow_nan=False, allow_infinity=False)

@@ -144,7 +144,7 @@ def _evidence(ctx: Context, n: int, constant: float = 4.0) -> tuple[dict, dict, 
                   "δ = 𝓗(q, p) and D_min = min(D(U), D(U+S))"))
 def backward_change_bound(ctx: Context) -> Outcome:
     rnd, ev, fam = _evidence(ctx, 300 if ctx.quick else 3000)
-    verdict, why = backward_change_decide(ev["max_ratio"], ev["tightest"], _TOL, _TIGHT_TOL)
+    verdict, why = backward_change_decide(ev["max_ratio"], ev["tightest"])
     tv = ev["tv_form"]
     return Outcome(
         verdict,
@@ -170,13 +170,13 @@ def backward_change_bound(ctx: Context) -> Outcome:
 
 
 @backward_change_bound.decision_rule
-def backward_change_decide(max_ratio: dict, tightest: dict, tolerance: float,
-                           tight_tolerance: float) -> tuple[Verdict, str]:
+def backward_change_decide(max_ratio: dict, tightest: dict) -> tuple[Verdict, str]:
     """``max_ratio``: per form of [HEAD] App. C, the worst ``‖Δg‖₂/bound``; ``tightest``: per
     form, the ratio closest to 1 on the exact families. Refuted if a form is exceeded by more
-    than ``tolerance`` (relative); refined if every form holds but one stays further than
-    ``tight_tolerance`` from equality (not tight; the closest ratio is given); supported
+    than ``_TOL`` (relative); refined if every form holds but one stays further than
+    ``_TIGHT_TOL`` from equality (not tight; the closest ratio is given); supported
     otherwise (finitely many instances); inconclusive without evidence."""
+    tolerance, tight_tolerance = _TOL, _TIGHT_TOL
     if not max_ratio:
         return Verdict.INCONCLUSIVE, "no instances"
     broken = {k: v for k, v in max_ratio.items() if v > 1 + tolerance}
@@ -196,6 +196,6 @@ def _(ctx: Context) -> ControlOutcome:
     """The η form with a smaller constant, ``η(1 + H·D_min/8)``: along the family ``U_λh = 0`` the
     change is ≈ ``λ·s/2`` while this bound is ≈ ``λ·s/4``, so the rule must refute it."""
     rnd, ev, fam = _evidence(ctx, 100, constant=8.0)
-    verdict, why = backward_change_decide(ev["max_ratio"], ev["tightest"], _TOL, _TIGHT_TOL)
+    verdict, why = backward_change_decide(ev["max_ratio"], ev["tightest"])
     return ControlOutcome(verdict is Verdict.REFUTED, "η(1 + H·D_min/c) with c = 8 (for 4)",
                           f"{verdict.value}: {why}", {**ev, "c": 8.0})
