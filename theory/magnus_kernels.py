@@ -61,13 +61,12 @@ def _check_convention(convention: str) -> str:
 
 
 def _compositions(m: int):
-    """The compositions of ``m`` (ordered tuples of positive ints summing to m)."""
-    if m == 0:
-        yield ()
-        return
-    for first in range(1, m + 1):
-        for rest in _compositions(m - first):
-            yield (first,) + rest
+    """The compositions of ``m`` (ordered tuples of positive ints summing to m), one per set of
+    cut points in ``1..m−1``."""
+    for r in range(m):
+        for cuts in combinations(range(1, m), r):
+            ends = (0, *cuts, m)
+            yield tuple(b - a for a, b in zip(ends, ends[1:]))
 
 
 def _shuffles(ranks: tuple[int, ...], sizes: tuple[int, ...]):
