@@ -25,6 +25,7 @@ STABLE_IDS = [
     "depth.cor3.8",
     "finding.abelian_tower",
     "finding.parity_negative_eigenvalues",
+    "finding.head_width_law",
     "finding.phase_horizon",
     "depth.exp.rotation",
     "depth.exp.s3_depth",
