@@ -95,11 +95,7 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
     verdict, why, parts = width_verdict({"blocks": blocks})
     figs = save_figure(_figure(blocks), ctx, "head_width_sweep")
     tables = {f"widths, seed block {b}": _table(ev, parts["blocks"][b]) for b, ev in blocks.items()}
-    key = "; ".join(f"block {b}: " + ", ".join(
-        f"d={p['d']}: D {p['ratio_diameter']:.1f}× / H {p['ratio_hilbert_rms']:.1f}×"
-        + (f" (paper {PAPER_RATIOS[p['d']][0]}× / {PAPER_RATIOS[p['d']][1]}×)"
-           if p["d"] in PAPER_RATIOS else "") for p in ev["points"]) for b, ev in blocks.items())
-    return Outcome(verdict, key,
+    return Outcome(verdict, _key_figure(blocks),
                    evidence={"decision": {"blocks": blocks}, "parts": parts, "paper": PAPER_RATIOS,
                              "paper_step_geometry": PAPER_STEP_GEOMETRY,
                              "lrs": {d: head_lrs(d) for d in
@@ -117,6 +113,29 @@ def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
                          "1.558 / 1.480); the tables give the measured ones. Intervals: 95% "
                          "Student-t over the block's seeds of the log per-seed ratios. The √d "
                          "growth in d is the package's finding.head_width_law, not this claim")
+
+
+def _key_figure(blocks: dict[str, dict]) -> str:
+    """Per block: at the paper's widths the ratios beside the paper's and the step geometry
+    (c_A, c_R) beside the paper's; without a paper width, the ratios at every width."""
+    out = []
+    for b, ev in blocks.items():
+        at = [p for p in ev["points"] if p["d"] in PAPER_RATIOS]
+        if not at:
+            out.append(f"block {b}: " + ", ".join(
+                f"d={p['d']}: D {p['ratio_diameter']:.1f}× / H {p['ratio_hilbert_rms']:.1f}×"
+                for p in ev["points"]) + " (no paper width)")
+            continue
+        rows = []
+        for p in at:
+            (pd, ph), (pc_r, pc_a), (c_r, c_a) = (PAPER_RATIOS[p["d"]], PAPER_STEP_GEOMETRY[p["d"]],
+                                                  _geometry(p))
+            rows.append(f"d={p['d']}: D {p['ratio_diameter']:.1f}× (paper {pd}×, ÷ "
+                        f"{pd / p['ratio_diameter']:.2f}), H {p['ratio_hilbert_rms']:.1f}× (paper "
+                        f"{ph}×, ÷ {ph / p['ratio_hilbert_rms']:.2f}), c_A {c_a:.3f} (paper "
+                        f"{pc_a}), c_R {c_r:.3f} (paper {pc_r})")
+        out.append(f"block {b}: " + "; ".join(rows))
+    return " | ".join(out)
 
 
 def _table(ev: dict, parts: dict) -> list[dict]:
