@@ -142,12 +142,13 @@ def _table(ev: dict, parts: dict) -> list[dict]:
     rows = []
     for p in ev["points"]:
         c_r, c_a = _geometry(p)
-        paper = PAPER_RATIOS.get(p["d"], (None, None))
-        paper_c_r, paper_c_a = PAPER_STEP_GEOMETRY.get(p["d"], (None, None))
+        paper = PAPER_RATIOS.get(p["d"], ("—", "—"))
+        paper_c_r, paper_c_a = PAPER_STEP_GEOMETRY.get(p["d"], ("—", "—"))
         rows.append({"d": p["d"], "lr_AdamW": p["lr_adamw"], "lr_RowNorm": p["lr_rownorm"],
                      "D_ratio": p["ratio_diameter"], "D_interval": _rounded(p["interval_diameter"]),
                      "paper_D": paper[0],
-                     "paper_D/measured": paper[0] / p["ratio_diameter"] if paper[0] else None,
+                     "paper_D/measured": (paper[0] / p["ratio_diameter"] if p["d"] in PAPER_RATIOS
+                                          else "—"),
                      "H_ratio": p["ratio_hilbert_rms"],
                      "H_interval": _rounded(p["interval_hilbert_rms"]), "paper_H": paper[1],
                      "c_R = RN D/(2ηf)": c_r, "paper_c_R": paper_c_r,
