@@ -12,8 +12,9 @@ eps=1e-7, ns_steps=5, adjust_lr_fn=None)``, 2-D parameters only).
   the role of ``η/2``: every applied step (without weight decay) has covering radius ≤ lr, hence
   row diameter ``D(S) ≤ 2·lr``.
 * :class:`AdamWHead` — ``torch.optim.AdamW`` with the same diagnostics.
-  Both ``step()`` methods return the list of applied updates ``θ_new − θ_old`` (one tensor per
-  parameter, float32 like the parameters, weight decay included).
+  Both ``step()`` methods return the list of the optimiser's steps without the weight decay,
+  ``θ_new − (1 − lr·wd)·θ_old`` (one tensor per parameter, float32 like the parameters): the
+  diagnostics exclude weight decay, as [HEAD]'s do (SPEC §3.2).
 * :func:`muon_for_hidden` — ``torch.optim.Muon`` over the hidden 2-D matrices of a model
   (embeddings and head excluded), plus AdamW for everything else of the backbone.
 * :class:`HeadDiagnostics` — per step: ``D(S_t)``; the Hilbert change
@@ -53,8 +54,9 @@ class RowNorm(torch.optim.Optimizer):
         U ← U (1 − lr·weight_decay) + S
 
     ``lr`` ≥ 0 (= η/2), ``beta ∈ [0, 1)``, ``eps > 0``, ``weight_decay ≥ 0``. Only 2-D parameters are
-    accepted (``ValueError`` otherwise). ``step()`` returns the list of applied updates (one per
-    parameter with a gradient, in order), also kept in ``self.last_updates``.
+    accepted (``ValueError`` otherwise). ``step()`` returns the list of the steps ``S`` (one per
+    parameter with a gradient, in order; the weight decay excluded, as [HEAD]'s diagnostics
+    exclude it), also kept in ``self.last_updates``.
     Source: [HEAD] arXiv:2608.22253v2 (projected RowNorm).
     """
 
@@ -99,11 +101,11 @@ class RowNorm(torch.optim.Optimizer):
                 R = M / (_row_norms(M) + eps)
                 if group["centre"]:
                     R = R - R.mean(dim=0, keepdim=True)
-                old = p.detach().clone()
                 if group["weight_decay"]:
                     p.mul_(1.0 - lr * group["weight_decay"])
+                decayed = p.detach().clone()
                 p.add_(R, alpha=-lr)
-                updates.append(p.detach() - old)
+                updates.append(p.detach() - decayed)
         self.last_updates = updates
         return updates
 
@@ -117,15 +119,20 @@ def _row_norms(M: torch.Tensor) -> torch.Tensor:
 
 
 class AdamWHead(torch.optim.AdamW):
-    """``torch.optim.AdamW`` whose ``step()`` returns the applied updates ``θ_new − θ_old`` (one per
-    parameter with a gradient), also in ``self.last_updates``; same arguments as AdamW."""
+    """``torch.optim.AdamW`` whose ``step()`` returns its steps without the decoupled weight decay,
+    ``θ_new − (1 − lr·wd)·θ_old`` = ``−lr·m̂/(√v̂ + eps)`` (one per parameter with a gradient, in
+    order), also in ``self.last_updates``; same arguments as AdamW. The weight decay is left out
+    because [HEAD]'s diagnostics leave it out (SPEC §3.2); ``(1 − lr·wd)·θ_old`` is computed by
+    the same float operation AdamW applies, so the step is the one added to the decayed
+    parameter."""
 
     @torch.no_grad()
     def step(self, closure=None) -> list[torch.Tensor]:
-        olds = [(p, p.detach().clone()) for g in self.param_groups for p in g["params"]
-                if p.grad is not None]
+        olds = [(p, p.detach().clone(), 1.0 - g["lr"] * g["weight_decay"])
+                for g in self.param_groups for p in g["params"] if p.grad is not None]
         self.last_loss = super().step(closure)
-        self.last_updates = [p.detach() - o for p, o in olds]
+        self.last_updates = [p.detach() - o.mul(c) if c != 1.0 else p.detach() - o
+                             for p, o, c in olds]
         return self.last_updates
 
 

@@ -10,6 +10,11 @@ over ``V`` points of ``R^d``. ``ρ = 1`` (equidistance) is possible iff ``V ≤ 
 (:func:`seqtheory.theory.hilbert.max_equidistant_points`); for ``V > d + 1``,
 ``ρ ≤ √(d/(d+1))`` (Rankin + Jung, :func:`seqtheory.theory.hilbert.separation_ratio_bound`).
 
+The v1 update itself (:func:`max_min_update`): the ``V × d`` matrix ``S`` whose rows maximise the
+smallest separation under ``D(S) ≤ η`` -- the best configuration scaled to diameter ``η`` and
+centred (``1ᵀS = 0``; a common row shift changes no output of the head). For ``V ≤ d + 1`` it is
+the regular simplex, built exactly; for ``V > d + 1`` the best configuration found.
+
 Method (documented, deterministic given the seed): multi-start SLSQP (scipy) on the epigraph form
 ``max t  s.t.  ‖x_i − x_j‖² ≥ t,  ‖x_i − x_j‖² ≤ 1  (i < j)`` with analytic Jacobians, from
 Gaussian starting points rescaled to diameter 1; the best feasible (constraint violation
@@ -25,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from seqtheory.theory._checks import check_int
-from seqtheory.theory.hilbert import min_max_distance_ratio, separation_ratio_bound
+from seqtheory.theory.hilbert import min_max_distance_ratio, row_diameter, separation_ratio_bound
 
-__all__ = ["SeparationResult", "max_min_separation"]
+__all__ = ["SeparationResult", "max_min_separation", "MaxMinUpdate", "max_min_update"]
 
 
 @dataclass
@@ -114,3 +119,58 @@ def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
         raise RuntimeError(f"no SLSQP start converged to a feasible point for V={V}, d={d}")
     diam = math.sqrt(sqdist(np.append(best_X.ravel(), 0.0))[1].max())
     return SeparationResult(V, d, best_X / diam, best_r, separation_ratio_bound(V, d), starts, ok)
+
+
+@dataclass
+class MaxMinUpdate:
+    """The v1 update of [HEAD] for ``V`` rows in ``R^d`` under ``D(S) ≤ eta``: ``S`` ``(V, d)``,
+    float64, centred (``1ᵀS = 0``) with ``D(S) = eta``; ``min_separation`` =
+    ``min_{i<j}‖s_i − s_j‖``, ``ratio`` = min_separation / eta, ``bound`` = the Rankin/simplex
+    bound on the ratio (1 for ``V ≤ d + 1``), ``method``: how ``S`` was found."""
+
+    V: int
+    d: int
+    eta: float
+    S: np.ndarray
+    diameter: float
+    min_separation: float
+    ratio: float
+    bound: float
+    method: str
+
+
+def _regular_simplex(V: int, d: int) -> np.ndarray:
+    """``V ≤ d + 1`` points of ``R^d`` at mutual distance 1, centred: the standard basis of ``R^V``
+    centred, written in an orthonormal basis of its ``V − 1``-dimensional span, scaled by 1/√2."""
+    X = np.eye(V) - 1.0 / V
+    _, _, vt = np.linalg.svd(X)
+    coords = X @ vt[:V - 1].T / math.sqrt(2.0)
+    out = np.zeros((V, d))
+    out[:, :V - 1] = coords
+    return out
+
+
+def max_min_update(V: int, d: int, eta: float, *, starts: int = 20, seed: int = 0) -> MaxMinUpdate:
+    """[HEAD] v1's update as an object: the rows of ``S`` maximise ``min_{i<j}‖s_i − s_j‖`` subject
+    to ``D(S) ≤ eta`` (module docstring). ``V ≤ d + 1``: the regular simplex (exact up to float
+    rounding: ratio 1); ``V > d + 1``: the best configuration of :func:`max_min_separation`
+    (``starts``, ``seed``; a lower bound on the optimum, not a certificate). Rotations,
+    reflections and the order of the rows are left as found (the update's geometry does not
+    fix them). ``V ≥ 2``, ``d ≥ 1`` ints and ``eta`` a positive finite real: ``TypeError`` /
+    ``ValueError`` otherwise."""
+    from seqtheory.theory._checks import check_real
+
+    check_int("V", V, 2)
+    check_int("d", d, 1)
+    eta = check_real("eta", eta, 0, above=True)
+    if V <= d + 1:
+        X, method = _regular_simplex(V, d), "regular simplex (exact construction)"
+    else:
+        r = max_min_separation(V, d, starts=starts, seed=seed)
+        X = r.points - r.points.mean(axis=0)
+        method = f"best of {r.starts} SLSQP starts ({r.converged} feasible)"
+    D = row_diameter(X)[0]
+    S = X * (eta / D)
+    D = row_diameter(S)[0]
+    ratio = min_max_distance_ratio(S)
+    return MaxMinUpdate(V, d, eta, S, D, ratio * D, ratio, separation_ratio_bound(V, d), method)

@@ -1,8 +1,8 @@
 """The change of the backward signal that a head update sends to the hidden state.
 
 Source: A. Somasundaram et al., *Toward a First-Principles Update Geometry for the Language-Model
-Head*, arXiv:2608.22253v2 ([HEAD]), backward bound through the head (section number unknown);
-SPEC §3.2, claims ``head.backward_bound`` and ``head.backward_bound_u_dependence``.
+Head*, arXiv:2608.22253v2 ([HEAD]), backward bound through the head, Appendix C; SPEC §3.2, claims
+``head.backward_bound``, ``head.backward_bound_u_dependence`` and ``head.backward_change_bound``.
 
 For a head ``U ∈ R^{V×d}``, hidden state ``h ∈ R^d`` and target class ``y``, the cross-entropy loss
 ``ℓ = −log p_U(h)_y`` with ``p_U(h) = softmax(U h)`` sends back ``∇_h ℓ = Uᵀ(p_U(h) − e_y)``. After
@@ -17,10 +17,15 @@ second term is why a bound on ``Δg`` must depend on ``U``.
 
 The same change also splits as ``Sᵀ(p_U(h) − e_y) + (U + S)ᵀ(p_{U+S}(h) − p_U(h))``, which gives
 the second branch ``D(S)(1 − p_U(h)_y) + D(U + S)·TV``; the full bound is the smaller of the two
-(:func:`backward_change_bounds`). With ``D(S) ≤ η``, ``‖h‖₂ ≤ H``, ``1 − p_y ≤ 1`` and
-``tanh x ≤ x`` it relaxes to ``η(1 + H·D_min/4)``, ``D_min = min(D(U), D(U + S))``
-(:func:`eta_form_backward_bound`). This is the form derived here; the exact constant in the
-paper is unknown. numpy, and mpmath for :func:`backward_change_ratios_exact`.
+(:func:`backward_change_bounds`). [HEAD] App. C states the chain with ``tanh(δ/4)`` for the TV,
+``δ = 𝓗(p_{U+S}(h), p_U(h)) = ‖Sh‖_var``:
+
+    ‖Δg‖₂ ≤ min{D(S)(1 − p′_y) + D(U) tanh(δ/4), D(S)(1 − p_y) + D(U+S) tanh(δ/4)}
+          ≤ D(S) + D_min tanh(D(S)‖h‖₂/4) ≤ η(1 + H·D_min/4),
+
+``D_min = min(D(U), D(U + S))``, for ``D(S) ≤ η``, ``‖h‖₂ ≤ H`` (``1 − p_y ≤ 1``, ``δ ≤ ‖h‖₂D(S)``,
+``tanh x ≤ x``; :func:`eta_form_backward_bound` for the last). numpy, and mpmath for
+:func:`backward_change_ratios_exact`.
 
 Near saturation (``1 − p_y`` small) the textbook float64 forms lose relative accuracy:
 ``p′_y − p_y``, ``p′_y − 1`` and ``1 − p_y`` are differences of numbers near 1, and a large
@@ -148,21 +153,28 @@ def u_dependent_backward_bound(U, S, h, y) -> float:
 def backward_change_bounds(U, S, h, y) -> dict:
     """Both branches of the bound on ``‖backward_change(U, S, h, y)‖₂`` and their minimum.
 
-    ``tv``: ``TV(p′, p) = ½‖p_{U+S}(h) − p_U(h)‖₁``; ``D_S``, ``D_min``: ``D(S)``,
-    ``min(D(U), D(U+S))``; ``branch_U = D(S)(1 − p′_y) + D(U)·TV``;
-    ``branch_U_plus_S = D(S)(1 − p_y) + D(U+S)·TV``; ``min`` = the smaller; ``tanh_min``: the same
-    with ``TV`` replaced by ``tanh(‖h‖₂ D(S)/4)`` (≥ TV); ``one_minus_p_y``,
-    ``one_minus_p_prime_y``: ``1 − p_y``, ``1 − p′_y`` (sums of the other entries). Floats. Arguments as in
-    :func:`backward_change`; the same errors."""
+    ``tv``: ``TV(p′, p) = ½‖p_{U+S}(h) − p_U(h)‖₁``; ``delta``: ``δ = 𝓗(p′, p) = ‖Sh‖_var``;
+    ``D_S``, ``D_min``: ``D(S)``, ``min(D(U), D(U+S))``; ``branch_U = D(S)(1 − p′_y) + D(U)·TV``;
+    ``branch_U_plus_S = D(S)(1 − p_y) + D(U+S)·TV``; ``min`` = the smaller; ``paper_min``: the
+    same with ``TV`` replaced by ``tanh(δ/4)`` (≥ TV; [HEAD] App. C's first form);
+    ``tanh_min``: with ``tanh(‖h‖₂ D(S)/4)`` (≥ ``tanh(δ/4)``); ``paper_middle``:
+    ``D(S) + D_min·tanh(D(S)‖h‖₂/4)`` (App. C's second form); ``one_minus_p_y``,
+    ``one_minus_p_prime_y``: ``1 − p_y``, ``1 − p′_y`` (sums of the other entries). Floats.
+    Arguments as in :func:`backward_change`; the same errors."""
     U, S, h, y = _inputs(U, _required(S), h, y)
     DS, DU, DUS = row_diameter(S)[0], row_diameter(U)[0], row_diameter(U + S)[0]
     p, q = _softmax(U @ h), _softmax((U + S) @ h)
     tv, om_p, om_q = _tv(p, q), _complement(p, y), _complement(q, y)
+    Sh = S @ h
+    delta = float(Sh.max() - Sh.min())
     th = math.tanh(float(np.linalg.norm(h)) * DS / 4.0)
+    td = math.tanh(delta / 4.0)
     b_u, b_us = DS * om_q + DU * tv, DS * om_p + DUS * tv
-    return {"tv": tv, "branch_U": float(b_u), "branch_U_plus_S": float(b_us),
+    return {"tv": tv, "delta": delta, "branch_U": float(b_u), "branch_U_plus_S": float(b_us),
             "min": float(min(b_u, b_us)), "D_min": float(min(DU, DUS)), "D_S": float(DS),
+            "paper_min": float(min(DS * om_q + DU * td, DS * om_p + DUS * td)),
             "tanh_min": float(min(DS * om_q + DU * th, DS * om_p + DUS * th)),
+            "paper_middle": float(DS + min(DU, DUS) * th),
             "one_minus_p_y": om_p, "one_minus_p_prime_y": om_q}
 
 
@@ -215,8 +227,9 @@ def _mp_softmax(rows, h, mp):
 def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: float = 4.0,
                                  dps: int = 50) -> dict:
     """``‖Δg‖₂`` divided by each bound -- ``"min"`` (the branch minimum with TV),
-    ``"tanh_min"`` (TV replaced by ``tanh(‖h‖₂D(S)/4)``) and ``"eta"`` (``η(1 + H·D_min/constant)``)
-    -- evaluated in ``dps``-digit arithmetic (mpmath) on the exact binary values of the float
+    ``"paper_min"`` (TV replaced by ``tanh(δ/4)``), ``"tanh_min"`` (by ``tanh(‖h‖₂D(S)/4)``),
+    ``"paper_middle"`` (``D(S) + D_min·tanh(D(S)‖h‖₂/4)``) and ``"eta"``
+    (``η(1 + H·D_min/constant)``) -- evaluated in ``dps``-digit arithmetic (mpmath) on the exact binary values of the float
     inputs, so no cancellation near saturation (module docstring); no entry near 1 enters a
     difference (sums taken relative to a reference row), so this holds however small
     ``1 − p_y`` is, also below ``10^-dps``. Returns floats (the ratios
@@ -252,9 +265,14 @@ def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: flo
         om_q = mp.fsum(v for i, v in enumerate(q) if i != y)
         tv = (mp.fsum(abs(v) for v in dq.values()) + abs(mp.fsum(dq.values()))) / 2
         th = mp.tanh(mp.sqrt(mp.fsum(v ** 2 for v in hm)) * DS / 4)
+        Sh = [mp.fsum(a * b for a, b in zip(r, hm)) for r in Sm]
+        td = mp.tanh((max(Sh) - min(Sh)) / 4)
         b_min = min(DS * om_q + DU * tv, DS * om_p + DUS * tv)
+        b_paper = min(DS * om_q + DU * td, DS * om_p + DUS * td)
         b_tanh = min(DS * om_q + DU * th, DS * om_p + DUS * th)
+        b_middle = DS + min(DU, DUS) * th
         b_eta = mp.mpf(float(eta)) * (1 + mp.mpf(float(H)) * min(DU, DUS) / mp.mpf(float(constant)))
         ratio = (lambda b: float(gn / b) if b > 0 else (0.0 if gn == 0 else math.inf))
-        return {"min": ratio(b_min), "tanh_min": ratio(b_tanh), "eta": ratio(b_eta),
+        return {"min": ratio(b_min), "paper_min": ratio(b_paper), "tanh_min": ratio(b_tanh),
+                "paper_middle": ratio(b_middle), "eta": ratio(b_eta),
                 "one_minus_p_y": float(om_p), "one_minus_p_prime_y": float(om_q)}

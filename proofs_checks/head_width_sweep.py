@@ -1,12 +1,22 @@
 """The head-width sweep of ``head.exp.rownorm_vs_adamw.width`` ([HEAD], A. Somasundaram et al.,
-arXiv:2608.22253; SPEC §3.2): its configuration (one results-store record per width, one over the
-sweep), its training, and its statistics (per-width ratios with seed intervals, the exponent fits
-in d, the step geometry). The claim, its decision rule, control and figure are in
-:mod:`seqtheory.proofs_checks.claims.head_width`.
+arXiv:2608.22253; SPEC §3.2) and of ``finding.head_width_law``: its configuration (one
+results-store record per width and seed block, one over each block's sweep), its training, and
+its statistics (per-width ratios with seed intervals, the exponent fits in d, the step
+geometry). The claims, their decision rules, controls and figure are in
+:mod:`seqtheory.proofs_checks.claims.head_width` and
+:mod:`seqtheory.proofs_checks.claims.finding_head_width_law`.
 
-**Learning rates.** The released code's rule for scaling peak learning rates with model size is
-unknown (SPEC §3.2 records only that they scale). The rule used: both heads share one peak lr at
-each width, ``η(d) = LR_REF · √(D_REF / d)``; the backbone's lr is fixed (its width is fixed).
+**Learning rates: the published ones.** [HEAD]'s table and released ``optimizer_recipes.py``
+give the peak head learning rates AdamW 4.0 / 2.667 / 2.0e-3 and RowNorm 3.2 / 2.133 / 1.6e-3 at
+d = 512 / 768 / 1024 (SPEC §3.2): a ratio η_AdamW / η_RowNorm = 1.25 at every width, and
+η·d = 2.048 (AdamW) at every width. The sweep uses these values at the paper's widths and the
+same two facts at the others (η_AdamW = 2.048 / d, η_RowNorm = η_AdamW / 1.25: the published
+values' own 1/d scaling, extended below 512); no factor is fitted to the paper's ratios. The
+backbone's lr is fixed (its width is fixed).
+
+**Seed blocks.** Trained verdicts replicate on two disjoint blocks of seeds (SPEC §3): block A
+holds the first :data:`SEEDS_PER_BLOCK` training seeds of the run seed, block B the next ones;
+each block is its own stored sweep, trained by its own job.
 """
 from __future__ import annotations
 
@@ -23,42 +33,68 @@ from seqtheory.proofs_checks.training_runs import seeds
 from seqtheory.theory._checks import check_int
 from seqtheory.theory._messages import counted
 
-__all__ = ["LR_REF", "D_REF", "WIDTH_CODE_REVISION", "head_lr", "WidthPoint", "WidthSweep",
-           "sweep_config", "stored_point", "stored_sweep", "seed_interval", "fit_exponent",
-           "step_geometry", "point_evidence", "evidence_of", "WIDTH_CPU_SECONDS"]
+__all__ = ["PUBLISHED_HEAD_LRS", "PUBLISHED_LR_RATIO", "PUBLISHED_LR_TIMES_D", "BLOCKS",
+           "SEEDS_PER_BLOCK", "WIDTH_CODE_REVISION", "head_lrs", "block_seeds", "WidthPoint",
+           "WidthSweep", "sweep_config", "stored_point", "stored_sweep", "stored_block_a",
+           "stored_block_b", "BLOCK_JOBS", "block_evidence", "adamw_both_arms_evidence", "width_plan", "seed_interval", "fit_exponent", "step_geometry",
+           "point_evidence", "evidence_of", "WIDTH_CPU_SECONDS"]
 
-#: learning-rate rule (see the module docstring)
-LR_REF, D_REF = 1e-2, 64
-WIDTH_CODE_REVISION = 1
+#: [HEAD]'s published peak head learning rates (AdamW, RowNorm) by head width d (SPEC §3.2)
+PUBLISHED_HEAD_LRS = {512: (4.0e-3, 3.2e-3), 768: (2.667e-3, 2.133e-3), 1024: (2.0e-3, 1.6e-3)}
+#: their ratio η_AdamW / η_RowNorm (1.25 at every published width) and η_AdamW·d (2.048)
+PUBLISHED_LR_RATIO, PUBLISHED_LR_TIMES_D = 1.25, 2.048
+#: the seed blocks a verdict replicates on, and the training seeds in each
+BLOCKS, SEEDS_PER_BLOCK = ("A", "B"), 3
+#: 2: the published learning rates, the AdamW step without weight decay, seed blocks
+WIDTH_CODE_REVISION = 2
 
 
-def head_lr(d: int) -> float:
-    """The shared peak head lr at width ``d``: ``LR_REF · √(D_REF / d)``."""
+def head_lrs(d: int) -> tuple[float, float]:
+    """The peak head lrs ``(η_AdamW, η_RowNorm)`` at head width ``d``: the published values at
+    d = 512 / 768 / 1024, else ``η_AdamW = 2.048 / d`` and ``η_RowNorm = η_AdamW / 1.25`` (the
+    published values' own scaling; module docstring). ``ValueError`` for ``d`` < 1."""
     check_int("d", d)
-    return LR_REF * math.sqrt(D_REF / d)
+    if d in PUBLISHED_HEAD_LRS:
+        return PUBLISHED_HEAD_LRS[d]
+    adamw = PUBLISHED_LR_TIMES_D / d
+    return adamw, adamw / PUBLISHED_LR_RATIO
+
+
+def block_seeds(ctx: Context, block: str) -> tuple[int, ...]:
+    """The training seeds of seed block ``block`` (one of :data:`BLOCKS`) of the run seed of
+    ``ctx``: disjoint blocks of :data:`SEEDS_PER_BLOCK` seeds. ``ValueError`` for another block."""
+    if block not in BLOCKS:
+        raise ValueError(f"block must be one of {', '.join(BLOCKS)}, got {block!r}")
+    i = BLOCKS.index(block)
+    sd = seeds(ctx, "head.width", SEEDS_PER_BLOCK * len(BLOCKS))
+    return tuple(sd[i * SEEDS_PER_BLOCK:(i + 1) * SEEDS_PER_BLOCK])
 
 
 @dataclass(frozen=True)
 class WidthPoint:
-    """One width of the sweep (hashed by the results store): the model at head width
-    ``lm.head_width``, the seeds and the shared head lr."""
+    """One width of a block's sweep (hashed by the results store): the model at head width
+    ``lm.head_width``, the block's seeds and the two heads' peak lrs."""
 
     lm: Any                 # seqtheory.models.lm.LMConfig
     seeds: tuple[int, ...]
-    lr: float
+    lr_adamw: float
+    lr_rownorm: float
     code_revision: int = WIDTH_CODE_REVISION
 
 
 @dataclass(frozen=True)
 class WidthSweep:
-    """The sweep: one :class:`WidthPoint` per width."""
+    """One seed block's sweep: one :class:`WidthPoint` per width."""
 
     points: tuple[WidthPoint, ...]
+    block: str = "A"
     code_revision: int = WIDTH_CODE_REVISION
 
 
-def sweep_config(ctx: Context, widths: tuple[int, ...] | None = None, **lm_kw) -> WidthSweep:
-    """The sweep of the profile of ``ctx`` (``widths`` and LMConfig fields override it)."""
+def sweep_config(ctx: Context, block: str = "A", widths: tuple[int, ...] | None = None,
+                 **lm_kw) -> WidthSweep:
+    """The sweep of seed block ``block`` in the profile of ``ctx`` (``widths`` and LMConfig
+    fields override it)."""
     from seqtheory.models.lm import quick_config
 
     base = dict(d_model=64, n_layers=1, n_heads=4, seq_len=32, batch_size=8, level="word",
@@ -71,22 +107,67 @@ def sweep_config(ctx: Context, widths: tuple[int, ...] | None = None, **lm_kw) -
     lm = quick_config(**base)
     if widths is None:
         widths = ctx.by_profile((32, 64, 128), (64, 128, 256, 512, 768, 1024))
-    sd = tuple(seeds(ctx, "head.width", 3))
-    return WidthSweep(tuple(WidthPoint(replace(lm, head_width=d), sd, head_lr(d)) for d in widths))
+    sd = block_seeds(ctx, block)
+    return WidthSweep(tuple(WidthPoint(replace(lm, head_width=d), sd, *head_lrs(d))
+                            for d in widths), block)
 
 
 def stored_point(ctx: Context, p: WidthPoint) -> dict:
-    """The AdamW-vs-RowNorm comparison at one width (same seeds, shared lr; no tuning)."""
+    """The AdamW-vs-RowNorm comparison at one width (same seeds, the published lrs; no tuning)."""
     from seqtheory.models.lm import head_comparison
 
-    return stored_result(ctx, p, lambda: head_comparison(p.lm, seeds=p.seeds, lr_adamw=p.lr,
-                                                         lr_rownorm=p.lr))
+    return stored_result(ctx, p, lambda: head_comparison(p.lm, seeds=p.seeds, lr_adamw=p.lr_adamw,
+                                                         lr_rownorm=p.lr_rownorm))
 
 
 def stored_sweep(ctx: Context, sweep: WidthSweep | None = None) -> dict:
-    """The sweep's result ``{"points": [per-width result, …]}`` from the store of ``ctx``."""
+    """A block's sweep result ``{"points": [per-width result, …]}`` from the store of ``ctx``
+    (default: block A of :func:`sweep_config`)."""
     sweep = sweep_config(ctx) if sweep is None else sweep
     return stored_result(ctx, sweep, lambda: {"points": [stored_point(ctx, p) for p in sweep.points]})
+
+
+def stored_block_a(ctx: Context) -> dict:
+    """Block A's sweep (a training job of its own: :data:`BLOCK_JOBS`)."""
+    return stored_sweep(ctx, sweep_config(ctx, "A"))
+
+
+def stored_block_b(ctx: Context) -> dict:
+    """Block B's sweep (a training job of its own: :data:`BLOCK_JOBS`)."""
+    return stored_sweep(ctx, sweep_config(ctx, "B"))
+
+
+#: the training job of each seed block (``package.module:function``, for the claims' plans)
+BLOCK_JOBS = {"A": f"{__name__}:stored_block_a", "B": f"{__name__}:stored_block_b"}
+
+
+def block_evidence(ctx: Context) -> dict[str, dict]:
+    """``{block: decision evidence}`` (:func:`evidence_of`) of every seed block's stored sweep
+    (trained when absent)."""
+    return {b: evidence_of(stored_sweep(ctx, sweep_config(ctx, b))) for b in BLOCKS}
+
+
+def adamw_both_arms_evidence(ctx: Context) -> dict[str, dict]:
+    """The negative controls' evidence: :func:`block_evidence` with the RowNorm arm of every
+    width replaced by the AdamW runs paired seed s ↔ s+1
+    (:func:`~seqtheory.proofs_checks.head_evidence.adamw_in_both_arms`)."""
+    from .head_evidence import adamw_in_both_arms
+
+    out = {}
+    for b in BLOCKS:
+        res = stored_sweep(ctx, sweep_config(ctx, b))
+        out[b] = evidence_of(dict(res, points=[adamw_in_both_arms(r) for r in res["points"]]))
+    return out
+
+
+def width_plan(ctx: Context) -> list:
+    """The training jobs of the sweep, one per seed block: the plan of
+    ``head.exp.rownorm_vs_adamw.width`` and of ``finding.head_width_law``, which read the same
+    stored sweeps."""
+    from seqtheory.proofs_checks.training_runs import StoreJob
+
+    return [StoreJob(BLOCK_JOBS[b], sweep_config(ctx, b), ctx.by_profile(*WIDTH_CPU_SECONDS))
+            for b in BLOCKS]
 
 
 def seed_interval(values, confidence: float = 0.95) -> tuple[float, float]:
@@ -111,10 +192,11 @@ def fit_exponent(widths, per_seed) -> dict:
 
 
 def step_geometry(res: dict) -> dict:
-    """Final-step diameters in units of the step size: RowNorm's ``D / (2 η_RN f_T)`` (1 when the
-    diameter pair's rows point in opposite directions) and AdamW's ``D / (2 η_A f_T √d)`` (1 when
-    the pair's update entries are ±η_A f_T, sign-like), per seed; ``f_T`` is the schedule's factor
-    at the final step. Their ratio times √d is the diameter ratio."""
+    """Final-step diameters in units of the step size: RowNorm's ``c_R = D / (2 η_RN f_T)`` (1 when
+    the diameter pair's rows point in opposite directions) and AdamW's ``c_A = D / (2 η_A f_T √d)``
+    (1 when the pair's update entries are ±η_A f_T, sign-like), per seed; ``f_T`` is the
+    schedule's factor at the final step; the recorded steps exclude weight decay. So the
+    diameter ratio is (η_A / η_R)·√d·c_A / c_R (with η_A / η_R = 1.25 here, as published)."""
     from seqtheory.models.lm import LMConfig, lr_factor
 
     cfg = res["config"]
@@ -132,6 +214,7 @@ def point_evidence(res: dict) -> dict:
     s = res["summary"]
     runs = [r for arm in res["runs"].values() for r in arm]
     return {"d": res["config"]["head_width"], "step_geometry": step_geometry(res),
+            "lr_adamw": res["lr_adamw"], "lr_rownorm": res["lr_rownorm"],
             "ratio_diameter": s["ratio_diameter"], "ratio_hilbert_rms": s["ratio_hilbert_rms"],
             "ratio_diameter_per_seed": s["ratio_diameter_per_seed"],
             "ratio_hilbert_rms_per_seed": s["ratio_hilbert_rms_per_seed"],
@@ -148,7 +231,7 @@ def evidence_of(sweep_res: dict) -> dict:
     pts = [point_evidence(r) for r in sweep_res["points"]]
     cfg = sweep_res["points"][0]["config"]
     ws = [p["d"] for p in pts]
-    ev = {"points": pts,
+    ev = {"points": pts, "seeds": [r["seed"] for r in sweep_res["points"][0]["runs"]["adamw"]],
           "scale": {"backbone": f"{counted(cfg['n_layers'], 'layer')} of width {cfg['d_model']}",
                     "vocab_size": sweep_res["points"][0]["vocab_size"], "steps": cfg["steps"],
                     "tokens": cfg["steps"] * cfg["batch_size"] * cfg["seq_len"],
@@ -159,7 +242,8 @@ def evidence_of(sweep_res: dict) -> dict:
     return ev
 
 
-#: rough CPU seconds of the sweep on the shared 2-core development machine (measured 2026-12-01:
-#: quick 30 s; full 920 s of training, per-width 88 / 49 / 88 / 206 / 236 / 252 s for six runs
-#: of 300 steps at d = 64 … 1024, i.e. 0.03–0.14 s per step): quick, full
+#: rough CPU seconds of one seed block's sweep on the shared 2-core development machine
+#: (measured 2026-12-01 at shared lrs: quick 30 s; full 920 s of training, per-width 88 / 49 /
+#: 88 / 206 / 236 / 252 s for six runs of 300 steps at d = 64 … 1024, i.e. 0.03–0.14 s per
+#: step): quick, full
 WIDTH_CPU_SECONDS = (30.0, 950.0)

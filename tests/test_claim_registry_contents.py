@@ -26,6 +26,7 @@ STABLE_IDS = [
     "depth.error_falls_with_depth",
     "finding.abelian_tower",
     "finding.parity_negative_eigenvalues",
+    "finding.head_width_law",
     "finding.phase_horizon",
     "depth.exp.rotation",
     "depth.exp.s3_depth",

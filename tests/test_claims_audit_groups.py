@@ -46,9 +46,12 @@ def test_task_groups_control_rejected(tmp_path, seed):
 
 
 def test_task_groups_decision_rule_on_synthetic_evidence():
-    assert atg.task_groups_decide([])[0] is Verdict.CONFIRMED
-    verdict, why = atg.task_groups_decide(["D8: derived_length = 3, oracle 2"])
+    assert atg.task_groups_decide([], list(atg.TASK_GROUPS))[0] is Verdict.CONFIRMED
+    verdict, why = atg.task_groups_decide(["D8: derived_length = 3, oracle 2"], ["D8"])
     assert verdict is Verdict.REFUTED and "D8" in why
+    # no failure among the groups checked, but not every named group checked: no certificate
+    verdict, why = atg.task_groups_decide([], ["C2", "D8"])
+    assert verdict is Verdict.INCONCLUSIVE and "C3" in why
 
 
 def test_evaluation_flags_wrong_oracle(monkeypatch):

@@ -95,3 +95,11 @@ def test_released_metric_bad_input():
         released_metric.released_prefix_accuracies([])
     with pytest.raises(ValueError, match="rows"):
         released_metric.released_prefix_accuracies([[]], bos=False)
+
+
+@pytest.mark.parametrize("cid", ["audit.max_seq_len_counts_bos", "audit.max_seq_len_mixed_lengths",
+                                 "audit.rotation_start_orbit", "audit.paper_rotation_task"])
+def test_audits_of_reimplemented_released_code_state_that_premise(cid):
+    p = get_claim(cid).premise
+    assert p is not None and "does not run the released code" in p.text
+    assert "62e3b48" in p.source and "sourced, not checked" in str(p)

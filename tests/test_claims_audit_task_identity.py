@@ -23,8 +23,12 @@ def test_task_identity_confirmed_and_h3_over_z2_detected(tmp_path):
 
 def test_identity_rule():
     ok = {"task": "S3", "isomorphic_to_claimed": True}
-    assert ati.identity_decide([ok])[0] == Verdict.CONFIRMED
-    assert ati.identity_decide([ok, {"task": "H3", "isomorphic_to_claimed": False}])[0] == Verdict.REFUTED
+    assert ati.identity_decide([ok], ["S3"])[0] == Verdict.CONFIRMED
+    bad = {"task": "H3", "isomorphic_to_claimed": False}
+    assert ati.identity_decide([ok, bad], ["S3", "H3"])[0] == Verdict.REFUTED
+    # a named task not recovered, or none at all: nothing can be said of it
+    assert ati.identity_decide([ok], ["S3", "A5"])[0] == Verdict.INCONCLUSIVE
+    assert ati.identity_decide([], [])[0] == Verdict.INCONCLUSIVE
 
 
 def test_table_from_data_rejects_inconsistent_data():

@@ -66,7 +66,10 @@ def test_bch_lyndon_rule_on_synthetic_evidence():
 
 
 def _slope_row(c, slope, ok):
-    return {"c": c, "expected": c + 1, "slope": slope, "pass": ok}
+    """A fitted slope with CI ± 0.02 around it (``ok`` documents the expectation only: the rule
+    computes containment from the fit)."""
+    return {"c": c, "expected": c + 1, "slope": slope, "ci_low": slope - 0.02,
+            "ci_high": slope + 0.02, "pass": ok}
 
 
 @pytest.mark.parametrize("decide", [bch_truncation.bch_truncation_decide,
@@ -76,16 +79,36 @@ def test_truncation_rules_on_synthetic_evidence(decide):
     verdict, why = decide([_slope_row(1, 2.0, True), _slope_row(2, 2.0, False)])
     assert verdict is Verdict.REFUTED and "2.0" in why
     assert decide([])[0] is Verdict.INCONCLUSIVE
+    # the rule reads the fit, not a stored pass flag
+    assert decide([{**_slope_row(2, 2.0, False), "pass": True}])[0] is Verdict.REFUTED
+    assert decide([_slope_row(2, 2.96, True)])[0] is Verdict.SUPPORTED     # within ± 0.05
 
 
 def test_magnus_terms_rule_on_synthetic_evidence():
     num = {"AY": 5e-26, "AY_next": 6e-29, "AY_tail": 5e-26, "YA": 5e-26, "YA_next": 6e-29,
            "YA_tail": 5e-26, "discrete": 1e-36, "quadrature_vs_exact": 1e-15}
     ok = {"AY": True, "YA": True}
-    assert magnus_terms.magnus_terms_decide(ok, num)[0] is Verdict.CONFIRMED
-    assert magnus_terms.magnus_terms_decide({**ok, "YA": False}, num)[0] is Verdict.REFUTED
-    assert magnus_terms.magnus_terms_decide(ok, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
-    assert magnus_terms.magnus_terms_decide(ok, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+    kernels = {f"{c}: Ω{m}": {"equal": True, "words": 1} for c in ("AY", "YA") for m in range(1, 5)}
+    decide = magnus_terms.magnus_terms_decide
+    assert decide(ok, kernels, num)[0] is Verdict.CONFIRMED
+    assert decide({**ok, "YA": False}, kernels, num)[0] is Verdict.REFUTED
+    assert decide(ok, kernels, {**num, "quadrature_vs_exact": 1e-9})[0] is Verdict.REFUTED
+    assert decide(ok, kernels, {**num, "AY": 1.5e-25})[0] is Verdict.REFUTED
+    # a general integrand that differs refutes; one not compared leaves the general terms to the
+    # numerical guards: supported, not confirmed
+    v, why = decide(ok, {**kernels, "YA: Ω4": {"equal": False, "words": 24}}, num)
+    assert v is Verdict.REFUTED and "differ: YA: Ω4" in why
+    v, why = decide(ok, {k: x for k, x in kernels.items() if k != "AY: Ω3"}, num)
+    assert v is Verdict.SUPPORTED and "not compared exactly: AY: Ω3" in why
+
+
+def test_magnus_kernels_certify_the_general_terms_and_the_control_breaks_them():
+    cert = magnus_terms.kernel_certificate()
+    assert len(cert) == 8 and all(v["equal"] for v in cert.values())
+    assert [cert[f"AY: Ω{m}"]["words"] for m in range(1, 5)] == [1, 2, 6, 24]
+    swapped = magnus_terms.kernel_certificate(swap_convention=True)
+    # odd terms agree between the conventions, even ones change sign
+    assert {k for k, v in swapped.items() if not v["equal"]} == {"AY: Ω2", "AY: Ω4", "YA: Ω2", "YA: Ω4"}
 
 
 def test_witt_rule_on_synthetic_evidence():
@@ -105,5 +128,5 @@ def test_free_nilpotent_rule_on_synthetic_evidence():
     assert free_nilpotent.free_nilpotent_decide([row])[0] is Verdict.SUPPORTED
     assert free_nilpotent.free_nilpotent_decide([{**row, "derived_series": [5, 2, 0]}])[0] is Verdict.REFUTED
     assert free_nilpotent.free_nilpotent_decide([{**row, "nilpotency_class": 2}])[0] is Verdict.REFUTED
+    assert free_nilpotent.free_nilpotent_decide([])[0] is Verdict.INCONCLUSIVE
     assert free_nilpotent.free_nilpotent_decide([{**row, "dim": 6}])[0] is Verdict.REFUTED
-    assert free_nilpotent.free_nilpotent_decide([])[0] is Verdict.REFUTED

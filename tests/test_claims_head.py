@@ -16,8 +16,8 @@ EXPECTED = {
     "head.min_tension_duality": Verdict.SUPPORTED,
     "head.rownorm_oracle": Verdict.SUPPORTED,
     "head.rownorm_ratio": Verdict.SUPPORTED,
-    # exact part confirmed (Gram certificate, every d), numerical part an optimisation result
-    "head.equidistance_limit": Verdict.SUPPORTED,
+    # decided by the exact part (Gram certificate, every d); the optimisation is reported
+    "head.equidistance_limit": Verdict.CONFIRMED,
 }
 
 
@@ -31,6 +31,18 @@ def test_claim_verdict_and_control(cid, tmp_path):
     assert ctl.rejected, ctl.reason
     for f in out.figures:
         assert (tmp_path / f).exists()
+
+
+def test_the_v1_update_is_computed_as_an_object():
+    out = get_claim("head.equidistance_limit").check(Context(seed=0))
+    rows = out.tables["the v1 update S (max-min row separation, D(S) ≤ η = 1)"]
+    for r in rows:
+        assert abs(r["D(S)"] - 1) < 1e-12 and r["max |1ᵀS|"] < 1e-12
+        assert r["min/max"] <= r["bound"] + 1e-9
+        assert (r["min/max"] > 1 - 1e-12) == (r["V"] <= r["d"] + 1)
+    pentagon = next(r for r in rows if (r["V"], r["d"]) == (5, 2))
+    assert abs(pentagon["min/max"] - 2 / (1 + 5 ** 0.5)) < 1e-6          # 1/φ (Bateman–Erdős)
+    assert len(out.tables["rows of S at (V, d) = (5, 2)"]) == 5
 
 
 def test_sources_and_versions():

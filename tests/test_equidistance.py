@@ -63,3 +63,28 @@ def test_line_case_and_input_errors():
         max_min_separation(1, 2)
     with pytest.raises(TypeError):
         max_min_separation(3, 2.5)
+
+
+@pytest.mark.parametrize("V,d", [(2, 1), (3, 2), (4, 3), (5, 4), (3, 5)])
+def test_the_v1_update_is_the_regular_simplex_up_to_d_plus_1(V, d):
+    from seqtheory.numerics.equidistance import max_min_update
+
+    u = max_min_update(V, d, 0.3)
+    assert u.S.shape == (V, d) and u.method.startswith("regular simplex")
+    assert u.diameter == pytest.approx(0.3, rel=1e-14) and u.ratio == pytest.approx(1.0, rel=1e-14)
+    assert np.abs(u.S.sum(axis=0)).max() < 1e-15
+
+
+def test_the_v1_update_beyond_d_plus_1_and_bad_input():
+    from seqtheory.numerics.equidistance import max_min_update
+
+    u = max_min_update(7, 2, 2.0, starts=6, seed=0)
+    assert u.diameter == pytest.approx(2.0, rel=1e-12) and u.ratio == pytest.approx(0.5, abs=1e-6)
+    assert u.min_separation == pytest.approx(1.0, abs=2e-6) and u.ratio <= u.bound
+    assert np.abs(u.S.sum(axis=0)).max() < 1e-12
+    with pytest.raises(ValueError, match="eta"):
+        max_min_update(4, 2, 0.0)
+    with pytest.raises(TypeError, match="eta"):
+        max_min_update(4, 2, "1")
+    with pytest.raises(ValueError, match="V"):
+        max_min_update(1, 2, 1.0)

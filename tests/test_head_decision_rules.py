@@ -39,9 +39,9 @@ def test_rule_is_registered(cid):
 
 
 def test_hilbert_softmax_rule():
-    assert hs.hilbert_softmax_decide(True, 3e-16, 1e-12)[0] is Verdict.CONFIRMED
-    assert hs.hilbert_softmax_decide(True, 2e-12, 1e-12)[0] is Verdict.REFUTED
-    assert hs.hilbert_softmax_decide(False, 0.0, 1e-12)[0] is Verdict.REFUTED
+    assert hs.hilbert_softmax_decide(True, 3e-16)[0] is Verdict.CONFIRMED
+    assert hs.hilbert_softmax_decide(True, 2e-12)[0] is Verdict.REFUTED
+    assert hs.hilbert_softmax_decide(False, 0.0)[0] is Verdict.REFUTED
 
 
 def _di_errors(**kw):
@@ -52,15 +52,15 @@ def _di_errors(**kw):
 
 def test_diameter_identity_rule():
     good_trained = {"adamw": {"identity_err_max": 1e-14, "bound_ok": True}}
-    assert di.diameter_identity_decide(_di_errors(), good_trained, 1e-9)[0] is Verdict.SUPPORTED
-    assert di.diameter_identity_decide(_di_errors(), {}, 1e-9)[0] is Verdict.SUPPORTED
+    assert di.diameter_identity_decide(_di_errors(), good_trained)[0] is Verdict.SUPPORTED
+    assert di.diameter_identity_decide(_di_errors(), {})[0] is Verdict.SUPPORTED
     for k in di._DI_KEYS:
-        v, why = di.diameter_identity_decide(_di_errors(**{k: 0.3}), good_trained, 1e-9)
+        v, why = di.diameter_identity_decide(_di_errors(**{k: 0.3}), good_trained)
         assert v is Verdict.REFUTED and k in why
-    assert di.diameter_identity_decide(_di_errors(sup_rel_err=math.nan), {}, 1e-9)[0] \
+    assert di.diameter_identity_decide(_di_errors(sup_rel_err=math.nan), {})[0] \
         is Verdict.REFUTED                          # NaN never passes
     bad = {"rownorm": {"identity_err_max": 1e-14, "bound_ok": False}}
-    assert di.diameter_identity_decide(_di_errors(), bad, 1e-9)[0] is Verdict.REFUTED
+    assert di.diameter_identity_decide(_di_errors(), bad)[0] is Verdict.REFUTED
 
 
 def test_ce_control_rule():
@@ -86,18 +86,18 @@ def _row(primal, claimed):
 
 
 def test_min_tension_rule():
-    assert mt.min_tension_decide([_row(-2.0, -2.0 + 1e-8), _row(-0.3, -0.3)], 1e-6)[0] \
+    assert mt.min_tension_decide([_row(-2.0, -2.0 + 1e-8), _row(-0.3, -0.3)])[0] \
         is Verdict.SUPPORTED
-    assert mt.min_tension_decide([_row(-2.0, -1.0)], 1e-6)[0] is Verdict.REFUTED
+    assert mt.min_tension_decide([_row(-2.0, -1.0)])[0] is Verdict.REFUTED
     # an unsolved (infeasible) program is not a refutation: the evidence cannot decide
-    assert mt.min_tension_decide([_row(-2.0, -math.inf)], 1e-6)[0] is Verdict.INCONCLUSIVE
+    assert mt.min_tension_decide([_row(-2.0, -math.inf)])[0] is Verdict.INCONCLUSIVE
 
 
 def test_rownorm_oracle_rule():
     good = {k: 0.0 for k in ro._RN_KEYS}
-    assert ro.rownorm_oracle_decide(good, ro._RN_KEYS)[0] is Verdict.SUPPORTED
+    assert ro.rownorm_oracle_decide(good)[0] is Verdict.SUPPORTED
     for k in ro._RN_KEYS:
-        v, why = ro.rownorm_oracle_decide({**good, k: 1e-3}, ro._RN_KEYS)
+        v, why = ro.rownorm_oracle_decide({**good, k: 1e-3})
         assert v is Verdict.REFUTED and k in why
 
 
@@ -107,10 +107,10 @@ def _stats(below=0.0, above=0.0, tight=1e-9):
 
 
 def test_rownorm_ratio_rule():
-    assert rr.rownorm_ratio_decide(_stats(), 1e-6)[0] is Verdict.SUPPORTED
-    assert rr.rownorm_ratio_decide(_stats(below=0.01), 1e-6)[0] is Verdict.REFUTED
-    assert rr.rownorm_ratio_decide(_stats(above=0.01), 1e-6)[0] is Verdict.REFUTED
-    assert rr.rownorm_ratio_decide(_stats(tight=0.2), 1e-6)[0] is Verdict.REFINED
+    assert rr.rownorm_ratio_decide(_stats())[0] is Verdict.SUPPORTED
+    assert rr.rownorm_ratio_decide(_stats(below=0.01))[0] is Verdict.REFUTED
+    assert rr.rownorm_ratio_decide(_stats(above=0.01))[0] is Verdict.REFUTED
+    assert rr.rownorm_ratio_decide(_stats(tight=0.2))[0] is Verdict.REFINED
 
 
 def test_equidistance_rule():
@@ -118,18 +118,23 @@ def test_equidistance_rule():
     opt = [{"V": 4, "d": 2, "best_ratio": 0.7071, "bound": 0.7071, "equidistant": False,
             "claimed_equidistant": False}]
     v, parts, why = eq.equidistance_decide(exact, opt, True)
-    # the exact part has its certificate; the optimisation part is never more than supported
-    assert v is Verdict.SUPPORTED and "weakest part" in why
+    # the exact part decides (its certificate covers every d); the optimisation is reported
+    assert v is Verdict.CONFIRMED and "decided by the exact part" in why
     assert [p[0] for p in parts.values()] == [Verdict.CONFIRMED, Verdict.SUPPORTED]
     # without the symbolic certificate the exact part covers the d computed only
-    assert eq.equidistance_decide(exact, opt, False)[1][
-        "exact: at most d+1 equidistant points"][0] is Verdict.SUPPORTED
-    assert eq.equidistance_decide(exact, [], True)[0] is Verdict.INCONCLUSIVE
+    assert eq.equidistance_decide(exact, opt, False)[0] is Verdict.SUPPORTED
+    assert eq.equidistance_decide(exact, [], True)[0] is Verdict.CONFIRMED
+    assert eq.equidistance_decide([], [], False)[0] is Verdict.INCONCLUSIVE
     assert eq.equidistance_decide([{**exact[0], "claimed": 2}], opt, True)[0] is Verdict.REFUTED
+    # an optimum above its proven bound: the evidence contradicts a theorem, decides nothing
     assert eq.equidistance_decide(exact, [{**opt[0], "best_ratio": 0.8}], True)[0] \
-        is Verdict.REFUTED
-    assert eq.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)[0] \
-        is Verdict.REFUTED
+        is Verdict.INCONCLUSIVE
+    # an equidistant optimum with V > d+1 within its bound (a bound of 1): a counterexample
+    counter = {**opt[0], "best_ratio": 1.0, "bound": 1.0, "equidistant": True}
+    assert eq.equidistance_decide(exact, [counter], True)[0] is Verdict.REFUTED
+    # a search that misses the simplex where V ≤ d+1 is no evidence against the statement
+    v, parts, _ = eq.equidistance_decide(exact, [{**opt[0], "claimed_equidistant": True}], True)
+    assert v is Verdict.CONFIRMED and "missed the simplex" in list(parts.values())[1][1]
 
 
 def test_gram_certificate_is_the_gram_matrix_at_every_size_computed():

@@ -65,11 +65,17 @@ def _pt(d, rd, rh, frac=1.0, converged=True):
             "frac_steps_rownorm_smaller": frac, "val_loss_diff": 0.01, "converged": converged}
 
 
-def _ev(points, exponent=0.5):
-    ev = {"points": points, "scale": {"backbone": "1 layer(s) of width 64", "vocab_size": 2048,
-                                      "steps": 300, "tokens": 76_800, "seeds": 3}}
-    ev["fit_diameter"] = ev["fit_hilbert_rms"] = {"exponent": exponent, "ci": [exponent - 0.05, exponent + 0.05], "n": 9}
-    return ev
+def _ev(points, seeds=(1, 2, 3)):
+    """One seed block's evidence."""
+    return {"points": points, "seeds": list(seeds),
+            "scale": {"backbone": "1 layer(s) of width 64", "vocab_size": 2048, "steps": 300,
+                      "tokens": 76_800, "seeds": 3}}
+
+
+def _both(points_a, points_b=None):
+    """Two disjoint seed blocks (the same points in both unless ``points_b`` is given)."""
+    return {"blocks": {"A": _ev(points_a), "B": _ev(points_b if points_b is not None else points_a,
+                                                     seeds=(4, 5, 6))}}
 
 
 def _paper(scale=1.0, hscale=1.0):
@@ -79,58 +85,46 @@ def _paper(scale=1.0, hscale=1.0):
 
 def test_rule_supported_refuted_inconclusive_at_paper_widths():
     v = hw.width_verdict
-    assert v(_ev(_paper()))[0] is Verdict.SUPPORTED
-    assert v(_ev(_paper(scale=1.2, hscale=1.2)))[0] is Verdict.SUPPORTED    # within 25%
-    # a shape the common factor cannot explain: D and Hilbert RMS off by different factors
-    verdict, why, parts = v(_ev(_paper(scale=0.6, hscale=1.0)))
+    assert v(_both(_paper()))[0] is Verdict.SUPPORTED
+    assert v(_both(_paper(scale=1.2, hscale=1.2)))[0] is Verdict.SUPPORTED    # within 25%
+    # the paper ÷ measured of the published-lr prediction (1.60 / 1.57 / 1.49): inside the
+    # refute factor 2, outside the 25% match: inconclusive, with no factor fitted
+    verdict, why, parts = v(_both(_paper(scale=1 / 1.6, hscale=1 / 1.6)))
     assert verdict is Verdict.INCONCLUSIVE and "neither" in why and "V = 2048" in why
-    assert parts["per_width"][512] == "inconclusive" and parts["direct"][512] == "inconclusive"
-    # ... or off by more than REFUTE_FACTOR even after it: refuted
-    verdict, why, parts = v(_ev(_paper(scale=0.1, hscale=1.0)))
-    assert verdict is Verdict.REFUTED and "common factor" in why
-    assert parts["with_common_factor"] == {512: "refuted", 768: "refuted", 1024: "refuted"}
-    # exponent far from 0.5 keeps matching paper points from support, and from refined
-    assert v(_ev(_paper(), exponent=1.0))[0] is Verdict.INCONCLUSIVE
-    assert v(_ev(_paper(scale=0.5, hscale=0.5), exponent=1.0))[0] is Verdict.INCONCLUSIVE
+    assert parts["blocks"]["A"]["per_width"][512] == "inconclusive"
+    assert parts["blocks"]["A"]["paper_over_measured"][512][0] == pytest.approx(1.6, rel=1e-9)
+    # off by more than REFUTE_FACTOR: refuted (no common factor rescues it any more)
+    verdict, why, parts = v(_both(_paper(scale=0.1, hscale=0.1)))
+    assert verdict is Verdict.REFUTED and "published learning rates" in why
+    assert parts["blocks"]["B"]["per_width"] == {512: "refuted", 768: "refuted", 1024: "refuted"}
+    # a factor 2 off in both statistics at every width (the old rule's "refined"): refuted now
+    assert v(_both(_paper(scale=0.45, hscale=0.45)))[0] is Verdict.REFUTED
 
 
-def test_rule_refined_by_one_common_factor():
-    """The paper's six ratios at one recipe factor r (the unknown lr ratio): refined, with r and
-    its seed interval reported; a factor that differs between widths is not one recipe factor."""
+def test_rule_replicates_on_two_seed_blocks():
+    """A verdict stands only when both blocks give it; blocks must be disjoint and two."""
     v = hw.width_verdict
-    for scale in (0.5, 0.1, 3.0):
-        verdict, why, parts = v(_ev(_paper(scale=scale, hscale=scale)))
-        assert verdict is Verdict.REFINED, (scale, why)
-        assert parts["common_factor"] == pytest.approx(1 / scale)
-        lo, hi = parts["common_factor_interval"]
-        assert lo < 1 / scale < hi
-        assert f"r = {1 / scale:.2f}" in why and "released lrs are unknown" in why
-        assert set(parts["with_common_factor"].values()) == {"refined"}
-    pts = _paper(scale=0.5, hscale=0.5)
-    assert v(_ev(pts[:1]))[0] is Verdict.INCONCLUSIVE          # one paper width: too little
-    assert v(_ev(pts[:2]))[0] is Verdict.REFINED
-    # width-dependent factors 0.5, 0.5, 0.3: the spread exceeds MATCH_TOL around their mean
-    bent = pts[:2] + _paper(scale=0.3, hscale=0.3)[2:]
-    verdict, _, parts = v(_ev(bent))
-    assert verdict is Verdict.INCONCLUSIVE and "inconclusive" in parts["with_common_factor"].values()
-    # RowNorm not smaller at every measurement still refutes, whatever the factor
-    bad = pts[:2] + [dict(pts[2], frac_steps_rownorm_smaller=0.9)]
-    assert v(_ev(bad))[0] is Verdict.REFUTED
-    assert hw.common_factor(pts) == pytest.approx(2.0)
+    verdict, why, _ = v(_both(_paper(), _paper(scale=0.1, hscale=0.1)))
+    assert verdict is Verdict.INCONCLUSIVE and "does not replicate" in why
+    assert "block A (seeds 1–3): supported" in why and "block B (seeds 4–6): refuted" in why
+    with pytest.raises(ValueError, match="two blocks"):
+        v({"blocks": {"A": _ev(_paper())}})
+    with pytest.raises(ValueError, match="disjoint"):
+        v({"blocks": {"A": _ev(_paper()), "B": _ev(_paper(), seeds=(3, 4, 5))}})
 
 
 def test_rule_direction_convergence_and_no_paper_width():
     v = hw.width_verdict
     small = [_pt(d, [x * math.sqrt(d) for x in (0.5, 0.55, 0.6)], [2.0, 2.1, 2.2]) for d in (64, 128)]
-    verdict, why, _ = v(_ev(small))
+    verdict, why, _ = v(_both(small))
     assert verdict is Verdict.INCONCLUSIVE and "no paper width" in why
     rev = small + [_pt(256, [0.5, 0.6, 0.7], [0.5, 0.6, 0.8], frac=0.0)]
-    assert v(_ev(rev))[0] is Verdict.REFUTED
+    assert v(_both(rev))[0] is Verdict.REFUTED
     # final ratios > 1 but RowNorm not smaller at every recorded measurement: its own test fails
-    verdict, why, parts = v(_ev(small + [_pt(256, [9, 9, 9], [3, 3, 3], frac=0.9)]))
+    verdict, why, parts = v(_both(small + [_pt(256, [9, 9, 9], [3, 3, 3], frac=0.9)]))
     assert verdict is Verdict.REFUTED and "d=256 (90% of them)" in why
-    assert parts["every_measurement"] == {64: True, 128: True, 256: False}
-    assert v(_ev([_pt(64, [5, 5, 5.1], [2, 2, 2.1], converged=False)]))[0] is Verdict.INCONCLUSIVE
+    assert parts["blocks"]["A"]["every_measurement"] == {64: True, 128: True, 256: False}
+    assert v(_both([_pt(64, [5, 5, 5.1], [2, 2, 2.1], converged=False)]))[0] is Verdict.INCONCLUSIVE
 
 
 def test_paper_point_verdict_branches():
@@ -157,9 +151,26 @@ def test_seed_interval_and_lr_rule():
     for bad in ([1.0], [1.0, -2.0], [1.0, float("nan")]):
         with pytest.raises(ValueError, match="positive"):
             hws.seed_interval(bad)
-    assert hws.head_lr(64) == pytest.approx(hws.LR_REF) and hws.head_lr(256) == pytest.approx(hws.LR_REF / 2)
+    # the published head lrs at the paper's widths, their ratio 1.25 and 1/d scaling elsewhere
+    assert hws.head_lrs(512) == (4.0e-3, 3.2e-3) and hws.head_lrs(768) == (2.667e-3, 2.133e-3)
+    assert hws.head_lrs(1024) == (2.0e-3, 1.6e-3)
+    for d in (32, 64, 256, 512, 768, 1024):
+        a, r = hws.head_lrs(d)
+        assert a / r == pytest.approx(1.25, rel=5e-4) and a * d == pytest.approx(2.048, rel=5e-4)
     with pytest.raises(ValueError, match="d must"):
-        hws.head_lr(0)
+        hws.head_lrs(0)
+
+
+def test_seed_blocks_are_disjoint_and_extend_the_old_seeds():
+    from seqtheory.proofs_checks.training_runs import seeds
+
+    ctx = Context(seed=3)
+    a, b = hws.block_seeds(ctx, "A"), hws.block_seeds(ctx, "B")
+    assert len(a) == len(b) == hws.SEEDS_PER_BLOCK and not set(a) & set(b)
+    assert list(a) == seeds(ctx, "head.width", 3)           # block A: the seeds used before
+    assert hws.sweep_config(ctx, "B").points[0].seeds == b
+    with pytest.raises(ValueError, match="block"):
+        hws.block_seeds(ctx, "C")
 
 
 # ------------------------------------------------------------------ end to end through the store
@@ -169,57 +180,55 @@ def test_tiny_sweep_through_the_store_and_control(tmp_path, monkeypatch):
     from seqtheory.models.store import ResultsStore
 
     ctx = Context(seed=0, out_dir=tmp_path, results_dir=tmp_path / "results")
-    tiny = hws.sweep_config(ctx, widths=(8, 16), steps=12, warmup=2, vocab_size=300,
-                           max_bytes=30_000, seq_len=16, eval_windows=4, record_points=3,
-                           d_model=16, n_heads=2)
-    for module in (hw, hws):      # the claim's plan and the sweep's stored result read it
-        monkeypatch.setattr(module, "sweep_config", lambda ctx, widths=None, **kw: tiny)
+    real = hws.sweep_config
+
+    def tiny(ctx, block="A", widths=None, **kw):
+        return real(ctx, block, widths=(8, 16), steps=12, warmup=2, vocab_size=300,
+                    max_bytes=30_000, seq_len=16, eval_windows=4, record_points=3, d_model=16,
+                    n_heads=2)
+
+    monkeypatch.setattr(hws, "sweep_config", tiny)   # the plans and the stored sweeps read it
     c = get_claim("head.exp.rownorm_vs_adamw.width")
     out = c.check(ctx)
-    assert [r["d"] for r in out.tables["widths"]] == [8, 16]
-    assert out.evidence["decision"]["fit_diameter"]["n"] == 6
+    rows = out.tables["widths, seed block A"]
+    assert [r["d"] for r in rows] == [8, 16] and [r["d"] for r in out.tables["widths, seed block B"]] == [8, 16]
+    assert rows[0]["lr_AdamW"] == pytest.approx(2.048 / 8) and rows[0]["lr_RowNorm"] == pytest.approx(2.048 / 8 / 1.25)
     # RowNorm's practical update keeps D(S_t) ≤ 2·lr_t ([HEAD], SPEC head.ema_rownorm_bound)
-    assert all(0 < r["RN_D/(2ηf)"] <= 1 + 1e-5 for r in out.tables["widths"])
-    assert "Final-step geometry" in out.notes
+    assert all(0 < r["c_R = RN D/(2ηf)"] <= 1 + 1e-5 for r in rows)
+    assert "Step geometry" in out.notes and "1.25" in out.notes
     assert all(len(r["recorded_steps"]) == 3
                for p in hws.stored_sweep(ctx)["points"] for a in p["runs"].values() for r in a)
     st_ = ResultsStore(tmp_path / "results")
     before = {r.key: r.updated for r in st_.runs()}
-    assert len(before) == 3                                  # two widths + the sweep
+    assert len(before) == 6                                  # two widths + the sweep, per block
     assert c.check(ctx).key_figure == out.key_figure         # read back, not retrained
     assert {r.key: r.updated for r in st_.runs()} == before
     assert control_through_rule(c, ctx).rejected
-    assert c.plan(ctx, False)[0].config == tiny
+    assert [j.config for j in c.plan(ctx, False)] == [tiny(ctx, "A"), tiny(ctx, "B")]
+    law = get_claim("finding.head_width_law")
+    assert [j.config for j in law.plan(ctx, False)] == [j.config for j in c.plan(ctx, False)]
+    out = law.check(ctx)                                     # reads the same sweeps
+    assert {r.key: r.updated for r in st_.runs()} == before
+    assert "block A: D ratio ∝ d^" in out.key_figure
+    assert control_through_rule(law, ctx).rejected
 
 
 # ------------------------------------------------------------------ attacks on the rule (negative controls)
-def test_flat_ratios_with_a_wide_exponent_ci_are_not_refined():
-    """Ratios flat in d whose wide exponent CI merely meets [0.4, 0.6]: one common factor
-    brings the paper's values within 25% (their spread is only 1.32×), but nothing grows."""
-    flat = [_pt(d, [25 * f for f in (0.97, 1.0, 1.03)], [6.5 * f for f in (0.97, 1.0, 1.03)])
-            for d in sorted(hw.PAPER_RATIOS)]
-    ev = _ev(flat, exponent=0.0)
-    ev["fit_diameter"] = {"exponent": 0.0, "ci": [-0.6, 0.6], "n": 9}
-    verdict, _, parts = hw.width_verdict(ev)
-    assert verdict is Verdict.INCONCLUSIVE and not parts["exponent_consistent"]
-    verdict, why, _ = hw.width_verdict(_ev(_paper(scale=0.5, hscale=0.5)))
-    assert verdict is Verdict.REFINED and "consistent with √d" in why
-
-
 def test_a_duplicated_paper_width_is_rejected():
     """One width listed twice must not count as two paper widths nor hide the other's verdict."""
     pts = _paper(scale=0.5, hscale=0.5)
     for dup in ([pts[0], pts[0]], [_paper(scale=0.1, hscale=0.1)[0], pts[0], pts[1]]):
         with pytest.raises(ValueError, match="one point per head width"):
-            hw.width_verdict(_ev(dup))
+            hw.width_verdict(_both(dup))
 
 
 def test_an_uninformative_seed_interval_supports_nothing():
     """Two wildly different seeds: the interval contains every paper value, the means are 5×
     off; neither direct support nor overall support may follow."""
     noisy = [_pt(d, [D / 10, D * 10], [H / 10, H * 10]) for d, (D, H) in sorted(hw.PAPER_RATIOS.items())]
-    verdict, _, parts = hw.width_verdict(_ev(noisy))
-    assert verdict is not Verdict.SUPPORTED and set(parts["direct"].values()) == {"inconclusive"}
+    verdict, _, parts = hw.width_verdict(_both(noisy))
+    assert verdict is not Verdict.SUPPORTED
+    assert set(parts["blocks"]["A"]["per_width"].values()) == {"inconclusive"}
     assert hw.paper_point_verdict(45.0, (1.0, 1000.0), 45.1) is Verdict.INCONCLUSIVE
     assert hw.paper_point_verdict(45.0, (40.0, 50.0), 45.1) is Verdict.SUPPORTED
 
@@ -231,47 +240,13 @@ def test_an_uninformative_seed_interval_supports_nothing():
                                        ("frac_steps_rownorm_smaller", math.nan)])
 def test_non_positive_or_non_finite_evidence_is_a_clear_error(key, value):
     """A head that did not move gives a ratio 0 or inf: a ValueError naming the width and the
-    key, never a ZeroDivisionError, a math domain error, or a NaN interval read as refined."""
+    key, never a ZeroDivisionError, a math domain error, or a NaN interval read as a verdict."""
     pts = _paper(scale=0.5, hscale=0.5)
     pts[0] = dict(pts[0], **{key: value})
     with pytest.raises(ValueError, match=f"d = 512: .*{key.removesuffix('_per_seed')}"):
-        hw.width_verdict(_ev(pts))
+        hw.width_verdict(_both(pts))
     with pytest.raises(ValueError, match="one point per head width"):
-        hw.width_verdict(_ev([]))
-
-
-def test_refined_text_claims_only_what_the_rule_checked():
-    """Only the diameter exponent is tested against 0.5 (the paper's own Hilbert RMS ratios grow
-    like d^0.33), so the text must not say 'the ratios' grow like √d; a single seed gives no
-    interval of r (never printed as 'None') and shows no growth across the paper widths."""
-    ev = _ev(_paper(scale=0.5, hscale=0.5))
-    ev["fit_hilbert_rms"] = {"exponent": 0.26, "ci": [0.22, 0.30], "n": 9}
-    verdict, why, _ = hw.width_verdict(ev)
-    assert verdict is Verdict.REFINED and "the ratios grow" not in why
-    assert "the diameter ratio grows with d at an exponent consistent with √d" in why
-    one = [dict(p, ratio_diameter_per_seed=[p["ratio_diameter"]],
-                ratio_hilbert_rms_per_seed=[p["ratio_hilbert_rms"]]) for p in _paper(0.5, 0.5)]
-    verdict, why, parts = hw.width_verdict(_ev(one))
-    assert parts["common_factor_interval"] is None and "None" not in why
-    assert verdict is Verdict.INCONCLUSIVE and parts["grows_at_paper_widths"] is False
-
-
-def test_ratios_flat_across_the_paper_widths_are_not_refined():
-    """√d growth at d = 64…256, then flat at 512…1024: the sweep's exponent (0.38 [0.33, 0.44])
-    meets [0.4, 0.6] and one factor brings the paper's values within 18%, yet nothing grows
-    where the paper measured."""
-    D = {64: 8, 128: 11.3, 256: 16, 512: 22, 768: 22, 1024: 22}
-    H = {64: 3, 128: 4.2, 256: 5.9, 512: 6.2, 768: 6.2, 1024: 6.2}
-    sp = (0.93, 1.0, 1.07)
-    pts = [_pt(d, [D[d] * f for f in sp], [H[d] * f for f in sp[::-1]]) for d in D]
-    ev = _ev(pts)
-    ev["fit_diameter"] = hws.fit_exponent(list(D), [p["ratio_diameter_per_seed"] for p in pts])
-    assert ev["fit_diameter"]["ci"][0] <= 0.4 <= ev["fit_diameter"]["ci"][1]
-    verdict, _, parts = hw.width_verdict(ev)
-    assert verdict is Verdict.INCONCLUSIVE and parts["grows_at_paper_widths"] is False
-    assert max(parts["deviations"]) <= 1 + hw.MATCH_TOL
-    verdict, _, parts = hw.width_verdict(_ev(_paper(scale=0.5, hscale=0.5)))
-    assert verdict is Verdict.REFINED and parts["grows_at_paper_widths"] is True
+        hw.width_verdict(_both([]))
 
 
 def test_exact_and_numpy_ratios_give_the_same_verdict_and_non_numbers_a_type_error():
@@ -279,15 +254,38 @@ def test_exact_and_numpy_ratios_give_the_same_verdict_and_non_numbers_a_type_err
     floats; a value that is not a number is a TypeError naming the width and key."""
     from fractions import Fraction
 
-    pts = _paper(scale=0.5, hscale=0.5)
+    pts = _paper(scale=0.9, hscale=0.9)
     exact = [dict(p, ratio_diameter=Fraction(p["ratio_diameter"]),
                   ratio_hilbert_rms=np.float32(p["ratio_hilbert_rms"]),
                   ratio_diameter_per_seed=[Fraction(x) for x in p["ratio_diameter_per_seed"]])
              for p in pts]
-    v, why, _ = hw.width_verdict(_ev(exact))
-    assert v is Verdict.REFINED and v is hw.width_verdict(_ev(pts))[0]
+    v, why, _ = hw.width_verdict(_both(exact))
+    assert v is Verdict.SUPPORTED and v is hw.width_verdict(_both(pts))[0]
     for bad in ("45", None, True):
         with pytest.raises(TypeError, match="d = 512: ratio_diameter"):
-            hw.width_verdict(_ev([dict(pts[0], ratio_diameter=bad)] + pts[1:]))
+            hw.width_verdict(_both([dict(pts[0], ratio_diameter=bad)] + pts[1:]))
     with pytest.raises(TypeError, match="d = 512: interval_diameter must be a list"):
-        hw.width_verdict(_ev([dict(pts[0], interval_diameter=None)] + pts[1:]))
+        hw.width_verdict(_both([dict(pts[0], interval_diameter=None)] + pts[1:]))
+
+
+# ------------------------------------------------------------------ finding.head_width_law
+def _law(lo, hi, converged=True, seeds=(1, 2, 3)):
+    pts = [{"d": d, "converged": converged} for d in (64, 256, 1024)]
+    return {"points": pts, "seeds": list(seeds),
+            "fit_diameter": {"exponent": (lo + hi) / 2, "ci": [lo, hi], "n": 9}}
+
+
+def test_width_law_rule_supports_refutes_and_replicates():
+    from seqtheory.proofs_checks.claims import finding_head_width_law as fl
+
+    def v(a, b):
+        return fl.width_law_decide({"blocks": {"A": a, "B": _law(*b, seeds=(4, 5, 6))}})[0]
+
+    assert v(_law(0.45, 0.52), (0.47, 0.55)) is Verdict.SUPPORTED
+    assert v(_law(-0.05, 0.05), (0.0, 0.1)) is Verdict.REFUTED          # flat in d
+    assert v(_law(0.8, 1.0), (0.75, 0.95)) is Verdict.REFUTED           # linear in d
+    assert v(_law(0.3, 0.55), (0.45, 0.5)) is Verdict.INCONCLUSIVE      # block A straddles
+    assert v(_law(0.45, 0.52), (0.0, 0.1)) is Verdict.INCONCLUSIVE      # blocks disagree
+    assert v(_law(0.45, 0.52, converged=False), (0.45, 0.5)) is Verdict.INCONCLUSIVE
+    with pytest.raises(ValueError, match="lo ≤ hi"):
+        v(_law(0.6, 0.4), (0.45, 0.5))

@@ -45,7 +45,9 @@ def test_ema_bias_correction_and_weight_decay():
         S = opt.step()[0]
     m = (0.5 * 0.5 * g1 + 0.5 * g2) / (1 - 0.25)            # = −g1/3: direction of −g1
     R = m / (m.norm(dim=1, keepdim=True) + 1e-8)
-    assert torch.allclose(S, -0.1 * 0.5 * before - 0.1 * R, atol=1e-12)
+    # the step excludes the weight decay (as [HEAD]'s diagnostics do); the parameter gets both
+    assert torch.allclose(S, -0.1 * R, atol=1e-12)
+    assert torch.allclose(p.detach() - before, -0.1 * 0.5 * before - 0.1 * R, atol=1e-12)
 
 
 def test_zero_gradient_gives_zero_update_and_bad_args():
@@ -62,15 +64,33 @@ def test_zero_gradient_gives_zero_update_and_bad_args():
         RowNorm([p], eps=0)
 
 
-def test_adamw_head_returns_applied_update():
+def test_adamw_head_returns_its_step_without_weight_decay():
     p = _param(5, 3, 1)
     p.grad = torch.randn(5, 3, dtype=torch.float64)
     before = p.detach().clone()
     opt = AdamWHead([p], lr=0.01, weight_decay=0.1)
     S = opt.step()[0]
-    assert torch.allclose(p.detach() - before, S)
-    # first AdamW step: −lr·sign(g) (up to eps) − lr·wd·θ
-    assert torch.allclose(S, -0.01 * torch.sign(p.grad) - 0.001 * before, atol=1e-6)
+    # the parameter moves by the step and the decay −lr·wd·θ; the step excludes the decay
+    assert torch.allclose(p.detach() - before, S - 0.001 * before, atol=1e-15)
+    # first AdamW step: −lr·sign(g) (up to eps)
+    assert torch.allclose(S, -0.01 * torch.sign(p.grad), atol=1e-9)
+
+
+def test_adamw_head_step_is_the_adam_step_in_float32():
+    # float32 head (as trained): the step is exactly what AdamW adds to the decayed parameter
+    torch.manual_seed(3)
+    p = torch.nn.Parameter(torch.randn(7, 4))
+    opt = AdamWHead([p], lr=3e-3, weight_decay=0.1)
+    ref = torch.optim.AdamW([q := torch.nn.Parameter(p.detach().clone())], lr=3e-3,
+                            weight_decay=0.0)
+    for _ in range(3):
+        g = torch.randn(7, 4)
+        p.grad, q.grad = g.clone(), g.clone()
+        before_q = q.detach().clone()
+        S = opt.step()[0]
+        ref.step()
+        # Adam's moments do not see the decay, so the step equals the no-decay AdamW step
+        assert torch.allclose(S, q.detach() - before_q, rtol=0, atol=2e-7)
 
 
 def test_muon_signature_and_backbone():

@@ -22,8 +22,11 @@ PLAN_SIZES = {
     "depth.exp.word_problems": {"quick": 24, "full": 110, "paper": 110},
     "depth.prop3.7.trained": {"quick": 6, "full": 20, "paper": 20},
     "depth.thm3.2.abelian.trained": {"quick": 3, "full": 4, "paper": 4},
-    "head.exp.rownorm_vs_adamw": {"quick": 1, "full": 1, "paper": 1},
-    "head.exp.rownorm_vs_adamw.width": {"quick": 1, "full": 1, "paper": 1},
+    # one job per seed block (two blocks: trained verdicts replicate); the width law reads the
+    # width sweep's two jobs
+    "head.exp.rownorm_vs_adamw": {"quick": 2, "full": 2, "paper": 2},
+    "head.exp.rownorm_vs_adamw.width": {"quick": 2, "full": 2, "paper": 2},
+    "finding.head_width_law": {"quick": 2, "full": 2, "paper": 2},
 }
 PAPER = Context(seed=0, profile="paper")
 FAMILY = ("finding.parity_negative_eigenvalues", "depth.exp.s3_depth", "depth.exp.word_problems",

@@ -148,7 +148,6 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
     train it, one claim at a time)."""
     import seqtheory.proofs_checks.precision_sweeps as dta
     import seqtheory.proofs_checks.claims.head_training as head
-    import seqtheory.proofs_checks.claims.head_width as hw_claim
     import seqtheory.proofs_checks.head_width_sweep as hw
 
     ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
@@ -158,8 +157,8 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         asked.append([c.key for c in configs])
         raise _Asked
 
-    def fake_stored(ctx):
-        asked.append([tr.store(ctx).key(head._experiment_config(ctx))])
+    def fake_stored(ctx, block="A"):
+        asked.append([tr.store(ctx).key(head._experiment_config(ctx, block))])
         raise _Asked
 
     monkeypatch.setattr(tr, "run_many", fake_run_many)
@@ -173,7 +172,7 @@ def test_the_plan_holds_the_runs_the_check_and_control_ask_for_first(claim, prof
         raise _Asked
 
     monkeypatch.setattr(head, "stored_experiment", fake_stored)
-    monkeypatch.setattr(hw_claim, "stored_sweep", fake_sweep)
+    monkeypatch.setattr(hw, "stored_sweep", fake_sweep)
     monkeypatch.setattr(dta, "sweeps", fake_sweeps)
     planned = set()
     for j in claim.plan(ctx, True):

@@ -16,7 +16,7 @@ from seqtheory.numerics.released_metric import (THRESHOLD, released_max_len,
 from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
-from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE
+from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE, reimplemented
 
 
 def package_max_len(rows: Sequence[Sequence[bool]], threshold: float = 0.9) -> int:
@@ -44,6 +44,9 @@ def bos_cases(k_max: int, metric: str = "released") -> list[dict[str, Any]]:
 
 @claim(
     id="audit.max_seq_len_counts_bos",
+    premise=reimplemented("the metric train/max_seq_len_at_90 (label template '[BOS] $A', "
+                          "pad_collate, cumulative_sequence_accuracies, max_prefix_at_threshold)",
+                          "seqtheory.numerics.released_metric"),
     title="The released metric max_seq_len_at_90 counts the BOS position",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2 metric train/max_seq_len_at_90, released "
                  "code " + RELEASED_CODE),

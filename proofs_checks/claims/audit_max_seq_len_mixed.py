@@ -16,7 +16,7 @@ from seqtheory.numerics.released_metric import (THRESHOLD, released_max_len,
 from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
-from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE
+from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE, reimplemented
 
 
 def mixed_length_rows(k: int, mixed: bool = True) -> list[dict[str, Any]]:
@@ -36,6 +36,10 @@ def mixed_length_rows(k: int, mixed: bool = True) -> list[dict[str, Any]]:
 
 @claim(
     id="audit.max_seq_len_mixed_lengths",
+    premise=reimplemented("the metric train/max_seq_len_at_90 with mixed training lengths (label "
+                          "template '[BOS] $A', pad_collate, cumulative_sequence_accuracies, "
+                          "max_prefix_at_threshold)",
+                          "seqtheory.numerics.released_metric"),
     title="With mixed training lengths the released max_seq_len_at_90 can report the full length "
           "for a model that fails on long words",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) Figure 2 metric train/max_seq_len_at_90, released "

@@ -19,6 +19,7 @@ from seqtheory.theory.representations import (PAPER_ROTATION_GENERATORS, audit_r
 from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
+from ..released_code import reimplemented
 
 
 def paper_rotation_evidence(maps: dict[str, tuple[FiniteGroup, list]]) -> list[dict[str, Any]]:
@@ -51,6 +52,10 @@ _RELEASED = ("released, x·g = x∘g", "released, x·g = g∘x")
 
 @claim(
     id="audit.paper_rotation_task",
+    premise=reimplemented("the A5 rotation map (breadth-first search over A5 from a = [1,2,0,3,4] "
+                          "-> A, b = [1,2,3,4,0] -> B, build_group_representation_from_table)",
+                          "seqtheory.theory.representations (paper_rotation_map, "
+                          "paper_rotation_matrices)"),
     title="The released A5 rotation map of [DEPTH] is not a representation of A5",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) released code, A5 rotation data; SPEC §3.1 "
                  "dataset audits"),

@@ -15,7 +15,7 @@ from seqtheory.theory.q_sqrt5 import orbit, q5
 from seqtheory.theory._messages import counted
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Verdict, claim
-from ..released_code import RELEASED_CODE
+from ..released_code import RELEASED_CODE, reimplemented
 
 
 def orbit_evidence(start: Sequence[int]) -> list[dict[str, Any]]:
@@ -40,6 +40,11 @@ START = (1, 1, 1)     # v0 ∝ (1, 1, 1); the orbit does not depend on the posit
 
 @claim(
     id="audit.rotation_start_orbit",
+    premise=reimplemented("the A5 rotation task (a5_generators, "
+                          "build_group_representation_from_table, GroupV0Dataset._sample_v0, the "
+                          "target loop vv = M_t vv)",
+                          "seqtheory.theory.representations (paper_rotation_map) with the start "
+                          "vector (1,1,1)"),
     title="The released rotation task visits 20 points, not the sphere",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) A5 rotation task, released code " + RELEASED_CODE),
     statement=("The released [DEPTH] rotation task visits exactly 20 points: every sequence "

@@ -124,7 +124,7 @@ def task_groups(ctx) -> Outcome:
     ax.legend(fontsize=7, ncol=4)
     figures += save_figure(fig, ctx, "audit_task_groups_derived")
     lengths = [r.get("derived_length") for r in res["rows"]]
-    verdict, _ = task_groups_decide(failures)
+    verdict, _ = task_groups_decide(failures, [r["group"] for r in res["rows"]])
     return Outcome(
         verdict=verdict,
         key_figure=(f"derived lengths {lengths} (oracle 1,1,2,2,2,3,None); "
@@ -142,12 +142,18 @@ def task_groups(ctx) -> Outcome:
 
 
 @task_groups.decision_rule
-def task_groups_decide(failures: list[str]) -> tuple[Verdict, str]:
-    """Decision rule of ``audit.task_groups``: confirmed iff no table failed validation,
-    identification or an oracle comparison; refuted otherwise (the failures are the reason)."""
-    if not failures:
-        return Verdict.CONFIRMED, "every table is a group, identified, and matches SPEC §4"
-    return Verdict.REFUTED, "; ".join(failures)
+def task_groups_decide(failures: list[str], checked: list[str]) -> tuple[Verdict, str]:
+    """Decision rule of ``audit.task_groups``: ``failures``: what failed validation,
+    identification or an oracle comparison; ``checked``: the task groups whose tables were
+    evaluated. Refuted when something failed (the failures are the reason); inconclusive when
+    a group of :data:`TASK_GROUPS` (the statement names them all) was not checked; confirmed
+    otherwise (exact, on every named group)."""
+    if failures:
+        return Verdict.REFUTED, "; ".join(failures)
+    missing = [g for g in TASK_GROUPS if g not in checked]
+    if missing:
+        return Verdict.INCONCLUSIVE, f"not checked: {', '.join(missing)}"
+    return Verdict.CONFIRMED, "every table is a group, identified, and matches SPEC §4"
 
 
 @task_groups.control
@@ -163,10 +169,10 @@ def _task_groups_control(ctx) -> ControlOutcome:
     j, k = rng.sample(range(8), 2)
     T[i, j], T[i, k] = T[i, k], T[i, j]
     swapped = evaluate_task_groups({"D8": T})
-    caught_swap = (task_groups_decide(swapped["failures"])[0] is Verdict.REFUTED
+    caught_swap = (task_groups_decide(swapped["failures"], ["D8"])[0] is Verdict.REFUTED
                    and any("not a group" in f for f in swapped["failures"]))
     q8 = evaluate_task_groups({"D8": np.array(FiniteGroup.named("Q8").cayley_table())})
-    caught_q8 = (task_groups_decide(q8["failures"])[0] is Verdict.REFUTED
+    caught_q8 = (task_groups_decide(q8["failures"], ["D8"])[0] is Verdict.REFUTED
                  and any("not isomorphic" in f for f in q8["failures"]))
     q8_oracle_only = q8["rows"][0]["matches_oracle"]
     return ControlOutcome(

@@ -60,7 +60,7 @@ def task_identity(ctx: Context) -> Outcome:
     from seqtheory.models.tasks import TASK_GROUPS
 
     rows = [identify(g, ctx) for g in TASK_GROUPS]
-    verdict, why = identity_decide(rows)
+    verdict, why = identity_decide(rows, list(TASK_GROUPS))
     return Outcome(verdict, f"{sum(r['isomorphic_to_claimed'] for r in rows)}/{len(rows)} task groups identified",
                    tables={"identity": [dict(r, isomorphic_to=", ".join(r["isomorphic_to"])) for r in rows]},
                    notes=why + "; table recovered from the training data (left convention), validated "
@@ -68,19 +68,24 @@ def task_identity(ctx: Context) -> Outcome:
 
 
 @task_identity.decision_rule
-def identity_decide(rows: list[dict]) -> tuple[Verdict, str]:
-    """Confirmed when every recovered table is isomorphic to its named group; else refuted,
-    naming the tasks that are not."""
+def identity_decide(rows: list[dict], named: list[str]) -> tuple[Verdict, str]:
+    """``rows``: per recovered task, ``{"task", "isomorphic_to_claimed"}``; ``named``: the tasks
+    the statement names. Refuted when a recovered table is not isomorphic to its named group,
+    naming the tasks; inconclusive when a named task was not recovered (nothing can be said of
+    it); confirmed when every named task is its group (exhaustive over the named tasks)."""
     bad = [r["task"] for r in rows if not r["isomorphic_to_claimed"]]
     if bad:
         return Verdict.REFUTED, f"not the named group: {bad}"
-    return Verdict.CONFIRMED, "every task is the group it names"
+    missing = [t for t in named if t not in {r["task"] for r in rows}]
+    if missing or not named:
+        return Verdict.INCONCLUSIVE, f"not recovered: {missing or 'no task named'}"
+    return Verdict.CONFIRMED, f"every named task ({', '.join(named)}) is the group it names"
 
 
 @task_identity.control
 def _task_identity_control(ctx: Context) -> ControlOutcome:
     row = identify("H3", ctx, group_name="H3(2)")         # an 'H3' task built over Z/2
-    v, why = identity_decide([row])
+    v, why = identity_decide([row], ["H3"])
     return ControlOutcome(rejected=v != Verdict.CONFIRMED, variant="'H3' task built over Z/2",
                           reason=f"{v.value}: {why}; recovered group of order {row['order']} is "
                                  f"isomorphic to {row['isomorphic_to']}")

@@ -65,10 +65,12 @@ def free_nilpotent_decide(rows: list[dict]) -> tuple[Verdict, str]:
     "derived_series", "graded", "nilpotency_class"}``; supported iff in every row the
     structure-constant derived series equals the graded one, the class is c and the dimension is
     the Witt sum (each row exact; the statement is for every (n, c), so finitely many rows
-    support it, counted); refuted otherwise."""
+    support it, counted); refuted otherwise; inconclusive without rows."""
     bad = [(r["n"], r["c"]) for r in rows if not _nilpotent_row_ok(r)]
-    if bad or not rows:
-        return Verdict.REFUTED, f"mismatch for (n, c) = {bad}" if bad else "no rows"
+    if bad:
+        return Verdict.REFUTED, f"mismatch for (n, c) = {bad}"
+    if not rows:
+        return Verdict.INCONCLUSIVE, "no (n, c) case computed"
     cases = ", ".join(f"({r['n']}, {r['c']})" for r in rows)
     return Verdict.SUPPORTED, f"all {len(rows)} (n, c) cases agree exactly: {cases}"
 

@@ -127,7 +127,7 @@ def backward_bound_u_dependence(ctx: Context) -> Outcome:
     rnd = random_evidence(ctx, 200 if ctx.quick else 2000)
     worst = max(rnd["u_dependent_max_ratio"], max(r["ratio"] for r in fam["family_bound"]))
     verdict, why = backward_u_decide(fam["growth_positive"] and fam["closed_form_ok"],
-                                     fam["candidates"], worst, _TOL)
+                                     fam["candidates"], worst, [])
     return Outcome(
         verdict,
         f"‖Δg‖₂/λ → {fam['growth_exact']} = {fam['growth']:.6f} > 0 for fixed D(S) = 1, ‖h‖₂ = 1 "
@@ -160,20 +160,33 @@ def _small_s_limits() -> list[dict]:
 
 @backward_bound_u_dependence.decision_rule
 def backward_u_decide(growth_positive: bool, candidates: list[dict], u_dependent_max_ratio: float,
-                      tolerance: float) -> tuple[Verdict, str]:
+                      proven_u_free: list[str]) -> tuple[Verdict, str]:
     """``growth_positive``: the exact limit of ``‖Δg‖₂/λ`` along the family is > 0 (and the family's
     closed form was verified); ``candidates``: U-free bounds with the change measured at a head of
-    the family; ``u_dependent_max_ratio``: worst ``‖Δg‖₂`` over the U-dependent bound.
-    Confirmed iff the change grows without bound (exact: the certificate of the statement) and
-    exceeds every candidate, with the U-dependent bound holding (within ``tolerance``) as a
-    consistency gate; inconclusive if the family is no counterexample (a U-free
-    bound may exist) or if the U-dependent bound fails too (the needed dependence is unknown)."""
+    the family; ``u_dependent_max_ratio``: worst ``‖Δg‖₂`` over the U-dependent bound;
+    ``proven_u_free``: U-free bounds on the change that a proven result gives for every head U
+    (none is known for the backward change; the frozen-probability reading has one:
+    ``D(S)``, by ``head.backward_bound``).
+    Refuted when a U-free bound is proven and the family does not grow (then a bound need not
+    depend on U); inconclusive when one is proven but the family grows (the evidence contradicts
+    itself). Otherwise confirmed iff the change grows without bound (exact: the certificate of
+    the statement) and exceeds every candidate, with the U-dependent bound holding (within
+    ``_TOL``) as a consistency gate; inconclusive if the family is no counterexample (a
+    U-free bound may exist) or if the U-dependent bound fails too (the needed dependence is
+    unknown)."""
+    if proven_u_free:
+        if growth_positive:
+            return Verdict.INCONCLUSIVE, (f"a U-free bound is proven ({', '.join(proven_u_free)}) "
+                                          "yet the family grows without bound: the evidence "
+                                          "contradicts itself")
+        return Verdict.REFUTED, (f"a bound independent of U holds for every head: "
+                                 f"{', '.join(proven_u_free)}; the family does not grow")
     missed = [c["candidate"] for c in candidates if not c["change"] > c["bound"]]
     if not growth_positive or missed or not candidates:
         return Verdict.INCONCLUSIVE, ("no counterexample: the change stays bounded along the "
                                       "family" + (f" (not exceeded: {', '.join(missed)})"
                                                   if missed else ""))
-    if not u_dependent_max_ratio <= 1 + tolerance:
+    if not u_dependent_max_ratio <= 1 + _TOL:
         return Verdict.INCONCLUSIVE, (f"U-free bounds fail, but the U-dependent bound is exceeded "
                                       f"too (ratio {u_dependent_max_ratio:.6g})")
     return Verdict.CONFIRMED, (f"every U-free candidate is exceeded ({len(candidates)} tried) and "
@@ -183,10 +196,13 @@ def backward_u_decide(growth_positive: bool, candidates: list[dict], u_dependent
 @backward_bound_u_dependence.control
 def _(ctx: Context) -> ControlOutcome:
     fam = family_evidence(frozen=True)
+    # the frozen change Sᵀ(p − e_y) has a proven U-free bound: ‖Sᵀr‖₂ ≤ ½D(S)‖r‖₁ ≤ D(S)
     verdict, why = backward_u_decide(fam["growth_positive"] and fam["closed_form_ok"],
                                      fam["candidates"],
-                                     max(r["ratio"] for r in fam["family_bound"]), _TOL)
-    return ControlOutcome(verdict is not Verdict.CONFIRMED,
+                                     max(r["ratio"] for r in fam["family_bound"]),
+                                     ["D(S) (head.backward_bound: ‖Sᵀ(p − e_y)‖₂ ≤ "
+                                      "½D(S)‖p − e_y‖₁ ≤ D(S))"])
+    return ControlOutcome(verdict is Verdict.REFUTED,
                           "probabilities frozen at p_U(h): Δg = Sᵀ(p − e_y) (the change of the "
                           "head's Jacobian alone, which needs no U)",
                           f"{verdict.value}: {why}", fam)

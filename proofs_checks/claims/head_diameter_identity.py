@@ -99,7 +99,7 @@ def diameter_identity(ctx: Context) -> Outcome:
     n = 40 if ctx.quick else 600
     res = _diameter_identity_check(lambda S, H: H * row_diameter(S)[0], ctx, n)
     trained = _trained_spot_check(ctx)
-    verdict, why = diameter_identity_decide(res, trained, _TOL_DI)
+    verdict, why = diameter_identity_decide(res, trained)
     return Outcome(
         verdict,
         f"per-h identity err {res['per_h_identity_max_err']:.1e}, sup err {res['sup_rel_err']:.1e}, "
@@ -115,13 +115,14 @@ def diameter_identity(ctx: Context) -> Outcome:
 
 
 @diameter_identity.decision_rule
-def diameter_identity_decide(errors: dict, trained: dict, tolerance: float
+def diameter_identity_decide(errors: dict, trained: dict
                              ) -> tuple[Verdict, str]:
     """Supported iff every relative error in ``errors`` (per-h identity, attained vs stated
-    supremum, excess of random hidden states over it, ℓ∞-ball dual norm) is ≤ ``tolerance`` and
+    supremum, excess of random hidden states over it, ℓ∞-ball dual norm) is ≤ ``_TOL_DI`` and
     every trained run in ``trained`` (``{head: {"identity_err_max", "bound_ok"}}``; may be empty
-    when no trained model is involved) has identity error ≤ ``tolerance`` and its bound held;
+    when no trained model is involved) has identity error ≤ ``_TOL_DI`` and its bound held;
     refuted otherwise, naming the failing quantities."""
+    tolerance = _TOL_DI
     bad = [f"{k} = {errors[k]:.3g}" for k in _DI_KEYS if not errors[k] <= tolerance]
     bad += [f"trained {k}: identity err {v['identity_err_max']:.3g}, bound held {v['bound_ok']}"
             for k, v in trained.items()
@@ -134,7 +135,7 @@ def diameter_identity_decide(errors: dict, trained: dict, tolerance: float
 @diameter_identity.control
 def _(ctx: Context) -> ControlOutcome:
     res = _diameter_identity_check(lambda S, H: H * max_l1_row_difference(S)[0], ctx, 15)
-    verdict, why = diameter_identity_decide(res, {}, _TOL_DI)
+    verdict, why = diameter_identity_decide(res, {})
     return ControlOutcome(verdict is Verdict.REFUTED,
                           "sup over the ℓ2 ball claimed as H·max‖s_i−s_j‖₁ (wrong norm)",
                           f"{verdict.value}: {why}", res)

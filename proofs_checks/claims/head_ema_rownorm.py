@@ -33,7 +33,7 @@ _TOL = 1e-9          # relative; float64 rounding of the applied step is ≤ ~1e
 def ema_rownorm_bound(ctx: Context) -> Outcome:
     ev = stream_evidence(ctx.numpy_seed("head.ema_rownorm_bound"), rownorm_factory,
                          24 if ctx.quick else 240, 12 if ctx.quick else 25)
-    verdict, why = ema_rownorm_decide(ev["max_ratio"], STATED_CONSTANT, _TOL, ev["max_ulp_ratio"])
+    verdict, why = ema_rownorm_decide(ev["max_ratio"], STATED_CONSTANT, ev["max_ulp_ratio"])
     anti = max(r["max_D_over_gamma"] for r in ev["rows"] if r["kind"] == "antipodal")
     return Outcome(
         verdict,
@@ -53,12 +53,13 @@ def ema_rownorm_bound(ctx: Context) -> Outcome:
 
 
 @ema_rownorm_bound.decision_rule
-def ema_rownorm_decide(max_ratio: float, stated_constant: float, tolerance: float,
-                       rounding: float = 0.0) -> tuple[Verdict, str]:
-    """Supported iff ``max_t D(S_t)/γ_t ≤ stated_constant·(1 + tolerance)`` over every stream;
+def ema_rownorm_decide(max_ratio: float, stated_constant: float, rounding: float = 0.0
+                       ) -> tuple[Verdict, str]:
+    """Supported iff ``max_t D(S_t)/γ_t ≤ stated_constant·(1 + _TOL)`` over every stream;
     refuted otherwise (a NaN ratio is refuted: the step was not even finite). ``rounding`` is the
-    relative float rounding scale of the measured ratios: if it exceeds ``tolerance`` the
+    relative float rounding scale of the measured ratios: if it exceeds ``_TOL`` the
     measurement cannot decide (inconclusive)."""
+    tolerance = _TOL
     if not rounding <= tolerance:
         return Verdict.INCONCLUSIVE, (f"float rounding of the measured steps ({rounding:.1e}) "
                                       f"exceeds the tolerance {tolerance:g}")
@@ -71,7 +72,7 @@ def ema_rownorm_decide(max_ratio: float, stated_constant: float, tolerance: floa
 @ema_rownorm_bound.control
 def _(ctx: Context) -> ControlOutcome:
     ev = stream_evidence(ctx.numpy_seed("head.ema_rownorm_bound"), momentum_factory, 8, 8)
-    verdict, why = ema_rownorm_decide(ev["max_ratio"], STATED_CONSTANT, _TOL, ev["max_ulp_ratio"])
+    verdict, why = ema_rownorm_decide(ev["max_ratio"], STATED_CONSTANT, ev["max_ulp_ratio"])
     return ControlOutcome(verdict is Verdict.REFUTED,
                           "the same EMA step without row normalisation (SGD momentum β, "
                           "dampening 1 − β): S_t = −γ_t m_t",

@@ -63,7 +63,7 @@ def hilbert_softmax(ctx: Context) -> Outcome:
     n = 200 if ctx.quick else 2000
     exact = _symbolic_softmax_identity()
     num = _hilbert_softmax_errors(lambda d: float(np.ptp(d)), n, ctx.numpy_seed("hs"))
-    verdict, why = hilbert_softmax_decide(exact, num["max_rel_err"], _TOL_ID)
+    verdict, why = hilbert_softmax_decide(exact, num["max_rel_err"])
     return Outcome(
         verdict,
         f"exact (sympy, every V) {exact}; max rel. error {num['max_rel_err']:.1e} over {n} pairs "
@@ -77,11 +77,12 @@ def hilbert_softmax(ctx: Context) -> Outcome:
 
 
 @hilbert_softmax.decision_rule
-def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, tolerance: float
+def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float
                            ) -> tuple[Verdict, str]:
     """Confirmed iff the symbolic identity holds (the certificate, every V) and the formula
-    matches the 60-digit Hilbert distance within ``tolerance`` (relative) on every pair (a guard
+    matches the 60-digit Hilbert distance within ``_TOL_ID`` (relative) on every pair (a guard
     on the implementation); refuted otherwise."""
+    tolerance = _TOL_ID
     if symbolic_identity and max_rel_err <= tolerance:
         return Verdict.CONFIRMED, ("symbolic certificate for every V; formula within "
                                    f"{tolerance:g} of the 60-digit value on every pair")
@@ -93,7 +94,6 @@ def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float, toleranc
 @hilbert_softmax.control
 def _(ctx: Context) -> ControlOutcome:
     num = _hilbert_softmax_errors(lambda d: float(np.abs(d).max()), 200, ctx.numpy_seed("hs"))
-    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(), num["max_rel_err"],
-                                          _TOL_ID)
+    verdict, why = hilbert_softmax_decide(_symbolic_softmax_identity(), num["max_rel_err"])
     return ControlOutcome(verdict is Verdict.REFUTED, "‖z − z′‖_∞ instead of ‖z − z′‖_var",
                           f"{verdict.value}: {why}", num)

@@ -59,7 +59,7 @@ def min_tension_duality(ctx: Context) -> Outcome:
     sizes = [(2, 1), (3, 2), (5, 3), (8, 4)] if ctx.quick else \
         [(V, d) for V in (2, 3, 5, 8, 12) for d in (1, 2, 4, 6)]
     rows = _duality_rows(1.0, ctx, sizes)
-    verdict, why = min_tension_decide(rows, SOLVER_TOL)
+    verdict, why = min_tension_decide(rows)
     gap = max(_rel_gap(r) for r in rows)
     unc = min_tension(np.eye(3, 2))
     return Outcome(verdict,
@@ -83,11 +83,14 @@ def _rel_gap(row: dict) -> float:
 
 
 @min_tension_duality.decision_rule
-def min_tension_decide(rows: list[dict], tolerance: float) -> tuple[Verdict, str]:
+def min_tension_decide(rows: list[dict]) -> tuple[Verdict, str]:
     """``rows``: one dict per instance with the solved ``primal`` value and the ``claimed_dual``
-    value. Inconclusive if a program was not solved (a non-finite value: the evidence cannot
-    decide); refuted if some relative gap ``|primal − claimed_dual| / max(1, |primal|)`` exceeds
-    ``tolerance``; supported otherwise."""
+    value. Inconclusive without rows or if a program was not solved (a non-finite value: the
+    evidence cannot decide); refuted if some relative gap ``|primal − claimed_dual| /
+    max(1, |primal|)`` exceeds ``SOLVER_TOL`` (the conic solver's tolerance); supported otherwise."""
+    tolerance = SOLVER_TOL
+    if not rows:
+        return Verdict.INCONCLUSIVE, "no instance solved"
     unsolved = [r for r in rows if not (math.isfinite(r["primal"])
                                         and math.isfinite(r["claimed_dual"]))]
     if unsolved:
@@ -101,7 +104,7 @@ def min_tension_decide(rows: list[dict], tolerance: float) -> tuple[Verdict, str
 @min_tension_duality.control
 def _(ctx: Context) -> ControlOutcome:
     rows = _duality_rows(0.5, ctx, [(3, 2), (5, 3)])
-    verdict, why = min_tension_decide(rows, SOLVER_TOL)
+    verdict, why = min_tension_decide(rows)
     return ControlOutcome(verdict is Verdict.REFUTED,
                           "dual constant ½ (primal = −(η/2)𝒯(G), the covering-radius constant), "
                           "both programs feasible and solved",

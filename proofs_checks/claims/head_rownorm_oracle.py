@@ -57,7 +57,7 @@ def rownorm_oracle(ctx: Context) -> Outcome:
     sizes = [(2, 2), (4, 3), (7, 2), (10, 5)] if ctx.quick else \
         [(V, d) for V in (2, 3, 5, 8, 12) for d in (1, 2, 4, 6)]
     r = _rownorm_oracle_check(True, ctx, sizes)
-    verdict, why = rownorm_oracle_decide({k: r[k] for k in _RN_KEYS}, _RN_KEYS)
+    verdict, why = rownorm_oracle_decide({k: r[k] for k in _RN_KEYS})
     return Outcome(verdict,
                    f"⟨G,S_RN⟩ = −Δ_RN to {r['value_rel_err']:.1e}; SOCP gap "
                    f"{r['optimality_rel_gap']:.1e}; max (D−η)/η = {r['diameter_excess']:.2e}",
@@ -71,11 +71,11 @@ def rownorm_oracle(ctx: Context) -> Outcome:
 
 
 @rownorm_oracle.decision_rule
-def rownorm_oracle_decide(errors: dict, tolerances: dict) -> tuple[Verdict, str]:
+def rownorm_oracle_decide(errors: dict) -> tuple[Verdict, str]:
     """``errors``: the worst value error ``|⟨G,S_RN⟩ + Δ_RN|/Δ_RN``, SOCP optimality gap,
     diameter excess ``(D(S_RN) − η)/η`` and feasibility violation (``1ᵀS = 0`` and covering
-    radius ≤ η/2). Supported iff each is ≤ its tolerance in ``tolerances``; refuted otherwise."""
-    bad = [f"{k} = {errors[k]:.3g} > {tol:g}" for k, tol in tolerances.items()
+    radius ≤ η/2). Supported iff each is ≤ its tolerance in ``_RN_KEYS``; refuted otherwise."""
+    bad = [f"{k} = {errors[k]:.3g} > {tol:g}" for k, tol in _RN_KEYS.items()
            if not errors[k] <= tol]
     if bad:
         return Verdict.REFUTED, "; ".join(bad)
@@ -85,7 +85,7 @@ def rownorm_oracle_decide(errors: dict, tolerances: dict) -> tuple[Verdict, str]
 @rownorm_oracle.control
 def _(ctx: Context) -> ControlOutcome:
     r = _rownorm_oracle_check(False, ctx, [(4, 3), (7, 2)])
-    verdict, why = rownorm_oracle_decide({k: r[k] for k in _RN_KEYS}, _RN_KEYS)
+    verdict, why = rownorm_oracle_decide({k: r[k] for k in _RN_KEYS})
     return ControlOutcome(verdict is Verdict.REFUTED, "missing centring: S = −(η/2)·RN(G)",
                           f"{verdict.value}: {why}",
                           {k: v for k, v in r.items() if k != "rows"})

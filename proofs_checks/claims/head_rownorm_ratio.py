@@ -73,7 +73,7 @@ def rownorm_ratio_claim(ctx: Context) -> Outcome:
     data = _cached(("rr", ctx.seed, ctx.profile),
                    lambda: _ratio_data(ctx, 12 if ctx.quick else 80, kmax))
     v = _ratio_stats(data, rownorm_ratio_bound)
-    verdict, why = rownorm_ratio_decide(v, SOLVER_TOL)
+    verdict, why = rownorm_ratio_decide(v)
     fig, ax = new_figure(figsize=(5, 3.5))
     ks = np.arange(1, kmax + 1)
     ax.plot(ks, [rownorm_ratio_bound(int(k)) for k in ks], "k-", label="√((k+1)/(2k))")
@@ -106,11 +106,12 @@ def rownorm_ratio_claim(ctx: Context) -> Outcome:
 
 
 @rownorm_ratio_claim.decision_rule
-def rownorm_ratio_decide(stats: dict, tolerance: float) -> tuple[Verdict, str]:
-    """Refuted if a ratio lies below the stated lower bound or above 1 by more than ``tolerance``
+def rownorm_ratio_decide(stats: dict) -> tuple[Verdict, str]:
+    """Refuted if a ratio lies below the stated lower bound or above 1 by more than ``SOLVER_TOL``
     (the SOCP tolerance); refined if the bounds hold but the regular-simplex gradients miss the
-    lower bound by more than ``tolerance`` (the statement says it is tight there); supported
+    lower bound by more than ``SOLVER_TOL`` (the statement says it is tight there); supported
     otherwise."""
+    tolerance = SOLVER_TOL
     if stats["max_violation_below"] > tolerance or stats["max_violation_above"] > tolerance:
         return Verdict.REFUTED, (f"ratio below the bound by {stats['max_violation_below']:.3g}, "
                                  f"above 1 by {stats['max_violation_above']:.3g}")
@@ -152,7 +153,7 @@ def _(ctx: Context) -> ControlOutcome:
     rows, ok = [], True
     for name, transform, bound, expected in _RATIO_VARIANTS:
         v = _ratio_stats(transform(data), bound or rownorm_ratio_bound)
-        verdict, why = rownorm_ratio_decide(v, SOLVER_TOL)
+        verdict, why = rownorm_ratio_decide(v)
         good = (verdict is Verdict.REFUTED if expected == "refuted"
                 else verdict is not Verdict.SUPPORTED)
         ok &= good

@@ -4,20 +4,26 @@ shallow backbone.
 
 [HEAD] reports final-step ratios (AdamW / RowNorm) of the head's row diameter 45.1 / 54.3 / 59.5×
 and of the Hilbert RMS 12.1 / 13.6 / 15.2× at d = 512 / 768 / 1024 (190M / 380M / 640M models).
-An AdamW row update has d entries of similar size while RowNorm's is normalised per row, so at a
-common learning rate the diameter ratio should grow about like √d (the paper's ratios / √d: 1.99,
-1.96, 1.86). The sweep scales the head only: a one-layer backbone of width 64 (Muon on its hidden
-matrices) feeds a Muon-trained up-projection to width d (GELU, RMSNorm) and the V×d head, on a
-word vocabulary of a few thousand ids of Python stdlib sources (:mod:`seqtheory.models.tokenizer`).
+The sweep scales the head only: a one-layer backbone of width 64 (Muon on its hidden matrices)
+feeds a Muon-trained up-projection to width d (GELU, RMSNorm) and the V×d head, on a word
+vocabulary of a few thousand ids of Python stdlib sources (:mod:`seqtheory.models.tokenizer`).
 
-**Learning rates.** The released code's rule for scaling peak learning rates with model size is
-unknown (SPEC §3.2 records only that they scale). The rule used: both heads share one peak lr at
-each width, ``η(d) = LR_REF · √(D_REF / d)``; the backbone's lr is fixed (its width is fixed). A
-ratio η_AdamW / η_RowNorm ≠ 1 would multiply every diameter ratio by about that factor, so the
-direct comparison with the paper's values rests on this rule; the exponent of the ratio in d does
-not.
+**Learning rates: the published ones** (:mod:`seqtheory.proofs_checks.head_width_sweep`): AdamW
+4.0 / 2.667 / 2.0e-3 and RowNorm 3.2 / 2.133 / 1.6e-3 at the paper's widths, the same ratio 1.25
+and 1/d scaling at the others. No factor is fitted to the paper's ratios. The recorded steps
+exclude weight decay, as the paper's diagnostics do.
 
-Each width is one results-store record (resumable); the sweep is one record over them.
+**Step geometry.** The diameter ratio decomposes exactly as (η_A / η_R)·√d·c_A / c_R with
+RowNorm's c_R = D / (2 η_R f) and AdamW's c_A = D / (2 η_A f √d) (f: the schedule's final
+factor); the paper's own table gives c_R = 0.995 / 0.994 / 0.995 and c_A = 1.585 / 1.558 /
+1.480 (f = 0.1). The report shows the measured c_A, c_R beside these: at the published lr ratio a
+mismatch of the diameter ratio is a mismatch of c_A / c_R.
+
+The √d growth of the ratio in d is the package's hypothesis, not the paper's statement:
+``finding.head_width_law`` (:mod:`seqtheory.proofs_checks.claims.finding_head_width_law`).
+
+Each width of each seed block is one results-store record (resumable); each block's sweep is one
+record over them.
 """
 from __future__ import annotations
 
@@ -28,23 +34,21 @@ import numpy as np
 
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.figures import new_figure, save_figure
-from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms
-from seqtheory.proofs_checks.head_width_sweep import (D_REF, LR_REF, WIDTH_CPU_SECONDS, evidence_of,
-                                                      fit_exponent, head_lr, seed_interval,
-                                                      stored_sweep, sweep_config)
-from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.head_width_sweep import (BLOCKS, PUBLISHED_LR_RATIO,
+                                                      adamw_both_arms_evidence, block_evidence,
+                                                      head_lrs, width_plan)
+from seqtheory.proofs_checks.registry import (HEAD, Context, ControlOutcome, Outcome, Verdict,
+                                              claim, replicate)
 
 #: the paper's final-step ratios (diameter, Hilbert RMS) by head width d
 PAPER_RATIOS = {512: (45.1, 12.1), 768: (54.3, 13.6), 1024: (59.5, 15.2)}
+#: the paper's final-step geometry (c_R = RowNorm's D/(2ηf), c_A = AdamW's D/(2ηf√d)), f = 0.1
+PAPER_STEP_GEOMETRY = {512: (0.995, 1.585), 768: (0.994, 1.558), 1024: (0.995, 1.480)}
 PAPER_SCALE = "190M / 380M / 640M-parameter models, V ≈ 50k"
 #: a measured mean ratio within this relative tolerance of the paper's value matches it
 MATCH_TOL = 0.25
 #: refuted when the seed interval excludes the paper's value by more than this factor
 REFUTE_FACTOR = 2.0
-#: the hypothesised exponent of the ratio in d, and the tolerance on the fitted exponent
-EXPONENT, EXPONENT_TOL = 0.5, 0.1
-#: refined needs this many paper widths (one factor fitted to fewer values tells little)
-MIN_PAPER_WIDTHS = 2
 #: the two statistics, in the order of PAPER_RATIOS' pairs
 STATISTICS = ("diameter", "hilbert_rms")
 
@@ -68,177 +72,169 @@ def _rounded(interval) -> list[float]:
     return [float(f"{x:.3g}") for x in interval]
 
 
-def _interval_text(interval) -> str:
-    return "none: one seed" if interval is None else f"[{interval[0]:g}, {interval[1]:g}]"
-
-
-def _geometry_text(ev: dict) -> str:
-    rn = [x for p in ev["points"] for x in p["step_geometry"]["rownorm_D_over_2lr"]]
-    ad = [x for p in ev["points"] for x in p["step_geometry"]["adamw_D_over_2lr_sqrt_d"]]
-    return (f"Final-step geometry over every width and seed: RowNorm's D(S_T) / (2 η f_T) lies in "
-            f"[{min(rn):.3f}, {max(rn):.3f}] and AdamW's D(S_T) / (2 η f_T √d) in "
-            f"[{min(ad):.2f}, {max(ad):.2f}] (f_T: the schedule's final factor), so the diameter "
-            "ratio is about (η_AdamW / η_RowNorm)·√d")
+def _geometry(p: dict) -> tuple[float, float]:
+    """``(c_R, c_A)`` of one width: the seed means of the final-step step geometry."""
+    g = p["step_geometry"]
+    return (float(np.mean(g["rownorm_D_over_2lr"])), float(np.mean(g["adamw_D_over_2lr_sqrt_d"])))
 
 
 def _scale_text(sc: dict) -> str:
     return (f"at a {sc['backbone']} backbone, V = {sc['vocab_size']}, {sc['steps']} steps "
-            f"({sc['tokens']:,} training tokens), {counted(sc['seeds'], 'seed')}; the paper: {PAPER_SCALE}")
+            f"({sc['tokens']:,} training tokens), {counted(sc['seeds'], 'seed')} per block; the "
+            f"paper: {PAPER_SCALE}")
 
 
 @claim("head.exp.rownorm_vs_adamw.width", title="RowNorm vs AdamW head: the ratios across head widths",
-       source=HEAD("experiments: RowNorm vs AdamW head"), uses_training=True,
+       source=HEAD("experiments: RowNorm vs AdamW head"), uses_training=True, claim_version=2,
        statement="The final-step row-diameter ratio AdamW/RowNorm is 45.1 / 54.3 / 59.5× and the "
-                 "Hilbert RMS ratio 12.1 / 13.6 / 15.2× at head width d = 512 / 768 / 1024, and "
-                 "RowNorm's steps are smaller at every recorded measurement")
+                 "Hilbert RMS ratio 12.1 / 13.6 / 15.2× at head width d = 512 / 768 / 1024, with "
+                 "the published head learning rates (AdamW 4.0 / 2.667 / 2.0e-3, RowNorm 3.2 / "
+                 "2.133 / 1.6e-3), and RowNorm's steps are smaller at every recorded measurement")
 def rownorm_vs_adamw_width(ctx: Context) -> Outcome:
-    res = stored_sweep(ctx)
-    ev = evidence_of(res)
-    verdict, why, parts = width_verdict(ev)
-    figs = save_figure(_figure(ev, parts["common_factor"]), ctx, "head_width_sweep")
-    table = [{"d": p["d"], "lr": head_lr(p["d"]),
-              "D_ratio": p["ratio_diameter"], "D_interval": _rounded(p["interval_diameter"]),
-              "D_ratio/sqrt(d)": p["ratio_diameter"] / math.sqrt(p["d"]),
-              "paper_D": PAPER_RATIOS.get(p["d"], (None, None))[0],
-              "H_ratio": p["ratio_hilbert_rms"], "H_interval": _rounded(p["interval_hilbert_rms"]),
-              "paper_H": PAPER_RATIOS.get(p["d"], (None, None))[1],
-              "RN_D/(2ηf)": float(np.mean(p["step_geometry"]["rownorm_D_over_2lr"])),
-              "AdamW_D/(2ηf√d)": float(np.mean(p["step_geometry"]["adamw_D_over_2lr_sqrt_d"])),
-              "rownorm_smaller_every_measurement": p["frac_steps_rownorm_smaller"] == 1.0,
-              "val_loss_diff": p["val_loss_diff"],
-              "verdict_at_d": parts["per_width"][p["d"]],
-              "direct_at_d": parts["direct"].get(p["d"], "no paper value")} for p in ev["points"]]
-    fd = ev.get("fit_diameter")
-    key = ", ".join(f"d={p['d']}: D {p['ratio_diameter']:.1f}×" for p in ev["points"])
-    if fd:
-        key += f"; D ratio ∝ d^{fd['exponent']:.2f} [{fd['ci'][0]:.2f}, {fd['ci'][1]:.2f}] (√d: 0.5)"
-    if parts["common_factor"] is not None:
-        key += (f"; the paper's {len(parts['deviations'])} ratios ÷ measured: common factor "
-                f"r = {parts['common_factor']:.2f} {_interval_text(parts['common_factor_interval'])} "
-                f"(largest deviation {max(parts['deviations']) - 1:.0%})")
-    return Outcome(verdict, key,
-                   evidence={"decision": ev, "parts": parts, "paper": PAPER_RATIOS,
-                             "lr_rule": f"η(d) = {LR_REF:g}·√({D_REF}/d), both heads",
-                             "corpus_sha256": res["points"][0]["corpus_sha256"]},
-                   tables={"widths": table}, figures=figs,
-                   notes=f"{why}. Released recipes (head AdamW betas "
-                         "(0.9, 0.999), eps 1e-10, weight decay 0.1; head RowNorm β 0.95, eps 1e-8, "
-                         "no weight decay; Muon on the hidden matrices). The released code's "
-                         "lr-scaling rule is unknown; both heads share η(d) = "
-                         f"{LR_REF:g}·√({D_REF}/d) (an lr ratio between the heads would scale every "
-                         "diameter ratio by about that factor; the exponent in d does not depend "
-                         f"on it). {_geometry_text(ev)}. Intervals: 95% Student-t over seeds "
-                         "of the log per-seed ratios")
+    blocks = block_evidence(ctx)
+    verdict, why, parts = width_verdict({"blocks": blocks})
+    figs = save_figure(_figure(blocks), ctx, "head_width_sweep")
+    tables = {f"widths, seed block {b}": _table(ev, parts["blocks"][b]) for b, ev in blocks.items()}
+    return Outcome(verdict, _key_figure(blocks),
+                   evidence={"decision": {"blocks": blocks}, "parts": parts, "paper": PAPER_RATIOS,
+                             "paper_step_geometry": PAPER_STEP_GEOMETRY,
+                             "lrs": {d: head_lrs(d) for d in
+                                     [p["d"] for p in blocks[BLOCKS[0]]["points"]]}},
+                   tables=tables, figures=figs,
+                   notes=f"{why}. Released recipes (head AdamW betas (0.9, 0.999), eps 1e-10, "
+                         "weight decay 0.1; head RowNorm β 0.95, eps 1e-8, no weight decay; Muon "
+                         "on the hidden matrices) at the published peak head learning rates "
+                         "(AdamW 4.0 / 2.667 / 2.0e-3, RowNorm 3.2 / 2.133 / 1.6e-3 at d = 512 / "
+                         f"768 / 1024; ratio {PUBLISHED_LR_RATIO:g} and η·d constant at the other "
+                         "widths); no factor fitted to the paper's ratios. The recorded steps "
+                         "exclude weight decay, as the paper's diagnostics do. Step geometry: "
+                         "D ratio = 1.25·√d·c_A / c_R exactly, with c_R = RowNorm's D/(2ηf) and "
+                         "c_A = AdamW's D/(2ηf√d) (paper: c_R 0.995 / 0.994 / 0.995, c_A 1.585 / "
+                         "1.558 / 1.480); the tables give the measured ones. Intervals: 95% "
+                         "Student-t over the block's seeds of the log per-seed ratios. The √d "
+                         "growth in d is the package's finding.head_width_law, not this claim")
+
+
+def _key_figure(blocks: dict[str, dict]) -> str:
+    """Per block: at the paper's widths the ratios beside the paper's and the step geometry
+    (c_A, c_R) beside the paper's; without a paper width, the ratios at every width."""
+    out = []
+    for b, ev in blocks.items():
+        at = [p for p in ev["points"] if p["d"] in PAPER_RATIOS]
+        if not at:
+            out.append(f"block {b}: " + ", ".join(
+                f"d={p['d']}: D {p['ratio_diameter']:.1f}× / H {p['ratio_hilbert_rms']:.1f}×"
+                for p in ev["points"]) + " (no paper width)")
+            continue
+        rows = []
+        for p in at:
+            (pd, ph), (pc_r, pc_a), (c_r, c_a) = (PAPER_RATIOS[p["d"]], PAPER_STEP_GEOMETRY[p["d"]],
+                                                  _geometry(p))
+            rows.append(f"d={p['d']}: D {p['ratio_diameter']:.1f}× (paper {pd}×, ÷ "
+                        f"{pd / p['ratio_diameter']:.2f}), H {p['ratio_hilbert_rms']:.1f}× (paper "
+                        f"{ph}×, ÷ {ph / p['ratio_hilbert_rms']:.2f}), c_A {c_a:.3f} (paper "
+                        f"{pc_a}), c_R {c_r:.3f} (paper {pc_r})")
+        out.append(f"block {b}: " + "; ".join(rows))
+    return " | ".join(out)
+
+
+def _table(ev: dict, parts: dict) -> list[dict]:
+    rows = []
+    for p in ev["points"]:
+        c_r, c_a = _geometry(p)
+        paper = PAPER_RATIOS.get(p["d"], ("—", "—"))
+        paper_c_r, paper_c_a = PAPER_STEP_GEOMETRY.get(p["d"], ("—", "—"))
+        rows.append({"d": p["d"], "lr_AdamW": p["lr_adamw"], "lr_RowNorm": p["lr_rownorm"],
+                     "D_ratio": p["ratio_diameter"], "D_interval": _rounded(p["interval_diameter"]),
+                     "paper_D": paper[0],
+                     "paper_D/measured": (paper[0] / p["ratio_diameter"] if p["d"] in PAPER_RATIOS
+                                          else "—"),
+                     "H_ratio": p["ratio_hilbert_rms"],
+                     "H_interval": _rounded(p["interval_hilbert_rms"]), "paper_H": paper[1],
+                     "c_R = RN D/(2ηf)": c_r, "paper_c_R": paper_c_r,
+                     "c_A = AdamW D/(2ηf√d)": c_a, "paper_c_A": paper_c_a,
+                     "rownorm_smaller_every_measurement": p["frac_steps_rownorm_smaller"] == 1.0,
+                     "val_loss_diff": p["val_loss_diff"],
+                     "verdict_at_d": parts["per_width"].get(p["d"], "no paper value")})
+    return rows
 
 
 @rownorm_vs_adamw_width.decision_rule
 def width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
-    """Evidence: ``points`` (per width: mean and per-seed ratios, seed intervals, the fraction of
-    recorded steps at which RowNorm is smaller, ``converged``), ``fit_*`` and ``scale``.
+    """Evidence: ``{"blocks": {name: block evidence}}``, two or more disjoint seed blocks, each
+    with ``seeds``, ``points`` (per width: mean and per-seed ratios, seed intervals, the fraction
+    of recorded steps at which RowNorm is smaller, ``converged``) and ``scale``.
 
-    The sweep runs both heads at one shared lr (see the module docstring), so a measured ratio
-    is the paper's only up to the ratio r = η_AdamW / η_RowNorm of the released recipes, which
-    is unknown. The rule (fixed before the runs of seeds 2 and 3, after seeds 0 and 1):
+    Each block is decided alone (:func:`block_width_verdict`); the verdict stands when every
+    block gives it, else it is inconclusive with both blocks shown (``registry.replicate``).
+    Returns ``(verdict, why, {"blocks": {name: parts}})``. ``ValueError`` for fewer than two
+    blocks, blocks that share a seed, or bad points (:func:`block_width_verdict`)."""
+    blocks = ev["blocks"]
+    decided = {name: block_width_verdict(bev) for name, bev in blocks.items()}
+    verdict, why = replicate({name: (blocks[name]["seeds"], v, w)
+                              for name, (v, w, _) in decided.items()})
+    return verdict, why, {"blocks": {name: parts for name, (_, _, parts) in decided.items()}}
 
-    * per paper width, each statistic is first compared directly (:func:`paper_point_verdict`);
-      then with one *common factor* ``r`` (the geometric mean of paper / measured over every
-      paper width and both statistics, :func:`common_factor`): a width is ``supported`` when
-      both statistics match directly, else ``refined`` when both lie within ``MATCH_TOL`` of
-      ``r`` times the measured mean, ``refuted`` when one lies more than ``REFUTE_FACTOR`` from
-      it, else ``inconclusive``;
-    * overall: inconclusive when a run did not converge; refuted when RowNorm is not smaller at
-      every recorded measurement at some width (a counterexample to the statement's second
-      part) or a paper width is refuted; supported when every paper width measured is
-      supported and the diameter exponent is consistent with 0.5 (its CI meets [0.4, 0.6] and
-      excludes 0, so a ratio flat in d with a wide CI is not) and, with >= 2 paper widths, the
-      diameter ratio grows across them (:func:`_grows_at_paper_widths`); refined when every
-      paper value at every paper width lies within ``MATCH_TOL`` of ``r`` times the measured
-      mean, at least ``MIN_PAPER_WIDTHS`` were run, the exponent is consistent and the
-      diameter ratio grows across the paper widths: the paper's ratios then fit one width law
-      times one recipe factor, and the report gives ``r`` (the lr ratio they would need) and
-      the ratio at equal lrs; else inconclusive (also when no paper width was run). The
-      ``MATCH_TOL`` common-factor branch was fixed before the runs of seeds 2 and 3; the
-      growth, interval-width and input checks were added by a review after them (all four
-      stored seeds keep their verdicts).
 
-    ``ValueError`` when a head width appears twice in ``points``, or a ratio, per-seed ratio or
-    interval end is not a positive finite number (a head that did not move gives 0 or inf)."""
+def block_width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
+    """The verdict of one seed block, at the published learning rates (no fitted factor):
+
+    * inconclusive when a run did not converge;
+    * refuted when RowNorm is not smaller at every recorded measurement at some width (a
+      counterexample to the statement's last part);
+    * per paper width, each statistic compared directly with the paper's value
+      (:func:`paper_point_verdict`: within ``MATCH_TOL`` supports, a seed interval more than
+      ``REFUTE_FACTOR`` away refutes); a width is supported when both statistics are, refuted
+      when one is;
+    * overall: refuted when a paper width is refuted, supported when every paper width run is
+      supported, else inconclusive (also when no paper width was run).
+
+    Returns ``(verdict, why, parts)``. ``ValueError`` when a head width appears twice in
+    ``points``, or a ratio, per-seed ratio or interval end is not a positive finite number (a
+    head that did not move gives 0 or inf)."""
     pts = _checked_points(ev["points"])
     sc = _scale_text(ev["scale"])
-    parts: dict[str, Any] = {"per_width": {}, "every_measurement": {}, "direct": {},
-                             "with_common_factor": {}}
-    fd = ev.get("fit_diameter")
-    # consistent with √d: the CI meets [0.4, 0.6] and excludes 0 (the ratio grows with d)
-    parts["exponent_consistent"] = bool(fd) and (0 < fd["ci"][0] <= EXPONENT + EXPONENT_TOL
-                                                 and fd["ci"][1] >= EXPONENT - EXPONENT_TOL)
-    paper_pts = [p for p in pts if p["d"] in PAPER_RATIOS]
-    r = common_factor(paper_pts) if paper_pts else None
-    parts["common_factor"] = r
-    parts["grows_at_paper_widths"] = _grows_at_paper_widths(paper_pts)
-    parts["common_factor_interval"] = common_factor_interval(paper_pts) if paper_pts else None
-    parts["deviations"] = _deviations(paper_pts, r) if paper_pts else []
+    parts: dict[str, Any] = {"per_width": {}, "every_measurement": {}, "paper_over_measured": {}}
     for p in pts:
         parts["every_measurement"][p["d"]] = p["frac_steps_rownorm_smaller"] == 1.0
-        parts["per_width"][p["d"]] = "no paper value"
+    paper_pts = [p for p in pts if p["d"] in PAPER_RATIOS]
     for p in paper_pts:
-        direct, factored = _paper_width_verdict(p, r)
-        parts["direct"][p["d"]] = direct.value
-        parts["with_common_factor"][p["d"]] = factored.value
-        parts["per_width"][p["d"]] = (direct if direct is Verdict.SUPPORTED else factored).value
-    fh = ev.get("fit_hilbert_rms")
-    expo = (f"diameter ratio ∝ d^{fd['exponent']:.2f} [{fd['ci'][0]:.2f}, {fd['ci'][1]:.2f}], "
-            f"Hilbert RMS ratio ∝ d^{fh['exponent']:.2f} [{fh['ci'][0]:.2f}, {fh['ci'][1]:.2f}] "
-            f"(95% CI; √d: 0.5)" if fd and fh else "no exponent fit (one width)")
+        vs = [paper_point_verdict(p[f"ratio_{k}"], p[f"interval_{k}"], paper)
+              for k, paper in zip(STATISTICS, PAPER_RATIOS[p["d"]])]
+        parts["per_width"][p["d"]] = (
+            Verdict.SUPPORTED if all(v is Verdict.SUPPORTED for v in vs) else
+            Verdict.REFUTED if Verdict.REFUTED in vs else Verdict.INCONCLUSIVE).value
+        parts["paper_over_measured"][p["d"]] = [PAPER_RATIOS[p["d"]][j] / p[f"ratio_{k}"]
+                                                for j, k in enumerate(STATISTICS)]
     if not all(p["converged"] for p in pts):
         bad = [p["d"] for p in pts if not p["converged"]]
         return Verdict.INCONCLUSIVE, f"training did not converge at d = {bad} {sc}", parts
-    fails = {p["d"]: p["frac_steps_rownorm_smaller"] for p in pts if not parts["every_measurement"][p["d"]]}
+    fails = {p["d"]: p["frac_steps_rownorm_smaller"] for p in pts
+             if not parts["every_measurement"][p["d"]]}
     if fails:
         at = ", ".join(f"d={d} ({f:.0%} of them)" for d, f in fails.items())
         return (Verdict.REFUTED, f"RowNorm is not smaller at every recorded measurement: smaller "
-                                 f"on both statistics at {at} {sc}; {expo}", parts)
-    measured = "; ".join(f"d={p['d']}: D {p['ratio_diameter']:.1f}× (paper "
-                         f"{PAPER_RATIOS[p['d']][0]}×), Hilbert RMS {p['ratio_hilbert_rms']:.1f}× "
-                         f"(paper {PAPER_RATIOS[p['d']][1]}×)" for p in paper_pts)
-    at_paper = [parts["per_width"][p["d"]] for p in paper_pts]
+                                 f"on both statistics at {at} {sc}", parts)
+    measured = "; ".join(
+        f"d={p['d']}: D {p['ratio_diameter']:.1f}× [{p['interval_diameter'][0]:.3g}, "
+        f"{p['interval_diameter'][1]:.3g}] (paper {PAPER_RATIOS[p['d']][0]}×, paper ÷ measured "
+        f"{parts['paper_over_measured'][p['d']][0]:.2f}), Hilbert RMS {p['ratio_hilbert_rms']:.1f}× "
+        f"(paper {PAPER_RATIOS[p['d']][1]}×, ÷ {parts['paper_over_measured'][p['d']][1]:.2f})"
+        for p in paper_pts)
+    at_paper = list(parts["per_width"].values())
     if not at_paper:
-        return (Verdict.INCONCLUSIVE, f"RowNorm smaller at every width and recorded measurement, "
-                                      f"{expo}; no paper width (512/768/1024) was run {sc}", parts)
+        return (Verdict.INCONCLUSIVE, f"RowNorm smaller at every width and recorded measurement; "
+                                      f"no paper width (512/768/1024) was run {sc}", parts)
     if Verdict.REFUTED.value in at_paper:
-        return (Verdict.REFUTED, f"the paper's ratios lie > {REFUTE_FACTOR:g}× from the measured "
-                                 f"ones even after one common factor r = {r:.2f}: {measured}; "
-                                 f"{expo} {sc}", parts)
-    if (all(v == Verdict.SUPPORTED.value for v in at_paper) and parts["exponent_consistent"]
-            and parts["grows_at_paper_widths"] is not False):
-        return Verdict.SUPPORTED, f"the ratios match the paper's: {measured}; {expo} {sc}", parts
-    if (all(v == Verdict.REFINED.value for v in parts["with_common_factor"].values())
-            and len(at_paper) >= MIN_PAPER_WIDTHS and parts["exponent_consistent"]
-            and parts["grows_at_paper_widths"]):
-        worst = max(parts["deviations"])
-        return (Verdict.REFINED,
-                f"the diameter ratio grows with d at an exponent consistent with √d and RowNorm is "
-                f"smaller at every recorded measurement, "
-                f"but at equal head lrs not all are the paper's: {measured}; one common factor "
-                f"r = {r:.2f} (95% seed interval "
-                f"{_interval_text(parts['common_factor_interval'])}) brings all "
-                f"{2 * len(paper_pts)} paper ratios within {worst - 1:.1%} of r × measured "
-                f"(tolerance {MATCH_TOL:.0%}). So the paper's values fit this width law at "
-                f"η_AdamW / η_RowNorm ≈ {r:.2f}, a recipe factor the statement does not name "
-                f"(the released lrs are unknown); {expo} {sc}", parts)
-    return (Verdict.INCONCLUSIVE, f"ratios neither match nor exclude the paper's: {measured}; "
-                                  f"{expo} {sc}", parts)
-
-
-def _grows_at_paper_widths(paper_pts: list[dict]) -> bool | None:
-    """Whether the diameter ratio grows across the paper widths: the 95% CI of its exponent
-    fitted over them alone (:func:`fit_exponent`) lies above 0; ``None`` when fewer than 2 paper
-    widths or 3 (width, seed) pairs. (Within ``MATCH_TOL`` a common factor cannot tell the
-    paper's 1.32× growth from 512 to 1024 from a flat ratio, and the sweep's exponent is
-    dominated by its smaller widths.)"""
-    per_seed = [p["ratio_diameter_per_seed"] for p in paper_pts]
-    if len(paper_pts) < 2 or sum(map(len, per_seed)) < 3:
-        return None
-    return fit_exponent([p["d"] for p in paper_pts], per_seed)["ci"][0] > 0
+        return (Verdict.REFUTED, f"a seed interval lies more than {REFUTE_FACTOR:g}× from the "
+                                 f"paper's value at the published learning rates: {measured} "
+                                 f"{sc}", parts)
+    if all(v == Verdict.SUPPORTED.value for v in at_paper):
+        return (Verdict.SUPPORTED, f"the ratios match the paper's within {MATCH_TOL:.0%} at the "
+                                   f"published learning rates: {measured} {sc}", parts)
+    return (Verdict.INCONCLUSIVE, f"at the published learning rates the ratios neither match the "
+                                  f"paper's within {MATCH_TOL:.0%} nor lie more than "
+                                  f"{REFUTE_FACTOR:g}× from them: {measured} {sc}", parts)
 
 
 def _checked_points(pts: list[dict]) -> list[dict]:
@@ -268,93 +264,40 @@ def _checked_points(pts: list[dict]) -> list[dict]:
     return out
 
 
-def common_factor(points: list[dict]) -> float:
-    """The one factor ``r`` that best maps the measured mean ratios onto the paper's: the
-    geometric mean of paper / measured over ``points`` (paper widths) and both statistics."""
-    logs = [math.log(PAPER_RATIOS[p["d"]][j] / p[f"ratio_{k}"])
-            for p in points for j, k in enumerate(STATISTICS)]
-    return math.exp(sum(logs) / len(logs))
-
-
-def common_factor_interval(points: list[dict]) -> list[float] | None:
-    """95% seed interval of ``r``: :func:`common_factor` per seed (paper / that seed's paired
-    ratios), Student-t on the logs; ``None`` with fewer than 2 seeds."""
-    n = min(len(p[f"ratio_{k}_per_seed"]) for p in points for k in STATISTICS)
-    if n < 2:
-        return None
-    per_seed = [common_factor([{"d": p["d"], **{f"ratio_{k}": p[f"ratio_{k}_per_seed"][s]
-                                                for k in STATISTICS}} for p in points])
-                for s in range(n)]
-    return _rounded(seed_interval(per_seed))
-
-
-def _deviations(points: list[dict], r: float) -> list[float]:
-    """Per paper value, max(q, 1/q) for q = paper / (r × measured mean)."""
-    return [math.exp(abs(math.log(PAPER_RATIOS[p["d"]][j] / (r * p[f"ratio_{k}"]))))
-            for p in points for j, k in enumerate(STATISTICS)]
-
-
-def _paper_width_verdict(p: dict, r: float) -> tuple[Verdict, Verdict]:
-    """One paper width: (the direct verdict, the verdict with the common factor ``r``)."""
-    vs = [paper_point_verdict(p[f"ratio_{k}"], p[f"interval_{k}"], paper)
-          for k, paper in zip(STATISTICS, PAPER_RATIOS[p["d"]])]
-    direct = (Verdict.SUPPORTED if all(v is Verdict.SUPPORTED for v in vs) else
-              Verdict.REFUTED if Verdict.REFUTED in vs else Verdict.INCONCLUSIVE)
-    dev = max(_deviations([p], r))
-    factored = (Verdict.REFINED if dev <= 1 + MATCH_TOL else
-                Verdict.REFUTED if dev > REFUTE_FACTOR else Verdict.INCONCLUSIVE)
-    return direct, factored
-
-
 @rownorm_vs_adamw_width.control
 def _width_control(ctx: Context) -> ControlOutcome:
     # AdamW in both arms at every width (seed s against seed s+1): the direction must fail
-    res = stored_sweep(ctx)
-    ev = evidence_of(dict(res, points=[adamw_in_both_arms(r) for r in res["points"]]))
-    verdict, why, parts = width_verdict(ev)
-    return ControlOutcome(verdict not in (Verdict.SUPPORTED, Verdict.REFINED)
-                          and not all(parts["every_measurement"].values()),
+    blocks = adamw_both_arms_evidence(ctx)
+    verdict, why, parts = width_verdict({"blocks": blocks})
+    every = [ok for p in parts["blocks"].values() for ok in p["every_measurement"].values()]
+    return ControlOutcome(verdict not in (Verdict.SUPPORTED, Verdict.REFINED) and not all(every),
                           "AdamW head in both arms at every width (seeds paired s ↔ s+1)",
-                          f"verdict {verdict.value}: {why}", {"decision": ev})
+                          f"verdict {verdict.value}: {why}", {"decision": {"blocks": blocks}})
 
 
-def _figure(ev: dict, r: float | None):
+def _figure(blocks: dict[str, dict]):
     fig, ax = new_figure(1, 2, figsize=(10, 3.6))
-    ws = np.array([p["d"] for p in ev["points"]], dtype=float)
-    grid = np.geomspace(min(ws.min(), 512), max(ws.max(), 1024), 50)
     for j, (a, k, name) in enumerate(((ax[0], "diameter", "row diameter D(S_T)"),
                                       (ax[1], "hilbert_rms", "Hilbert RMS"))):
-        ref = float(np.mean([v[j] / math.sqrt(d) for d, v in PAPER_RATIOS.items()]))
-        m = np.array([p[f"ratio_{k}"] for p in ev["points"]])
-        iv = np.array([p[f"interval_{k}"] for p in ev["points"]])
-        a.errorbar(ws, m, yerr=[m - iv[:, 0], iv[:, 1] - m], fmt="o-", color="C3", capsize=3,
-                   label="measured (mean, 95% seed interval)")
-        for p in ev["points"]:
-            a.plot([p["d"]] * len(p[f"ratio_{k}_per_seed"]), p[f"ratio_{k}_per_seed"], ".",
-                   color="C3", alpha=0.4)
+        for i, (b, ev) in enumerate(blocks.items()):
+            ws = np.array([p["d"] for p in ev["points"]], dtype=float) * (1.03 ** i)
+            m = np.array([p[f"ratio_{k}"] for p in ev["points"]])
+            iv = np.array([p[f"interval_{k}"] for p in ev["points"]])
+            a.errorbar(ws, m, yerr=[m - iv[:, 0], iv[:, 1] - m], fmt=("o-", "s--")[i % 2],
+                       color=f"C{3 + i}", capsize=3, ms=4,
+                       label=f"block {b} (mean, 95% seed interval)")
         pw = sorted(PAPER_RATIOS)
         a.plot(pw, [PAPER_RATIOS[d][j] for d in pw], "s", color="k",
                label="[HEAD] (190M–640M models)")
-        if r is not None:
-            a.plot(ws, r * m, "o", mfc="none", color="C0",
-                   label=f"measured × common factor r = {r:.2f}")
-        a.plot(grid, ref * np.sqrt(grid), "--", color="0.5",
-               label=f"{ref:.2f}·√d (paper's mean ratio/√d)")
-        a.plot(grid, m[0] * np.sqrt(grid / ws[0]), ":", color="C3", lw=0.8,
-               label="√d through the first measured point")
         a.set_xscale("log")
         a.set_yscale("log")
         a.set_xlabel("head width d")
-        a.set_title(f"AdamW / RowNorm final-step {name}")
+        a.set_title(f"AdamW / RowNorm final-step {name}\n(published lrs, ratio "
+                    f"{PUBLISHED_LR_RATIO:g})", fontsize=9)
         a.legend(fontsize=7)
     return fig
 
 
-
-
 @rownorm_vs_adamw_width.training_plan
 def _width_plan(ctx: Context, controls: bool) -> list:
-    from seqtheory.proofs_checks.training_runs import StoreJob
-
-    return [StoreJob("seqtheory.proofs_checks.head_width_sweep:stored_sweep", sweep_config(ctx),
-                     ctx.by_profile(*WIDTH_CPU_SECONDS))]
+    return width_plan(ctx)
