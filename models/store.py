@@ -64,7 +64,7 @@ from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
-           "ResultsStore", "RunRecord",
+           "keyed_config", "keyed_classes", "ResultsStore", "RunRecord",
            "RunHeldError", "check_lease_times", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
@@ -227,6 +227,34 @@ def _key_of_fields(cls: type, fields: Any) -> str:
                           "config": _normalised(fields, cls)},
                          sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+#: The configuration classes whose runs a results store may hold, by class name (the key hashes
+#: the class name with the fields): each registers itself where it is defined (:func:`keyed_config`)
+_KEYED: dict[str, type] = {}
+
+
+def keyed_config(cls: type) -> type:
+    """Class decorator: register the configuration dataclass ``cls`` as one whose runs a results
+    store may hold (:func:`keyed_classes`; the provenance check of evidence bundles reads a
+    stored run's configuration as one of these). Returns ``cls``. ``TypeError`` for a class that
+    is not a dataclass; ``ValueError`` when another class of the same name is registered (keys
+    hash the class name, so two such classes would share keys)."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"keyed_config registers a dataclass, got {cls!r:.80}")
+    old = _KEYED.get(cls.__name__)
+    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+        raise ValueError(f"configuration class name {cls.__name__!r} is registered by "
+                         f"{old.__module__}.{old.__qualname__}; keys hash the class name, so "
+                         f"{cls.__module__}.{cls.__qualname__} needs another name")
+    _KEYED[cls.__name__] = cls
+    return cls
+
+
+def keyed_classes() -> tuple[type, ...]:
+    """The configuration classes registered with :func:`keyed_config` so far, in registration
+    order (a class registers when its module is imported)."""
+    return tuple(_KEYED.values())
 
 
 def key_class(key: str, fields: Any, classes: Any) -> type | None:

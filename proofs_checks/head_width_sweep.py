@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.numerics.fits import fit_loglog_slope
+from seqtheory.models.store import keyed_config
 from seqtheory.proofs_checks.head_evidence import stored_result
 from seqtheory.proofs_checks.registry import Context
 from seqtheory.proofs_checks.training_runs import seeds
@@ -49,6 +50,7 @@ class WidthPoint:
     code_revision: int = WIDTH_CODE_REVISION
 
 
+@keyed_config
 @dataclass(frozen=True)
 class WidthSweep:
     """The sweep: one :class:`WidthPoint` per width."""
@@ -77,7 +79,7 @@ def sweep_config(ctx: Context, widths: tuple[int, ...] | None = None, **lm_kw) -
 
 def stored_point(ctx: Context, p: WidthPoint) -> dict:
     """The AdamW-vs-RowNorm comparison at one width (same seeds, shared lr; no tuning)."""
-    from seqtheory.models.lm import head_comparison
+    from seqtheory.models.lm_experiment import head_comparison
 
     return stored_result(ctx, p, lambda: head_comparison(p.lm, seeds=p.seeds, lr_adamw=p.lr,
                                                          lr_rownorm=p.lr))

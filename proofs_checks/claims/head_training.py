@@ -1,7 +1,7 @@
 """Trained-model check of [HEAD] (A. Somasundaram et al., arXiv:2608.22253): RowNorm head vs AdamW
 head with a Muon backbone (``head.exp.rownorm_vs_adamw``, SPEC §3.2).
 
-The experiment (:func:`seqtheory.models.lm.head_comparison`: head lrs tuned per optimizer on a
+The experiment (:func:`seqtheory.models.lm_experiment.head_comparison`: head lrs tuned per optimizer on a
 grid, then paired seeds with the same init, batches and backbone) is one results-store record
 keyed by its configuration (:class:`HeadExperiment`): a finished record is read, never retrained.
 Recipes are the released ones (:class:`~seqtheory.models.lm.LMConfig` defaults). The statistics
@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from seqtheory.models.store import keyed_config
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.rates import SeedRule, success_rate
@@ -34,6 +35,7 @@ DIRECTION_RULE = SeedRule(min_rate=0.8, max_rate=0.0)
 HEAD_CODE_REVISION = 3      # 2: released recipes, final-step statistics; 3: RowNorm row norms on max-scaled rows
 
 
+@keyed_config
 @dataclass(frozen=True)
 class HeadExperiment:
     """The configuration of one stored head experiment (hashed by the results store)."""
@@ -59,7 +61,7 @@ def _experiment_config(ctx: Context) -> HeadExperiment:
 
 def stored_experiment(ctx: Context) -> dict:
     """The experiment's result from the store of ``ctx``, run and stored when absent."""
-    from seqtheory.models.lm import head_comparison
+    from seqtheory.models.lm_experiment import head_comparison
 
     cfg = _experiment_config(ctx)
     return stored_result(ctx, cfg, lambda: head_comparison(cfg.lm, seeds=cfg.seeds,
