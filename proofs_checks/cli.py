@@ -205,7 +205,8 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path) -> dic
     return old
 
 
-#: the lock file serialising the writers of one report folder (:func:`_write_run`)
+#: the lock file serialising the writers of one report folder (:func:`_write_run`; it exists only
+#: while a run writes the report)
 REPORT_LOCK = ".seqtheory-report.lock"
 #: how long a run waits for another run writing the same report folder (seconds)
 REPORT_LOCK_TIMEOUT_S = 600.0
@@ -334,6 +335,10 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
             progress.advance(task)
 
         def training(info: dict) -> None:
+            if info["phase"] == "note":
+                progress.console.print(f"  {info['text']}", markup=False, highlight=False,
+                                       soft_wrap=True)
+                return
             if info["phase"] == "started":
                 if info["runs"]:
                     progress.console.print(f"  training {counted(info['runs'], 'run')} in "
@@ -477,18 +482,14 @@ def _figure_files(out: Path) -> set[Path] | None:
 def _discard_new_figures(out: Path, before: set[Path] | None, created: bool) -> None:
     """A run that writes no report leaves ``out`` as it found it: the figure files it added are
     removed, and the ``figures`` folder and ``out`` itself when the run created them and they
-    are empty (but for the report lock this run created there). (A figure file the run rewrote
-    in place keeps its new bytes: the claims write figures in place, and no copy of the old
-    ones is kept.)"""
+    are empty. (A figure file the run rewrote in place keeps its new bytes: the claims write
+    figures in place, and no copy of the old ones is kept.)"""
     for p in (_figure_files(out) or set()) - (before or set()):
         with contextlib.suppress(OSError):
             p.unlink()
     if before is None:
         _remove_if_empty(out / "figures")
     if created:
-        with contextlib.suppress(OSError):
-            if [p.name for p in out.iterdir()] == [REPORT_LOCK]:
-                (out / REPORT_LOCK).unlink()
         _remove_if_empty(out)
 
 

@@ -199,7 +199,9 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
     train, each trained claim whose runs are all finished runs at once (in the order of
     ``claims``), the others after training. ``on_training`` is called with the pool's summary
     plus ``"phase": "started"`` and again, when training is over, with ``"phase": "finished"``
-    (and ``seconds``, ``error`` when training failed). Ctrl-C stops the workers."""
+    (and ``seconds``, ``error`` when training failed), and with ``"phase": "note"`` and
+    ``text`` when a worker waits for a run another process holds (whose, how long). Ctrl-C stops
+    the workers."""
     claims = list(claims)
     trained = [c for c in claims if c.plan is not None]
     pool, error = start_training(claims, ctx, controls) if trained else (None, None)
@@ -222,6 +224,8 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                     run(c)
             pending, plans = list(trained), {}
             while pending and pool is not None and pool.running():
+                for text in pool.notes() if on_training else ():
+                    on_training({"phase": "note", "text": text})
                 c = _ready(pool, pending, plans, ctx, controls)
                 if c is None:
                     time.sleep(POLL_S)

@@ -306,6 +306,7 @@ class TrainingPool:
         self._procs: list = []
         self._tmp = None
         self._complete = False                  # every job done (wait() returned)
+        self._read: dict[int, int] = {}         # bytes of each worker's stderr read by notes()
         if workers > 1 and len(self._plan) > 1:
             self._start(min(workers, len(self._plan)))
         self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
@@ -324,6 +325,28 @@ class TrainingPool:
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
                      str(self._store.root), str(tmp)],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
+
+    def notes(self) -> list[str]:
+        """The lines the workers wrote since the last call that say they wait for a run another
+        process holds (whose it is and for how long: the results store's wait notes), so that
+        the terminal can show them; ``[]`` when the jobs run in this process."""
+        if self._tmp is None:
+            return []
+        out = []
+        for w in range(len(self._procs)):
+            path = Path(self._tmp.name) / f"stderr{w}.txt"
+            try:
+                with open(path, "rb") as f:
+                    f.seek(self._read.get(w, 0))
+                    data = f.read()
+            except OSError:
+                continue
+            whole = data[:data.rfind(b"\n") + 1]            # complete lines only
+            self._read[w] = self._read.get(w, 0) + len(whole)
+            out += [line.removeprefix("seqtheory: ")
+                    for line in whole.decode(errors="replace").splitlines()
+                    if line.startswith("seqtheory: waiting for ")]
+        return out
 
     def running(self) -> bool:
         """True while a worker process is still training (False when the jobs run in this

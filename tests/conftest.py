@@ -81,6 +81,26 @@ def _session_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _ray_temp_dir():
+    """Ray's session folders (logs, sockets; about 30 MB per local instance) go to a short
+    temporary folder of this test session (``RAY_TMPDIR``: Ray's sockets need a path of at most
+    107 bytes, so not ``tmp_path``), removed at the end, instead of staying in ``/tmp/ray``.
+    Subprocesses the tests start inherit it."""
+    import shutil
+    import tempfile
+
+    old = os.environ.get("RAY_TMPDIR")
+    folder = tempfile.mkdtemp(prefix="st-ray-")
+    os.environ["RAY_TMPDIR"] = folder
+    yield
+    if old is None:
+        os.environ.pop("RAY_TMPDIR", None)
+    else:
+        os.environ["RAY_TMPDIR"] = old
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _working_tree_is_unchanged():
     roots = {REPO, Path.cwd().resolve()}
     before = {r: tree_snapshot(r) for r in roots}
