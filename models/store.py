@@ -68,11 +68,21 @@ from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
-           "keyed_config", "keyed_classes", "ResultsStore", "RunRecord",
+           "keyed_config", "keyed_classes", "default_results_dir", "ResultsStore", "RunRecord",
            "RunHeldError", "check_lease_times", "default_owner", "owner_gone", "holder_line", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
+
+
+def default_results_dir() -> Path:
+    """The results store every command (``verify``, ``train``, ``runs``, ``inspect``,
+    ``sweep``) and the notebooks use unless told otherwise: ``results/`` in the seqtheory cache
+    folder (``$SEQTHEORY_CACHE_DIR/results``, else ``~/.cache/seqtheory/results``), one store
+    wherever they run, so a run trained by one is read back by the others. Nothing is created."""
+    from seqtheory.theory._io import cache_path
+
+    return cache_path("results")
 
 
 def holds_store(root: str | os.PathLike) -> bool:

@@ -46,7 +46,7 @@ from .environment import environment_info
 
 __all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
            "bundle_store_dir", "bundle_store", "keyed_classes", "provenance_problems",
-           "unverified_lines"]
+           "unverified_lines", "report_evidence"]
 
 BUNDLE_FORMAT = 1
 _PROVENANCE = "provenance.json"
@@ -297,3 +297,10 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     devices = {r.get("device") for r in (json.loads(x) for _, x in rows if x)
                if isinstance(r, dict) and isinstance(r.get("device"), str)}
     return devices, len(rows)
+
+
+def report_evidence(report: dict) -> str | None:
+    """The evidence bundle a report's trained claims read (:func:`describe`), or ``None`` when
+    they read this machine's runs."""
+    ev = report.get("environment", {}).get("evidence")
+    return describe(ev) if ev else None

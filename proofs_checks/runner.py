@@ -188,12 +188,25 @@ def _ready(pool, pending: list[Claim], plans: dict, ctx: Context, controls: bool
     return None
 
 
+def _training_cost(c: Claim, ctx: Context) -> dict | None:
+    """The fresh-store cost of the runs the claim's check reads (its plan without controls:
+    :func:`~seqtheory.proofs_checks.training_runs.training_cost`); ``None`` when it cannot be
+    told."""
+    from .training_runs import training_cost
+
+    try:
+        return training_cost(ctx, c.plan(ctx, False))
+    except Exception:            # a cost that cannot be read never fails the run
+        return None
+
+
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_start: Callable[[Claim], None] | None = None,
                on_done: Callable[[ClaimResult], None] | None = None,
                on_training: Callable[[dict], None] | None = None) -> list[ClaimResult]:
     """Run claims, calling ``on_start`` / ``on_done`` around each (progress display), and return
-    the results in the order of ``claims``. When some claims registered a training plan, their
+    the results in the order of ``claims`` (a trained claim's result carries the fresh-store cost
+    of its runs in ``extra["training"]``). When some claims registered a training plan, their
     runs start training first, in worker processes, while the claims without training run here;
     then the trained claims run, reading their runs from the store: while the workers still
     train, each trained claim whose runs are all finished runs at once (in the order of
@@ -214,6 +227,8 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
         if on_start:
             on_start(c)
         results[c.id] = run_claim(c, ctx, controls=controls)
+        if c.plan is not None:
+            results[c.id].extra["training"] = _training_cost(c, ctx)
         if on_done:
             on_done(results[c.id])
 

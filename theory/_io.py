@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir",
+__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir", "cache_path",
            "ensure_dir", "check_dir", "check_entries", "current_umask", "folder_lock", "os_error_line",
            "FolderLockTimeout"]
 
@@ -242,14 +242,19 @@ def _lock_holder(path: Path) -> str:
     return f"another process ({text})" if text else "another process"
 
 
-def cache_dir(*parts: str) -> Path:
+def cache_path(*parts: str) -> Path:
     """The seqtheory cache folder (``$SEQTHEORY_CACHE_DIR``, else ``$XDG_CACHE_HOME/seqtheory``,
-    else ``~/.cache/seqtheory``), joined with ``parts`` and created."""
+    else ``~/.cache/seqtheory``), joined with ``parts``; nothing is created."""
     root = os.environ.get("SEQTHEORY_CACHE_DIR")
     if root:
         base = Path(root)
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "seqtheory"
-    d = base.joinpath(*parts)
+    return base.joinpath(*parts)
+
+
+def cache_dir(*parts: str) -> Path:
+    """:func:`cache_path`, created."""
+    d = cache_path(*parts)
     d.mkdir(parents=True, exist_ok=True)
     return d

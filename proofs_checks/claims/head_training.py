@@ -88,7 +88,16 @@ def evidence_of(res: dict) -> dict:
             "parameters": param_count(res["config"], res["vocab_size"])}
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ("a run at the paper's scale (at least 190M parameters: a GPU): ratios outside the "
+              "paper's 45–60× (diameter) and 12–15× (Hilbert RMS) there refute the claim, "
+              "inside them (with the paper's loss cost) support it; a smaller model's ratios "
+              "cannot refute it, only the direction (RowNorm's steps smaller) is tested below "
+              'that scale')
+
+
 @claim("head.exp.rownorm_vs_adamw", title="RowNorm head vs AdamW head (Muon backbone)",
+       decided_by=DECIDED_BY,
        source=HEAD("experiments: RowNorm vs AdamW head"), uses_training=True,
        statement="RowNorm on the head (Muon on the backbone) shrinks the per-step row diameter "
                  "45–60× and the Hilbert RMS 12–15× vs AdamW, at +0.006–0.015 validation loss "
