@@ -71,7 +71,7 @@ def citation_line(c: Claim, cited: dict) -> str:
 
 def bibtex_entry(c: Claim, cited: dict) -> str:
     """The BibTeX ``@misc`` entry of claim ``c``'s verdict (``cited`` as for
-    :func:`citation_line`, with ``year``)."""
+    :func:`citation_line`, with ``year`` and ``reproduce``, the command that re-runs it)."""
     def esc(text: str) -> str:
         return "".join("\\" + ch if ch in "{}%&$#_" else ch for ch in text)
 
@@ -83,7 +83,7 @@ def bibtex_entry(c: Claim, cited: dict) -> str:
                         f"{short_commit(cited['commit'])}",
         "note": f"Verdict: {cited['verdict']} ({cited['origin']}). Statement: "
                 f"{c.source.cite(paper_version=True)}. Decision rule version "
-                f"{cited['rule_version'] or 'none'}. Reproduce: seqtheory verify --only {c.id}",
+                f"{cited['rule_version'] or 'none'}. Reproduce: {cited['reproduce']}",
     }
     body = ",\n".join(f"  {k} = {{{v if k == 'author' else esc(v)}}}" for k, v in fields.items())
     return f"@misc{{seqtheory:{c.id},\n{body}\n}}"
@@ -129,7 +129,7 @@ def _from_report(c: Claim, args: argparse.Namespace, rpath: Path) -> dict | None
         origin += f"; its negative control {ctl}"
     return {"verdict": rec["verdict"], "rule_version": rec["rule"]["version"],
             "seqtheory_version": rep["seqtheory_version"], "commit": rep["git_commit"],
-            "origin": origin, "year": rep["created_utc"][:4]}
+            "origin": origin, "year": rep["created_utc"][:4], "reproduce": rec["reproduce"]}
 
 
 def _run_now(c: Claim, seed: int) -> dict | None:
@@ -138,6 +138,7 @@ def _run_now(c: Claim, seed: int) -> dict | None:
     import datetime as _dt
 
     from .environment import git_commit, package_version
+    from .report import reproduce_command
     from .rule_versions import rule_fingerprint
     from .runner import run_claim
 
@@ -149,7 +150,7 @@ def _run_now(c: Claim, seed: int) -> dict | None:
             "rule_version": rule_fingerprint(c.decision) if c.decision else "",
             "seqtheory_version": package_version(), "commit": git_commit(),
             "origin": f"run now, seed {seed}, profile quick",
-            "year": _dt.date.today().year}
+            "year": _dt.date.today().year, "reproduce": reproduce_command(c.id, seed, "quick")}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -76,8 +76,10 @@ def findings_block(snap: dict) -> str:
     why (the key figure), and the ids of the confirmed and supported ones; then one line on the
     package's findings, the background facts and the audits."""
     order = {"refuted": 0, "refined": 1, "inconclusive": 2}
-    L = [f"From a `{snap['profile']}` report (seqtheory {snap['seqtheory_version']}, commit "
-         f"`{snap['git_commit'][:12]}`, seed {snap['seed']}); report.md has every claim's "
+    controls = (" with `--controls` (command 1 runs no controls, so its report has no `*` "
+                "marks)") if snap["controls"] else ""
+    L = [f"From a `{snap['profile']}` report{controls} (seqtheory {snap['seqtheory_version']}, "
+         f"commit `{snap['git_commit'][:12]}`, seed {snap['seed']}); report.md has every claim's "
          f"evidence.", ""]
     groups = group_by_paper(snap["claims"])
     for paper in ("DEPTH", "HEAD"):

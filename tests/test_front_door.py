@@ -226,6 +226,7 @@ def test_cite_names_each_version_and_gives_bibtex(tmp_path, capsys):
     assert bib.startswith("@misc{seqtheory:free_lie.witt_dimensions,\n  title = {seqtheory "
                           "check of claim free\\_lie.witt\\_dimensions (claim version 1)")
     assert "note = {Verdict: supported" in bib and bib.rstrip().endswith("}")
+    assert "Reproduce: seqtheory verify --only free\\_lie.witt\\_dimensions --seed 0}" in bib
     assert bib.count("{") == bib.count("}")
 
 
