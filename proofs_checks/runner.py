@@ -109,10 +109,13 @@ def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult
 
     A control counts only when it went through the claim's registered decision rule
     (:meth:`Claim.decision_rule`); a control that bypasses it, or a claim without a rule, is
-    recorded as a control error."""
+    recorded as a control error. A trained claim's result carries the fresh-store cost of its
+    runs in ``extra["training"]`` (:func:`_training_cost`)."""
     outcome, err, secs = _timed(lambda: claim.check(ctx))
     outcome, err = _checked(outcome, err, Outcome, "check")
     res = ClaimResult(claim, outcome, err, secs)
+    if claim.plan is not None:
+        res.extra["training"] = _training_cost(claim, ctx)
     if controls:
         if claim.negative_control is None:
             res.control_error = "claim has no negative control"
@@ -205,8 +208,7 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_done: Callable[[ClaimResult], None] | None = None,
                on_training: Callable[[dict], None] | None = None) -> list[ClaimResult]:
     """Run claims, calling ``on_start`` / ``on_done`` around each (progress display), and return
-    the results in the order of ``claims`` (a trained claim's result carries the fresh-store cost
-    of its runs in ``extra["training"]``). When some claims registered a training plan, their
+    the results in the order of ``claims``. When some claims registered a training plan, their
     runs start training first, in worker processes, while the claims without training run here;
     then the trained claims run, reading their runs from the store: while the workers still
     train, each trained claim whose runs are all finished runs at once (in the order of
@@ -227,8 +229,6 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
         if on_start:
             on_start(c)
         results[c.id] = run_claim(c, ctx, controls=controls)
-        if c.plan is not None:
-            results[c.id].extra["training"] = _training_cost(c, ctx)
         if on_done:
             on_done(results[c.id])
 

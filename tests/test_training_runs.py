@@ -270,6 +270,9 @@ def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(mo
         def finished(self, keys):
             return keys == self.keys(ready_plan)
 
+        def notes(self):                               # the workers' wait notes: none here
+            return []
+
         def wait(self):
             events.append("wait")
             return dict(self.summary, seconds=0.0)
