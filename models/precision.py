@@ -46,6 +46,7 @@ import torch
 from seqtheory.theory._messages import shown
 
 from ._checks import check_bool_fields, check_int, check_int_fields, check_real
+from .store import keyed_config
 
 __all__ = ["PrecisionConfig", "lbfgs", "levenberg_marquardt", "jacobian", "certificate",
            "run_sweep", "stored_sweep", "fit_points", "reference_errors", "sweep_model", "sweep_predictor", "sweep_task", "DOUBLING_TOL", "STALL_GAIN", "gauss_newton_probe", "PRECISION_REVISION"]
@@ -211,6 +212,7 @@ def certificate(heldout_budget: float, heldout_doubled: float, gn_gain: float, g
 # ------------------------------------------------------------------------------------------------
 # one ε-continuation sweep of the deep abelian model on the ε-scaled rotation task
 # ------------------------------------------------------------------------------------------------
+@keyed_config
 @dataclass(frozen=True)
 class PrecisionConfig:
     """One ε-continuation sweep (hashed by the results store). ``eps``: positive ε in the order

@@ -30,7 +30,11 @@ succeeds only when the run is new, failed, or its lease has expired), keeps the 
 :meth:`heartbeat` while training (each checkpoint does so), and ends it with :meth:`finish` or
 :meth:`fail`. A finished run is never claimed again, so it is never trained twice. Checkpoints are
 written atomically (:func:`seqtheory.theory._io.atomic_write_bytes`); a killed run leaves its
-lease to expire and its last checkpoint, from which the next claimant resumes.
+lease and its last checkpoint, from which the next claimant resumes. A lease whose owner is a
+process of this host that is no longer running (owner ids of :func:`default_owner`:
+``host:pid:tag``; :func:`owner_gone`) is taken over at once; a lease of a process on another host
+(or of an owner id of another form) is taken over when it expires. A wait on a live lease says
+whose it is and for how long (:meth:`ResultsStore.wait_or_claim`).
 
 A sweep runner is then::
 
@@ -64,11 +68,21 @@ from seqtheory.theory._checks import check_real
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
-           "ResultsStore", "RunRecord",
-           "RunHeldError", "check_lease_times", "default_owner", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
+           "keyed_config", "keyed_classes", "default_results_dir", "ResultsStore", "RunRecord",
+           "RunHeldError", "check_lease_times", "default_owner", "owner_gone", "holder_line", "holds_store", "sqlite_uri", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 1
 DB_NAME = "results.sqlite"
+
+
+def default_results_dir() -> Path:
+    """The results store every command (``verify``, ``train``, ``runs``, ``inspect``,
+    ``sweep``) and the notebooks use unless told otherwise: ``results/`` in the seqtheory cache
+    folder (``$SEQTHEORY_CACHE_DIR/results``, else ``~/.cache/seqtheory/results``), one store
+    wherever they run, so a run trained by one is read back by the others. Nothing is created."""
+    from seqtheory.theory._io import cache_path
+
+    return cache_path("results")
 
 
 def holds_store(root: str | os.PathLike) -> bool:
@@ -229,6 +243,34 @@ def _key_of_fields(cls: type, fields: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
+#: The configuration classes whose runs a results store may hold, by class name (the key hashes
+#: the class name with the fields): each registers itself where it is defined (:func:`keyed_config`)
+_KEYED: dict[str, type] = {}
+
+
+def keyed_config(cls: type) -> type:
+    """Class decorator: register the configuration dataclass ``cls`` as one whose runs a results
+    store may hold (:func:`keyed_classes`; the provenance check of evidence bundles reads a
+    stored run's configuration as one of these). Returns ``cls``. ``TypeError`` for a class that
+    is not a dataclass; ``ValueError`` when another class of the same name is registered (keys
+    hash the class name, so two such classes would share keys)."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"keyed_config registers a dataclass, got {cls!r:.80}")
+    old = _KEYED.get(cls.__name__)
+    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+        raise ValueError(f"configuration class name {cls.__name__!r} is registered by "
+                         f"{old.__module__}.{old.__qualname__}; keys hash the class name, so "
+                         f"{cls.__module__}.{cls.__qualname__} needs another name")
+    _KEYED[cls.__name__] = cls
+    return cls
+
+
+def keyed_classes() -> tuple[type, ...]:
+    """The configuration classes registered with :func:`keyed_config` so far, in registration
+    order (a class registers when its module is imported)."""
+    return tuple(_KEYED.values())
+
+
 def key_class(key: str, fields: Any, classes: Any) -> type | None:
     """The configuration class among ``classes`` under which ``key`` is the key of ``fields``
     (a stored run's recorded configuration, a dict) in this format or an earlier one, or
@@ -279,6 +321,16 @@ class RunHeldError(RuntimeError):
     """A run is held (claimed, lease not expired) by another live worker."""
 
 
+#: seconds between two notes of :meth:`ResultsStore.wait_or_claim` while it waits on a live lease
+WAIT_NOTE_EVERY_S = 30.0
+
+
+def _note_on_stderr(text: str) -> None:
+    import sys
+
+    print(f"seqtheory: {text}", file=sys.stderr, flush=True)
+
+
 #: the run keys that ``compute_once`` is computing in this thread (nested calls are refused)
 _COMPUTING = threading.local()
 
@@ -319,6 +371,50 @@ def _lease_renewed(store: "ResultsStore", config: Any, owner: str, lease_s: floa
 def default_owner() -> str:
     """A worker id unique to this process: ``host:pid:random``."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def owner_gone(owner: str | None, since: float) -> bool:
+    """True when the lease owner ``owner`` (an id of :func:`default_owner`, ``host:pid:tag``) is
+    a process of this host that is no longer running: no process has its pid, or the process
+    that has it started after ``since`` (the lease's last renewal, a ``time.time()``), so it is
+    another process that reuses the pid. False for an owner on another host, an id of another
+    form, or a process that may still be the owner (the lease then runs out as usual)."""
+    host, _, rest = (owner or "").partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OSError):      # a process of another user: it runs
+        return False
+    started = _process_start(pid)
+    return started is not None and started > since + 1.0       # 1 s for clock granularity
+
+
+def _process_start(pid: int) -> float | None:
+    """When process ``pid`` started (a ``time.time()``), from Linux's ``/proc``; ``None`` where
+    that cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def holder_line(rec: "RunRecord", now: float | None = None) -> str:
+    """Who holds the run of the record ``rec`` and for how long, in words: ``run 0a1b2c3d4e5f
+    is held by host:1234:ab12cd34 (lease renewed 3 s ago, ends in 117 s unless renewed)``."""
+    now = time.time() if now is None else now
+    left = max(0.0, (rec.lease_until or now) - now)
+    return (f"run {rec.key[:12]} is held by {rec.owner} (lease renewed {now - rec.updated:.0f} s "
+            f"ago, ends in {left:.0f} s unless renewed)")
 
 
 @dataclasses.dataclass
@@ -472,7 +568,8 @@ class ResultsStore:
     # ------------------------------------------------------------------ the claim protocol
     def claim(self, config: Any, owner: str, lease_s: float = 600.0) -> bool:
         """Atomically take run ``config`` for ``owner``. True when the run is new, failed, already
-        held by ``owner``, or its lease expired; False when it is finished or another live owner
+        held by ``owner``, its lease expired, or its holder is a process of this host that is
+        no longer running (:func:`owner_gone`); False when it is finished or another live owner
         holds it."""
         key, now = self.key_of(config), time.time()
         with self._connect() as con:
@@ -485,27 +582,41 @@ class ResultsStore:
                 return True
             if rec.status == "finished":
                 return False
-            if rec.status == "claimed" and rec.owner != owner and (rec.lease_until or 0) > now:
+            if rec.status == "claimed" and rec.owner != owner and (rec.lease_until or 0) > now \
+                    and not owner_gone(rec.owner, rec.updated):
                 return False
             con.execute("UPDATE runs SET status='claimed', owner=?, lease_until=?, error=NULL, "
                         "updated=? WHERE key=?", (owner, now + lease_s, now, key))
             return True
 
     def wait_or_claim(self, config: Any, owner: str, lease_s: float = 600.0,
-                      wait_s: float = 0.0, poll_s: float = 2.0) -> dict | None:
+                      wait_s: float = 0.0, poll_s: float = 2.0,
+                      on_wait: Any = None) -> dict | None:
         """Claim ``config`` for ``owner`` (:meth:`claim`), waiting while another live owner
         holds it. Returns ``None`` once the run is claimed, or its stored result when it is (or
         becomes) finished. A holder that stops renewing its lease loses the run when the lease
-        expires, and the run is claimed then. ``RunHeldError`` when the run is still held after
-        ``wait_s`` seconds (``math.inf``: wait as long as the holder keeps its lease alive)."""
+        expires (at once when it is a dead process of this host, :func:`owner_gone`), and the run
+        is claimed then. While it waits, ``on_wait(text)`` is called with whose the lease is and
+        how long it runs (:func:`holder_line`), when the wait starts and every
+        :data:`WAIT_NOTE_EVERY_S` seconds after (default: a line on stderr). ``RunHeldError``
+        naming the holder when the run is still held after ``wait_s`` seconds (``math.inf``:
+        wait as long as the holder keeps its lease alive)."""
         check_lease_times(lease_s, wait_s, poll_s)
-        deadline = time.time() + wait_s
+        on_wait = on_wait or _note_on_stderr
+        deadline, noted = time.time() + wait_s, -math.inf
         while not self.claim(config, owner, lease_s=lease_s):
             done = self.result(config)
             if done is not None:
                 return done
+            rec = self.get(config)
+            held = holder_line(rec) if rec is not None else f"run {self.key_of(config)[:12]}"
             if time.time() >= deadline:
-                raise RunHeldError(f"run {self.key_of(config)[:12]} is held by another worker")
+                raise RunHeldError(f"{held}: held by another worker")
+            if time.time() - noted >= WAIT_NOTE_EVERY_S:
+                limit = ("until it is finished or its lease ends" if math.isinf(wait_s)
+                         else f"at most {deadline - time.time():.0f} s more")
+                on_wait(f"waiting for {held}; waiting {limit}")
+                noted = time.time()
             time.sleep(min(poll_s, max(0.0, deadline - time.time())))
         return None
 

@@ -41,7 +41,7 @@ from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
 from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
                      train_arrays)
-from .store import ResultsStore, config_key, default_owner
+from .store import ResultsStore, config_key, default_owner, keyed_config
 from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
                     resolved_test_length)
@@ -61,6 +61,7 @@ TRAIN_MODELS = MODEL_NAMES + ("abelian",)
 ProgressFn = Callable[[dict], None]
 
 
+@keyed_config
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything that defines a training run (hashed by the results store; device excluded).

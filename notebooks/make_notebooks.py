@@ -27,6 +27,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from seqtheory.proofs_checks.glossary import verdicts_in_one_paragraph
+
 HERE = Path(__file__).resolve().parent
 KERNEL_NAME = "python3"
 CELL_TIMEOUT_S = 1800  # the training cell of notebook 05 trains every quick run of its claims
@@ -44,23 +46,17 @@ def code(src: str) -> tuple[str, str]:
     return ("code", textwrap.dedent(src).strip())
 
 
-VERDICTS = md("""
-    **Reading a verdict.** `confirmed`: a certificate the report shows (an exact argument checked
-    by the code, exhaustive enumeration) for the whole stated class or the finite instances the
-    statement names; `supported`: a universal statement checked on finitely many instances (listed
-    and counted), or numerical evidence within the stated tolerances; `refuted`: a counterexample
-    or a contradicting measurement; `refined`: the statement is not tight, or needs a named extra
-    hypothesis (the tight value or the hypothesis is given, with its witness); `inconclusive`: the
-    evidence cannot decide (the reason is given). A claim with parts (readings, layer classes, exact and numerical parts) combines
-    their verdicts by the weakest part; a premise taken from a source is marked as such and is
-    not covered by the verdict. Every check is paired with a **negative control** — the
-    same checking logic on a deliberately wrong variant — which it must reject; the last line of
-    each claim block reports it.
+VERDICTS = md(verdicts_in_one_paragraph() + "\n\n" + textwrap.dedent("""
+    A claim with parts (layer classes, exact and numerical parts) combines their verdicts by the
+    weakest part; a premise taken from a source is marked as such and is not covered by the
+    verdict. Every check is paired with a **negative control** — the same checking logic on a
+    deliberately wrong variant — whose outcome the last line of each claim block reports.
 
     Each claim below is run by `show_claim(id)` (quick profile, seed 0) from
     `seqtheory.proofs_checks.notebook`; `seqtheory verify --only ID --profile full` runs the full
-    tables, `seqtheory cite ID` prints a citation line.
-""")
+    tables (into `seqtheory-report-full/`, the full profile's own report folder), `seqtheory cite
+    ID` prints a citation line.
+"""))
 
 SETUP = code("""
     from seqtheory.proofs_checks.notebook import show_claim
@@ -834,16 +830,11 @@ NB05 = [
     SETUP,
     md("""
         The runs of every claim below (and of their negative controls) are trained first, together,
-        on all CPU cores, into the results store the notebooks share (`~/.cache/seqtheory/results`,
-        or `$SEQTHEORY_CACHE_DIR/results`: `notebook_results_dir()` in
-        `seqtheory.proofs_checks.notebook` returns it); each claim then reads its runs from there.
-        A second execution trains nothing.
-
-        **Which store.** `seqtheory verify` uses another store by default: `./results` in the
-        folder it runs in (its `--results` option). To read the runs it trained instead of
-        training them again here, pass that folder to both calls, e.g. from `notebooks/` with
-        verify run at the repository root: `train_claims([...], results_dir="../results")` and
-        `show_claim("finding.parity_negative_eigenvalues", results_dir="../results")`.
+        on all CPU cores, into the one results store that every `seqtheory` command and notebook
+        shares (`~/.cache/seqtheory/results`, or `$SEQTHEORY_CACHE_DIR/results`); each claim then
+        reads its runs from there. Runs that `seqtheory verify` already trained are read, not
+        trained again, and a second execution trains nothing. `seqtheory runs` lists the stored
+        runs.
     """),
     code("""
         from seqtheory.proofs_checks.notebook import train_claims
@@ -1110,9 +1101,7 @@ NB06 = [
         the scale run (the experiment is stored and read back) — a CPU-scale model cannot settle a
         claim about 190M–640M models, and the verdict block says at which scale the ratio was
         measured and what it is. The run is
-        stored in the notebooks' results store (`notebook_results_dir()`); as in notebook 5,
-        `show_claim("head.exp.rownorm_vs_adamw", results_dir="../results")` reads the one
-        `seqtheory verify` uses instead.
+        stored in the shared results store, where `seqtheory verify` finds it too.
     """),
     code("""
         rownorm_vs_adamw = show_claim("head.exp.rownorm_vs_adamw")

@@ -13,8 +13,14 @@ Typical use:
   seqtheory verify                           run every check; write seqtheory-report/report.md
   seqtheory verify --controls                also run every negative control
   seqtheory verify --only depth.cor3.6       re-run one claim, merged into the existing report
-  seqtheory cite depth.cor3.6                print a citation line with the verdict
+  seqtheory verify --profile full            the complete tables, into seqtheory-report-full/
+  seqtheory cite depth.cor3.6                print a citation line with the verdict (--bibtex)
+  seqtheory changelog depth.cor3.6           every claim and rule version, and what changed
+  seqtheory runs                             the runs of the results store (keys for inspect)
   seqtheory train --task S3 --model gla      train one model into the results store
+
+Every command uses one results store by default ($SEQTHEORY_CACHE_DIR/results, else
+~/.cache/seqtheory/results), which the notebooks share.
 
 Run "seqtheory COMMAND --help" for the options of a command.
 """
@@ -25,7 +31,6 @@ import contextlib
 import difflib
 import fnmatch
 import importlib
-import json
 import os
 import pkgutil
 import sqlite3
@@ -37,12 +42,21 @@ from seqtheory.theory._io import FolderLockTimeout, check_dir, check_entries, en
 from seqtheory.theory._messages import counted
 from seqtheory.theory._signals import restore_sigterm, sigterm_as_interrupt
 
+from .cli_types import add_results_option
 from .profiles import PROFILE_HELP, PROFILES
 from .registry import Claim, Context, all_claims, get_claim, load_all
 
-__all__ = ["main", "build_parser", "select_claims", "unknown_claim_message"]
+__all__ = ["main", "build_parser", "select_claims", "unknown_claim_message", "default_out"]
 
 DEFAULT_OUT = "seqtheory-report"
+
+
+def default_out(profile: str) -> str:
+    """The default report folder of a profile: ``seqtheory-report`` for ``quick``,
+    ``seqtheory-report-full`` / ``seqtheory-report-paper`` for the others (one folder per
+    profile, so that ``verify --only ID --profile full`` merges into a full report, never into
+    the quick one it could not merge with)."""
+    return DEFAULT_OUT if profile == "quick" else f"{DEFAULT_OUT}-{profile}"
 
 
 def select_claims(patterns: list[str] | None) -> list[Claim]:
@@ -74,36 +88,6 @@ def unknown_claim_message(name: str) -> str:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}?" if close else "see \"seqtheory claims\" for the ids"
     return f"{name!r} matches no claim; {hint}"
-
-
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def _print_summary(report: dict) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    from .report import PAPER_TITLES, group_by_paper, mark_legend, marked_verdict
-
-    console = Console()
-    colours = {"confirmed": "green", "supported": "cyan", "refuted": "red", "refined": "yellow",
-               "inconclusive": "magenta"}
-    for paper, cl in group_by_paper(report["claims"]).items():
-        t = Table(title=PAPER_TITLES.get(paper, paper), title_justify="left")
-        t.add_column("claim", no_wrap=True)
-        t.add_column("statement", overflow="fold", ratio=2)
-        t.add_column("verdict", no_wrap=True)
-        t.add_column("key figure (full evidence in report.md)", overflow="fold", ratio=3)
-        for c in cl:
-            v = marked_verdict(c)
-            t.add_row(escape(c["id"]), escape(_clip(c["statement"], 70)),  # text, not markup
-                      f"[{colours.get(c['verdict'], 'bold red')}]{v}[/]",
-                      escape(_clip(c["key_figure"], 160)))
-        console.print(t)
-    for line in mark_legend(report["claims"]):
-        console.print(line, highlight=False)
 
 
 def _check_results_dir(path: Path | None, needed: bool) -> None:
@@ -153,10 +137,12 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
 def _existing_report(out: Path) -> tuple[dict | None, str | None]:
     """The report already in the folder ``out`` (``None`` when there is none) and, when one is
     there but cannot be read as a report of this seqtheory, why."""
+    from .report import load_report
+
     if not (out / "report.json").exists():
         return None, None
     try:
-        return _load_report(out, "report"), None
+        return load_report(out, "report"), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -205,7 +191,8 @@ def _merge_base(args: argparse.Namespace, claims: list[Claim], out: Path) -> dic
     return old
 
 
-#: the lock file serialising the writers of one report folder (:func:`_write_run`)
+#: the lock file serialising the writers of one report folder (:func:`_write_run`; it exists only
+#: while a run writes the report)
 REPORT_LOCK = ".seqtheory-report.lock"
 #: how long a run waits for another run writing the same report folder (seconds)
 REPORT_LOCK_TIMEOUT_S = 600.0
@@ -296,8 +283,8 @@ def _control_word(r) -> str:
     verdict = r.outcome.verdict.value if r.outcome else None
     state = control_state({"verdict": verdict, "control": {
         "rejected": True, "rule_verdicts": [v and v.value for v in r.control.rule_verdicts]}})
-    if state == "rejected but not separated":
-        return f"control rejected but not separated (rule: {verdict} on both)"
+    if state == "unseparated":
+        return f"control unseparated (rule: {verdict} on both)"
     return f"control {state}"
 
 
@@ -312,6 +299,7 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
     from .runner import run_claims
 
     n, results = len(claims), []
+    idw = max((len(c.id) for c in claims), default=0)
     with Progress(SpinnerColumn(), TextColumn("{task.completed}/{task.total}"),
                   TextColumn("{task.description}"), TimeElapsedColumn(),
                   TextColumn("{task.fields[left]}"), transient=False,
@@ -328,12 +316,16 @@ def _run_with_progress(claims: list[Claim], ctx: Context, args: argparse.Namespa
         def done(r) -> None:
             results.append(r)
             v = r.outcome.verdict.value if r.outcome else "CRASHED"
-            progress.console.print(f"  {len(results):>{len(str(n))}}/{n} {r.claim.id:<32} {v:<13}"
+            progress.console.print(f"  {len(results):>{len(str(n))}}/{n} {r.claim.id:<{idw}} {v:<13}"
                                    f"{r.seconds:7.1f} s  {_control_word(r)}".rstrip(),
                                    highlight=False, soft_wrap=True)
             progress.advance(task)
 
         def training(info: dict) -> None:
+            if info["phase"] == "note":
+                progress.console.print(f"  {info['text']}", markup=False, highlight=False,
+                                       soft_wrap=True)
+                return
             if info["phase"] == "started":
                 if info["runs"]:
                     progress.console.print(f"  training {counted(info['runs'], 'run')} in "
@@ -370,14 +362,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         args.device_resolved = resolve_device(args.device)
         evidence = _check_evidence(args)
-        out = check_dir(Path(args.out).resolve(), "--out")
+        out = check_dir(Path(args.out or default_out(args.profile)).resolve(), "--out")
         ctx = Context(seed=args.seed, profile=args.profile, device=args.device_resolved,
-                      out_dir=out, results_dir=Path(args.results).resolve() if args.results else None,
-                      evidence=evidence)
-        trains = any(c.uses_training for c in claims)
-        if evidence is None:   # the default store of a training claim is <out>/results
-            _check_results_dir(ctx.results_dir if ctx.results_dir is not None or not trains
-                               else out / "results", needed=trains)
+                      out_dir=out, results_dir=Path(args.results).resolve(), evidence=evidence)
+        if evidence is None:
+            _check_results_dir(ctx.results_dir, needed=any(c.uses_training for c in claims))
         _check_report_folder(out)
         old = _merge_base(args, claims, out)
         created = not out.exists()
@@ -415,16 +404,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                   f"{out / 'report.json'}", file=sys.stderr)
         return 130
     return _print_run(report, [c for c in report["claims"] if c["id"] in ran], results, stem,
-                      out, jpath, mpath, removed)
+                      out, jpath, mpath, removed, summary=args.summary)
 
 
 def _print_run(report: dict, run_records: list[dict], results: list, stem: str, out: Path,
-               jpath: Path, mpath: Path, removed: list[str]) -> int:
-    """The terminal's account of a finished run: its claims' table, its tally, the merged
-    report's tally, where the report is; returns the exit status."""
-    from .report import tally_line, tally_lines
+               jpath: Path, mpath: Path, removed: list[str], summary: bool = False) -> int:
+    """The terminal's account of a finished run: its claims' table (not with ``summary``), its
+    tally, the merged report's tally, where the report is; returns the exit status."""
+    import shutil
 
-    _print_summary(dict(report, claims=run_records))
+    from .report import tally_line, tally_lines
+    from .terminal import claim_lines
+
+    if not summary:
+        for line in claim_lines(run_records, shutil.get_terminal_size((80, 24)).columns):
+            print(line)
+        print()
     print(f"this run: {tally_line(run_records)}")
     for line in tally_lines(run_records):
         print(f"  {line}")
@@ -477,122 +472,21 @@ def _figure_files(out: Path) -> set[Path] | None:
 def _discard_new_figures(out: Path, before: set[Path] | None, created: bool) -> None:
     """A run that writes no report leaves ``out`` as it found it: the figure files it added are
     removed, and the ``figures`` folder and ``out`` itself when the run created them and they
-    are empty (but for the report lock this run created there). (A figure file the run rewrote
-    in place keeps its new bytes: the claims write figures in place, and no copy of the old
-    ones is kept.)"""
+    are empty. (A figure file the run rewrote in place keeps its new bytes: the claims write
+    figures in place, and no copy of the old ones is kept.)"""
     for p in (_figure_files(out) or set()) - (before or set()):
         with contextlib.suppress(OSError):
             p.unlink()
     if before is None:
         _remove_if_empty(out / "figures")
     if created:
-        with contextlib.suppress(OSError):
-            if [p.name for p in out.iterdir()] == [REPORT_LOCK]:
-                (out / REPORT_LOCK).unlink()
         _remove_if_empty(out)
-
-
-def _short_commit(commit: str) -> str:
-    """The first 12 hex digits of a commit, keeping a ``-dirty`` mark (``"unknown"`` as is)."""
-    sha, sep, rest = commit.partition("-")
-    return sha[:12] + sep + rest
-
-
-def _load_report(path: Path, what: str = "--report") -> dict:
-    """A report.json (``path`` or ``path/report.json``), validated; ``ValueError`` naming the
-    file (as ``what``) and the problem when it cannot be read, is not JSON or is not a seqtheory
-    report."""
-    from .report import validate_report
-
-    if path.is_dir():
-        path = path / "report.json"
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"{what} {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{what} {str(path)!r} cannot be read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} {str(path)!r} is not valid JSON ({exc}); "
-                         f"re-run `seqtheory verify`") from None
-    try:
-        validate_report(doc)
-    except ValueError as exc:
-        raise ValueError(f"{what} {str(path)!r} is not a seqtheory report: {exc}") from None
-    return doc
-
-
-def _cmd_cite(args: argparse.Namespace) -> int:
-    from .environment import git_commit, package_version
-    from .runner import run_claim
-
-    def fail(msg: str) -> int:
-        print(f"seqtheory cite: error: {msg}", file=sys.stderr)
-        return 2
-
-    try:
-        c = get_claim(args.id)
-    except KeyError:
-        return fail(unknown_claim_message(args.id))
-    if args.seed is not None and args.seed < 0:
-        return fail(f"--seed must be a non-negative integer, got {args.seed}")
-    rpath = Path(args.report if args.report is not None else f"{DEFAULT_OUT}/report.json")
-    rep = None
-    if args.report is not None or rpath.is_file():
-        try:
-            rep = _load_report(rpath)
-        except ValueError as exc:
-            return fail(str(exc))
-    rec = None
-    if rep is not None:
-        rec = next((r for r in rep["claims"] if r["id"] == c.id), None)
-        skip = None
-        if rec is None:
-            skip = "does not hold this claim"
-        elif rec["verdict"] is None:
-            skip = "holds a crashed check of this claim"
-        elif rec["claim_version"] != c.claim_version:
-            skip = (f"holds version {rec['claim_version']} of this claim, not the current "
-                    f"{c.claim_version}")
-        elif args.seed is not None and rep["seed"] != args.seed:
-            skip = f"was made with seed {rep['seed']}, not {args.seed}"
-        if skip:
-            print(f"seqtheory cite: note: report {rpath} {skip}; running the check now",
-                  file=sys.stderr)
-            rec = None
-    if rec is not None:
-        verdict, version, commit = rec["verdict"], rep["seqtheory_version"], rep["git_commit"]
-        origin = f"report {rpath}, seed {rep['seed']}, profile {rep['profile']}"
-        if c.uses_training and rep["environment"].get("evidence"):
-            from .evidence import describe
-
-            origin += f"; runs read from the {describe(rep['environment']['evidence'])}"
-        from .report import control_outcome
-
-        ctl = control_outcome(rec)
-        if rec["control"] is not None and not rec["control"]["rejected"]:
-            origin += "; its negative control was NOT rejected: the check is broken"
-        elif rec["control"] is not None and ctl != "rejected":
-            origin += f"; its negative control was {ctl}"
-        elif rec["control_error"]:
-            origin += f"; its negative control {ctl}"
-    else:
-        seed = 0 if args.seed is None else args.seed
-        r = run_claim(c, Context(seed=seed, profile="quick"))
-        if r.outcome is None:
-            print(f"seqtheory cite: the check of {c.id} crashed:\n{r.error}", file=sys.stderr)
-            return 1
-        verdict, version, commit = r.outcome.verdict.value, package_version(), git_commit()
-        origin = f"run now, seed {seed}, profile quick"
-    print(f"claim `{c.id}` (v{c.claim_version}; {c.source.cite()}), seqtheory "
-          f"{version} (commit {_short_commit(commit)}), verdict: {verdict} [{origin}]"
-          + (f"; premise, sourced and not covered by the verdict: {c.premise.text} (source: "
-             f"{c.premise.source})" if c.premise is not None else ""))
-    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     from seqtheory import __version__
+
+    from .glossary import EXIT_STATUS
 
     p = argparse.ArgumentParser(prog="seqtheory", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -612,19 +506,19 @@ def build_parser() -> argparse.ArgumentParser:
                                    "can be, else (e.g. under --replace) beside it as "
                                    "report.interrupted.json / .md, the complete report kept. "
                                    "A refused run creates nothing. "
-                                   "Exit status: 0 when every check ran (whatever the verdicts), "
-                                   "1 when a check or a control crashed or a negative control was "
-                                   "not rejected, 2 for bad arguments, 130 after Ctrl-C.")
+                                   f"Exit status: {EXIT_STATUS}.")
     v.add_argument("--profile", choices=PROFILES, default=PROFILES[0],
                    help="; ".join(f"{k}: {h}" for k, h in PROFILE_HELP.items())
                    + f" (default {PROFILES[0]})")
     v.add_argument("--only", nargs="+", metavar="ID", help="claim ids, aliases or patterns (depth.*)")
-    v.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default ./{DEFAULT_OUT})")
+    v.add_argument("--out", default=None,
+                   help=f"report folder (default ./{default_out('quick')} for the quick profile, "
+                        f"./{DEFAULT_OUT}-PROFILE for the others)")
     v.add_argument("--seed", type=int, default=0,
                    help="non-negative seed of every random choice (default 0)")
     v.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
                    help="where trained-model claims train (default cpu)")
-    v.add_argument("--results", default="results", help="trained-model results store (default ./results)")
+    add_results_option(v, "trained-model results store")
     v.add_argument("--evidence", default=None, metavar="DIR",
                    help="read the trained claims' runs from this evidence bundle (made by "
                         "seqtheory evidence pack on another machine) instead of --results; "
@@ -634,17 +528,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--controls", action="store_true",
                    help="also run every negative control and show each outcome")
     v.add_argument("--no-progress", action="store_true", help="no live progress display")
+    v.add_argument("--summary", action="store_true",
+                   help="at the end print the tallies and where the report is, not the table of "
+                        "the run's claims (one line per claim is printed as each finishes)")
     v.set_defaults(fn=_cmd_verify)
-
-    c = sub.add_parser("cite", help="print a citation line for a claim")
-    c.add_argument("id", help="claim id or alias (see: seqtheory claims)")
-    c.add_argument("--report", default=None,
-                   help="take the verdict from this report (file or folder) when it holds the "
-                        f"claim (default ./{DEFAULT_OUT}/report.json when present)")
-    c.add_argument("--seed", type=int, default=None,
-                   help="seed of the verdict; a report made with another seed is not used "
-                        "(default: the report's seed, else 0)")
-    c.set_defaults(fn=_cmd_cite)
 
     from . import __path__ as pkg_path
 

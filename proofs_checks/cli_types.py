@@ -6,7 +6,8 @@ import argparse
 import math
 from typing import Callable
 
-__all__ = ["int_at_least", "number_above", "number_at_least", "finite_number"]
+__all__ = ["int_at_least", "number_above", "number_at_least", "finite_number",
+           "add_results_option"]
 
 
 def int_at_least(minimum: int) -> Callable[[str], int]:
@@ -45,3 +46,15 @@ def number_at_least(bound: float) -> Callable[[str], float]:
 def finite_number(s: str) -> float:
     """Converter to a finite float."""
     return _number(s, lambda v: True, "a finite number")
+
+
+def add_results_option(p: argparse.ArgumentParser, what: str = "results store folder") -> None:
+    """The ``--results`` option of a subcommand: the results store, by default the one store
+    that every command and the notebooks share
+    (:func:`~seqtheory.models.store.default_results_dir`)."""
+    from seqtheory.models.store import default_results_dir
+
+    default = default_results_dir()
+    p.add_argument("--results", default=str(default),
+                   help=f"{what}; by default the one store every command and the notebooks "
+                        f"share, $SEQTHEORY_CACHE_DIR/results when that is set (default {default})")

@@ -19,7 +19,10 @@ from pathlib import Path
 
 from seqtheory.theory._messages import counted
 
-__all__ = ["register", "run", "open_store", "render", "MAX_TOKENS_SHOWN"]
+from .cli_types import add_results_option
+from .glossary import TERMS
+
+__all__ = ["register", "run", "open_store", "render", "MAX_TOKENS_SHOWN", "COLUMNS"]
 
 #: per-token phases are printed for groups up to this order (larger ones: --json)
 MAX_TOKENS_SHOWN = 12
@@ -32,8 +35,7 @@ def register(subparsers) -> None:
                               description=__doc__,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run", metavar="RUN", help="run key or unique key prefix in the results store")
-    p.add_argument("--results", default="results",
-                   help="results store folder, or an evidence bundle folder (default ./results)")
+    add_results_option(p, "results store folder, or an evidence bundle folder")
     p.add_argument("--json", action="store_true", help="print the inspection as JSON")
     p.add_argument("--phase-tol", type=float, default=None,
                    help="tolerance (radians) of a quantised phase (default π/(2·exponent))")
@@ -128,4 +130,9 @@ def render(res) -> list[str]:
                 f"{x.channel}: {'undecided' if x.dim is None else x.dim} / "
                 f"{'–' if x.derived_length is None else x.derived_length} / {x.omega2:.3g}"
                 for x in L.lie))
-    return lines
+    return lines + ["", "columns:"] + [f"  {t}: {TERMS[t]}" for t in COLUMNS]
+
+
+#: the columns of the per-channel table (defined in :data:`~seqtheory.proofs_checks.glossary.TERMS`)
+COLUMNS = ("ch", "phases/π", "max|δ|/π", "min|λ|", "ctx/π", "character k: tokens", "hom", "⊇next",
+           "horizon")

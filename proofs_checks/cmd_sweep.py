@@ -10,7 +10,7 @@ from pathlib import Path
 
 from seqtheory.theory._messages import counted
 
-from .cli_types import int_at_least, number_above, number_at_least
+from .cli_types import add_results_option, int_at_least, number_above, number_at_least
 
 __all__ = ["register"]
 
@@ -105,7 +105,7 @@ def register(subparsers) -> None:
                     "lease has expired.")
     s.add_argument("config", metavar="CONFIG.toml",
                    help="sweep file: [sweep] name and lease, [grid] lists, [fixed] values")
-    s.add_argument("--results", default="results", help="results store folder (default ./results)")
+    add_results_option(s)
     s.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local process pool or Ray (needs the sweeps extra; default local)")
     s.add_argument("--address", default=None,
@@ -134,7 +134,7 @@ def register(subparsers) -> None:
 
     r = subparsers.add_parser(
         "sweep-report", help="tables and figures of depth.exp.word_problems from a results store")
-    r.add_argument("--results", default="results", help="results store folder (default ./results)")
+    add_results_option(r)
     r.add_argument("--out", default="seqtheory-report/word_problems",
                    help="output folder (default ./seqtheory-report/word_problems)")
     r.add_argument("--config", default=None,

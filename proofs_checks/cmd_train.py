@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_types import finite_number, int_at_least
+from .cli_types import add_results_option, finite_number, int_at_least
 
 __all__ = ["register", "run"]
 
@@ -68,7 +68,7 @@ def register(subparsers) -> None:
          choices=("auto", "cpu", "cuda"), default="auto")
     _add(p, "--threads", "torch CPU threads; none leaves torch's choice", type=int_at_least(1),
          default=None)
-    _add(p, "--results", "results store folder", default="results")
+    add_results_option(p)
     _add(p, "--no-progress", "no live progress bar", action="store_true")
     p.set_defaults(fn=run)
 

@@ -46,7 +46,7 @@ from .environment import environment_info
 
 __all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
            "bundle_store_dir", "bundle_store", "keyed_classes", "provenance_problems",
-           "unverified_lines"]
+           "unverified_lines", "report_evidence"]
 
 BUNDLE_FORMAT = 1
 _PROVENANCE = "provenance.json"
@@ -130,17 +130,18 @@ def load_provenance(bundle: str | os.PathLike) -> dict[str, Any]:
 
 
 def keyed_classes() -> tuple[type, ...]:
-    """The configuration classes whose runs seqtheory keeps in a results store (the claims'
-    training plans and the precision sweeps they store; tests/test_evidence.py checks that the
-    plans hold no other)."""
-    from seqtheory.models.precision import PrecisionConfig
-    from seqtheory.models.train import TrainConfig
+    """The configuration classes whose runs seqtheory keeps in a results store: those registered
+    with :func:`seqtheory.models.store.keyed_config` where they are defined, once the models'
+    training modules and every claim module (with the experiment modules they use) are imported
+    (:func:`~seqtheory.proofs_checks.registry.load_all`); this module names no claim. tests/test_evidence.py checks that the
+    claims' training plans hold no other."""
+    from seqtheory.models import precision, train  # noqa: F401  (their configurations register)
+    from seqtheory.models.store import keyed_classes as registered
 
-    from .claims.head_training import HeadExperiment
-    from .head_width_sweep import WidthSweep
-    from .precision_sweeps import SweepSet
+    from .registry import load_all
 
-    return (TrainConfig, PrecisionConfig, SweepSet, HeadExperiment, WidthSweep)
+    load_all()              # the claim modules and the experiments they store register theirs
+    return registered()
 
 
 def provenance_problems(store) -> dict[str, str]:
@@ -296,3 +297,10 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     devices = {r.get("device") for r in (json.loads(x) for _, x in rows if x)
                if isinstance(r, dict) and isinstance(r.get("device"), str)}
     return devices, len(rows)
+
+
+def report_evidence(report: dict) -> str | None:
+    """The evidence bundle a report's trained claims read (:func:`describe`), or ``None`` when
+    they read this machine's runs."""
+    ev = report.get("environment", {}).get("evidence")
+    return describe(ev) if ev else None

@@ -49,7 +49,7 @@ def stored_result(ctx: Context, cfg: Any, compute) -> dict:
 def adamw_in_both_arms(res: dict) -> dict:
     """A stored comparison ``res`` with its RowNorm arm replaced by the AdamW runs paired seed
     s ↔ s+1, and the summary recomputed: the negative control of the head experiments."""
-    from seqtheory.models.lm import summarise
+    from seqtheory.models.lm_experiment import summarise
 
     a = res["runs"]["adamw"]
     shifted = a[1:] + a[:1]

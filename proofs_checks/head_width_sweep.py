@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.numerics.fits import fit_loglog_slope
+from seqtheory.models.store import keyed_config
 from seqtheory.proofs_checks.head_evidence import stored_result
 from seqtheory.proofs_checks.registry import Context
 from seqtheory.proofs_checks.training_runs import seeds
@@ -82,6 +83,7 @@ class WidthPoint:
     code_revision: int = WIDTH_CODE_REVISION
 
 
+@keyed_config
 @dataclass(frozen=True)
 class WidthSweep:
     """One seed block's sweep: one :class:`WidthPoint` per width."""
@@ -114,7 +116,7 @@ def sweep_config(ctx: Context, block: str = "A", widths: tuple[int, ...] | None 
 
 def stored_point(ctx: Context, p: WidthPoint) -> dict:
     """The AdamW-vs-RowNorm comparison at one width (same seeds, the published lrs; no tuning)."""
-    from seqtheory.models.lm import head_comparison
+    from seqtheory.models.lm_experiment import head_comparison
 
     return stored_result(ctx, p, lambda: head_comparison(p.lm, seeds=p.seeds, lr_adamw=p.lr_adamw,
                                                          lr_rownorm=p.lr_rownorm))

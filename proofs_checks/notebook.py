@@ -8,7 +8,8 @@ from pathlib import Path
 from seqtheory.theory._messages import counted
 
 from .registry import Context, get_claim
-from .report import claim_record, control_outcome, md_table, readings_markdown, rule_line
+from .report import claim_record, control_outcome, md_table
+from .report_markdown import readings_markdown, version_line
 from .runner import ClaimResult, run_claim
 
 __all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir",
@@ -16,12 +17,15 @@ __all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "noteb
 
 
 def notebook_results_dir() -> Path:
-    """The results store the notebooks share: ``results/`` in the seqtheory cache folder
-    (``$SEQTHEORY_CACHE_DIR``, else ``~/.cache/seqtheory``), so a run trained by one notebook
-    (or one claim) is read back by the others and by a later session, never retrained."""
-    from seqtheory.theory._io import cache_dir
+    """The results store the notebooks use: the one store every ``seqtheory`` command uses by
+    default (:func:`seqtheory.models.store.default_results_dir`, ``results/`` in the seqtheory
+    cache folder), created; a run trained by a notebook, a claim or ``seqtheory verify`` is read
+    back by the others and by a later session, never retrained."""
+    from seqtheory.models.store import default_results_dir
 
-    return cache_dir("results")
+    path = default_results_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def _context(seed: int, profile: str, out_dir: Path | None, results_dir: str | Path | None) -> Context:
@@ -66,7 +70,7 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
              f"**Verdict: {rec['verdict'] or 'CRASHED'}** — {rec['key_figure']}", ""]
     if rec["notes"]:
         lines += [rec["notes"], ""]
-    lines += readings_markdown(rec) + [rule_line(rec), ""]
+    lines += readings_markdown(rec) + [version_line(rec), ""]
     if rec["error"]:
         lines += ["```", rec["error"], "```"]
     for name, rows in rec["tables"].items():
@@ -84,8 +88,8 @@ def show_claim(claim_id: str, seed: int = 0, profile: str = "quick",
                results_dir: str | Path | None = None) -> ClaimResult:
     """Run a claim and display its markdown and PNG figures in the notebook (each image with
     alt text, :func:`figure_alt_text`); a trained claim reads its runs from ``results_dir``
-    (default :func:`notebook_results_dir`; ``"../results"`` from ``notebooks/`` is the store
-    ``seqtheory verify`` uses when run from the repository root). Returns the result."""
+    (default :func:`notebook_results_dir`, the store ``seqtheory verify`` uses by default).
+    Returns the result."""
     from IPython.display import Image, Markdown, display
 
     with tempfile.TemporaryDirectory(prefix="seqtheory-nb-") as tmp:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from seqtheory.models.store import keyed_config
 from seqtheory.theory._messages import counted
 
 from .registry import Context
@@ -105,6 +106,7 @@ def sweeps(ctx: Context, depth: int, coupling: bool = True) -> list[dict]:
         torch.set_num_threads(old)
 
 
+@keyed_config
 @dataclass(frozen=True)
 class SweepSet:
     """The sweeps of one training job (one depth and coupling, every seed): the job's store key;

@@ -76,5 +76,9 @@ class SeedRule:
         return rate["successes"] <= math.floor(self.max_rate * rate["seeds"] + 1e-9)
 
     def describe(self) -> str:
+        """The rule in words: ``succeeds: ≥ 80% of seeds (e.g. 4/5, 3/3); fails: no seed
+        succeeds`` (``fails: at most 20% of seeds succeed`` for a non-zero ``max_rate``)."""
+        fails = ("no seed succeeds" if self.max_rate == 0
+                 else f"at most {self.max_rate:.0%} of seeds succeed")
         return (f"succeeds: ≥ {self.min_rate:.0%} of seeds (e.g. {self.required(5)}/5, "
-                f"{self.required(3)}/3); fails: ≤ {self.max_rate:.0%} of seeds")
+                f"{self.required(3)}/3); fails: {fails}")

@@ -28,7 +28,7 @@ __all__ = [
     "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
     "parts_table", "finite_reals", "Reading", "replicate", "PAPERS",
     "REGISTRY", "get_claim", "all_claims", "load_all", "DEPTH", "HEAD", "TEXTBOOK", "AUDIT",
-    "FINDING",
+    "FINDING", "PAPER_TITLE", "PAPER_VERSIONS",
 ]
 
 
@@ -187,19 +187,37 @@ class Source:
     location: str
     reference: str = ""
 
-    def cite(self) -> str:
+    def cite(self, paper_version: bool = False) -> str:
+        """``reference, arXiv:IDvN, location``; with ``paper_version`` the arXiv id is followed
+        by `` = paper version vN`` (a citation names which "v" is the paper's)."""
         bits = [self.reference or self.paper]
         if self.arxiv:
-            bits.append(f"arXiv:{self.arxiv}{self.version if self.version.startswith('v') else ''}")
+            v = self.version if self.version.startswith("v") else ""
+            bits.append(f"arXiv:{self.arxiv}{v}" + (f" = paper version {v}" if paper_version and v
+                                                    else ""))
         if self.location:
             bits.append(self.location)
         return ", ".join(bits)
 
 
-_DEPTH_REF = ("G. Heo, T. Ngotiaoco, K. Irie, S. J. Gershman, B. L. Sabatini, Why Depth Matters in "
-              "Parallelizable Sequence Models: A Lie Algebraic View")
-_HEAD_REF = ("A. Somasundaram et al., Toward a First-Principles Update Geometry for the "
-             "Language-Model Head")
+#: the papers' titles, one spelling everywhere (report, terminal, README, notebooks)
+PAPER_TITLE = {
+    "DEPTH": "Why Depth Matters in Parallelizable Sequence Models: A Lie Algebraic View",
+    "HEAD": "Toward a First-Principles Update Geometry for the Language-Model Head",
+}
+#: the papers' arXiv versions and which one the claims' statements follow (each claim's
+#: ``source.version`` names it)
+PAPER_VERSIONS = {
+    "DEPTH": "v1 (March 2026) and v2 (June 2026: splits former Theorem 3.4 into Theorem 3.4 and "
+             "Corollary 3.5, and corrects an indexing error affecting Corollary 3.6, Proposition "
+             "3.7 and Figure 2). The v2 text could not be obtained: every [DEPTH] statement here "
+             "follows v1, and the checks of Cor 3.6 and Prop 3.7 measure the true quantity and "
+             "compare it with each candidate form",
+    "HEAD": "v1 (August 2026: max-min row separation under a diameter bound) and v2 (September "
+            "2026: projected RowNorm); the [HEAD] statements here follow v2",
+}
+_DEPTH_REF = f"G. Heo, T. Ngotiaoco, K. Irie, S. J. Gershman, B. L. Sabatini, {PAPER_TITLE['DEPTH']}"
+_HEAD_REF = f"A. Somasundaram et al., {PAPER_TITLE['HEAD']}"
 
 
 @dataclass(frozen=True)
@@ -424,7 +442,8 @@ def recording_decisions():
 @dataclass
 class Claim:
     """A registered claim. ``id`` is stable and versioned by ``claim_version``; a renamed claim
-    keeps its old id in ``aliases``."""
+    keeps its old id in ``aliases``. ``decided_by``: what evidence would decide the claim when
+    its check is inconclusive (report.md's section on inconclusive claims shows it)."""
 
     id: str
     title: str
@@ -438,6 +457,7 @@ class Claim:
     decision: DecisionFn | None = None
     plan: PlanFn | None = None
     premise: Premise | None = None
+    decided_by: str = ""
 
     @property
     def family(self) -> str:
@@ -492,11 +512,14 @@ _ALIASES: dict[str, str] = {}
 
 def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple[str, ...] = (),
           claim_version: int = 1, uses_training: bool = False,
-          premise: Premise | None = None) -> Callable[[CheckFn], Claim]:
+          premise: Premise | None = None, decided_by: str = "") -> Callable[[CheckFn], Claim]:
     """Decorator: register ``fn(ctx) -> Outcome`` as the check of claim ``id``.
 
     ``premise``: a fact the statement rests on that is taken from a source and not checked
     (:class:`Premise`); ``statement`` then says only what the check establishes.
+    ``decided_by``: what evidence would decide the claim, either way, when its check comes out
+    inconclusive ("a depth-2 model that fails to train cannot refute; only a depth-1 model that
+    solves the task at 2T can"); report.md shows it in its section on inconclusive claims.
 
     Returns the :class:`Claim`; register its negative control with ``@the_claim.control``.
     Raises ``ValueError`` for a duplicate id or alias, and for an id ``finding.*`` without the
@@ -513,7 +536,7 @@ def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple
             raise TypeError(f"premise of {id!r} must be a Premise, got {type(premise).__name__}")
         c = Claim(id=id, title=title, source=source, statement=statement, check=fn,
                   aliases=tuple(aliases), claim_version=claim_version, uses_training=uses_training,
-                  premise=premise)
+                  premise=premise, decided_by=decided_by)
         REGISTRY[id] = c
         for a in aliases:
             if a in REGISTRY or a in _ALIASES:

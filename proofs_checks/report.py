@@ -21,6 +21,14 @@ report.json schema (``schema_version`` 3)::
           "source": {"paper": str, "arxiv": str, "version": str, "location": str, "reference": str},
           "statement": str,
           "premise": {"text": str, "source": str},  # optional: a sourced fact, not checked
+          "decided_by": str,                       # optional: what evidence would decide the
+                                                   # claim when it is inconclusive
+          "training": {"runs": int, "seconds": float | null},
+                                                   # optional, trained claims: the runs its plan
+                                                   # stores and their training wall time (the
+                                                   # union of their store intervals, from the
+                                                   # first claim to the finish), i.e. what a
+                                                   # fresh results store costs before the check
           "status": "ok" | "crashed",
           "verdict": "confirmed" | "supported" | "refuted" | "refined" | "inconclusive" | null,
           "key_figure": str, "notes": str,
@@ -72,16 +80,21 @@ import datetime as _dt
 import enum
 import json
 import math
-import re
 from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from seqtheory.theory._io import atomic_write_files
-from seqtheory.theory._messages import counted, plural_of
+from seqtheory.theory._messages import plural_of
 
 from .environment import environment_info, package_version
+from .evidence import report_evidence
+from .plain_text import _no_bare_nan, format_number, format_stat  # noqa: F401  (re-exported)
+from .report_markdown import md_table, render_markdown
+from .tally import (CONTROL_MARKS, GROUP_NAMES, PAPER_TITLES, VERDICT_ORDER,  # noqa: F401
+                    control_outcome, control_ran, control_separation, control_state,
+                    group_by_paper, mark_legend, marked_verdict, tally, tally_line, tally_lines)
 from .profiles import PROFILES
 from .runner import ClaimResult
 
@@ -90,7 +103,7 @@ __all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "
            "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
            "tally_line", "format_number", "format_stat", "claim_record", "md_table", "PAPER_TITLES",
            "group_by_paper", "control_separation", "control_state", "control_outcome",
-           "tally_lines", "GROUP_NAMES", "readings_markdown", "rule_line"]
+           "tally_lines", "GROUP_NAMES", "load_report"]
 
 SCHEMA_VERSION = 3
 
@@ -193,6 +206,8 @@ def claim_record(r: ClaimResult, seed: int, profile: str, evidence: dict | None 
         "id": c.id, "aliases": list(c.aliases), "claim_version": c.claim_version, "title": c.title,
         "source": asdict(c.source), "statement": c.statement,
         **({"premise": asdict(c.premise)} if c.premise is not None else {}),
+        **({"decided_by": c.decided_by} if c.decided_by else {}),
+        **({"training": r.extra["training"]} if r.extra.get("training") else {}),
         "status": "crashed" if r.error else "ok",
         "verdict": o.verdict.value if o else None,
         "key_figure": _no_bare_nan(o.key_figure) if o else "", "notes": _no_bare_nan(notes),
@@ -253,9 +268,9 @@ def merge_problem(old: dict, new: dict, claim_versions: dict[str, int],
     for key in ("seed", "profile", "device", "seqtheory_version"):
         if old[key] != new[key]:
             return f"it was made with {key} {old[key]!r}, this run uses {new[key]!r}"
-    if _evidence_id(old) != _evidence_id(new):
-        return (f"its trained claims read {_evidence_id(old) or 'this machine’s runs'}, this run "
-                f"reads {_evidence_id(new) or 'this machine’s runs'} (evidence is never mixed)")
+    if report_evidence(old) != report_evidence(new):
+        return (f"its trained claims read {report_evidence(old) or 'this machine’s runs'}, this run "
+                f"reads {report_evidence(new) or 'this machine’s runs'} (evidence is never mixed)")
     rerun = {c["id"] for c in new["claims"]}
     for c in old["claims"]:
         if c["id"] in rerun:
@@ -288,10 +303,6 @@ def merge_reports(old: dict, new: dict, order: list[str]) -> dict:
                 runs=old["runs"] + new["runs"], claims=claims)
 
 
-def control_ran(c: dict) -> bool:
-    """Whether a claim record's negative control was run (it has a control outcome, or the
-    control crashed or was missing: ``control_error``)."""
-    return c["control"] is not None or c["control_error"] is not None
 
 
 def stale_figures(old: dict | None, new: dict) -> list[str]:
@@ -302,359 +313,53 @@ def stale_figures(old: dict | None, new: dict) -> list[str]:
     return sorted({f for c in old["claims"] for f in c["figures"]} - keep)
 
 
-# --------------------------------------------------------------------------- tally
-_REJECTED = {"separated": "rejected", "not separated": "rejected but not separated",
-             "unknown": "rejected (separation unknown)"}
 
 
-def tally(claims: list[dict]) -> dict[str, int]:
-    """How many records carry each verdict (``crashed`` for a check without one), and the
-    control outcomes (``control rejected`` / ``control rejected but not separated`` /
-    ``control rejected (separation unknown)`` (:func:`control_separation`) / ``control NOT
-    rejected`` / ``control crashed``), in a fixed order; zero counts are left out."""
-    counts = {k: 0 for k in (*_VERDICTS, "crashed",
-                             *(f"control {s}" for s in (*_REJECTED.values(), "NOT rejected",
-                                                        "crashed")))}
-    for c in claims:
-        counts[c["verdict"] or "crashed"] += 1
-        if control_state(c):
-            counts[f"control {control_state(c)}"] += 1
-    return {k: v for k, v in counts.items() if v}
 
 
-def control_separation(claim_verdict: str | None,
-                       rule_verdicts: Sequence[str | None] | None) -> tuple[str, str]:
-    """Whether the claim's decision rule told a rejected negative control apart from the claim:
-    ``("separated", "")`` when some verdict the rule returned on the control (``rule_verdicts``,
-    values of :class:`~seqtheory.proofs_checks.registry.Verdict`) differs from the one it returned
-    on the claim's own evidence (``claim_verdict``), whichever verdicts they are (a confirmed
-    claim whose wrong variant is left inconclusive is separated; the rule need not refute it);
-    ``("not separated", why)`` when every one is the claim's verdict (typically ``inconclusive``
-    on both: the rule does not accept the wrong variant, but nothing shows that the check can
-    tell it apart, i.e. its power);
-    ``("unknown", why)`` when that cannot be told: the check crashed, the rule named no verdict on
-    some call, or ``rule_verdicts`` is ``None`` (a report written before they were recorded)."""
-    if rule_verdicts is None:
-        return "unknown", ("this record comes from a run made before the rule's verdicts were "
-                           "recorded (re-run it with --controls)")
-    if claim_verdict is None:
-        return "unknown", "the check crashed"
-    if not rule_verdicts:
-        return "unknown", "no call of the rule was recorded"
-    if None in rule_verdicts:
-        k = list(rule_verdicts).index(None) + 1
-        return "unknown", f"the rule named no verdict on its call {k}"
-    if all(v == claim_verdict for v in rule_verdicts):
-        return "not separated", (f"the claim's rule returned {claim_verdict} on the control, as "
-                                 "on the claim, so the control does not show that the check "
-                                 "can tell the wrong variant apart")
-    return "separated", ""
 
 
-def _separation(c: dict) -> tuple[str, str]:
-    return control_separation(c["verdict"], c["control"].get("rule_verdicts"))
 
 
-#: the marks on a verdict for its control's outcome (:func:`control_state`) in the closing
-#: table and report.md's summary, with the legend printed under them ("" for a mark that says it
-#: all)
-CONTROL_MARKS = {
-    "rejected but not separated": ("*", "control rejected but not separated: the rule gave it the "
-                                        "claim's own verdict (no evidence of the check's power)"),
-    "rejected (separation unknown)": ("†", "control rejected, separation unknown "
-                                           "(see report.md)"),
-    "NOT rejected": (" (CONTROL NOT REJECTED)", ""),
-    "crashed": (" (control crashed)", ""),
-}
 
 
-def marked_verdict(c: dict) -> str:
-    """A claim record's verdict (``CRASHED`` without one) with its control's mark
-    (:data:`CONTROL_MARKS`)."""
-    return (c["verdict"] or "CRASHED") + CONTROL_MARKS.get(control_state(c), ("", ""))[0]
 
 
-def mark_legend(claims: list[dict]) -> list[str]:
-    """The legend lines (``* control rejected but not separated: ...``) of the marks that
-    ``claims`` carry."""
-    return [f"{mark} {legend}" for state, (mark, legend) in CONTROL_MARKS.items()
-            if legend and any(control_state(c) == state for c in claims)]
 
 
-def control_state(c: dict) -> str:
-    """A claim record's control outcome as the tally counts it (after ``control ``):
-    ``rejected``, ``rejected but not separated``, ``rejected (separation unknown)``
-    (:func:`control_separation`) or ``NOT rejected``; ``crashed`` for a control that crashed,
-    ``""`` when no control ran."""
-    if c["control"] is None:
-        return "crashed" if c.get("control_error") else ""
-    if not c["control"]["rejected"]:
-        return "NOT rejected"
-    return _REJECTED[_separation(c)[0]]
 
 
-def tally_line(claims: list[dict]) -> str:
-    """One line: ``33 claims: 20 confirmed, 4 refined, ...; controls: 33 rejected``."""
-    counts = tally(claims)
-    verdicts = ", ".join(f"{v} {k}" for k, v in counts.items() if not k.startswith("control"))
-    ctl = ", ".join(f"{v} {k.removeprefix('control ')}" for k, v in counts.items()
-                    if k.startswith("control"))
-    n = len(claims)
-    head = f"{counted(n, 'claim')}: {verdicts or 'none'}"
-    return head + (f"; controls: {ctl}" if ctl else "")
 
 
-def tally_lines(claims: list[dict]) -> list[str]:
-    """One tally line per group of :func:`group_by_paper` (``[DEPTH] claims: 17 claims: 5
-    confirmed, ...``): the papers' claims are counted apart from the background facts, the
-    audits and the package's own findings (SPEC §3)."""
-    return [f"{GROUP_NAMES.get(p, p)}: {tally_line(cl)}" for p, cl in group_by_paper(claims).items()]
 
 
-def format_stat(v: Any, spec: str = ".3g", why: str | None = None) -> str:
-    """A statistic as key figures, notes and report.md show it: ``format(v, spec)`` for a number,
-    and ``n/a`` for one that could not be computed (``None``, NaN, ``"nan"``), followed by
-    `` (why)`` when the caller gives the reason (``format_stat(tau, ".2f", "every run reached
-    the same length")``). A key figure never shows ``nan``."""
-    if v is None or v == "nan" or v != v:                     # v != v: NaN of any number type
-        return "n/a" + (f" ({why})" if why else "")
-    return format(v, spec)
 
 
-_BARE_NAN = re.compile(r"(?<![\w.])[-+]?nan(?!\w)", re.IGNORECASE)
 
 
-def _no_bare_nan(text: str) -> str:
-    """``text`` with every bare ``nan`` (a statistic formatted without :func:`format_stat`) as
-    ``n/a``: the last guard that a key figure or note never shows ``nan``."""
-    return _BARE_NAN.sub("n/a", text)
 
 
-def format_number(v: Any, digits: int = 4) -> str:
-    """A value as report.md shows it: floats to ``digits`` significant digits (``0.3333``,
-    ``1.235e-13``), NaN (``nan`` / ``"nan"``: e.g. the standard error of a single seed) as
-    ``n/a`` (:func:`format_stat`), everything else as ``str``."""
-    if isinstance(v, float) or v == "nan":
-        return format_stat(v, f".{digits}g")
-    return str(v)
 
 
-def _rounded(v: Any) -> Any:
-    """``v`` with every float (nested in lists / dicts) rounded for display."""
-    if isinstance(v, float):
-        return format_number(v) if math.isnan(v) else float(format_number(v))
-    if v == "nan":
-        return "n/a"
-    if isinstance(v, dict):
-        return {k: _rounded(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_rounded(x) for x in v]
-    return v
 
 
-def _md_escape(s: Any) -> str:
-    return format_number(s).replace("|", "\\|").replace("\n", " ")
 
 
-def md_table(rows: list[dict]) -> str:
-    """A markdown table of row dicts (columns in first-seen order; cells via
-    :func:`format_number`)."""
-    if not rows:
-        return "_(empty)_\n"
-    cols: list[str] = []
-    for row in rows:
-        cols += [k for k in row if k not in cols]
-    out = ["| " + " | ".join(_md_escape(c) for c in cols) + " |",
-           "|" + "---|" * len(cols)]
-    for row in rows:
-        out.append("| " + " | ".join(_md_escape(row.get(c, "")) for c in cols) + " |")
-    return "\n".join(out) + "\n"
 
 
-PAPER_TITLES = {"DEPTH": "[DEPTH] Why Depth Matters in Parallelizable Sequence Models (arXiv:2603.05573)",
-                "HEAD": "[HEAD] Toward a First-Principles Update Geometry for the Language-Model "
-                        "Head (arXiv:2608.22253)",
-                "textbook": "Background (textbook facts guarding the machinery)",
-                "audit": "Dataset and task audits",
-                "finding": "Findings of the package (not claims of either paper; never counted "
-                           "for or against them)"}
-
-#: short names of the groups in tally lines
-GROUP_NAMES = {"DEPTH": "[DEPTH] claims", "HEAD": "[HEAD] claims", "textbook": "background",
-               "audit": "audits", "finding": "package findings (not the papers')"}
 
 
-def group_by_paper(claims: list[dict]) -> dict[str, list[dict]]:
-    """Claim records grouped by ``source.paper``: [DEPTH], [HEAD], background, audits, others."""
-    groups: dict[str, list[dict]] = {}
-    for c in claims:
-        groups.setdefault(c["source"]["paper"], []).append(c)
-    order = [p for p in PAPER_TITLES if p in groups] + [p for p in groups if p not in PAPER_TITLES]
-    return {p: groups[p] for p in order}
 
 
-def _evidence_lines(ev: dict) -> list[str]:
-    lines = []
-    for k, v in ev.items():
-        v = _rounded(v)
-        text = json.dumps(v, sort_keys=False) if isinstance(v, (dict, list)) else format_number(v)
-        if len(text) > 400:
-            text = text[:400] + " … (full value in report.json)"
-        lines.append(f"- `{k}`: {text}")
-    return lines
 
 
-def _paper_citation(cl: list[dict]) -> str:
-    """The paper's reference, once per paper (the first record's; the claims share it)."""
-    s = cl[0]["source"]
-    return (s["reference"] or s["paper"]) + (f", arXiv:{s['arxiv']}" if s["arxiv"] else "")
 
 
-def _claim_markdown(c: dict) -> list[str]:
-    s = c["source"]
-    where = ", ".join(x for x in (s["version"] if s["arxiv"] else "", s["location"]) if x)
-    L = ["", f"### {c['id']}" + (" (re-run)" if c["rerun"] else ""), "",
-         f"**{c['title']}**" + (f" — {where}" if where else ""), "",
-         f"> {c['statement']}", ""]
-    if c.get("premise"):
-        L += [f"Premise (sourced, not checked; the verdict does not cover it): "
-              f"{c['premise']['text']} — source: {c['premise']['source']}", ""]
-    L += [f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
-    if c["notes"]:
-        L += [c["notes"], ""]
-    L += readings_markdown(c) + [rule_line(c), ""]
-    if c["error"]:
-        L += ["```", c["error"].rstrip(), "```", ""]
-    for name, rows in c["tables"].items():
-        L += [f"**{name}**", "", md_table(rows)]
-    if c["evidence"]:
-        L += ["Evidence:", ""] + _evidence_lines(c["evidence"]) + [""]
-    for fig in c["figures"]:
-        if fig.endswith(".png"):
-            L += [f"![{c['id']}]({fig})", ""]
-    if c["control"] is not None:
-        ctl = c["control"]
-        L += [f"Negative control ({ctl['variant']}): {control_outcome(c)} — {ctl['reason']}",
-              ""]
-    elif c["control_error"]:
-        L += [f"Negative control crashed: `{_last_line(c['control_error'])}`", ""]
-    L += [f"Reproduce: `{c['reproduce']}` ({format_number(float(c['seconds']), 3)} s)", ""]
-    return L
 
 
-_SEED_STATUS = {
-    "seen": "this seed's results were looked at before the rule took this version, so it is "
-            "not out-of-sample evidence for it",
-    "out-of-sample": "this seed was not looked at before the rule took this version "
-                     "(out-of-sample)",
-    "not applicable": "",
-    "unrecorded": "this version is not in the rule ledger: the rule changed without a recorded "
-                  "change",
-}
 
 
-def readings_markdown(c: dict) -> list[str]:
-    """The "Other readings" table of a claim record (no lines when it has none): the readings
-    of the statement other than the paper's, each with its own outcome, never in the verdict."""
-    if not c["readings"]:
-        return []
-    return ["**Other readings** (reported beside the verdict, never part of it: the paper's own "
-            "reading decides, SPEC §3)", "",
-            md_table([{"reading": r["reading"], "outcome under that reading": r["outcome"],
-                       "why": r["why"], "finding": f"`{r['finding']}`" if r["finding"] else ""}
-                      for r in c["readings"]])]
 
-
-def rule_line(c: dict) -> str:
-    """The claim's decision-rule version and the seed's status (:mod:`.rule_versions`)."""
-    r = c["rule"]
-    text = f"Decision rule: version `{r['version'] or 'none'}`"
-    if r["recorded"]:
-        text += f", recorded {r['recorded']} ({r['change']})"
-    extra = _SEED_STATUS[r["seed_status"]]
-    return text + (f"; {extra}." if extra else ".")
-
-
-def control_outcome(c: dict) -> str:
-    """How a claim record's negative control came out, in words: ``rejected``, ``rejected but
-    not separated (why)``, ``rejected (separation unknown: why)`` (:func:`control_separation`),
-    ``NOT rejected — the check is broken``, or ``crashed (the error's last line)``; ``""`` when
-    no control ran."""
-    if c["control"] is None:
-        return f"crashed ({_last_line(c['control_error'])})" if c.get("control_error") else ""
-    if not c["control"]["rejected"]:
-        return "NOT rejected — the check is broken"
-    state, why = _separation(c)
-    if state == "separated":
-        return "rejected"
-    if state == "unknown":
-        return f"rejected (separation unknown: {why})"
-    return f"rejected but not separated ({why})"
-
-
-def _last_line(text: str) -> str:
-    return text.strip().splitlines()[-1] if text.strip() else text
-
-
-def _evidence_id(report: dict) -> str | None:
-    """The evidence bundle a report's trained claims read (its description), or None."""
-    from .evidence import describe
-
-    ev = report.get("environment", {}).get("evidence")
-    return describe(ev) if ev else None
-
-
-def render_markdown(report: dict) -> str:
-    """report.md: readable on its own (statement, source, verdict, evidence, figures, reproduce).
-
-    Each paper's reference is given once, in its section header; numbers are shown to four
-    significant digits (report.json holds them in full); an undefined value (NaN) reads ``n/a``."""
-    L = ["# seqtheory verification report", "",
-         f"seqtheory {report['seqtheory_version']}, commit `{report['git_commit']}`, "
-         f"profile `{report['profile']}`, seed {report['seed']}, device `{report['device']}`, "
-         f"created {report['created_utc']} (UTC).", ""]
-    if _evidence_id(report):
-        ev = report['environment']['evidence']
-        L += [f"**Trained claims read an {_evidence_id(report)}**, folder "
-              f"`{ev.get('path', '?')}`; nothing was trained for this report.", ""]
-        bad = ev.get("unverified_runs") or {}
-        if bad:
-            L += [f"**{counted(len(bad), 'run')} of the bundle whose provenance does not check** "
-                  "(its key does not follow from its recorded configuration, or its result "
-                  "disagrees): " + "; ".join(f"`{k[:12]}` {why}" for k, why in sorted(bad.items()))
-                  + ".", ""]
-    if report["interrupted"]:
-        L += ["**Interrupted**: the last run was stopped before every claim it selected had run; "
-              "this report holds the claims that finished.", ""]
-    if len(report["runs"]) > 1:
-        L += [f"Merged from {counted(len(report['runs']), 'run')}; the claims marked *re-run* come "
-              f"from the "
-              f"last one ({report['runs'][-1]['created_utc']}).", ""]
-    L += ["Verdicts: **confirmed** (exact computation / exhaustive enumeration), **supported** "
-          "(numerical evidence within stated tolerances), **refuted** (a counterexample), "
-          "**refined** (holds but not tight, or needs a named hypothesis; the tight value is given), "
-          "**inconclusive** (the evidence cannot decide; the reason is given).", "",
-          f"Tally: {tally_line(report['claims'])}.", ""]
-    L += [f"- {line}" for line in tally_lines(report["claims"])] + ["", "## Summary", ""]
-    groups = group_by_paper(report["claims"])
-    for paper, cl in groups.items():
-        L += [f"### {PAPER_TITLES.get(paper, paper)}", ""]
-        L.append(md_table([{"claim": f"[`{c['id']}`](#{c['id'].replace('.', '')})",
-                             "verdict": marked_verdict(c), "key figure": c["key_figure"]}
-                            for c in cl]))
-    legend = mark_legend(report["claims"])
-    if legend:
-        L += ["\n".join(f"{line}  " for line in legend), ""]
-    for paper, cl in groups.items():
-        L += ["", f"## {PAPER_TITLES.get(paper, paper)}", "", _paper_citation(cl)]
-        for c in cl:
-            L += _claim_markdown(c)
-    env = report["environment"]
-    L += ["## Environment", "",
-          md_table([{"package": k, "version": "not installed" if v is None else v}
-                     for k, v in env["versions"].items()]),
-          f"Platform: {env['platform']}", ""]
-    return "\n".join(L)
 
 
 def write_report(report: dict, out_dir: str | Path, stem: str = "report") -> tuple[Path, Path]:
@@ -673,7 +378,7 @@ def write_report(report: dict, out_dir: str | Path, stem: str = "report") -> tup
 
 
 # --------------------------------------------------------------------------- schema check
-_VERDICTS = ("confirmed", "supported", "refuted", "refined", "inconclusive")
+_VERDICTS = VERDICT_ORDER
 
 
 def _is_num(v: Any) -> bool:
@@ -726,8 +431,12 @@ _CONTROL = {"variant": _is(str), "rejected": _is(bool), "reason": _is(str),
 #: optional keys of a control (absent from reports written before they were recorded)
 #: optional keys of a claim record, and the keys of its premise
 _PREMISE = {"text": _is(str), "source": _is(str)}
+_TRAINING = {"runs": _is(int), "seconds": _or_null(_is_num)}
 _CLAIM_OPTIONAL = {"premise": lambda v: isinstance(v, dict) and set(v) == set(_PREMISE)
-                   and all(ok(v[k]) for k, ok in _PREMISE.items())}
+                   and all(ok(v[k]) for k, ok in _PREMISE.items()),
+                   "decided_by": _is(str),
+                   "training": lambda v: isinstance(v, dict) and set(v) == set(_TRAINING)
+                   and all(ok(v[k]) for k, ok in _TRAINING.items())}
 _CONTROL_OPTIONAL = {"rule_verdicts": _list_of(_or_null(_one_of(*_VERDICTS)))}
 _ENV = {"versions": lambda v: isinstance(v, dict) and all(
             x is None or isinstance(x, str) for x in v.values()),
@@ -794,3 +503,26 @@ def validate_report(doc: Any) -> None:
             raise ValueError(f"{where}: status {c['status']!r}, verdict {c['verdict']!r} and "
                              f"error {'set' if c['error'] else 'null'} disagree")
     _check_json_leaves(doc, "report")
+
+
+def load_report(path: str | Path, what: str = "--report") -> dict:
+    """A report.json (``path`` or ``path/report.json``), validated; ``ValueError`` naming the
+    file (as ``what``) and the problem when it cannot be read, is not JSON or is not a seqtheory
+    report."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "report.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{what} {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{what} {str(path)!r} cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} {str(path)!r} is not valid JSON ({exc}); "
+                         f"re-run `seqtheory verify`") from None
+    try:
+        validate_report(doc)
+    except ValueError as exc:
+        raise ValueError(f"{what} {str(path)!r} is not a seqtheory report: {exc}") from None
+    return doc

@@ -109,10 +109,13 @@ def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult
 
     A control counts only when it went through the claim's registered decision rule
     (:meth:`Claim.decision_rule`); a control that bypasses it, or a claim without a rule, is
-    recorded as a control error."""
+    recorded as a control error. A trained claim's result carries the fresh-store cost of its
+    runs in ``extra["training"]`` (:func:`_training_cost`)."""
     outcome, err, secs = _timed(lambda: claim.check(ctx))
     outcome, err = _checked(outcome, err, Outcome, "check")
     res = ClaimResult(claim, outcome, err, secs)
+    if claim.plan is not None:
+        res.extra["training"] = _training_cost(claim, ctx)
     if controls:
         if claim.negative_control is None:
             res.control_error = "claim has no negative control"
@@ -188,6 +191,18 @@ def _ready(pool, pending: list[Claim], plans: dict, ctx: Context, controls: bool
     return None
 
 
+def _training_cost(c: Claim, ctx: Context) -> dict | None:
+    """The fresh-store cost of the runs the claim's check reads (its plan without controls:
+    :func:`~seqtheory.proofs_checks.training_runs.training_cost`); ``None`` when it cannot be
+    told."""
+    from .training_runs import training_cost
+
+    try:
+        return training_cost(ctx, c.plan(ctx, False))
+    except Exception:            # a cost that cannot be read never fails the run
+        return None
+
+
 def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                on_start: Callable[[Claim], None] | None = None,
                on_done: Callable[[ClaimResult], None] | None = None,
@@ -199,7 +214,9 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
     train, each trained claim whose runs are all finished runs at once (in the order of
     ``claims``), the others after training. ``on_training`` is called with the pool's summary
     plus ``"phase": "started"`` and again, when training is over, with ``"phase": "finished"``
-    (and ``seconds``, ``error`` when training failed). Ctrl-C stops the workers."""
+    (and ``seconds``, ``error`` when training failed), and with ``"phase": "note"`` and
+    ``text`` when a worker waits for a run another process holds (whose, how long). Ctrl-C stops
+    the workers."""
     claims = list(claims)
     trained = [c for c in claims if c.plan is not None]
     pool, error = start_training(claims, ctx, controls) if trained else (None, None)
@@ -222,6 +239,8 @@ def run_claims(claims: Iterable[Claim], ctx: Context, controls: bool = False,
                     run(c)
             pending, plans = list(trained), {}
             while pending and pool is not None and pool.running():
+                for text in pool.notes() if on_training else ():
+                    on_training({"phase": "note", "text": text})
                 c = _ready(pool, pending, plans, ctx, controls)
                 if c is None:
                     time.sleep(POLL_S)

@@ -33,7 +33,8 @@ from seqtheory.theory._messages import counted, shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
            "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
-           "prefetch", "schedule", "queue_order", "cpu_workers", "exit_with_parent"]
+           "prefetch", "schedule", "queue_order", "cpu_workers", "exit_with_parent",
+           "training_cost"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
@@ -306,6 +307,7 @@ class TrainingPool:
         self._procs: list = []
         self._tmp = None
         self._complete = False                  # every job done (wait() returned)
+        self._read: dict[int, int] = {}         # bytes of each worker's stderr read by notes()
         if workers > 1 and len(self._plan) > 1:
             self._start(min(workers, len(self._plan)))
         self.summary = {"runs": sum(1 if isinstance(j, StoreJob) else len(j) for j in self._plan),
@@ -324,6 +326,28 @@ class TrainingPool:
                     [sys.executable, "-m", "seqtheory.proofs_checks.training_runs",
                      str(self._store.root), str(tmp)],
                     stdout=err, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1")))
+
+    def notes(self) -> list[str]:
+        """The lines the workers wrote since the last call that say they wait for a run another
+        process holds (whose it is and for how long: the results store's wait notes), so that
+        the terminal can show them; ``[]`` when the jobs run in this process."""
+        if self._tmp is None:
+            return []
+        out = []
+        for w in range(len(self._procs)):
+            path = Path(self._tmp.name) / f"stderr{w}.txt"
+            try:
+                with open(path, "rb") as f:
+                    f.seek(self._read.get(w, 0))
+                    data = f.read()
+            except OSError:
+                continue
+            whole = data[:data.rfind(b"\n") + 1]            # complete lines only
+            self._read[w] = self._read.get(w, 0) + len(whole)
+            out += [line.removeprefix("seqtheory: ")
+                    for line in whole.decode(errors="replace").splitlines()
+                    if line.startswith("seqtheory: waiting for ")]
+        return out
 
     def running(self) -> bool:
         """True while a worker process is still training (False when the jobs run in this
@@ -397,6 +421,38 @@ def prefetch(claims: Sequence[Any], ctx: Context, controls: bool = False) -> dic
     the runs of all claims share the workers, and wait. The checks then read their runs from
     the store."""
     return train_all(ctx, plan_jobs(claims, ctx, controls))
+
+
+def training_cost(ctx: Context, jobs: Sequence[Any]) -> dict[str, Any] | None:
+    """What the runs of ``jobs`` (a claim's training plan) cost a fresh results store:
+    ``{"runs": n, "seconds": s}``, ``n`` the runs (a stored experiment counts its parts:
+    precision sweeps, head widths), ``s`` the wall time during which
+    they trained (the union of each finished record's interval in the store, the parts of a
+    stored experiment included, from its first claim to its finish; runs trained
+    side by side count once; a run interrupted and resumed counts its pause too), ``None`` for
+    ``seconds`` when a run is not finished. ``None`` for no jobs or with an evidence bundle
+    (nothing is trained)."""
+    if ctx.evidence is not None or not jobs:
+        return None
+    st = store(ctx)
+    configs = [j.config if isinstance(j, StoreJob) else j for j in jobs]
+    # a stored experiment of stored parts (precision sweeps, head widths) trains in its parts
+    parts = [x for c in configs for x in (c, *getattr(c, "sweeps", ()), *getattr(c, "points", ()))]
+    keys = list(dict.fromkeys(st.key(c) for c in parts))
+    runs = len({st.key(x) for c in configs
+                for x in (getattr(c, "sweeps", ()) or getattr(c, "points", ()) or (c,))})
+    spans = []
+    for key in keys:
+        rec = st.get(key)
+        if rec is None or rec.status != "finished":
+            return {"runs": runs, "seconds": None}
+        spans.append((rec.created, rec.updated))
+    total, end = 0.0, -float("inf")
+    for a, b in sorted(spans):
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return {"runs": runs, "seconds": round(total, 1)}
 
 
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:

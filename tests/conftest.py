@@ -6,7 +6,8 @@ hypothesis example database is kept in memory (no ``.hypothesis/`` folder; under
 examples are derandomized), and
 :func:`_working_tree_is_unchanged` fails the session, naming the paths, when a file or folder
 appeared, disappeared or changed in the repository or the current folder. Tool caches
-(``.pytest_cache``, ``__pycache__``) and environments (``.venv``, ``.git``) are not watched.
+(``.pytest_cache``, ``__pycache__``) and environments (``.venv``, ``.venv-*`` of the README's
+commands, ``.git``) are not watched.
 """
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def tree_snapshot(root: Path) -> dict[str, tuple]:
     without the tool caches and environments of ``_NOT_WATCHED`` and ``*.egg-info``."""
     snap: dict[str, tuple] = {}
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames
-                             if d not in _NOT_WATCHED and not d.endswith(".egg-info"))
+        dirnames[:] = sorted(d for d in dirnames if d not in _NOT_WATCHED
+                             and not d.endswith(".egg-info") and not d.startswith(".venv"))
         for name in dirnames + filenames:
             p = Path(dirpath) / name
             try:
@@ -78,6 +79,26 @@ def _session_cache(tmp_path_factory):
         os.environ.pop("SEQTHEORY_CACHE_DIR", None)
     else:
         os.environ["SEQTHEORY_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ray_temp_dir():
+    """Ray's session folders (logs, sockets; about 30 MB per local instance) go to a short
+    temporary folder of this test session (``RAY_TMPDIR``: Ray's sockets need a path of at most
+    107 bytes, so not ``tmp_path``), removed at the end, instead of staying in ``/tmp/ray``.
+    Subprocesses the tests start inherit it."""
+    import shutil
+    import tempfile
+
+    old = os.environ.get("RAY_TMPDIR")
+    folder = tempfile.mkdtemp(prefix="st-ray-")
+    os.environ["RAY_TMPDIR"] = folder
+    yield
+    if old is None:
+        os.environ.pop("RAY_TMPDIR", None)
+    else:
+        os.environ["RAY_TMPDIR"] = old
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

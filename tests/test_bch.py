@@ -468,3 +468,24 @@ def test_bch_multi_beyond_the_default_alphabet_says_to_pass_one():
 def test_word_coefficient_of_a_non_string_names_the_argument():
     with pytest.raises(TypeError, match="word must be a str over the alphabet 'xy', got int 5"):
         bch(3).word_coefficient(5)
+
+
+def test_lyndon_coefficients_give_zero_for_an_absent_lyndon_word_and_name_a_bad_key():
+    """Found by a newcomer: ``bch(4).lyndon_coefficients()["xxxy"]`` was a bare KeyError for a
+    Lyndon word whose coefficient is 0 (the dict holds the non-zero ones only)."""
+    c = bch(4).lyndon_coefficients()
+    assert c["xxxy"] == 0 and isinstance(c["xxxy"], Fraction) and "xxxy" not in c
+    assert c["xy"] == Fraction(1, 2) and c["xxy"] == Fraction(1, 12)
+    assert list(c) == [w for w in c if c[w] != 0]           # iteration: the non-zero ones
+    with pytest.raises(KeyError, match="'yx' is not a Lyndon word over x < y"):
+        c["yx"]
+    with pytest.raises(KeyError, match="'xz' is not a Lyndon word"):
+        c["xz"]
+    with pytest.raises(KeyError, match="degree 5, beyond the truncation degree 4"):
+        c["xxxxy"]
+    assert c.get("xxxxy") is None and c.get("xxxy") == 0
+
+
+def test_a_bch_series_says_what_it_is():
+    assert repr(bch(2)) == "BCHSeries(kind='classical', truncation_degree=2: (1)*x + (1)*y + (1/2)*xy)"
+    assert repr(bch(2) + bch(2)).startswith("LiePolynomial(")   # arithmetic: plain polynomials

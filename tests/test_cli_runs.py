@@ -62,7 +62,9 @@ def test_only_merges_into_the_existing_report(tmp_path, capsys, temp_claims):
     assert [c["rerun"] for c in doc["claims"]] == [False, True]
     assert [r["claims"] for r in doc["runs"]] == [["test.m_a", "test.m_b"], ["test.m_b"]]
     assert doc["claims"][0] == full["claims"][0]
-    assert "### test.m_b (re-run)" in (tmp_path / "report.md").read_text()
+    md = (tmp_path / "report.md").read_text()
+    assert "### test.m_b\n\n*Re-run:" in md and "(re-run)" not in md   # the heading stays the id
+    assert "[`test.m_b`](#testm_b)" in md                              # so its link still works
 
 
 @pytest.mark.parametrize("flag, word", [(["--seed", "1"], "seed 0, this run uses 1"),

@@ -84,10 +84,9 @@ def test_control_with_the_claims_own_verdict_is_not_separated(tmp_path):
     assert res.control.rejected and res.control.rule_verdicts == (Verdict.INCONCLUSIVE,)
     (rec,) = rep["claims"]
     assert rec["control"]["rule_verdicts"] == ["inconclusive"]
-    assert tally(rep["claims"]) == {"inconclusive": 1, "control rejected but not separated": 1}
-    assert tally_line(rep["claims"]).endswith("controls: 1 rejected but not separated")
-    assert "rejected but not separated (the claim's rule returned inconclusive" in \
-        render_markdown(rep)
+    assert tally(rep["claims"]) == {"inconclusive": 1, "control unseparated": 1}  # not "rejected"
+    assert tally_line(rep["claims"]).endswith("controls: 1 unseparated")
+    assert "unseparated (the claim's rule returned inconclusive" in render_markdown(rep)
 
 
 @pytest.mark.parametrize("claim_verdict, control_verdicts", [
@@ -137,8 +136,8 @@ def test_an_older_report_merged_with_a_new_run_says_separation_unknown(tmp_path)
     doc = json.loads(jpath.read_text())
     del doc["claims"][0]["control"]["rule_verdicts"]       # written before they were recorded
     validate_report(doc)
-    assert tally(doc["claims"]) == {"inconclusive": 1, "control rejected (separation unknown)": 1}
-    assert "rejected (separation unknown: this record comes from a run made before" in \
+    assert tally(doc["claims"]) == {"inconclusive": 1, "control separation unknown": 1}
+    assert "rejected, separation unknown (this record comes from a run made before" in \
         render_markdown(doc)
     doc["claims"][0]["control"]["rule_verdicts"] = ["maybe"]
     with pytest.raises(ValueError, match=r"claims\[0\]\.control\.rule_verdicts"):
@@ -150,7 +149,7 @@ def test_a_crashed_check_leaves_its_controls_separation_unknown(tmp_path):
     c.check = lambda ctx: 1 / 0
     res = run_claim(c, Context(out_dir=tmp_path), controls=True)
     rep = build_report([res], seed=0, profile="quick", device="cpu", controls=True)
-    assert tally(rep["claims"]) == {"crashed": 1, "control rejected (separation unknown)": 1}
+    assert tally(rep["claims"]) == {"crashed": 1, "control separation unknown": 1}
 
 
 @pytest.fixture
@@ -176,15 +175,15 @@ def test_verify_and_cite_name_a_control_not_separated(tmp_path, capsys, register
     out = capsys.readouterr().out
     lines = [ln.rstrip() for ln in out.splitlines()]
     assert any("test.sep_same" in ln and ln.endswith(
-        "control rejected but not separated (rule: inconclusive on both)") for ln in lines), out
+        "control unseparated (rule: inconclusive on both)") for ln in lines), out
     assert any("test.sep_apart" in ln and ln.endswith("control rejected") for ln in lines), out
-    assert "controls: 1 rejected, 1 rejected but not separated" in out
-    table = [ln for ln in lines if ln.startswith("│")]       # the closing table's rows
-    assert any("test.sep_same" in ln and re.search(r"│ inconclusive\* *│", ln) for ln in table), out
-    assert any("test.sep_apart" in ln and re.search(r"│ confirmed *│", ln) for ln in table), out
-    assert "* control rejected but not separated: the rule gave it the claim's own verdict" in out
+    assert "controls: 1 rejected, 1 unseparated" in out
+    # the closing table: the id, then the marked verdict, on one line
+    assert any(re.fullmatch(r"  test\.sep_same +inconclusive\*", ln) for ln in lines), out
+    assert any(re.fullmatch(r"  test\.sep_apart +confirmed", ln) for ln in lines), out
+    assert "* control unseparated: the rule gave the wrong variant the claim's own verdict" in out
     assert main(["cite", "test.sep_same", "--report", str(tmp_path)]) == 0
-    assert "its negative control was rejected but not separated" in capsys.readouterr().out
+    assert "its negative control was unseparated" in capsys.readouterr().out
     assert main(["cite", "test.sep_apart", "--report", str(tmp_path)]) == 0
     assert "negative control" not in capsys.readouterr().out
 

@@ -236,14 +236,14 @@ def test_an_intrinsic_refusal_below_condition_number_1e4():
             np.array([[0, 1], [-2, -1]])]
     P = _hex_matrix([["0x1.5016c3d8f6940p-2", "-0x1.9be5f69b76770p-1"],
                      ["-0x1.7e8c1b186fd18p-3", "0x1.d576136b22407p-2"]])
-    assert LieAlgebra.generated_by(gens).derived_series().dims == [4, 3]
+    assert LieAlgebra.generated_by(gens).derived_series().dims == (4, 3)
     info = genuine_and_noise(gens, P, "derived_series")
     assert info["where"] == "a bracket space [a, b]"
     assert 2.3e-8 < info["genuine_min"] < 2.9e-8 and 2e-9 < info["input_noise"] < 4e-9
     assert info["intrinsic"] and info["ratio"] < 10
     F = LieAlgebra.generated_by(_conjugate(gens, P))
     assert F.dim == 4
-    assert F.derived_series().dims == [4, 3] and F.derived_series().smallest_gap >= MIN_GAP
+    assert F.derived_series().dims == (4, 3) and F.derived_series().smallest_gap >= MIN_GAP
 
 
 def test_recorded_run_keeps_longdouble_input_and_refuses_bad_input():
@@ -253,7 +253,7 @@ def test_recorded_run_keeps_longdouble_input_and_refuses_bad_input():
 
     gens = [np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [1.0, 0.0]])]
     L, log = recorded_run(gens, "derived_series")
-    assert L.dims == [3] and log and all(len(d) in (5, 6) for d in log)
+    assert L.dims == (3,) and log and all(len(d) in (5, 6) for d in log)
     third = np.longdouble(1) / 3
     assert recorded_run([gens[0] * third, gens[1]])[0].dim == 3
     for bad in ([], [np.zeros((2, 3))], [gens[0], np.zeros((3, 3))], [gens[0] * np.nan]):

@@ -159,9 +159,9 @@ def test_lie_series_agree_with_gap(lie_cases):
     seen_nilpotent = seen_not_solvable = False
     for gens, rec in lie_cases:
         L = LieAlgebra.generated_by(gens)
-        got = {"dim": L.dim, "derived": L.derived_series().dims,
-               "lower": L.lower_central_series().dims,
-               "upper": L.upper_central_series().dims[::-1], "centre": L.center().dim,
+        got = {"dim": L.dim, "derived": list(L.derived_series().dims),
+               "lower": list(L.lower_central_series().dims),
+               "upper": list(L.upper_central_series().dims[::-1]), "centre": L.center().dim,
                "solvable": L.is_solvable, "nilpotent": L.is_nilpotent}
         assert got == rec, [g.tolist() for g in gens]
         seen_nilpotent |= rec["nilpotent"] and rec["dim"] > 1

@@ -118,6 +118,37 @@ def test_folder_lock_waits_then_times_out_naming_the_holder(tmp_path):
         pass
 
 
+def test_folder_lock_leaves_no_file_and_still_excludes_under_contention(tmp_path):
+    """The lock file exists only while held (an empty lock file once stayed after every
+    ``verify``); removing it must not let two holders in at once: eight threads of two
+    processes' worth of contention each increment a shared counter file inside the lock."""
+    import threading
+
+    from seqtheory.theory._io import folder_lock
+
+    with folder_lock(tmp_path, "x.lock") as path:
+        assert path.is_file()
+    assert list(tmp_path.iterdir()) == []
+    counter, inside, overlaps = tmp_path / "n", [0], []
+    counter.write_text("0")
+
+    def work():
+        for _ in range(40):
+            with folder_lock(tmp_path, "x.lock", poll_s=0.001):
+                inside[0] += 1
+                overlaps.append(inside[0])
+                counter.write_text(str(int(counter.read_text()) + 1))
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert int(counter.read_text()) == 320 and max(overlaps) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n"]
+
+
 def test_check_dir_creates_nothing(tmp_path):
     from seqtheory.theory._io import check_dir
 

@@ -21,18 +21,18 @@ def test_bracket_convention():
 def test_span_E11_E12_E22():
     L = LieAlgebra.spanned_by([E(2, 0, 0), E(2, 0, 1), E(2, 1, 1)])
     ds, lcs = L.derived_series(), L.lower_central_series()
-    assert ds.dims == [3, 1, 0] and not ds.stabilised
-    assert lcs.dims == [3, 1] and lcs.stabilised
+    assert ds.dims == (3, 1, 0) and not ds.stabilised
+    assert lcs.dims == (3, 1) and lcs.stabilised
     assert L.derived_length == 2 and L.nilpotency_class is None
     assert L.is_solvable and not L.is_nilpotent
 
 
 def test_heisenberg():
     H = LieAlgebra.spanned_by([E(3, 0, 1), E(3, 1, 2), E(3, 0, 2)])
-    assert H.derived_series().dims == [3, 1, 0]
-    assert H.lower_central_series().dims == [3, 1, 0]
+    assert H.derived_series().dims == (3, 1, 0)
+    assert H.lower_central_series().dims == (3, 1, 0)
     assert H.nilpotency_class == 2 and H.derived_length == 2
-    assert H.center().dim == 1 and H.upper_central_series().dims == [0, 1, 3]
+    assert H.center().dim == 1 and H.upper_central_series().dims == (0, 1, 3)
     assert H == heisenberg(1)
 
 
@@ -55,11 +55,11 @@ def test_upper_triangular_closed_forms(n):
 def test_sl2_so3_perfect_gl2():
     for L in (sl(2), so(3)):
         assert L.dim == 3 and L.is_perfect and L.derived_length is None
-        assert L.derived_series().stabilised and L.derived_series().dims == [3]
+        assert L.derived_series().stabilised and L.derived_series().dims == (3,)
         assert L.is_semisimple and L.center().dim == 0
     g = gl(2)
     ds = g.derived_series()
-    assert ds.dims == [4, 3] and ds.stabilised
+    assert ds.dims == (4, 3) and ds.stabilised
     assert ds[-1] == sl(2)
     assert g.derived_length is None and not g.is_semisimple and g.center().dim == 1
 
@@ -107,7 +107,7 @@ def test_number_field_sqrt5():
     L = LieAlgebra.generated_by([sympy.Matrix([[1, s5], [0, -1]]), sympy.Matrix([[0, 0], [s5, 0]])])
     assert str(L.field) == "QQ<sqrt(5)>" and L.dim == 3 and L.is_perfect and L.is_semisimple
     T = LieAlgebra.generated_by([sympy.Matrix([[1, s5], [0, 0]]), sympy.Matrix([[0, 1 + s5], [0, 0]])])
-    assert T.derived_series().dims == [2, 1, 0]
+    assert T.derived_series().dims == (2, 1, 0)
 
 
 # ---------------------------------------------------------------- structure constants
@@ -139,7 +139,7 @@ def test_structure_constants_sl2_matches_matrix_version():
 
 def test_structure_constants_sparse_dict_heisenberg():
     H = LieAlgebra.from_structure_constants({(0, 1): {2: 1}}, dim=3)
-    assert H.derived_series().dims == [3, 1, 0] and H.nilpotency_class == 2
+    assert H.derived_series().dims == (3, 1, 0) and H.nilpotency_class == 2
     assert H.killing_form().tolist() == [[0] * 3] * 3
     # rational constants
     Hq = LieAlgebra.from_structure_constants({(0, 1): {2: Fraction(1, 3)}}, dim=3)

@@ -27,7 +27,7 @@ def test_seeded():
 
 def test_affine_counterexample():
     gens, L = affine_counterexample()
-    assert L.derived_series().dims == [2, 1, 0] and L.derived_length == 2
+    assert L.derived_series().dims == (2, 1, 0) and L.derived_length == 2
     assert L.bracket(gens[0], gens[1]).tolist() == [[0, 1], [0, 0]]
 
 

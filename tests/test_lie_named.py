@@ -21,7 +21,7 @@ def test_heisenberg_general(m):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_semisimple_and_perfect(n):
     assert sl(n).is_semisimple and sl(n).is_perfect
-    assert not gl(n).is_semisimple and gl(n).derived_series().dims == [n * n, n * n - 1]
+    assert not gl(n).is_semisimple and gl(n).derived_series().dims == (n * n, n * n - 1)
     if n >= 3:
         assert so(n).is_perfect and so(n).is_semisimple
     else:

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from seqtheory.models.lm import DecoderLM, head_comparison, quick_config, summarise, train_run
+from seqtheory.models.lm import DecoderLM, quick_config, train_run
+from seqtheory.models.lm_experiment import head_comparison, summarise
 from seqtheory.models.text import TextData, load_corpus, stdlib_source_files
 
 

@@ -9,7 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from torch.optim._muon import _zeropower_via_newtonschulz
 
-from seqtheory.models.lm import head_comparison, quick_config, train_run
+from seqtheory.models.lm import quick_config, train_run
+from seqtheory.models.lm_experiment import head_comparison
 from seqtheory.models.lm_stacked import StackedMuon, newton_schulz_stacked, train_stacked
 from seqtheory.models.text import TextData, load_corpus
 

@@ -260,7 +260,7 @@ def test_markdown_numbers_nan_and_missing_packages(tmp_path):
     rep = build_report([r], seed=0, profile="quick", device="cpu", controls=False)
     rep["environment"]["versions"]["hypothesis"] = None
     md = render_markdown(json.loads(json.dumps(rep)))
-    assert "`slope`: 2" in md and "`se`: n/a" in md and "[0.3333, 0.6667]" in md
+    assert "`slope`: 2" in md and "`se`: n/a" in md and "`xs`: 0.3333, 0.6667" in md
     assert "| 0.1429 | n/a |" in md and "0.14285714" not in md and "nan" not in md
     assert "| hypothesis | not installed |" in md and "None" not in md.split("## Environment")[1]
     assert json.loads(write_report(rep, tmp_path)[0].read_text())["claims"][0]["evidence"][
@@ -281,7 +281,8 @@ def test_markdown_gives_each_paper_reference_once():
                                       controls=False))
     for src in (DEPTH("x"), HEAD("x")):
         assert md.count(src.reference) == 1, src.reference
-    assert "**d.b** — v2, Corollary 3.6" in md and "**d.a** — v1, Theorem 3.2" in md
+    assert "statement from arXiv:2603.05573v2 (paper version v2), Corollary 3.6;" in md
+    assert "statement from arXiv:2603.05573v1 (paper version v1), Theorem 3.2;" in md
 
 
 def test_combine_verdicts_weakest_part_decides():

@@ -107,7 +107,10 @@ def test_cite_names_the_bundle_of_an_evidence_report(bundle, tmp_path, capsys):
     c = get_claim("finding.parity_negative_eigenvalues")
     r = run_claim(get_claim("depth.lemma3.1"), Context(seed=0))     # cheap; relabelled below
     rep = build_report([r], seed=0, profile="quick", device="cpu", controls=False, evidence=prov)
-    rep["claims"][0].update(id=c.id, aliases=list(c.aliases), claim_version=c.claim_version)
+    from seqtheory.proofs_checks.rule_versions import rule_status
+
+    rep["claims"][0].update(id=c.id, aliases=list(c.aliases), claim_version=c.claim_version,
+                            rule=rule_status(c, 0, "quick"))   # cite wants the current rule
     (tmp_path / "report.json").write_text(json.dumps(rep))
     assert main(["cite", c.id, "--report", str(tmp_path / "report.json")]) == 0
     assert "evidence bundle made on" in capsys.readouterr().out

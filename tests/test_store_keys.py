@@ -366,3 +366,26 @@ def test_a_numpy_bool_flag_is_the_python_bool():
     b = TrainConfig(task="S3", model="mamba", train_length=4, n_train=8, n_test=8, steps=1,
                     shuffle_labels=True)
     assert a.shuffle_labels is True and a.key == b.key
+
+
+def test_keyed_config_registers_classes_where_they_are_defined():
+    """Configuration classes register themselves (the store keeps the registry); two classes of
+    one name would share keys, so the second is refused; a non-dataclass is a TypeError."""
+    import dataclasses
+
+    import pytest
+
+    from seqtheory.models.store import keyed_classes, keyed_config
+    from seqtheory.models.train import TrainConfig
+
+    assert TrainConfig in keyed_classes()
+    assert keyed_config(TrainConfig) is TrainConfig            # re-registering is harmless
+
+    @dataclasses.dataclass(frozen=True)
+    class TrainConfig:                                         # noqa: F811 - same name, other class
+        steps: int = 1
+
+    with pytest.raises(ValueError, match="'TrainConfig' is registered by seqtheory.models.train"):
+        keyed_config(TrainConfig)
+    with pytest.raises(TypeError, match="registers a dataclass"):
+        keyed_config(int)

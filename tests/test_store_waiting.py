@@ -55,6 +55,50 @@ def test_a_holder_that_stops_renewing_loses_the_run_when_its_lease_ends(tmp_path
     assert st.get(job).owner == "alive"
 
 
+def test_a_lease_of_a_dead_process_on_this_host_is_taken_over_at_once(tmp_path):
+    """A killed ``seqtheory verify`` (kill -9) leaves leases that once held the next run for up
+    to 2 minutes: a lease whose owner is a dead process of this host is reclaimed at once."""
+    import socket
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()                                          # its pid now names no process
+    st, job = ResultsStore(tmp_path), Job("dead-pid")
+    assert st.claim(job, f"{socket.gethostname()}:{proc.pid}:deadbeef", lease_s=3600)
+    t0 = time.monotonic()
+    assert st.compute_once(job, lambda: {"v": 3}, owner="alive", wait_s=5) == {"v": 3}
+    assert time.monotonic() - t0 < 2
+
+
+def test_a_live_owner_or_one_on_another_host_keeps_its_lease(tmp_path):
+    import socket
+
+    from seqtheory.models.store import owner_gone
+
+    assert not owner_gone(f"{socket.gethostname()}:{os.getpid()}:x", time.time())   # this one
+    assert not owner_gone(f"{socket.gethostname()}:{os.getppid()}:x", time.time())  # alive
+    assert not owner_gone(f"another-host-{os.getpid()}:1:x", time.time())
+    assert not owner_gone("worker-7", time.time()) and not owner_gone(None, time.time())
+    # a live pid of a process that started after the lease's last renewal is not the owner
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert owner_gone(f"{socket.gethostname()}:{child.pid}:x", time.time() - 3600)
+        assert not owner_gone(f"{socket.gethostname()}:{child.pid}:x", time.time() + 3600)
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_wait_on_a_live_lease_says_whose_it_is_and_for_how_long(tmp_path):
+    st, job, notes = ResultsStore(tmp_path), Job("held"), []
+    assert st.claim(job, "host-b:4242:cafe", lease_s=60)
+    with pytest.raises(RunHeldError, match=r"held by host-b:4242:cafe \(lease renewed \d+ s ago, "
+                                           r"ends in (59|60) s unless renewed\)"):
+        st.wait_or_claim(job, "me", wait_s=0.3, poll_s=0.1, on_wait=notes.append)
+    assert len(notes) == 1
+    assert notes[0].startswith(f"waiting for run {st.key_of(job)[:12]} is held by host-b:4242:cafe")
+    assert "waiting at most 0 s more" in notes[0]
+
+
 def test_a_bounded_wait_ends_with_run_held_error(tmp_path):
     st, job = ResultsStore(tmp_path), Job("c")
     assert st.claim(job, "other", lease_s=60)

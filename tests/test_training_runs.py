@@ -269,6 +269,9 @@ def test_a_trained_claim_whose_runs_are_finished_runs_while_the_workers_train(mo
         def finished(self, keys):
             return keys == self.keys(ready_plan)
 
+        def notes(self):                               # the workers' wait notes: none here
+            return []
+
         def wait(self):
             events.append("wait")
             return dict(self.summary, seconds=0.0)
@@ -429,3 +432,23 @@ def test_store_jobs_are_checked():
         tr.StoreJob("m:f", None, -1.0)
     with pytest.raises(ValueError, match="no config"):
         tr._unfinished(tr.store(Context()), [tr.StoreJob("m:f", None, 1.0)])
+
+
+def test_the_pool_passes_on_its_workers_wait_notes_complete_lines_only(tmp_path):
+    """A worker that waits for a run another process holds writes the store's wait note (whose
+    lease, how long) on its stderr; the pool hands each complete such line on once, for the
+    terminal, and nothing else of the worker's output."""
+    import tempfile
+
+    pool = tr.TrainingPool(Context(seed=0, results_dir=tmp_path / "results"), [])
+    pool._tmp, pool._procs = tempfile.TemporaryDirectory(), [None]   # one worker's stderr file
+    err = Path(pool._tmp.name) / "stderr0.txt"
+    err.write_text("some warning\nseqtheory: waiting for run 0123456789ab is held by h:1:x "
+                   "(lease renewed 2 s ago, ends in 118 s unless renewed); waiting at mo")
+    assert pool.notes() == []                                 # the line is not complete yet
+    with open(err, "a") as f:
+        f.write("st 3598 s more\n")
+    assert pool.notes() == ["waiting for run 0123456789ab is held by h:1:x (lease renewed 2 s "
+                            "ago, ends in 118 s unless renewed); waiting at most 3598 s more"]
+    assert pool.notes() == []
+    pool._tmp.cleanup()

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir",
+__all__ = ["atomic_write_bytes", "atomic_write_files", "atomic_write_text", "cache_dir", "cache_path",
            "ensure_dir", "check_dir", "check_entries", "current_umask", "folder_lock", "os_error_line",
            "FolderLockTimeout"]
 
@@ -181,42 +181,57 @@ class FolderLockTimeout(TimeoutError):
 def folder_lock(folder: str | os.PathLike, name: str = ".seqtheory.lock", *,
                 timeout_s: float | None = None, on_wait: Callable[[str], None] | None = None,
                 poll_s: float = 0.1) -> Iterator[Path]:
-    """Hold an exclusive lock on the file ``folder/name`` (``fcntl.flock``; created, never
-    deleted) for the ``with`` block. The lock is the OS's: it is released when the block ends or
-    the process dies (never left stale). When another process holds it, ``on_wait`` is called
-    once with the holder's description (pid and command, written into the lock file), and the
-    call waits: without a limit (``timeout_s`` None) or ``timeout_s`` seconds, then raises
-    :class:`FolderLockTimeout`. ``folder`` must exist. Yields the lock file's path."""
+    """Hold an exclusive lock on the file ``folder/name`` (``fcntl.flock``) for the ``with``
+    block; the file is created for the block and removed when it ends (a process killed while
+    holding it leaves the file, which the next holder takes and removes). The lock is the OS's:
+    it is released when the block ends or the process dies (never left stale). A process that
+    locked a file another holder has removed since retries on the file now at that path, so two
+    holders never hold two different files at once. When another process holds it, ``on_wait``
+    is called once with the holder's description (pid and command, written into the lock file),
+    and the call waits: without a limit (``timeout_s`` None) or ``timeout_s`` seconds, then
+    raises :class:`FolderLockTimeout`. ``folder`` must exist. Yields the lock file's path."""
     import fcntl
 
     path = Path(folder) / name
-    fd = _named(path, os.open, path, os.O_RDWR | os.O_CREAT, 0o666 & ~current_umask())
+    waited, t0 = False, time.monotonic()
+    while True:
+        fd = _named(path, os.open, path, os.O_RDWR | os.O_CREAT, 0o666 & ~current_umask())
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if not waited and on_wait is not None:
+                on_wait(_lock_holder(path))
+            waited = True
+            if timeout_s is not None and time.monotonic() - t0 >= timeout_s:
+                raise FolderLockTimeout(
+                    f"{str(path)!r} is still held by {_lock_holder(path)} after "
+                    f"{timeout_s:g} s") from None
+            time.sleep(poll_s)
+            continue
+        if _same_file(fd, path):
+            break
+        os.close(fd)                        # removed by its last holder: lock the new one
     try:
-        waited, t0 = False, time.monotonic()
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if not waited and on_wait is not None:
-                    on_wait(_lock_holder(path))
-                waited = True
-                if timeout_s is not None and time.monotonic() - t0 >= timeout_s:
-                    raise FolderLockTimeout(
-                        f"{str(path)!r} is still held by {_lock_holder(path)} after "
-                        f"{timeout_s:g} s") from None
-                time.sleep(poll_s)
         with contextlib.suppress(OSError):  # the holder's note is a courtesy (disk full: none)
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
-        try:
-            yield path
-        finally:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        yield path
     finally:
+        with contextlib.suppress(OSError):
+            path.unlink()                   # while locked: a waiter then retries on a new file
+        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is still the file at ``path``."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    own = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)
 
 
 def _lock_holder(path: Path) -> str:
@@ -227,14 +242,19 @@ def _lock_holder(path: Path) -> str:
     return f"another process ({text})" if text else "another process"
 
 
-def cache_dir(*parts: str) -> Path:
+def cache_path(*parts: str) -> Path:
     """The seqtheory cache folder (``$SEQTHEORY_CACHE_DIR``, else ``$XDG_CACHE_HOME/seqtheory``,
-    else ``~/.cache/seqtheory``), joined with ``parts`` and created."""
+    else ``~/.cache/seqtheory``), joined with ``parts``; nothing is created."""
     root = os.environ.get("SEQTHEORY_CACHE_DIR")
     if root:
         base = Path(root)
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "seqtheory"
-    d = base.joinpath(*parts)
+    return base.joinpath(*parts)
+
+
+def cache_dir(*parts: str) -> Path:
+    """:func:`cache_path`, created."""
+    d = cache_path(*parts)
     d.mkdir(parents=True, exist_ok=True)
     return d

@@ -795,6 +795,13 @@ class BCHSeries(LiePolynomial):
 
     __slots__ = ("kind", "truncation_degree", "timing", "from_cache")
 
+    def _known_degree(self) -> int:
+        return self.truncation_degree
+
+    def __repr__(self) -> str:
+        return (f"BCHSeries(kind={self.kind!r}, truncation_degree={self.truncation_degree}: "
+                f"{self._repr_terms()})")
+
     def word_coefficient(self, word: str) -> Fraction:
         """Coefficient of ``word`` (a ``str`` over the series' alphabet) in the associative
         expansion; ``TypeError`` for a non-string, ``ValueError`` beyond the truncation degree."""

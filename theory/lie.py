@@ -124,7 +124,7 @@ __all__ = ["LieAlgebra", "LieSeries", "recorded_run"]
 
 # ============================================================================ series container
 class LieSeries(list):
-    """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions. ``stabilised``: True when
+    """A list of :class:`LieAlgebra` terms. ``dims``: their dimensions (a tuple). ``stabilised``: True when
     the series ended because a non-zero term repeated (it then ends at that term, listed once);
     False when it reached 0. ``name``: which series. Float path: ``tol`` (the relative
     tolerance) and ``smallest_gap`` (the smallest ratio of kept to dropped value of any rank
@@ -141,8 +141,9 @@ class LieSeries(list):
         self.smallest_gap = min(gaps) if gaps else None
 
     @property
-    def dims(self) -> list[int]:
-        return [t.dim for t in self]
+    def dims(self) -> tuple[int, ...]:
+        """The terms' dimensions, a tuple (as ``FiniteGroup`` series' ``orders``)."""
+        return tuple(t.dim for t in self)
 
     def __repr__(self) -> str:
         end = "stabilises" if self.stabilised else "reaches 0"

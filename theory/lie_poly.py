@@ -23,7 +23,7 @@ from ._messages import counted
 from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_words_encoded,
                     standard_factorization_encoded)
 
-__all__ = ["LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
+__all__ = ["LyndonCoefficients", "LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -301,6 +301,37 @@ def as_fraction(v, name: str) -> Fraction:
     raise TypeError(f"{name}: coefficient must be an exact rational (int/Fraction), got {type(v).__name__}")
 
 
+class LyndonCoefficients(dict):
+    """The Lyndon coordinates of a Lie polynomial, ``{Lyndon word: Fraction}``: the non-zero ones
+    are the dict's items (ordered by length, then lexicographically); looking up any other Lyndon
+    word over the alphabet gives ``Fraction(0)`` (the basis element ``P_w`` is absent), within
+    the degree the series is known to (``max_degree``; beyond it the coefficient is unknown:
+    ``KeyError``). A key that is not a Lyndon word over the alphabet is a ``KeyError`` saying so
+    (``"yx"`` over ``x < y``: the basis is indexed by Lyndon words)."""
+
+    def __init__(self, items: Mapping[str, Fraction], letters: tuple[str, ...],
+                 max_degree: int | None = None) -> None:
+        super().__init__(items)
+        self.letters, self.max_degree = letters, max_degree
+
+    def __missing__(self, word):
+        order = " < ".join(self.letters)
+        if not isinstance(word, str) or not word or any(a not in self.letters for a in word) \
+                or not is_lyndon_encoded(encode(word, self.letters)):
+            raise KeyError(f"{word!r} is not a Lyndon word over {order} (the coordinates are "
+                           f"indexed by Lyndon words)")
+        if self.max_degree is not None and len(word) > self.max_degree:
+            raise KeyError(f"{word!r} has degree {len(word)}, beyond the truncation degree "
+                           f"{self.max_degree}: its coefficient is not computed")
+        return Fraction(0)
+
+    def get(self, word, default=None):
+        try:
+            return self[word]
+        except KeyError:
+            return default
+
+
 class LiePolynomial:
     """An element of the free Lie algebra over an ordered alphabet, in exact Lyndon coordinates.
 
@@ -338,9 +369,16 @@ class LiePolynomial:
     def alphabet(self) -> tuple[str, ...]:
         return self._letters
 
-    def lyndon_coefficients(self) -> dict[str, Fraction]:
-        """``{Lyndon word: Fraction}`` (non-zero only), ordered by length then lexicographically."""
-        return dict(self._c)
+    def lyndon_coefficients(self) -> "LyndonCoefficients":
+        """``{Lyndon word: Fraction}`` of the non-zero coordinates, ordered by length then
+        lexicographically (a :class:`LyndonCoefficients` dict: looking up a Lyndon word whose
+        coefficient is zero gives ``Fraction(0)``, a word that is not a Lyndon word over the
+        alphabet is a ``KeyError`` saying so)."""
+        return LyndonCoefficients(self._c, self._letters, self._known_degree())
+
+    def _known_degree(self) -> int | None:
+        """The highest degree whose coordinates are all known (``None``: every degree)."""
+        return None
 
     @property
     def degree(self) -> int:
@@ -428,10 +466,13 @@ class LiePolynomial:
         return hash((self._letters, tuple(self._c.items())))
 
     def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._repr_terms()})"
+
+    def _repr_terms(self) -> str:
         terms = list(self._c.items())
         shown = " + ".join(f"({v})*{w}" for w, v in terms[:8])
         more = f" + ... ({len(terms)} terms)" if len(terms) > 8 else ""
-        return f"LiePolynomial({shown or '0'}{more})"
+        return f"{shown or '0'}{more}"
 
     def bracket(self, other: "LiePolynomial", max_degree: int | None = None) -> "LiePolynomial":
         """``[self, other]`` in Lyndon coordinates (terms above ``max_degree`` dropped)."""

@@ -65,7 +65,15 @@ def _exponent_status(ev: dict, p: float) -> str:
     return "undecided"
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('certified fits at depth 2 and beyond: at least 3 ε points per depth whose held- '
+              'out error changes by less than 5% when the optimiser budget is doubled and that '
+              'a Gauss–Newton step cannot improve by 2%; the quick budget does not certify '
+              "depth 2, the full profile's budgets may")
+
+
 @claim(id="depth.cor3.6.trained", claim_version=3,
+       decided_by=DECIDED_BY,
        title="Trained depth-k abelian models at the floor: error vs ε",
        source=DEPTH("Corollary 3.6 (trained half)"), uses_training=True,
        statement="depth-k abelian models (coupled commuting-diagonal layers, no bias) on the "

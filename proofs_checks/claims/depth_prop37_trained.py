@@ -53,7 +53,14 @@ def _length_figure(ctx: Context, lengths: dict[int, list[int]], T: int) -> list[
     return save_figure(fig, ctx, "depth_prop37_trained")
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('A5 runs whose longest 90%-accuracy lengths differ across depths (models that '
+              "generalise beyond length 1), so that Kendall's τ between depth and length can be "
+              'tested (one-sided, α = 0.05); runs that all stop at length 1 decide nothing')
+
+
 @claim(id="depth.prop3.7.trained", title="A5: held-out length generalisation grows with depth",
+       decided_by=DECIDED_BY,
        source=DEPTH("Proposition 3.7 and Figure 2 (trained half)"), uses_training=True,
        statement="on A5 the longest length with ≥ 90% held-out sequence accuracy grows with depth")
 def prop37_trained(ctx: Context) -> Outcome:

@@ -61,7 +61,15 @@ def _mse_figure(ctx: Context, runs: dict[int, list[dict]], T: int) -> list[str]:
     return save_figure(fig, ctx, "depth_exp_rotation_mse")
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('a depth that learns the task (mean held-out MSE below 90% of the constant '
+              "predictor's): then at least 80% of the seeds improving at every depth step "
+              'supports the claim and most seeds getting worse refutes it; models stuck at the '
+              'constant predictor decide nothing')
+
+
 @claim(id="depth.exp.rotation", title="A5 rotation task: MSE decreases with depth",
+       decided_by=DECIDED_BY,
        source=DEPTH("experiments, continuous A5 rotation task"), uses_training=True,
        statement="the MSE of the continuous A5 rotation task (faithful icosahedral representation) "
                  "decreases with depth")

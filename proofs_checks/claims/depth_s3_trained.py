@@ -41,7 +41,15 @@ def s3_evidence(runs: dict[str, list[dict]]) -> dict[str, dict[str, list[float]]
             for arm, rs in runs.items()}
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('one-layer models that solve S3 at 8T refute it (the abelian layer in any seed, '
+              'one AUSSM layer in at least 80%); two AUSSM layers solving it at 8T in at least '
+              '80% of seeds, with neither one-layer arm in any, support it; two-layer models '
+              'that fail to train cannot refute')
+
+
 @claim(id="depth.exp.s3_depth", title="S3 needs two layers far beyond the trained length",
+       decided_by=DECIDED_BY,
        source=DEPTH("Table 1 (S3 row)"), uses_training=True,
        statement="on S3 (derived length 2) one abelian layer fails and two (restricted, AUSSM) "
                  "layers succeed, measured at 8T–16T where a readout cannot extrapolate")

@@ -68,7 +68,16 @@ def wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]:
     return rows
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('models that learn the groups: part (A) falls only to a depth-1 model that solves '
+              'a non- abelian group at 2T, part (B) needs depth-2 models that solve D8 and S3 '
+              'at 2T in at least 80% of seeds; depth-2 models that fail to train decide nothing '
+              '(absence is not evidence). No CPU recipe measured so far trains them '
+              '(docs/trained_recipes.md); the paper profile on a GPU may')
+
+
 @claim(id="depth.exp.word_problems", title="Table 1: depth needed per group",
+       decided_by=DECIDED_BY,
        source=DEPTH("Table 1"), uses_training=True,
        statement="solvable groups need depth equal to their derived length whatever T (depth 1 "
                  "fails and 2 suffices on D8 and S3; S4 needs 3), while A5's needed depth grows "

@@ -125,7 +125,14 @@ def tower_decide(runs: list[dict], blocks: dict[str, list[list[int]]]) -> tuple[
                                          f"over ≥ {MIN_FITTED_REFUTE} fitted)"), stats
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('at least 5 fitted seeds (depth-2 runs that fit the training length, read by the '
+              'inspector): a layer-1 character factoring through G/G′ in at least 80% of them '
+              'supports it, a Wilson 95% interval wholly below 80% refutes it')
+
+
 @claim(id="finding.abelian_tower", title="Layer 1 of a trained depth-2 model reads G/G′",
+       decided_by=DECIDED_BY,
        source=FINDING("seqtheory (this package): a hypothesis about what training finds",
                       "after [DEPTH] Theorem 3.4 (depth-k cascade through the derived series); "
                       "SPEC §3.4"),

@@ -51,7 +51,14 @@ def seq_acc_at_2T(arms: dict[str, list[dict]]) -> dict[str, list[float]]:
     return {arm: [r["test"]["seq_acc"] for r in rs] for arm, rs in arms.items()}
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('a clear split over the 5 seeds: the signed model solving parity at 2T in at '
+              'least 80% of them and the positive one in none supports it, the positive one in '
+              'at least 80% refutes it; a split in between (e.g. signed 3/5) stays inconclusive')
+
+
 @claim(id="finding.parity_negative_eigenvalues",
+       decided_by=DECIDED_BY,
        title="Parity needs negative eigenvalues (1 diagonal layer)",
        source=FINDING("R. Grazzi, J. Siems, A. Zela, J. K. H. Franke, F. Hutter, M. Pontil, "
                       "Unlocking State-Tracking in Linear RNNs Through Negative Eigenvalues",

@@ -179,7 +179,15 @@ def permuted_predictions(rows: list[dict], seed: int) -> list[dict]:
     return out
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ('at least 6 runs with a finite predicted horizon and a measured length below the '
+              "test length; then Spearman's ρ between prediction and measurement decides (ρ > 0 "
+              'at one-sided p < 0.05 supports or refines it, ρ ≤ 0 with few runs within a '
+              'factor 2 refutes it)')
+
+
 @claim(id="finding.phase_horizon", title="Learned phase errors predict the extrapolation length",
+       decided_by=DECIDED_BY,
        source=FINDING("seqtheory (this package): a hypothesis about trained abelian layers",
                       "after [DEPTH] §3 (abelian layers track cyclic quotients by roots of "
                       "unity); docs/trained_recipes.md diagnosis; SPEC §3.4"),

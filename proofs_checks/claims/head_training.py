@@ -1,7 +1,7 @@
 """Trained-model check of [HEAD] (A. Somasundaram et al., arXiv:2608.22253): RowNorm head vs AdamW
 head with a Muon backbone (``head.exp.rownorm_vs_adamw``, SPEC §3.2).
 
-The experiment (:func:`seqtheory.models.lm.head_comparison`: paired seeds with the same init,
+The experiment (:func:`seqtheory.models.lm_experiment.head_comparison`: paired seeds with the same init,
 batches and backbone) is one results-store record per seed block, keyed by its configuration
 (:class:`HeadExperiment`): a finished record is read, never retrained. Recipes are the released
 ones (:class:`~seqtheory.models.lm.LMConfig` defaults), and so are the peak head learning rates:
@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from seqtheory.models.store import keyed_config
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.head_evidence import adamw_in_both_arms, stored_result
 from seqtheory.proofs_checks.head_width_sweep import BLOCKS, head_lrs
@@ -43,6 +44,7 @@ DIRECTION_RULE = SeedRule(min_rate=0.8, max_rate=0.0)
 HEAD_CODE_REVISION = 4
 
 
+@keyed_config
 @dataclass(frozen=True)
 class HeadExperiment:
     """The configuration of one seed block's stored head experiment (hashed by the results
@@ -74,7 +76,7 @@ def _experiment_config(ctx: Context, block: str = "A") -> HeadExperiment:
 
 def stored_experiment(ctx: Context, block: str = "A") -> dict:
     """Seed block ``block``'s experiment from the store of ``ctx``, run and stored when absent."""
-    from seqtheory.models.lm import head_comparison
+    from seqtheory.models.lm_experiment import head_comparison
 
     cfg = _experiment_config(ctx, block)
     return stored_result(ctx, cfg, lambda: head_comparison(cfg.lm, seeds=cfg.seeds,
@@ -112,7 +114,16 @@ def evidence_of(res: dict) -> dict:
             "parameters": param_count(res["config"], res["vocab_size"])}
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ("a run at the paper's scale (at least 190M parameters: a GPU): ratios outside the "
+              "paper's 45–60× (diameter) and 12–15× (Hilbert RMS) there refute the claim, "
+              "inside them (with the paper's loss cost) support it; a smaller model's ratios "
+              "cannot refute it, only the direction (RowNorm's steps smaller) is tested below "
+              'that scale')
+
+
 @claim("head.exp.rownorm_vs_adamw", title="RowNorm head vs AdamW head (Muon backbone)",
+       decided_by=DECIDED_BY,
        source=HEAD("experiments: RowNorm vs AdamW head"), uses_training=True, claim_version=2,
        statement="RowNorm on the head (Muon on the backbone) shrinks the per-step row diameter "
                  "45–60× and the Hilbert RMS 12–15× vs AdamW, at +0.006–0.015 validation loss "

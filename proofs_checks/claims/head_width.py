@@ -84,7 +84,14 @@ def _scale_text(sc: dict) -> str:
             f"paper: {PAPER_SCALE}")
 
 
+#: what evidence would decide the claim when it is inconclusive (report.md shows it)
+DECIDED_BY = ("converged runs at two or more of the paper's widths (512, 768, 1024: the full "
+              "profile): the ratios' growth in d and their distance to the paper's values at "
+              'those widths decide it; widths below 512 alone cannot')
+
+
 @claim("head.exp.rownorm_vs_adamw.width", title="RowNorm vs AdamW head: the ratios across head widths",
+       decided_by=DECIDED_BY,
        source=HEAD("experiments: RowNorm vs AdamW head"), uses_training=True, claim_version=2,
        statement="The final-step row-diameter ratio AdamW/RowNorm is 45.1 / 54.3 / 59.5× and the "
                  "Hilbert RMS ratio 12.1 / 13.6 / 15.2× at head width d = 512 / 768 / 1024, with "
