@@ -122,15 +122,13 @@ def decide_block(lengths: dict[int, list[int]], train_length: int) -> tuple[Verd
     if stats["p_greater"] <= ALPHA:
         return Verdict.SUPPORTED, f"length grows with depth (τ {stats['tau']:.2f}, p {stats['p_greater']:.3f})", stats
     if stats["p_less"] <= ALPHA:
-        short = {L: v for L, v in lengths.items() if L > min(lengths) and min(v) < train_length}
+        down = f"length decreases with depth (τ {stats['tau']:.2f}, p {stats['p_less']:.3f})"
+        short = sorted(L for L, v in lengths.items() if L > min(lengths) and min(v) < train_length)
         if not short:
-            return Verdict.REFUTED, (f"length decreases with depth (τ {stats['tau']:.2f}, p "
-                                     f"{stats['p_less']:.3f}) while every deeper run fits its training "
-                                     f"length {train_length}"), stats
-        return Verdict.INCONCLUSIVE, (f"length decreases with depth (τ {stats['tau']:.2f}, p "
-                                      f"{stats['p_less']:.3f}), but deeper runs did not fit their "
-                                      f"training length {train_length} (depths {sorted(short)}): "
-                                      "models that did not train, no evidence against growth"), stats
+            return Verdict.REFUTED, f"{down} while every deeper run fits its training length {train_length}", stats
+        return Verdict.INCONCLUSIVE, (f"{down}, but deeper runs did not fit their training length "
+                                      f"{train_length} (depths {short}): models that did not train, "
+                                      "no evidence against growth"), stats
     return Verdict.INCONCLUSIVE, (f"no significant growth (τ {stats['tau']:.2f}, one-sided p "
                                   f"{stats['p_greater']:.3f} > {ALPHA})"), stats
 
