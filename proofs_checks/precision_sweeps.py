@@ -29,10 +29,11 @@ from seqtheory.models.store import keyed_config
 from seqtheory.theory._messages import counted
 
 from .registry import Context
+from .seed_blocks import n_block_seeds, split_blocks
 from .training_runs import from_bundle, seeds, store
 
-__all__ = ["LOCAL_EPS", "SCALES", "scale", "depths", "n_seeds", "sweep_configs", "sweeps",
-           "SweepSet", "JOBS", "plan_sweeps", "scale_note"]
+__all__ = ["LOCAL_EPS", "SCALES", "SWEEPS_PER_BLOCK", "scale", "depths", "n_seeds", "sweep_configs",
+           "sweeps", "sweep_blocks", "SweepSet", "JOBS", "plan_sweeps", "scale_note"]
 
 #: the local ε grid, in continuation order (largest first)
 LOCAL_EPS = (0.1, 0.05, 0.025, 0.0125)
@@ -71,9 +72,15 @@ def depths(ctx: Context) -> list[int]:
     return ctx.by_profile([1, 2], [1, 2, 3])
 
 
+#: sweeps (seeds) per replication block and depth, in every profile (a sweep is a whole
+#: ε-continuation with its certificate: quick ~13 CPU-s at depth 1, full 150–245 CPU-s)
+SWEEPS_PER_BLOCK = 1
+
+
 def n_seeds(ctx: Context, depth: int = 1) -> int:
-    """Seeds per depth: 1 in quick; in full 2 at depth 1, 1 at depths ≥ 2 (their L-BFGS 1000 per budget)."""
-    return ctx.by_profile(1, 2 if depth == 1 else 1)
+    """Seeds per depth: :data:`SWEEPS_PER_BLOCK` in each replication block
+    (:mod:`~seqtheory.proofs_checks.seed_blocks`), so 2 at every depth and profile."""
+    return n_block_seeds(ctx, SWEEPS_PER_BLOCK)
 
 
 def sweep_configs(ctx: Context, depth: int, coupling: bool = True) -> list:
@@ -88,7 +95,7 @@ def sweep_configs(ctx: Context, depth: int, coupling: bool = True) -> list:
 
 
 def sweeps(ctx: Context, depth: int, coupling: bool = True) -> list[dict]:
-    """The stored results of :func:`sweep_configs` (trained here on one torch thread when absent;
+    """The stored results of :func:`sweep_configs`, in seed order (trained here on one torch thread when absent;
     read from the evidence bundle, never trained, with ``ctx.evidence``)."""
     import torch
 
@@ -104,6 +111,14 @@ def sweeps(ctx: Context, depth: int, coupling: bool = True) -> list[dict]:
         return [stored_sweep(c, st) for c in cfgs]
     finally:
         torch.set_num_threads(old)
+
+
+def sweep_blocks(ctx: Context, depth: int, coupling: bool = True) -> dict[str, tuple[list, list]]:
+    """The sweeps of a depth cut into replication blocks: ``{block: (seeds, [stored sweep, …])}``
+    (:func:`~seqtheory.proofs_checks.seed_blocks.split_blocks`, seed order)."""
+    res = sweeps(ctx, depth, coupling)
+    seeds_ = split_blocks([c.seed for c in sweep_configs(ctx, depth, coupling)])
+    return {b: (seeds_[b], rs) for b, rs in split_blocks(res).items()}
 
 
 @keyed_config
@@ -172,9 +187,10 @@ def scale_note(ctx: Context, deep: bool = True) -> str:
     """The scale of the runs, for the verdict (``deep``: with that of depths ≥ 2)."""
     s, d = scale(ctx, 1), scale(ctx, 2)
     note = (f"scale: T = {s['train_length']}, depth 1: {counted(s['n_train'], 'training word')}, width "
-            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {counted(n_seeds(ctx), 'seed')}")
+            f"{s['width']}, L-BFGS {s['lbfgs_iters']} per ε, {counted(SWEEPS_PER_BLOCK, 'seed')} per "
+            "block")
     if deep:
         lm = f" + LM {d['lm_iters']}" if d["lm_iters"] else ""
         note += (f"; depth ≥ 2: {counted(d['n_train'], 'word')}, width {d['width']}, L-BFGS {d['lbfgs_iters']}"
-                 f"{lm} per ε, {counted(n_seeds(ctx, 2), 'seed')}")
+                 f"{lm} per ε, {counted(SWEEPS_PER_BLOCK, 'seed')} per block")
     return note + "; each budget run twice for the certificate"

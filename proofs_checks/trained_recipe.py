@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from seqtheory.proofs_checks.rates import SeedRule
 from seqtheory.proofs_checks.registry import Context
-from seqtheory.proofs_checks.training_runs import n_seeds, seeds
+from seqtheory.proofs_checks.seed_blocks import n_block_seeds
+from seqtheory.proofs_checks.training_runs import seeds
 
 __all__ = ["SUCCESS", "RATE_RULE", "PAPER_T", "PAPER_RECIPE", "S3_FACTORS", "recipe", "paper_width",
            "seed_configs", "wp_cfgs", "s3_scale", "acc_at", "validate_heldout", "check_protocol"]
@@ -73,11 +74,12 @@ def seed_configs(ctx: Context, salt: str, n: int, **kw) -> list:
 
 def wp_cfgs(ctx: Context, group: str, model: str, depth: int, T: int, steps: int,
             shuffle: bool = False) -> list:
-    """The seeds of one word-problem cell (group, model, depth, train length T): the recipe, test
-    words 16T long (accuracy at 2T, 8T, 16T read from the prefix accuracies). ``depth.exp.s3_depth``
-    and ``depth.exp.word_problems`` share these runs."""
+    """The seeds of one word-problem cell (group, model, depth, train length T): both replication
+    blocks (:func:`~seqtheory.proofs_checks.seed_blocks.n_block_seeds`, in seed order), the recipe,
+    test words 16T long (accuracy at 2T, 8T, 16T read from the prefix accuracies).
+    ``depth.exp.s3_depth`` and ``depth.exp.word_problems`` share these runs."""
     return seed_configs(ctx, f"wp:{group}:{model}:{depth}:{T}" + (":shuffled" if shuffle else ""),
-                        n_seeds(ctx), task=group, model=model, depth=depth, shuffle_labels=shuffle,
+                        n_block_seeds(ctx), task=group, model=model, depth=depth, shuffle_labels=shuffle,
                         **recipe(T, steps, test_length=max(S3_FACTORS) * T, n_test=128,
                                  **paper_width(ctx)))
 

@@ -15,34 +15,71 @@ from seqtheory.proofs_checks.claims import depth_thm32_abelian_trained as thm32
 from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 _S, _I, _R, _F = Verdict.SUPPORTED, Verdict.INCONCLUSIVE, Verdict.REFUTED, Verdict.REFINED
+_C = Verdict.CONFIRMED
 
 
-def _ev(slope, lo, hi, n_cert=4, failed=("doubling",)):
-    pts = [{"eps": e, "certified": i < n_cert, "failed": [] if i < n_cert else list(failed)}
+def _ev(slope, lo, hi, n_cert=4, failed=("doubling",), ratio_abelian=1.05, ratio_magnus2=1.1):
+    pts = [{"eps": e, "certified": i < n_cert, "failed": [] if i < n_cert else list(failed),
+            "ratio_abelian": ratio_abelian, "ratio_magnus2": ratio_magnus2}
            for i, e in enumerate(ps.LOCAL_EPS)]
     fit = {"slope": slope, "ci_low": lo, "ci_high": hi, "n": n_cert} if n_cert >= cor36.MIN_POINTS else None
     return {"points": pts, "fit": fit}
 
 
+def _both(ev_a, ev_b=None):
+    return {"A": ([0], ev_a), "B": ([1], ev_a if ev_b is None else ev_b)}
+
+
+def _cor(ev_a, ev_b=None):
+    return cor36.cor36_decide(_both(ev_a, ev_b))
+
+
 def test_cor36_rule_every_branch():
-    assert cor36.cor36_decide({1: _ev(2.0, 1.98, 2.02), 2: _ev(3.1, 2.9, 3.3)})[0] == _S
+    assert _cor({1: _ev(2.0, 1.98, 2.02), 2: _ev(3.1, 2.9, 3.3)})[0] == _S
     # an upper bound: a steep, curved fit (wide CI above p − 0.2) is support, not failure
-    assert cor36.cor36_decide({1: _ev(2.0, 1.9, 2.1), 2: _ev(4.37, 3.05, 5.69)})[0] == _S
-    # depth 3 meets k+1 = 4 but falls slower than 2^(k−1)+1 = 5: the simplified form holds
-    v, why, status = cor36.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2.9, 3.1), 3: _ev(4.2, 4.0, 4.4)})
-    assert v == _F and "k = [3]" in why and status["k+1"][3] == "met"
-    # a certified depth-2 fit with slope 2 contradicts k+1 = 3
-    v, why, _ = cor36.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(2.0, 1.9, 2.1)})
-    assert v == _R and "k = [2]" in why
+    assert _cor({1: _ev(2.0, 1.9, 2.1), 2: _ev(4.37, 3.05, 5.69)})[0] == _S
+    # a certified depth-2 fit with slope 2 at the built reference (order-2 Magnus) contradicts k+1
+    v, why, _ = _cor({1: _ev(2, 1.9, 2.1), 2: _ev(2.0, 1.9, 2.1)})
+    assert v == _R and "k = 2" in why and "built" in why
     # uncertified: inconclusive, naming the certificate checks that failed
-    v, why, _ = cor36.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2, 4, n_cert=2, failed=("stationary",))})
+    v, why, _ = _cor({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2, 4, n_cert=2, failed=("stationary",))})
     assert v == _I and "k=2: 2 of 4" in why and "stationary" in why
     # a certified fit whose CI straddles p − 0.2: undecided
-    v, why, _ = cor36.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(2.9, 2.5, 3.3)})
+    v, why, _ = _cor({1: _ev(2, 1.9, 2.1), 2: _ev(2.9, 2.5, 3.3)})
     assert v == _I and "k+1 = 3 undecided" in why
-    # depth 3 contradicts 2^(k−1)+1 = 5 while k+1 = 4 is undecided: inconclusive, saying both
-    v, why, _ = cor36.cor36_decide({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2.9, 3.1), 3: _ev(4.0, 3.5, 4.5)})
-    assert v == _I and "2^(k-1)+1 = 5 contradicted" in why and "k+1 = 4 undecided" in why
+    # depth 3 contradicts 2^(k−1)+1 = 5 while k+1 = 4 is met: no built depth-3 reference, so no
+    # counted contradiction (formerly refined): inconclusive, naming the missing reference
+    v, why, _ = _cor({1: _ev(2, 1.9, 2.1), 2: _ev(3, 2.9, 3.1), 3: _ev(4.2, 4.0, 4.4)})
+    assert v == _I and "no built depth-3 reference" in why
+
+
+def test_cor36_refutes_only_at_the_built_reference():
+    # issue 32: certified depth-1 evidence (at the abelian floor) labelled as depth 2 sits far
+    # above the order-2 Magnus error a built 2-layer cascade reaches: absence, not refutation
+    stuck = _ev(2.0, 1.95, 2.05, ratio_abelian=1.05, ratio_magnus2=40.0)
+    v, why, detail = _cor({1: _ev(2.0, 1.95, 2.05), 2: stuck})
+    assert v == _I and "cannot refute" in why and "40.00" in why
+    assert detail["A"][2]["status"]["k+1"][2] == "contradicted"        # contradicted, not counted
+    # the same fit at the built reference (1.2×) refutes
+    assert _cor({1: _ev(2.0, 1.95, 2.05), 2: _ev(2.0, 1.95, 2.05, ratio_magnus2=1.2)})[0] == _R
+    # depth 1 at the exact best abelian floor falling like ε refutes k+1 = 2
+    assert _cor({1: _ev(1.0, 0.9, 1.1, ratio_abelian=1.0)})[0] == _R
+    # … but not when the trained error is 3× the floor
+    assert _cor({1: _ev(1.0, 0.9, 1.1, ratio_abelian=3.0)})[0] == _I
+    # no built reference at depth 3: a depth-3 contradiction can never count
+    assert cor36.reference_reach(3, _ev(4, 3.9, 4.1))[0] is False
+
+
+def test_cor36_blocks_replicate():
+    good = {1: _ev(2.0, 1.95, 2.05), 2: _ev(3.0, 2.9, 3.1)}
+    bad = {1: _ev(1.0, 0.9, 1.1, ratio_abelian=1.0), 2: _ev(3.0, 2.9, 3.1)}
+    v, why, per = _cor(good, bad)
+    assert v == _I and "disagree" in why and per["A"][0] == _S and per["B"][0] == _R
+
+
+def test_cor36_candidates_include_the_built_exponent():
+    assert [cor36.CANDIDATES["c_k(60)+1 (built)"](k) for k in (1, 2, 3)] == [2, 4, 8]
+    assert [cor36.CANDIDATES["k+1"](k) for k in (1, 2)] == [cor36.CANDIDATES["2^(k-1)+1"](k) for k in (1, 2)]
 
 
 def _row(**kw):
@@ -53,11 +90,21 @@ def _row(**kw):
 
 
 def test_thm32_rule_every_branch():
-    assert thm32.thm32_decide([_row(), _row(eps=0.05)])[0] == _S
-    v, why = thm32.thm32_decide([_row(), _row(frac_pairs_above=0.9, worst_ratio=0.3)])
+    v, why, _ = thm32.thm32_decide(_both([_row(), _row(eps=0.05)]))
+    assert v == _C and "triangle inequality" in why
+    v, why, _ = thm32.thm32_decide(_both([_row(), _row(frac_pairs_above=0.9, worst_ratio=0.3)]))
     assert v == _R and "below the bound" in why
-    v, why = thm32.thm32_decide([_row(class_gap=1e-3)])
-    assert v == _I and "not order-free" in why
+    v, why, _ = thm32.thm32_decide(_both([_row(class_gap=1e-3)]))
+    assert v == _I and "not order-free" in why and "does not cover" in why
+    # the doubled bound: not given by the argument; decided on the pairs
+    v, why, _ = thm32.thm32_decide(_both([_row(worst_ratio=1.3)]), factor=2.0)
+    assert v == _R and "2× the bound" in why
+    assert thm32.thm32_decide(_both([_row(worst_ratio=2.5)]), factor=2.0)[0] == _S
+    with pytest.raises(ValueError, match="factor"):
+        thm32.thm32_decide(_both([_row()]), factor=0.5)
+    # blocks that disagree
+    v, why, _ = thm32.thm32_decide(_both([_row()], [_row(class_gap=1e-3)]))
+    assert v == _I and "disagree" in why
 
 
 def test_pair_stats():
@@ -107,16 +154,17 @@ def test_both_claims_and_controls_end_to_end_at_a_tiny_scale(tiny, monkeypatch):
     st = store(tiny)
     plan = ps.plan_sweeps(tiny, True)
     assert len(plan) == 3 and all(st.result(j.config) is not None for j in plan)
+    assert all(len(j.config.sweeps) == 2 for j in plan)              # one sweep per seed block
     monkeypatch.setattr(precision, "run_sweep", lambda cfg: pytest.fail("retrained a stored sweep"))
     cor = get_claim("depth.cor3.6.trained")
     cor_out = cor.check(tiny)
     assert cor_out.verdict in (_S, _I, _R, _F) and cor_out.figures and "T = 3" in cor_out.key_figure
     assert {r["depth"] for r in cor_out.tables["error_vs_eps"]} == {1, 2}
     ctl = control_through_rule(cor, tiny)
-    assert ctl.rejected and "(a) refuted" in ctl.reason          # the constant predictor: slope ~1
+    assert ctl.rejected and "(a) refuted" in ctl.reason     # the exact floor read at ε²: slope ~1
     thm = get_claim("depth.thm3.2.abelian.trained")
     out = thm.check(tiny)
-    assert out.verdict == _S and max(r["class_gap"] for r in out.tables["reversal"]) < thm32.CLASS_TOL
+    assert out.verdict == _C and max(r["class_gap"] for r in out.tables["reversal"]) < thm32.CLASS_TOL
     assert all(r["best_abelian_mean_ratio"] >= 1 for r in out.tables["reversal"])
     ctl = control_through_rule(thm, tiny)
     assert ctl.rejected, ctl.reason
@@ -136,7 +184,7 @@ def test_quick_profile(tmp_path):
     assert out.verdict != _R
     if out.verdict == _I:
         assert "certified" in out.notes or "contradicts" in out.notes
-    assert get_claim("depth.thm3.2.abelian.trained").check(ctx).verdict == _S
+    assert get_claim("depth.thm3.2.abelian.trained").check(ctx).verdict == _C
     for cid in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained"):
         assert control_through_rule(get_claim(cid), ctx).rejected
 

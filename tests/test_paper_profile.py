@@ -11,16 +11,19 @@ from seqtheory.proofs_checks.registry import Context, Verdict, all_claims, get_c
 
 load_all()
 
-#: len(claim.plan(ctx, True)) per profile (controls included, a run listed once per request)
+#: len(claim.plan(ctx, True)) per profile (controls included, a run listed once per request); the
+#: word-problem family trains two replication blocks of seeds per cell (seed_blocks.py: 2 + 2 in
+#: quick, 5 + 5 in full and paper) and the paper profile the other Table 1 families; the findings
+#: inspect those runs
 PLAN_SIZES = {
     "depth.cor3.6.trained": {"quick": 3, "full": 4, "paper": 4},
-    "finding.abelian_tower": {"quick": 6, "full": 20, "paper": 20},
+    "finding.abelian_tower": {"quick": 8, "full": 40, "paper": 100},
     "finding.parity_negative_eigenvalues": {"quick": 20, "full": 20, "paper": 20},
-    "finding.phase_horizon": {"quick": 25, "full": 105, "paper": 105},
-    "depth.exp.rotation": {"quick": 9, "full": 20, "paper": 25},
-    "depth.exp.s3_depth": {"quick": 12, "full": 20, "paper": 20},
-    "depth.exp.word_problems": {"quick": 24, "full": 110, "paper": 110},
-    "depth.prop3.7.trained": {"quick": 6, "full": 20, "paper": 20},
+    "finding.phase_horizon": {"quick": 30, "full": 200, "paper": 320},
+    "depth.exp.rotation": {"quick": 12, "full": 40, "paper": 50},
+    "depth.exp.s3_depth": {"quick": 16, "full": 40, "paper": 40},
+    "depth.exp.word_problems": {"quick": 32, "full": 220, "paper": 420},
+    "depth.prop3.7.trained": {"quick": 8, "full": 40, "paper": 40},
     "depth.thm3.2.abelian.trained": {"quick": 3, "full": 4, "paper": 4},
     # one job per seed block (two blocks: trained verdicts replicate); the width law reads the
     # width sweep's two jobs
@@ -81,16 +84,21 @@ def test_word_problem_cells_of_the_paper_profile():
             | {("S4", 128, L) for L in (2, 3)}
             | {("A5", t, L) for t in (64, 128) for L in (1, 2, 4, 8)})
     assert cells == want
-    assert {c.model for c in _plan("depth.exp.word_problems")} == {"aussm"}
+    assert {c.model for c in _plan("depth.exp.word_problems")} == set(depth_word_problems.TABLE1_FAMILIES)
+    assert {c.model for c in _plan("depth.exp.word_problems") if c.task in ("S4", "A5")} == {"aussm"}
 
 
 @pytest.mark.parametrize("claim_id", FAMILY)
-def test_paper_cells_have_five_seeds(claim_id):
+def test_paper_cells_have_their_seeds(claim_id):
+    """Parity: 5 seeds; the claims of [DEPTH]: two replication blocks of 5 (seed_blocks.py)."""
+    from seqtheory.proofs_checks.seed_blocks import BLOCKS, BLOCK_SEEDS
+
     by_cell: dict = {}
     for c in _plan(claim_id, controls=False):
         cell = (c.task, c.model, c.depth, c.train_length, c.shuffle_labels)
         by_cell.setdefault(cell, set()).add(c.seed)
-    assert by_cell and {len(s) for s in by_cell.values()} == {5}
+    n = 5 if claim_id.startswith("finding.") else len(BLOCKS) * BLOCK_SEEDS["paper"]
+    assert by_cell and {len(s) for s in by_cell.values()} == {n}
 
 
 def test_paper_configs_build_valid_held_out_data():

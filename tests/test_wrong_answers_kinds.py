@@ -149,12 +149,12 @@ def test_prop37_key_figure_when_tau_cannot_be_computed():
     """Every run at the same length: Kendall τ is undefined; the key figure printed "Kendall τ
     nan (one-sided p 1.000)" while the evidence said n/a."""
     from seqtheory.proofs_checks.claims import depth_prop37_trained as dt
-    verdict, why, stats = dt.prop37_decide({1: [4, 4, 4], 2: [4, 4, 4]})
+    verdict, why, stats = dt.decide_block({1: [4, 4, 4], 2: [4, 4, 4]}, 3)
     text = dt.prop37_key_statistic(stats)
     assert "nan" not in text and "1.000" not in text
     assert text == f"Kendall τ n/a ({dt.NO_TAU})"
     assert all(math.isnan(stats[k]) for k in ("tau", "p_greater", "p_less"))   # no fake p = 1
-    _, _, stats = dt.prop37_decide({1: [3, 3, 4], 2: [6, 7, 6], 3: [10, 9, 12]})
+    _, _, stats = dt.decide_block({1: [3, 3, 4], 2: [6, 7, 6], 3: [10, 9, 12]}, 3)
     assert dt.prop37_key_statistic(stats).startswith("Kendall τ 0.") and "one-sided p 0.0" in \
         dt.prop37_key_statistic(stats)
 

@@ -12,12 +12,21 @@ run token by token with their output map
 non-solvable targets, error vs ε, log-log slope with CI (mpmath where the error is below 1e-12).
 The slopes of the truncated series (Taylor's theorem) appear only as extra evidence.
 
+Candidates (:data:`CANDIDATES`): v1's ``2^(k−1)+1``, the simplified ``k+1`` and the built
+class-maximal cascades' ``c_k(n)+1`` (n = 2: 2, 5, 10; n ≥ 3, e.g. the 60 letters of the trained
+rotation task: 2, 4, 8 at k = 1, 2, 3). ``k+1`` and ``2^(k−1)+1`` coincide at k = 1, 2 (2, 3), so
+depths 1–2 cannot separate them; at k = 2 only the built exponent (4 for n ≥ 3, 5 for n = 2)
+differs, and k = 3 separates the two stated forms (4 vs 5).
+
 Decision (:func:`cor36_decide`, pure): the statement asserts that depth k *achieves* the exponent,
-so per (target, k) the best built model counts. If no built depth-k model reaches
-``2^(k−1)+1`` somewhere → inconclusive (not reached here; a different construction might); if a
-built model's slope differs from the class it realises plus one → inconclusive (the construction
-is not understood); if the best slope equals ``2^(k−1)+1`` everywhere → supported; else refined
-(holds, not tight; the tight exponent ``c_k(n)+1`` is reported).
+so per (target, k) the best built model counts. Refuted when the class-maximal cascade attains its
+ceiling ``c_k(n)+1`` (slope equal to it) and that ceiling is below ``2^(k−1)+1``: under
+:data:`CEILING_PREMISE` no k-layer abelian model does better (never the case: c_k(n) ≥ 2^k − 1).
+If no built depth-k model reaches ``2^(k−1)+1`` somewhere otherwise → inconclusive (not reached
+here; a different construction might); if a built model's slope differs from the class it realises
+plus one → inconclusive (the construction is not understood); if the best slope equals
+``2^(k−1)+1`` everywhere → supported; else refined (holds, not tight; the tight exponent
+``c_k(n)+1`` is reported).
 """
 from __future__ import annotations
 
@@ -31,6 +40,18 @@ from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Verdict, claim
 
 SLOPE_RESOLUTION = 0.1   # slopes within ±0.1 of a value count as equal (smooth power laws)
+#: why c_k(n)+1 is a ceiling for every k-layer abelian model (SPEC §3.1, the nilpotentization
+#: mechanism): the premise of the refute branch
+CEILING_PREMISE = ("k stacked abelian layers generate a Lie algebra of derived length ≤ k "
+                   "(Proposition 3.3), so they realise the free-nilpotent quotient N(n, c) only "
+                   "up to c = c_k(n), and the Magnus logarithm truncated at degree c leaves local "
+                   "error Θ(ε^(c+1))")
+#: the candidate exponents at depth k on n letters (the built one: the class-maximal cascade)
+CANDIDATES = {"k+1": lambda n, k: k + 1, "2^(k-1)+1": lambda n, k: 2 ** (k - 1) + 1,
+              "c_k(n)+1 (built)": lambda n, k: max_class_for_depth(min(n, 3), k) + 1}
+#: alphabets of the candidate table: the built targets' 2 and 3 letters, the trained task's 60
+#: (c_k(n) is the same for every n ≥ 3: depth.cor3.6.trained.built_exponent)
+CANDIDATE_LETTERS = (2, 3, 60)
 
 _W2 = (0, 1, 1, 0, 1, 0, 0)
 _W3 = (0, 1, 2, 1, 0, 2, 2, 1)
@@ -105,10 +126,12 @@ def cor36(ctx) -> Outcome:
                          and not _reaches(r["slope"], r["ci"], r["2^(k-1)+1"], SLOPE_RESOLUTION)})
     summary = "; ".join(f"{r['coupling'][:4]} k={r['k']}: {r['slope']:.2f} (c={r['class_c']})"
                         for r in so3)
+    cands = candidate_table(ks)
     return Outcome(
         verdict=verdict,
         key_figure=f"so(3)/A5, n=2, built cascades: {summary}",
         evidence={"decision": why, "slope_resolution": SLOPE_RESOLUTION,
+                  "candidates": cands, "ceiling_premise": CEILING_PREMISE,
                   "judged (target, k): polynomial cascade built": sorted(
                       {f"{r['target']}, k={r['k']}" for r in rows if r["coupling"] == "polynomial"}),
                   "profile": ctx.profile,
@@ -117,7 +140,7 @@ def cor36(ctx) -> Outcome:
                   "all_layers_translations": all(r["translations"] for r in rows),
                   "linear_coupling_below_2^(k-1)+1 at (n, k)": card_fails,
                   "truncated_series_slopes (extra evidence)": series},
-        tables={"built_models": table},
+        tables={"built_models": table, "candidate_exponents": cands},
         figures=_figure(ctx, so3),
         notes=("Built models: each cascade layer is a translation by a function of the token and "
                "the lower layers (checked: shifting a layer's own state leaves its update "
@@ -133,13 +156,24 @@ def cor36(ctx) -> Outcome:
                                                and r["coupling"] == "polynomial")
                            for t in dict.fromkeys(r["target"] for r in rows))
                + ". k+1 is met by both couplings and is tight for the linear one; the linear "
-               f"coupling falls below 2^(k−1)+1 at (n, k) = {card_fails}. Decision: "
+               f"coupling falls below 2^(k−1)+1 at (n, k) = {card_fails}. Candidates: k+1 and "
+               "2^(k−1)+1 coincide at k = 1, 2 (2, 3), so depths 1–2 cannot separate them; at "
+               "k = 2 the built exponent c_2(n)+1 differs (5 on 2 letters, 4 on 3 or more, e.g. the "
+               "60 letters of the trained rotation task); k = 3 separates 4 from 5. Decision: "
                f"{why}. Scope: exponents measured on the words {''.join('ab'[i] for i in _W2)} "
                f"(n=2) and {''.join('abc'[i] for i in _W3)} (n=3); what is shown is that these "
                "models achieve the exponent, not that no depth-k model does better. The "
                "truncated-series slopes (Taylor's theorem, slope c+1 whatever depth means) are "
                "extra evidence only. Trained depth-k models are in depth.cor3.6.trained."),
     )
+
+
+def candidate_table(ks) -> list[dict]:
+    """One row per (n, k), n in :data:`CANDIDATE_LETTERS`: the candidate exponents of
+    :data:`CANDIDATES` and whether k+1 and 2^(k−1)+1 can be told apart there."""
+    return [{"letters n": n, "k": k, **{name: fn(n, k) for name, fn in CANDIDATES.items()},
+             "k+1 vs 2^(k-1)+1": "equal" if k + 1 == 2 ** (k - 1) + 1 else "differ"}
+            for n in CANDIDATE_LETTERS for k in ks]
 
 
 def _reaches(slope: float, ci, p: float, res: float) -> bool:
@@ -153,7 +187,7 @@ def _equals(slope: float, ci, p: float, res: float) -> bool:
 @cor36.decision_rule
 def cor36_decide(rows: list[dict], resolution: float = SLOPE_RESOLUTION) -> tuple[Verdict, str]:
     """Decision rule of ``depth.cor3.6`` on built-model rows (keys ``target``, ``k``,
-    ``coupling``, ``class_c``, ``slope``, ``ci``): see the module docstring. A (target, k) is
+    ``coupling``, ``class_c``, ``c_k(n)``, ``slope``, ``ci``): see the module docstring. A (target, k) is
     judged only where the polynomial (class-maximal) cascade was built; its best row counts.
     Linear-only depths (polynomial cascade infeasible at the profile) are reported, not judged."""
     best: dict = {}
@@ -164,6 +198,15 @@ def cor36_decide(rows: list[dict], resolution: float = SLOPE_RESOLUTION) -> tupl
             best[key] = r
     if not best:
         return Verdict.INCONCLUSIVE, "no polynomial-coupled (class-maximal) cascade was built"
+    ceiling = [f"{t}, k={k}: the class-maximal cascade attains c_k(n)+1 = {b['c_k(n)'] + 1} "
+               f"(slope {b['slope']:.2f}) < {2 ** (k - 1) + 1}"
+               for (t, k), b in best.items() if b.get("c_k(n)") is not None
+               and b["class_c"] == b["c_k(n)"]
+               and b["c_k(n)"] + 1 < 2 ** (k - 1) + 1
+               and _equals(b["slope"], b["ci"], b["c_k(n)"] + 1, resolution)]
+    if ceiling:
+        return Verdict.REFUTED, ("the exponent lies above what any k-layer abelian model reaches ("
+                                 + CEILING_PREMISE + "): " + "; ".join(ceiling))
     short = [f"{t}, k={k}: best {b['slope']:.2f} < {2 ** (k - 1) + 1}"
              for (t, k), b in best.items()
              if not _reaches(b["slope"], b["ci"], 2 ** (k - 1) + 1, resolution)]

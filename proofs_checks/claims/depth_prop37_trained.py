@@ -6,8 +6,13 @@ Claim ``depth.prop3.7.trained``: on A5 the longest length with ≥ 90% held-out 
 grows with depth. Experiment: ``signed_mamba`` (restricted layers) at the profile's depths, the
 shared recipe (:mod:`seqtheory.proofs_checks.trained_recipe`), test words :data:`A5_TEST_FACTOR`
 × T long. Decision (:func:`prop37_decide`, pure): Kendall's τ between depth and length over all
-runs, one-sided at :data:`ALPHA`. Control: the depth-1 models' lengths reported at every depth,
-which must not be supported.
+runs, one-sided at :data:`ALPHA`, in each of two replication blocks of seeds
+(:mod:`seqtheory.proofs_checks.seed_blocks`); a decrease refutes only when the deeper models fit
+their training length (a deeper model that did not train is absence of evidence). Quick has 2
+seeds per block and depths 1, 2: 4 runs per block, where only a clean separation (both depth-2
+runs longer than both depth-1 runs, ties within a depth) reaches p ≤ 0.05, in each block; so
+quick is mostly ``inconclusive``. Control: the
+depth-1 models' lengths reported at every depth, which must not be supported.
 """
 from __future__ import annotations
 
@@ -16,9 +21,11 @@ import numpy as np
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.report import format_stat
+from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
+                                                 n_block_seeds, split_blocks)
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_width, recipe,
                                                     seed_configs)
-from seqtheory.proofs_checks.training_runs import n_seeds, run_arms
+from seqtheory.proofs_checks.training_runs import run_arms
 from seqtheory.theory._messages import counted
 
 #: A5 test words are 4T long: length generalisation is measured up to 4T
@@ -30,10 +37,11 @@ NO_TAU = "every run reached the same length: no ranking to correlate"
 
 
 def a5_cfgs(ctx: Context) -> dict[int, list]:
-    """``{depth: the seeds' configurations}`` at the profile's depths, T and steps."""
+    """``{depth: the seeds' configurations}`` (both replication blocks, in seed order) at the
+    profile's depths, T and steps."""
     depths, T, steps = ctx.by_profile(([1, 2], 3, 400), ([1, 2, 3, 4], 4, 2000),
                                       paper=([1, 2, 4, 8], 32, PAPER_RECIPE["steps"]))
-    return {L: seed_configs(ctx, f"a5:{L}", n_seeds(ctx), task="A5", model="signed_mamba", depth=L,
+    return {L: seed_configs(ctx, f"a5:{L}", n_block_seeds(ctx), task="A5", model="signed_mamba", depth=L,
                             **recipe(T, steps, test_length=A5_TEST_FACTOR * T, **paper_width(ctx)))
             for L in depths}
 
@@ -59,8 +67,17 @@ DECIDED_BY = ('A5 runs whose longest 90%-accuracy lengths differ across depths (
               'tested (one-sided, α = 0.05); runs that all stop at length 1 decide nothing')
 
 
-@claim(id="depth.prop3.7.trained", title="A5: held-out length generalisation grows with depth",
+
+def length_blocks(runs: dict[int, list[dict]]) -> dict[str, tuple[list[int], dict[int, list[int]]]]:
+    """``{block: (seed indices, {depth: [longest length at ≥ 90% per seed]})}``."""
+    split = {L: split_blocks([r["test"]["max_len_90"] for r in rs]) for L, rs in runs.items()}
+    idx = block_indices(len(next(iter(split.values()))["A"]))
+    return {b: (idx[b], {L: split[L][b] for L in runs}) for b in idx}
+
+
+@claim(id="depth.prop3.7.trained", claim_version=2,
        decided_by=DECIDED_BY,
+       title="A5: held-out length generalisation grows with depth",
        source=DEPTH("Proposition 3.7 and Figure 2 (trained half)"), uses_training=True,
        statement="on A5 the longest length with ≥ 90% held-out sequence accuracy grows with depth")
 def prop37_trained(ctx: Context) -> Outcome:
@@ -68,18 +85,26 @@ def prop37_trained(ctx: Context) -> Outcome:
     for rs in runs.values():
         check_protocol(rs, A5_TEST_FACTOR)
     lengths = {L: [r["test"]["max_len_90"] for r in rs] for L, rs in runs.items()}
-    verdict, why, stats = prop37_decide(lengths)
     T = runs[min(runs)][0]["config"]["train_length"]
+    blocks = length_blocks(runs)
+    verdict, why, per = prop37_decide(blocks, T)
     figs = _length_figure(ctx, lengths, T)
-    return Outcome(verdict, "; ".join(f"L={L}: {v}" for L, v in lengths.items())
-                   + "; " + prop37_key_statistic(stats),
-                   evidence={"max_len_90": {str(L): v for L, v in lengths.items()}, **stats},
+    return Outcome(verdict, " | ".join(f"block {b}: " + "; ".join(f"L={L}: {v}" for L, v in ev.items())
+                                       + "; " + prop37_key_statistic(per[b][2])
+                                       for b, (_, ev) in blocks.items()),
+                   evidence={"max_len_90": {str(L): v for L, v in lengths.items()},
+                             "blocks": {b: {"verdict": r[0].value, "why": r[1], **r[2]}
+                                        for b, r in per.items()}, "train_length": T},
                    tables={"length_vs_depth": [{"depth": L, "seed": r["config"]["seed"],
                                                 "max_len_90": r["test"]["max_len_90"]}
                                                for L, rs in runs.items() for r in rs]},
                    figures=figs,
                    notes=f"{why}. Held-out A5 words of length {A5_TEST_FACTOR}T (T = {T}); "
-                         f"signed_mamba (restricted layers), {counted(len(runs[min(runs)]), 'seed')} per depth")
+                         f"signed_mamba (restricted layers), {counted(block_size(ctx), 'seed')} per "
+                         "depth in each of two disjoint seed blocks, decided in each block and "
+                         "replicated. A decrease with depth refutes only when every deeper run fits "
+                         "its training length (longest length ≥ T); a deeper model that did not train "
+                         "is absence of evidence")
 
 
 def prop37_key_statistic(stats: dict) -> str:
@@ -90,12 +115,8 @@ def prop37_key_statistic(stats: dict) -> str:
     return f"Kendall τ {format_stat(stats['tau'], '.2f')} (one-sided p {format_stat(stats['p_greater'], '.3f')})"
 
 
-@prop37_trained.decision_rule
-def prop37_decide(lengths: dict[int, list[int]]) -> tuple[Verdict, str, dict]:
-    """``lengths[depth]``: the longest held-out length at ≥ 90% sequence accuracy, per seed.
-    Kendall's τ between depth and length over all runs: supported when the one-sided test of growth
-    has p ≤ 0.05; refuted when the one-sided test of decrease has p ≤ 0.05; else inconclusive
-    (including when every run has the same length)."""
+def decide_block(lengths: dict[int, list[int]], train_length: int) -> tuple[Verdict, str, dict]:
+    """One block's verdict (see :func:`prop37_decide`)."""
     from scipy.stats import kendalltau
 
     x = [L for L, v in lengths.items() for _ in v]
@@ -109,9 +130,28 @@ def prop37_decide(lengths: dict[int, list[int]]) -> tuple[Verdict, str, dict]:
     if stats["p_greater"] <= ALPHA:
         return Verdict.SUPPORTED, f"length grows with depth (τ {stats['tau']:.2f}, p {stats['p_greater']:.3f})", stats
     if stats["p_less"] <= ALPHA:
-        return Verdict.REFUTED, f"length decreases with depth (τ {stats['tau']:.2f}, p {stats['p_less']:.3f})", stats
+        down = f"length decreases with depth (τ {stats['tau']:.2f}, p {stats['p_less']:.3f})"
+        short = sorted(L for L, v in lengths.items() if L > min(lengths) and min(v) < train_length)
+        if not short:
+            return Verdict.REFUTED, f"{down} while every deeper run fits its training length {train_length}", stats
+        return Verdict.INCONCLUSIVE, (f"{down}, but deeper runs did not fit their training length "
+                                      f"{train_length} (depths {short}): models that did not train, "
+                                      "no evidence against growth"), stats
     return Verdict.INCONCLUSIVE, (f"no significant growth (τ {stats['tau']:.2f}, one-sided p "
                                   f"{stats['p_greater']:.3f} > {ALPHA})"), stats
+
+
+@prop37_trained.decision_rule
+def prop37_decide(blocks: dict[str, tuple[list, dict[int, list[int]]]],
+                  train_length: int) -> tuple[Verdict, str, dict]:
+    """``blocks[name] = (seed indices, lengths)``, ``lengths[depth]``: the longest held-out length
+    at ≥ 90% sequence accuracy, per seed of the block; ``train_length``: T. Per block, Kendall's τ
+    between depth and length over its runs: supported when the one-sided test of growth has
+    p ≤ 0.05; refuted when the one-sided test of decrease has p ≤ 0.05 and every run deeper than
+    the shallowest depth fits its training length (length ≥ T), inconclusive when some does not (a
+    model that did not train); else inconclusive (including when every run has the same length).
+    The blocks are replicated (disagreement: inconclusive). Returns ``(verdict, why, per_block)``."""
+    return decide_blocks(blocks, lambda lengths: decide_block(lengths, train_length))
 
 
 @prop37_trained.control
@@ -119,8 +159,8 @@ def _prop37_control(ctx: Context) -> ControlOutcome:
     # depth makes no difference: the shallowest models' lengths stand for every depth
     runs = run_arms(ctx, a5_cfgs(ctx))
     L1 = min(runs)
-    flat = {L: [r["test"]["max_len_90"] for r in runs[L1]] for L in runs}
-    v, why, _ = prop37_decide(flat)
+    flat = {L: runs[L1] for L in runs}
+    v, why, _ = prop37_decide(length_blocks(flat), runs[L1][0]["config"]["train_length"])
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="the depth-1 models' lengths reported at every depth",
                           reason=f"{v.value}: {why}")

@@ -6,8 +6,10 @@ at the profile's depths (:func:`rotation_depths`), the shared recipe
 (:mod:`seqtheory.proofs_checks.trained_recipe`) with lr 1e-2 and no curriculum, held-out test at
 2T; the constant predictor's MSE (:func:`constant_mse`) is the baseline. Decision
 (:func:`mse_decreasing`, pure): per seed, between successive depths; supported when ≥ 80% of the
-seeds improve at every step. Control: depth 1 against depth 1 trained with other seeds, labelled
-as depth 2, which must not be supported.
+seeds improve at every step; in each of two replication blocks of seeds
+(:mod:`seqtheory.proofs_checks.seed_blocks`), replicated. A deeper model whose MSE stays at the
+constant predictor's did not train: absence of evidence, never a refutation. Control: depth 1
+against depth 1 trained with other seeds, labelled as depth 2, which must not be supported.
 """
 from __future__ import annotations
 
@@ -15,16 +17,24 @@ import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.rates import rate_text, success_rate
+from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
+                                                 n_block_seeds, split_blocks)
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, RATE_RULE, paper_width, recipe,
                                                     seed_configs)
-from seqtheory.proofs_checks.training_runs import n_seeds, run_arms
+from seqtheory.proofs_checks.training_runs import run_arms
+
+#: a depth "learned the task" when its mean held-out MSE is below this fraction of the constant
+#: predictor's
+LEARNED = 0.9
 
 
 def rotation_cfgs(ctx: Context, depth: int, salt: str = "") -> list:
-    """The seeds of the rotation runs at ``depth`` (``salt`` picks another set of seeds)."""
+    """The seeds of the rotation runs at ``depth``, both replication blocks in seed order (``salt``
+    picks another set of seeds)."""
     T, steps = ctx.by_profile((6, 300), (12, 2000), paper=(64, PAPER_RECIPE["steps"]))
-    return seed_configs(ctx, f"rot:signed_mamba:{depth}{salt}", n_seeds(ctx), task="rotation_a5",
+    return seed_configs(ctx, f"rot:signed_mamba:{depth}{salt}", n_block_seeds(ctx), task="rotation_a5",
                         model="signed_mamba", depth=depth,
                         **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0, **paper_width(ctx)))
 
@@ -68,7 +78,15 @@ DECIDED_BY = ('a depth that learns the task (mean held-out MSE below 90% of the 
               'constant predictor decide nothing')
 
 
-@claim(id="depth.exp.rotation", title="A5 rotation task: MSE decreases with depth",
+
+def mse_blocks(runs: dict[int, list[dict]]) -> dict[str, tuple[list[int], dict[int, list[float]]]]:
+    """``{block: (seed indices, {depth: [held-out MSE per seed]})}``."""
+    split = {L: split_blocks([r["test"]["mse"] for r in rs]) for L, rs in runs.items()}
+    idx = block_indices(len(next(iter(split.values()))["A"]))
+    return {b: (idx[b], {L: split[L][b] for L in runs}) for b in idx}
+
+
+@claim(id="depth.exp.rotation", claim_version=2, title="A5 rotation task: MSE decreases with depth",
        decided_by=DECIDED_BY,
        source=DEPTH("experiments, continuous A5 rotation task"), uses_training=True,
        statement="the MSE of the continuous A5 rotation task (faithful icosahedral representation) "
@@ -77,30 +95,29 @@ def rotation(ctx: Context) -> Outcome:
     runs = run_arms(ctx, {L: rotation_cfgs(ctx, L) for L in rotation_depths(ctx)})
     mses = {L: [r["test"]["mse"] for r in rs] for L, rs in runs.items()}
     base = constant_mse(rotation_cfgs(ctx, 1)[0])
-    verdict, why = mse_decreasing(mses, base)
+    verdict, why, per = mse_decreasing(mse_blocks(runs), base)
     T = runs[min(runs)][0]["config"]["train_length"]
     figs = _mse_figure(ctx, runs, T)
     return Outcome(verdict, ", ".join(f"depth {L}: MSE {np.mean(v):.3g} ± {np.std(v):.2g}"
-                                      for L, v in mses.items()),
+                                      for L, v in mses.items()) + f" (constant predictor {base:.3g})",
                    evidence={"mse": {str(L): v for L, v in mses.items()}, "constant_predictor_mse": base,
+                             "blocks": {b: {"verdict": r[0].value, "why": r[1]} for b, r in per.items()},
                              "audit": runs[min(runs)][0]["data"]["audit"]},
                    tables={"mse_vs_depth": [{"depth": L, "seed": r["config"]["seed"], "mse": r["test"]["mse"]}
                                             for L, rs in runs.items() for r in rs]},
                    figures=figs, notes=why + f" (signed_mamba, restricted layers, T = {T}, "
-                                             "held-out test at 2T)")
+                                             f"held-out test at 2T, {counted(block_size(ctx), 'seed')} "
+                                             "per depth in each of two disjoint seed blocks)")
 
 
-@rotation.decision_rule
-def mse_decreasing(mses: dict[int, list[float]], baseline: float | None = None,
-                   margin: float = 0.05) -> tuple[Verdict, str]:
-    """``mses[depth]``: held-out MSE per seed (same seed order at every depth); ``baseline``: the
-    constant predictor's MSE. Inconclusive when no depth's mean MSE is below 0.9 × ``baseline``
-    (nothing learned). Between successive depths a seed *improves* when its MSE falls by ≥
-    ``margin`` (relative) and *worsens* when it rises by more. Supported: at every step ≥ 80% of
-    the seeds improve; refuted: at some step ≥ 80% worsen; else inconclusive."""
-    if baseline is not None and all(np.mean(v) >= 0.9 * baseline for v in mses.values()):
-        return Verdict.INCONCLUSIVE, (f"no depth learned the task: every mean MSE is within 10% of "
-                                      f"the constant predictor's {baseline:.3g} (training budget)")
+def decide_block(mses: dict[int, list[float]], baseline: float | None = None,
+                 margin: float = 0.05) -> tuple[Verdict, str]:
+    """One block's verdict (see :func:`mse_decreasing`)."""
+    learned = {L: baseline is None or np.mean(v) < LEARNED * baseline for L, v in mses.items()}
+    if not any(learned.values()):
+        return Verdict.INCONCLUSIVE, (f"no depth learned the task: every mean MSE is within "
+                                      f"{1 - LEARNED:.0%} of the constant predictor's {baseline:.3g} "
+                                      "(training budget)")
     Ls = sorted(mses)
     steps = []
     for a, b in zip(Ls, Ls[1:]):
@@ -108,11 +125,30 @@ def mse_decreasing(mses: dict[int, list[float]], baseline: float | None = None,
         steps.append((a, b, success_rate(r <= 1 - margin for r in ratio),
                       success_rate(r > 1 + margin for r in ratio)))
     desc = "; ".join(f"{a}→{b}: improves {rate_text(up)}" for a, b, up, _ in steps)
-    if any(RATE_RULE.succeeds(down) for *_, down in steps):
-        return Verdict.REFUTED, f"MSE increases with depth in most seeds ({desc})"
+    worse = [(a, b) for a, b, _, down in steps if RATE_RULE.succeeds(down)]
+    if any(learned[b] for _, b in worse):
+        return Verdict.REFUTED, f"MSE increases with depth in most seeds where the deeper model learned ({desc})"
+    if worse:
+        return Verdict.INCONCLUSIVE, (f"MSE increases with depth in most seeds, but the deeper models "
+                                      f"(depths {sorted(b for _, b in worse)}) stayed at the constant "
+                                      f"predictor's MSE: they did not train ({desc})")
     if steps and all(RATE_RULE.succeeds(up) for _, _, up, _ in steps):
         return Verdict.SUPPORTED, f"MSE decreases with depth ({desc})"
     return Verdict.INCONCLUSIVE, f"no consistent decrease ({desc})"
+
+
+@rotation.decision_rule
+def mse_decreasing(blocks: dict[str, tuple[list, dict[int, list[float]]]], baseline: float | None = None,
+                   margin: float = 0.05) -> tuple[Verdict, str, dict]:
+    """``blocks[name] = (seed indices, mses)``, ``mses[depth]``: held-out MSE per seed of the
+    block (same seed order at every depth); ``baseline``: the constant predictor's MSE. Per block:
+    inconclusive when no depth's mean MSE is below 0.9 × ``baseline`` (nothing learned). Between
+    successive depths a seed *improves* when its MSE falls by ≥ ``margin`` (relative) and *worsens*
+    when it rises by more. Supported: at every step ≥ 80% of the seeds improve; refuted: at some
+    step ≥ 80% worsen and the deeper depth learned (mean MSE below 0.9 × ``baseline``; a deeper
+    model that did not train is inconclusive); else inconclusive. The blocks are replicated
+    (disagreement: inconclusive). Returns ``(verdict, why, per_block)``."""
+    return decide_blocks(blocks, lambda m: decide_block(m, baseline, margin))
 
 
 @rotation.control
@@ -120,12 +156,11 @@ def _rotation_control(ctx: Context) -> ControlOutcome:
     # the deeper model replaced by the depth-1 architecture trained with other seeds: no depth
     # effect, so the claim's decrease must not be found
     runs = run_arms(ctx, {1: rotation_cfgs(ctx, 1), 2: rotation_cfgs(ctx, 1, salt=":control")})
-    one, other = runs[1], runs[2]
-    mses = {1: [r["test"]["mse"] for r in one], 2: [r["test"]["mse"] for r in other]}
-    v, why = mse_decreasing(mses, constant_mse(rotation_cfgs(ctx, 1)[0]))
+    v, why, _ = mse_decreasing(mse_blocks(runs), constant_mse(rotation_cfgs(ctx, 1)[0]))
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
                           variant="depth 1 vs depth 1 (other seeds) labelled as depth 2",
-                          reason=f"{v.value}: {why}", evidence={"mse": mses})
+                          reason=f"{v.value}: {why}",
+                          evidence={"mse": {L: [r["test"]["mse"] for r in rs] for L, rs in runs.items()}})
 
 
 @rotation.training_plan

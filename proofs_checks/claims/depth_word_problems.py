@@ -2,17 +2,30 @@
 
 Claim ``depth.exp.word_problems``: solvable groups need depth equal to their derived length
 whatever T (depth 1 fails and 2 suffices on D8 and S3; S4 needs 3), while A5's needed depth grows
-with T. Experiment: AUSSM cells (group, train length T, depth) per profile (:func:`wp_plan`), the
-shared word-problem runs (:func:`~seqtheory.proofs_checks.trained_recipe.wp_cfgs`; the S3 cells are
-those of ``depth.exp.s3_depth``), a seed solving a cell at held-out sequence accuracy ≥ 0.9 at 2T.
-Decision (:func:`wp_pattern`, pure): the parts of :data:`WP_PARTS`, each decided on the cells run;
-supported when every part present holds. Control: the depth-2 D8/S3 runs trained on shuffled
-labels, which must not support.
+with T. Table 1's model families are registered (:data:`TABLE1_FAMILIES`, the families of
+:mod:`seqtheory.models.names`): the verdict is decided per family over the **diagonal** families
+(:data:`VERDICT_FAMILIES`: GLA, Mamba with positive transitions, signed Mamba, AUSSM; restricted
+layers, the class [DEPTH]'s theory covers), each family one part of the statement; the
+Transformer and DeltaProduct (non-commuting Householder transitions) are not of that class and are
+reported as readings ("the pattern read as covering that family"), never in the verdict. A family
+that is not run at the profile's scale is ``inconclusive`` ("not run at this scale").
+
+Experiment: cells (group, family, depth, train length T) per profile (:func:`wp_plan`), the
+shared word-problem runs (:func:`~seqtheory.proofs_checks.trained_recipe.wp_cfgs`; the S3 AUSSM
+cells are those of ``depth.exp.s3_depth``), two replication blocks of seeds
+(:mod:`seqtheory.proofs_checks.seed_blocks`), a seed solving a cell at held-out sequence accuracy
+≥ 0.9 at 2T (trained on T). Decision (:func:`wp_decide`, pure): per block and family the parts of
+:data:`WP_PARTS`; only positive results refute (depth 1 solving a non-abelian group, depth 2
+solving S4); a depth-2 (or depth-3) model that does not train is ``inconclusive``, never a point
+against "depth 2 suffices". Families combine as parts (weakest decides), blocks replicate.
+Control: the depth-2 D8/S3 runs trained on shuffled labels, which must not support.
 """
 from __future__ import annotations
 
 from seqtheory.proofs_checks.rates import success_rate
-from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.proofs_checks.registry import (DEPTH, Context, ControlOutcome, Outcome, Reading, Verdict,
+                                              claim, combine_verdicts)
+from seqtheory.proofs_checks.seed_blocks import block_indices, block_size, decide_blocks, split_blocks
 from seqtheory.proofs_checks.trained_recipe import (RATE_RULE, S3_FACTORS, SUCCESS, acc_at,
                                                     check_protocol, s3_scale, wp_cfgs)
 from seqtheory.proofs_checks.training_figures import extrapolation_figure, word_problem_heatmap
@@ -20,52 +33,78 @@ from seqtheory.proofs_checks.training_runs import run_arms
 
 from ..run_inspection import inspector_note, inspector_summary
 
-#: The parts of the Table 1 pattern that :func:`wp_pattern` decides: (short name for the key
-#: figure, definition for the report's notes).
+#: The parts of the Table 1 pattern that :func:`wp_pattern` decides per family: (short name for
+#: the key figure, definition for the report's notes).
 WP_PARTS = {
-    "A": ("depth 1 fails", "depth 1 fails (no seed solves it) on every non-abelian group run"),
-    "B": ("depth 2 solves D8, S3", "depth 2 succeeds on D8 and S3 at every train length run"),
-    "C": ("S4 needs depth 3", "on S4 depth 2 fails and depth 3 succeeds"),
+    "A": ("depth 1 fails", "depth 1 fails (no seed solves it) on every non-abelian group run; "
+          "depth 1 solving one in ≥ 80% of the seeds refutes"),
+    "B": ("depth 2 solves D8, S3", "depth 2 succeeds on D8 and S3 at every train length run; a "
+          "depth-2 model that does not train is inconclusive, never against the statement"),
+    "C": ("S4 needs depth 3", "on S4 depth 2 fails and depth 3 succeeds; depth 2 solving S4 in ≥ "
+          "80% of the seeds refutes"),
     "D": ("A5 needs more depth at larger T",
           "A5's least succeeding depth does not decrease with T and grows from the shortest "
           "to the longest T run"),
 }
+#: the model families of Table 1 (seqtheory.models.names)
+TABLE1_FAMILIES = ("transformer", "gla", "mamba", "signed_mamba", "aussm", "deltaproduct")
+#: the families the verdict is decided on: diagonal (restricted) layers, [DEPTH]'s class
+VERDICT_FAMILIES = ("gla", "mamba", "signed_mamba", "aussm")
+#: the families reported as readings (not of the theory's class)
+READING_FAMILIES = tuple(f for f in TABLE1_FAMILIES if f not in VERDICT_FAMILIES)
+#: the parts of a family without runs at the profile's scale
+NOT_RUN = {"scale": "not run at this scale"}
+#: family names in the report
+FAMILY_NAMES = {"transformer": "Transformer", "gla": "GLA", "mamba": "Mamba (positive)",
+                "signed_mamba": "signed Mamba", "aussm": "AUSSM", "deltaproduct": "DeltaProduct"}
 
 
-def _wp_cells(groups, lengths, depths, steps: int) -> list[tuple[str, str, int, int, int]]:
-    """AUSSM cells (group, "aussm", depth, T, steps), ordered by group, T, depth."""
-    return [(g, "aussm", L, t, steps) for g in groups for t in lengths for L in depths]
+def _cells(groups, models, lengths, depths, steps: int) -> list[tuple[str, str, int, int, int]]:
+    """Cells (group, model, depth, T, steps), ordered by group, model, T, depth."""
+    return [(g, m, L, t, steps) for g in groups for m in models for t in lengths for L in depths]
 
 
 def wp_plan(ctx: Context) -> list[tuple[str, str, int, int, int]]:
-    """(group, model, depth, T, steps) cells, all AUSSM. Quick: D8 and S3 at depths 1, 2 and one
-    train length (the S3 cells are the runs of ``depth.exp.s3_depth``). Full: D8, S3 at two train
-    lengths (depths 1, 2), S4 (depths 2, 3), A5 at two train lengths (depths 1–4). Paper: D8, S3 at
-    T = 64, 128 (depths 1, 2), S4 at T = 128 (depths 2, 3), A5 at T = 64, 128 (depths 1, 2, 4, 8),
-    the recipe's ``PAPER_RECIPE``."""
+    """(group, model, depth, T, steps) cells. Quick: AUSSM on D8 and S3 at depths 1, 2 and one
+    train length (the S3 cells are the runs of ``depth.exp.s3_depth``). Full: AUSSM on D8, S3 at
+    two train lengths (depths 1, 2), S4 (depths 2, 3), A5 at two train lengths (depths 1–4).
+    Paper: AUSSM on D8, S3 at T = 64, 128 (depths 1, 2), S4 at T = 128 (depths 2, 3), A5 at
+    T = 64, 128 (depths 1, 2, 4, 8), and the other families of Table 1 on D8 and S3 at T = 128
+    (depths 1, 2). The other families are not run on a CPU (quick, full): their parts are
+    "not run at this scale" (about 100 more runs per block of 5 seeds at full's T = 8, with
+    DeltaProduct outside the batched engine), so the verdict there is at most inconclusive."""
     T, steps = s3_scale(ctx)
     pair = ("D8", "S3")
-    two_lengths = _wp_cells(pair, (T // 2, T), (1, 2), steps)
+    others = tuple(f for f in TABLE1_FAMILIES if f != "aussm")
+    two_lengths = _cells(pair, ("aussm",), (T // 2, T), (1, 2), steps)
     return ctx.by_profile(
-        _wp_cells(pair, (T,), (1, 2), steps),
-        two_lengths + _wp_cells(("S4",), (6,), (2, 3), 2000)
-        + _wp_cells(("A5",), (2, 4), (1, 2, 3, 4), 2000),
-        paper=two_lengths + _wp_cells(("S4",), (T,), (2, 3), steps)
-        + _wp_cells(("A5",), (T // 2, T), (1, 2, 4, 8), steps))
+        _cells(pair, ("aussm",), (T,), (1, 2), steps),
+        two_lengths + _cells(("S4",), ("aussm",), (6,), (2, 3), 2000)
+        + _cells(("A5",), ("aussm",), (2, 4), (1, 2, 3, 4), 2000),
+        paper=two_lengths + _cells(("S4",), ("aussm",), (T,), (2, 3), steps)
+        + _cells(("A5",), ("aussm",), (T // 2, T), (1, 2, 4, 8), steps)
+        + _cells(pair, others, (T,), (1, 2), steps))
 
 
-def wp_rows(ctx: Context, plan, shuffle_depth: int | None = None) -> list[dict]:
-    """One row per cell of ``plan``: the cell, accuracy at 2T per seed, successes, per-position
-    accuracies (the cells at ``shuffle_depth`` trained on shuffled labels)."""
-    rows = []
+def _row(cell: tuple, rs: list[dict]) -> dict:
+    g, m, L, T, steps = cell
+    acc = [acc_at(r, 2 * T) for r in rs]
+    return {"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
+            "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc),
+            "per_position": [r["test"]["per_position_accuracy"] for r in rs]}
+
+
+def wp_blocks(ctx: Context, plan, shuffle_depth: int | None = None) -> tuple[dict, list[dict]]:
+    """The rows of ``plan``'s cells per replication block, ``{block: (seed indices, rows)}``, and
+    the rows over both blocks (one row per cell: accuracy at 2T per seed, successes, per-position
+    accuracies); the cells at ``shuffle_depth`` are trained on shuffled labels."""
     runs = run_arms(ctx, {cell: wp_cfgs(ctx, *cell, shuffle=cell[2] == shuffle_depth) for cell in plan})
-    for (g, m, L, T, steps), rs in runs.items():
+    for rs in runs.values():
         check_protocol(rs, max(S3_FACTORS))
-        acc = [acc_at(r, 2 * T) for r in rs]
-        rows.append({"group": g, "model": m, "depth": L, "train_length": T, "steps": steps,
-                     "seq_acc": acc, "successes": sum(a >= SUCCESS for a in acc), "seeds": len(acc),
-                     "per_position": [r["test"]["per_position_accuracy"] for r in rs]})
-    return rows
+    split = {cell: split_blocks(rs) for cell, rs in runs.items()}
+    idx = block_indices(block_size(ctx))
+    blocks = {b: (idx[b], [_row(cell, split[cell][b]) for cell in runs]) for b in idx}
+    return blocks, [_row(cell, rs) for cell, rs in runs.items()]
 
 
 #: what evidence would decide the claim when it is inconclusive (report.md shows it)
@@ -76,45 +115,81 @@ DECIDED_BY = ('models that learn the groups: part (A) falls only to a depth-1 mo
               '(docs/trained_recipes.md); the paper profile on a GPU may')
 
 
-@claim(id="depth.exp.word_problems", title="Table 1: depth needed per group",
+
+@claim(id="depth.exp.word_problems", claim_version=2, title="Table 1: depth needed per group",
        decided_by=DECIDED_BY,
        source=DEPTH("Table 1"), uses_training=True,
        statement="solvable groups need depth equal to their derived length whatever T (depth 1 "
                  "fails and 2 suffices on D8 and S3; S4 needs 3), while A5's needed depth grows "
-                 "with T")
+                 "with T; decided per diagonal model family of Table 1 (GLA, Mamba, signed Mamba, "
+                 "AUSSM), trained on T and tested at 2T")
 def word_problems(ctx: Context) -> Outcome:
     plan = wp_plan(ctx)
-    rows = wp_rows(ctx, plan)
-    verdict, parts = wp_pattern(rows)
-    figs = word_problem_heatmap(ctx, rows) + extrapolation_figure(ctx, rows)
+    blocks, rows = wp_blocks(ctx, plan)
+    verdict, why, per = wp_decide(blocks)
+    aussm = [r for r in rows if r["model"] == "aussm"]
+    figs = word_problem_heatmap(ctx, aussm) + extrapolation_figure(ctx, aussm)
     inspected = inspector_summary(ctx, [c for cell in plan for c in wp_cfgs(ctx, *cell)])
-    return Outcome(verdict, wp_parts_text(parts),
-                   evidence={"parts": parts, "parts_defined": {k: d for k, (_, d) in WP_PARTS.items()},
+    readings = [Reading(f"Table 1's pattern read as covering {FAMILY_NAMES[f]} layers (not diagonal: "
+                        "outside the class of [DEPTH]'s theory)", *wp_decide(blocks, families=(f,))[:2])
+                for f in READING_FAMILIES]
+    return Outcome(verdict, family_summary(per),
+                   evidence={"blocks": {b: {"verdict": r[0].value, "why": r[1],
+                                            "families": {f: {"verdict": v.value, "parts": parts}
+                                                         for f, (v, parts) in r[2].items()}}
+                                        for b, r in per.items()},
+                             "parts_defined": {k: d for k, (_, d) in WP_PARTS.items()},
+                             "families_decided": list(VERDICT_FAMILIES),
+                             "families_as_readings": list(READING_FAMILIES),
                              "rule": RATE_RULE.describe(),
                              "cells": [(r["group"], r["model"], r["depth"], r["train_length"], r["steps"])
                                        for r in rows]},
-                   tables={"word_problems": [wp_table_row(r) for r in rows],
+                   tables={"word_problems": [wp_table_row(r, b) for b, (_, rs) in blocks.items() for r in rs],
                            "inspector": inspected},
-                   figures=figs,
-                   notes=f"Profile {ctx.profile}. A cell is a (group, train length T, depth) of "
-                         f"AUSSM models, one run per seed; a seed solves the cell when its held-out "
-                         f"sequence accuracy at length 2T is ≥ {SUCCESS}. A cell succeeds when "
-                         f"≥ {RATE_RULE.min_rate:.0%} of its seeds solve it and fails when none "
-                         f"does (the Wilson 95% interval of the rate is shown). The parts of the "
-                         f"pattern: " + "; ".join(f"({k}) {d}" for k, (_, d) in WP_PARTS.items())
-                         + ". The verdict is decided on the parts present in the table; a part "
-                           f"not run at this scale is named as such. {inspector_note(inspected)}.")
+                   figures=figs, readings=readings,
+                   notes=f"{why}. Profile {ctx.profile}. A cell is a (group, family, train length T, "
+                         f"depth), one run per seed, {block_size(ctx)} seeds in each of two disjoint "
+                         f"blocks; a seed solves the cell when its held-out sequence accuracy at length "
+                         f"2T is ≥ {SUCCESS}. A cell succeeds when ≥ {RATE_RULE.min_rate:.0%} of a "
+                         f"block's seeds solve it and fails when none does (the Wilson 95% interval of "
+                         f"the rate is shown). The parts of the pattern, per family: "
+                         + "; ".join(f"({k}) {d}" for k, (_, d) in WP_PARTS.items())
+                         + ". Families decided (each a part of the statement; weakest decides): "
+                         + ", ".join(FAMILY_NAMES[f] for f in VERDICT_FAMILIES)
+                         + "; a family not run at this scale is inconclusive. Readings (not in the "
+                           "verdict): " + ", ".join(FAMILY_NAMES[f] for f in READING_FAMILIES)
+                         + f". Figures: AUSSM cells. {inspector_note(inspected)}.")
 
 
-def wp_table_row(r: dict) -> dict:
-    """One row of the word-problem table, every number formatted: the cell, how many seeds
-    solved it, the rate with its Wilson 95% interval, the rule's reading of the rate and the
+def family_summary(per_block: dict) -> str:
+    """The key figure: each decided family's verdict and parts, once when every block agrees;
+    the families not run at this scale named together."""
+    families = next(iter(per_block.values()))[2]
+    not_run = [FAMILY_NAMES[f] for f in families
+               if all(r[2][f][1] == NOT_RUN for r in per_block.values())]
+    out = []
+    for f in families:
+        if FAMILY_NAMES[f] in not_run:
+            continue
+        each = {b: f"{r[2][f][0].value} ({wp_parts_text(r[2][f][1])})" for b, r in per_block.items()}
+        out.append(f"{FAMILY_NAMES[f]}: " + (f"{next(iter(each.values()))} in every block"
+                                             if len(set(each.values())) == 1 else
+                                             "; ".join(f"block {b} {t}" for b, t in each.items())))
+    if not_run:
+        out.append(f"{', '.join(not_run)}: not run at this scale (inconclusive)")
+    return " | ".join(out)
+
+
+def wp_table_row(r: dict, block: str = "") -> dict:
+    """One row of the word-problem table, every number formatted: the block, the cell, how many
+    seeds solved it, the rate with its Wilson 95% interval, the rule's reading of the rate and the
     per-seed accuracies at 2T."""
     rate = success_rate(a >= SUCCESS for a in r["seq_acc"])
     lo, hi = rate["wilson95"]
     reading = ("succeeds" if RATE_RULE.succeeds(rate) else "fails" if RATE_RULE.fails(rate)
                else "undecided")
-    return {"group": r["group"], "model": r["model"], "depth": r["depth"],
+    return {**({"block": block} if block else {}), "group": r["group"],
+            "family": FAMILY_NAMES.get(r["model"], r["model"]), "depth": r["depth"],
             "train length T": r["train_length"], "steps": r["steps"],
             f"seeds solving (acc. at 2T ≥ {SUCCESS})": f"{rate['successes']}/{rate['seeds']}",
             "rate [Wilson 95%]": f"{rate['rate']:.2f} [{lo:.2f}, {hi:.2f}]", "cell": reading,
@@ -122,8 +197,9 @@ def wp_table_row(r: dict) -> dict:
 
 
 def wp_parts_text(parts: dict[str, str]) -> str:
-    """The rule's parts as one line: ``(A) depth 1 fails: holds on D8 T=4; (B) ...``."""
-    return "; ".join(f"({k}) {WP_PARTS[k][0]}: {v}" for k, v in parts.items())
+    """The rule's parts as one line: ``(A) depth 1 fails: holds on D8 T=4; (B) ...`` (a family
+    not run: ``not run at this scale``)."""
+    return "; ".join(f"({k}) {WP_PARTS[k][0]}: {v}" if k in WP_PARTS else v for k, v in parts.items())
 
 
 def _cells_text(cells: list[tuple[str, int]]) -> str:
@@ -140,36 +216,38 @@ def _needed_depth(cells: dict[int, dict]) -> int | None:
     return ok[0] if ok else None
 
 
-@word_problems.decision_rule
 def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
-    """Rows ``{group, model, depth, train_length, successes, seeds}``. Parts: (A) depth 1 fails
-    (no seed) on every non-abelian group — a depth-1 success rate ≥ 80% refutes; (B) on D8 and S3
-    depth 2 succeeds (≥ 80% of seeds) at every train length run; (C) on S4 depth 2 fails and 3
-    succeeds; (D) A5's least succeeding depth does not decrease with T and grows between the
-    shortest and the longest T. Supported when every part present holds (and at least A, B are
-    present); inconclusive when a part is not met or absent."""
+    """One family's verdict in one block. Rows ``{group, depth, train_length, successes, seeds}``.
+    Parts: (A) depth 1 fails (no seed) on every non-abelian group — a depth-1 success rate ≥ 80%
+    refutes; (B) on D8 and S3 depth 2 succeeds (≥ 80% of seeds) at every train length run — not
+    met is inconclusive (a model that did not train); (C) on S4 depth 2 fails and 3 succeeds — a
+    depth-2 success rate ≥ 80% refutes; (D) A5's least succeeding depth does not decrease with T
+    and grows between the shortest and the longest T. Supported when every part present holds (and
+    at least A, B are present); inconclusive when a part is not met or absent."""
     from seqtheory.theory.groups import FiniteGroup
 
     by: dict[tuple[str, int], dict[int, dict]] = {}
     for r in rows:
         by.setdefault((r["group"], r["train_length"]), {})[r["depth"]] = r
     parts: dict[str, str] = {}
-    ok = True
-    a_bad = [(g, T) for (g, T), c in by.items() if 1 in c and not FiniteGroup.named(g).is_abelian
-             and RATE_RULE.succeeds(_rate_of(c[1]))]
     a_cells = [(g, T) for (g, T), c in by.items() if 1 in c and not FiniteGroup.named(g).is_abelian]
+    a_bad = [k for k in a_cells if RATE_RULE.succeeds(_rate_of(by[k][1]))]
     if a_bad:
-        return Verdict.REFUTED, {"A": f"depth 1 solved {_cells_text(a_bad)} in ≥ 80% of seeds"}
+        return Verdict.REFUTED, {"A": f"refuted: depth 1 solved {_cells_text(a_bad)} in ≥ 80% of seeds"}
+    s4 = [(g, T) for (g, T) in by if g == "S4"]
+    c_bad = [k for k in s4 if 2 in by[k] and RATE_RULE.succeeds(_rate_of(by[k][2]))]
+    if c_bad:
+        return Verdict.REFUTED, {"C": f"refuted: depth 2 solved {_cells_text(c_bad)} in ≥ 80% of seeds"}
+    ok = True
     a_ok = all(RATE_RULE.fails(_rate_of(by[k][1])) for k in a_cells)
     parts["A"] = (("holds" if a_ok else "not met") + f" on {_cells_text(a_cells)}") \
         if a_cells else "not run"
     ok &= bool(a_cells) and a_ok
     b_cells = [(g, T) for (g, T) in by if g in ("D8", "S3")]
     b_ok = all(2 in by[k] and RATE_RULE.succeeds(_rate_of(by[k][2])) for k in b_cells)
-    parts["B"] = (("holds" if b_ok else "not met") + f" on {_cells_text(b_cells)}") \
+    parts["B"] = (("holds" if b_ok else "not met (depth 2 did not train)") + f" on {_cells_text(b_cells)}") \
         if b_cells else "not run"
     ok &= bool(b_cells) and b_ok
-    s4 = [(g, T) for (g, T) in by if g == "S4"]
     if s4:
         c_ok = all(2 in by[k] and 3 in by[k] and RATE_RULE.fails(_rate_of(by[k][2]))
                    and RATE_RULE.succeeds(_rate_of(by[k][3])) for k in s4)
@@ -189,21 +267,44 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
     return (Verdict.SUPPORTED if ok else Verdict.INCONCLUSIVE), parts
 
 
+def decide_block(rows: list[dict], families: tuple[str, ...] = VERDICT_FAMILIES) -> tuple[Verdict, str, dict]:
+    """One block: :func:`wp_pattern` per family of ``families`` (a family without rows:
+    inconclusive, not run at this scale), combined as parts (weakest decides)."""
+    per: dict[str, tuple[Verdict, dict]] = {}
+    for f in families:
+        fr = [r for r in rows if r["model"] == f]
+        per[f] = wp_pattern(fr) if fr else (Verdict.INCONCLUSIVE, dict(NOT_RUN))
+    v, why = combine_verdicts({FAMILY_NAMES[f]: (v, wp_parts_text(p)) for f, (v, p) in per.items()})
+    return v, why, per
+
+
+@word_problems.decision_rule
+def wp_decide(blocks: dict[str, tuple[list, list[dict]]],
+              families: tuple[str, ...] = VERDICT_FAMILIES) -> tuple[Verdict, str, dict]:
+    """``blocks[name] = (seed indices, rows)``, rows ``{group, model, depth, train_length,
+    successes, seeds}`` of that block's seeds. Per block, each family of ``families`` is decided by
+    :func:`wp_pattern` (no rows: inconclusive, not run at this scale) and the families combine as
+    parts of the statement (refuted > inconclusive > supported); the blocks are replicated
+    (disagreement: inconclusive). Returns ``(verdict, why, per_block)``, ``per_block[name] =
+    (verdict, why, {family: (verdict, parts)})``."""
+    return decide_blocks(blocks, lambda rows: decide_block(rows, families))
+
+
 def wp_control_cells(ctx: Context) -> list[tuple[str, str, int, int, int]]:
-    """The plan's D8 and S3 cells at their longest train length (the control's cells)."""
-    plan = [c for c in wp_plan(ctx) if c[0] in ("D8", "S3")]
+    """The plan's AUSSM D8 and S3 cells at their longest train length (the control's cells)."""
+    plan = [c for c in wp_plan(ctx) if c[0] in ("D8", "S3") and c[1] == "aussm"]
     longest = max(c[3] for c in plan)
     return [c for c in plan if c[3] == longest]
 
 
 @word_problems.control
 def _wp_control(ctx: Context) -> ControlOutcome:
-    # the depth-2 cells (longest train length) trained on shuffled labels: part B must then fail
-    rows = wp_rows(ctx, wp_control_cells(ctx), shuffle_depth=2)
-    v, parts = wp_pattern(rows)
+    # the depth-2 AUSSM cells (longest train length) trained on shuffled labels: part B must fail
+    blocks, _ = wp_blocks(ctx, wp_control_cells(ctx), shuffle_depth=2)
+    v, why, _ = wp_decide(blocks, families=("aussm",))
     return ControlOutcome(rejected=v != Verdict.SUPPORTED,
-                          variant="depth-2 runs on D8/S3 trained on labels shuffled across each batch",
-                          reason=f"{v.value}: {wp_parts_text(parts)}")
+                          variant="depth-2 AUSSM runs on D8/S3 trained on labels shuffled across each batch",
+                          reason=f"{v.value}: {why}")
 
 
 @word_problems.training_plan
