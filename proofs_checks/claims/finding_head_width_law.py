@@ -37,7 +37,15 @@ def _fit_text(fit: dict | None, name: str) -> str:
     return f"{name} ∝ d^{fit['exponent']:.2f} [{fit['ci'][0]:.2f}, {fit['ci'][1]:.2f}]"
 
 
+#: what evidence would decide the finding when it is inconclusive (report.md shows it)
+DECIDED_BY = ("a width sweep over at least three head widths whose diameter-ratio exponent has a "
+              "seed interval narrow enough to fall inside or outside 0.5 ± 0.1 in both seed "
+              "blocks; the full profile's sweep (d = 64 … 1024) gives one, the quick profile's "
+              "two small widths do not")
+
+
 @claim("finding.head_width_law", title="The AdamW/RowNorm head diameter ratio grows like √d",
+       decided_by=DECIDED_BY,
        source=FINDING("seqtheory (this package): a hypothesis about the head optimizers' step "
                       "geometry", "after [HEAD] (arXiv:2608.22253) experiments: RowNorm vs AdamW "
                       "head; SPEC §3.2"),
