@@ -24,6 +24,7 @@ STABLE_IDS = [
     "depth.cor3.6.trained",
     "depth.cor3.8",
     "finding.abelian_tower",
+    "finding.deep_models_hard_to_train",
     "finding.parity_negative_eigenvalues",
     "finding.phase_horizon",
     "depth.exp.rotation",
