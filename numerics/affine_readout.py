@@ -26,7 +26,7 @@ from seqtheory.theory._checks import check_int
 from .affine_layer import agl13_coordinates, agl_step_certificate
 
 __all__ = ["agl_readout_weight", "permutation_matrix", "agl_output_matrix",
-           "agl_permutation_action"]
+           "agl_permutation_action", "agl_best_affine_readout"]
 
 Matrix = tuple[tuple[Fraction, ...], ...]
 
@@ -121,3 +121,56 @@ def agl_permutation_action(max_len: int, bias: bool = True) -> dict[str, Any]:
             "step_transitions": step["transitions"], "step_failures": len(step["failures"]),
             "initial_ok": step["initial_ok"], "readout_pairs": G.order ** 2,
             "readout_failures": int(readout_fail)}
+
+
+def agl_best_affine_readout(max_len: int) -> dict[str, Any]:
+    """The best *affine* readout of the layer of this module, exactly: the least-squares map
+    ``y ≈ W·(σ, z, 1, u)`` from the layer's state (``u = h0`` carried) to the system's
+    ``P(g_t) h0``, over every word of length 1..``max_len`` (each word weighted equally; the
+    state read after the whole word) and an isotropic initial state (``E h0 = 0``,
+    ``E h0 h0ᵀ = I``: e.g. ``h0 ~ N(0, I_3)``), by the exact normal equations (Fractions).
+
+    A linear (affine) readout cannot multiply the carried ``u`` by the weights χ_g(σ, z), so it
+    is far from the periodic output map that makes the layer exact (:func:`agl_permutation_action`).
+    Returns ``{"words", "max_len", "weights"`` (the optimal 3 x 6 map as text rows: columns σ, z,
+    1, u1, u2, u3), ``"rms_error"`` (per output coordinate, float), ``"rms_target"`` (1 for an
+    isotropic h0), ``"mse_exact"`` (the per-coordinate mean squared error as a fraction)``}``.
+    ``ValueError`` / ``TypeError`` for ``max_len`` not an int ≥ 1 (6^max_len words)."""
+    from seqtheory.theory.groups import FiniteGroup
+
+    max_len = check_int("max_len", max_len)
+    G = FiniteGroup.named("S3")
+    coords = [tuple(int(v) for v in r) for r in agl13_coordinates(G)]
+    perms = [sympy.Matrix(permutation_matrix(p)) for p in G.elements]
+    # moments of (σ, z, 1) and the mean of P(g) over all words (state after the whole word)
+    S = {"n": 0, "s": 0, "z": 0, "ss": 0, "sz": 0, "zz": 0}
+    meanP = sympy.zeros(3, 3)
+    sqP = 0
+    level = [(1, 0, G.index(G.identity))]
+    for _ in range(max_len):
+        nxt = []
+        for sigma, z, g in level:
+            for x, (s, c) in enumerate(coords):
+                sg, zz = s * sigma, s * z + c
+                gx = G.index(G.multiply(G.elements[x], G.elements[g]))
+                nxt.append((sg, zz, gx))
+                for key, v in (("n", 1), ("s", sg), ("z", zz), ("ss", sg * sg), ("sz", sg * zz),
+                               ("zz", zz * zz)):
+                    S[key] += v
+                meanP += perms[gx]
+                sqP += sum(v * v for v in perms[gx])
+        level = nxt
+    N = sympy.Integer(S["n"])
+    # features f = (σ, z, 1, u); E[f fᵀ] is block diagonal (E u = 0, u independent of the word)
+    Gm = sympy.zeros(6, 6)
+    Gm[:3, :3] = sympy.Matrix([[S["ss"], S["sz"], S["s"]], [S["sz"], S["zz"], S["z"]],
+                               [S["s"], S["z"], S["n"]]]) / N
+    Gm[3:, 3:] = sympy.eye(3)
+    B = sympy.zeros(6, 3)                   # E[f yᵀ]: only the u rows: E[u h0ᵀ P(g)ᵀ] = E[P]ᵀ
+    B[3:, :] = (meanP / N).T
+    W = Gm.LUsolve(B)                       # optimal readout, transposed (6 x 3)
+    mse = (sympy.Integer(sqP) / N - (B.T * W).trace()) / 3      # E‖y‖² = E‖P h0‖² = tr E[PᵀP]
+    return {"words": int(S["n"]), "max_len": max_len,
+            "weights": ["; ".join(str(v) for v in W[:, i]) for i in range(3)],
+            "rms_error": float(sympy.sqrt(mse)), "rms_target": float(sympy.sqrt(sympy.Integer(sqP) / N / 3)),
+            "mse_exact": str(mse)}

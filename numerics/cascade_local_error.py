@@ -20,7 +20,7 @@ from .fits import fit_loglog_slope
 from .local_error import default_eps_grid, log_series_coefficients, path_product
 from .nilpotent_cascade import free_group_element, nilpotent_cascade
 
-__all__ = ["cascade_scan"]
+__all__ = ["cascade_scan", "cascade_error_at"]
 
 
 def _eps_grid(gens, word, c: int, n_points: int) -> list[Fraction]:
@@ -51,9 +51,7 @@ def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
     C = nilpotent_cascade(gens, built, coupling)
     c = C.nilpotency_class
     eps = _eps_grid(gens, word, c, n_points)
-    lead = max(1e-300, float(np.linalg.norm(np.array(
-        log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
-    dps = max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(min(eps))))) + 25)
+    dps = _working_dps(gens, word, c, min(eps))
     feed = list(word)[::-1] if reverse_input else list(word)
     errs = []
     for e in eps:
@@ -68,6 +66,38 @@ def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
             "exact_group_element": exact, "translations": transl,
             "variant": ("reversed input" if reverse_input else
                         "top layer dropped" if drop_top_layer else "")}
+
+
+def cascade_error_at(gens, word, depth: int, coupling: str, eps,
+                     reverse_input: bool = False, drop_top_layer: bool = False) -> dict:
+    """The error of the built ``depth``-layer cascade of ``gens`` (as :func:`cascade_scan`) at
+    one rational ``eps`` (a ``Fraction`` or int > 0): the Frobenius distance of its output from
+    ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})``, mpmath at a precision that resolves it. ``reverse_input``
+    / ``drop_top_layer``: the wrong variants of :func:`cascade_scan`. Returns ``{"depth",
+    "coupling", "class_c", "layer_dims", "eps", "error", "dps", "exact_group_element",
+    "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational."""
+    eps = Fraction(eps)
+    if eps <= 0:
+        raise ValueError(f"eps must be a positive rational, got {eps}")
+    built = depth - 1 if drop_top_layer else depth
+    C = nilpotent_cascade(gens, built, coupling)
+    c = C.nilpotency_class
+    dps = _working_dps(gens, word, c, eps)
+    feed = list(word)[::-1] if reverse_input else list(word)
+    err = _error_vs_target(C.output(C.run(feed, eps), dps), gens, word, eps, dps)
+    return {"depth": depth, "coupling": coupling, "class_c": c,
+            "layer_dims": [L.dim for L in C.layers], "eps": float(eps), "error": float(err),
+            "dps": dps, "exact_group_element": _exact_element(C, feed, eps),
+            "translations": _translation_property(C, feed[:3], eps),
+            "variant": ("reversed input" if reverse_input else
+                        "top layer dropped" if drop_top_layer else "")}
+
+
+def _working_dps(gens, word, c: int, eps_min) -> int:
+    """Digits that resolve the smallest error ``≈ ε_min^(c+1) ‖Z_{c+1}‖`` with 25 to spare."""
+    lead = max(1e-300, float(np.linalg.norm(np.array(
+        log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
+    return max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(eps_min)))) + 25)
 
 
 def _error_vs_target(out, gens, word, eps: Fraction, dps: int):

@@ -23,6 +23,11 @@ is 2 whenever ``Ω2 h0 ≠ 0``; the residual ``(Φ_x − Φ_x̄)h0 − 2ε²Ω2h
 ``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (SPEC §2, later factor first). When ``Ω2 h0 = 0`` (the
 commutator acts in an unobserved direction, e.g. ``A = diag(1, 0)``, ``B = E12``, ``h0 = e1``)
 the ε² term vanishes although ``‖Ω2‖ > 0``.
+
+Every initial state (the paper's reading, SPEC §3.1): ``h0=None`` takes the supremum over unit
+initial states, ``B(ε) = ½‖Φ_x − Φ_x̄‖₂ = ε²‖Ω2‖₂(1 + O(ε))`` (spectral norms, mpmath). The same
+bound holds for *restricted* layers (free bias, any encoding of h0, affine readout) over the runs
+``{x, x̄} × {h0, −h0}``: see :mod:`seqtheory.numerics.order_blind`.
 """
 from __future__ import annotations
 
@@ -93,6 +98,17 @@ def euclidean_norm(v):
     return mpmath.sqrt(mpmath.fsum(x * x for x in np.asarray(v).flat))
 
 
+def _mp_spectral_norm(M):
+    """``‖M‖₂`` of a real mpf object array at the working precision (largest singular value)."""
+    return max(mpmath.svd_r(mpmath.matrix(np.asarray(M).tolist()), compute_uv=False))
+
+
+def _applied_norm(M, h):
+    """``‖M h‖₂`` for a vector ``h``, or the spectral norm ``‖M‖₂`` (sup over unit h) when
+    ``h`` is None; an mpf at the working precision."""
+    return _mp_spectral_norm(M) if h is None else euclidean_norm(M.dot(h))
+
+
 def spectral_norm(M) -> float:
     """Spectral norm ``‖M‖₂`` (largest singular value) of a real matrix, in float64 (the entries,
     mpf or exact, converted by ``float``)."""
@@ -101,13 +117,14 @@ def spectral_norm(M) -> float:
 
 def reversal_bound(gens, word, h0, eps, dps: int = 50):
     """``B(ε) = ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖₂`` (mpf), the lower bound on the worst-case error of any
-    abelian model over the pair {x, x̄}."""
+    abelian model over the pair {x, x̄}; ``h0=None``: ``½ ‖Φ_x(ε) − Φ_x̄(ε)‖₂``, the bound over
+    every unit initial state."""
     with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
-        h = _vec(h0, A[0].shape[0])
+        h = None if h0 is None else _vec(h0, A[0].shape[0])
         D = path_product(A, w, eps, dps) - path_product(A, w[::-1], eps, dps)
-        return euclidean_norm(D.dot(h)) / 2
+        return _applied_norm(D, h) / 2
 
 
 @dataclass
@@ -126,24 +143,25 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
                   omega2_scale=1) -> list[ReversalPoint]:
     """Bound vs prediction over an ε grid. ``omega2_sign``/``omega2_scale`` alter the predicted
     second-order difference ``2·Ω2`` (negative controls: ``−1`` flips the sign of Ω2, scale ½
-    drops the factor 2); the correct values are ``+1``, ``1``."""
+    drops the factor 2); the correct values are ``+1``, ``1``. ``h0=None``: every unit initial
+    state (spectral norms: ``½‖Φ_x − Φ_x̄‖₂`` against ``ε²‖Ω2‖₂``)."""
     if omega2_sign not in (1, -1):
         raise ValueError("omega2_sign must be +1 or -1")
     out = []
     with mpmath.workdps(check_int("dps", dps)):
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
-        h = _vec(h0, A[0].shape[0])
-        O2h = omega2(A, w, dps).dot(h)
-        nO2h = euclidean_norm(O2h)
+        h = None if h0 is None else _vec(h0, A[0].shape[0])
+        O2 = omega2(A, w, dps)
+        nO2h = _applied_norm(O2, h)
         for e in eps_grid:
             e = to_mpf(e)
             if e <= 0:
                 raise ValueError("eps_grid must hold positive values")
-            Dh = (path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)).dot(h)
-            bound = euclidean_norm(Dh) / 2
+            D = path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)
+            bound = _applied_norm(D, h) / 2
             pred = e * e * nO2h
-            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * to_mpf(omega2_scale) * e * e))
+            resid = _applied_norm(D - O2 * (2 * omega2_sign * to_mpf(omega2_scale) * e * e), h)
             out.append(ReversalPoint(float(e), float(bound), float(pred),
                                      float(bound / pred) if pred > 0 else float("nan"),
                                      float(resid)))

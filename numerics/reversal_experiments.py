@@ -32,12 +32,14 @@ def reversal_asymptotics(gens, word, h0, eps_grid, omega2_sign: int = 1, omega2_
     Returns ``{"grid", "points"`` (:class:`~seqtheory.numerics.reversal.ReversalPoint` per ε),
     ``"bound_fit", "residual_fit"`` (:class:`~seqtheory.numerics.fits.SlopeFit`),
     ``"ratio_at_min_eps", "ratio_at_max_eps"`` (B/(ε²‖Ω2 h0‖)), ``"ratio_opnorm_at_min_eps"``
-    (B/(ε²‖Ω2‖₂‖h0‖), the unobserved mass)``}``."""
+    (B/(ε²‖Ω2‖₂‖h0‖), the unobserved mass)``}``. ``h0=None``: every unit initial state
+    (spectral norms; then the two ratios coincide)."""
     pts = reversal_scan(gens, word, h0, eps_grid, dps=dps, omega2_sign=omega2_sign,
                         omega2_scale=omega2_scale)
     b_fit = fit_loglog_slope(eps_grid, [p.bound for p in pts])
     r_fit = fit_loglog_slope(eps_grid, [p.residual for p in pts])
-    o2 = spectral_norm(omega2(gens, word)) * float(np.linalg.norm(np.array(h0, dtype=float)))
+    o2 = spectral_norm(omega2(gens, word)) * (
+        1.0 if h0 is None else float(np.linalg.norm(np.array(h0, dtype=float))))
     return {"grid": eps_grid, "points": pts, "bound_fit": b_fit, "residual_fit": r_fit,
             "ratio_at_min_eps": pts[0].ratio, "ratio_at_max_eps": pts[-1].ratio,
             "ratio_opnorm_at_min_eps": pts[0].bound / (pts[0].eps ** 2 * o2)}
@@ -47,12 +49,15 @@ def commutator_mass_growth(gens, h0, repeats: int, eps: float) -> tuple[list[dic
     """``‖Ω2 h0‖`` and the bound at ``eps`` on the words ``(ab)^r``, ``r = 1..repeats``
     (letters 0, 1 of ``gens``), and the log-log fit of ``‖Ω2 h0‖`` against ``T = 2r`` (slope 1
     when the mass accumulates linearly). Rows ``{"r", "T", "norm_Omega2_h0",
-    "bound_over_eps2", "ratio"}`` (ratio = B/(ε²‖Ω2 h0‖))."""
+    "bound_over_eps2", "ratio"}`` (ratio = B/(ε²‖Ω2 h0‖)). ``h0=None``: every unit initial state
+    (``‖Ω2‖₂`` and ``½‖Φ_x − Φ_x̄‖₂`` in the same columns)."""
     repeats = check_int("repeats", repeats, 2)
     growth = []
     for r in range(1, repeats + 1):
         w = [0, 1] * r
-        o2h = float(euclidean_norm(omega2(gens, w, dps=30).dot(np.array(h0, dtype=object))))
+        O2 = omega2(gens, w, dps=30)
+        o2h = (spectral_norm(O2) if h0 is None
+               else float(euclidean_norm(O2.dot(np.array(h0, dtype=object)))))
         B = float(reversal_bound(gens, w, h0, eps, dps=40))
         growth.append({"r": r, "T": 2 * r, "norm_Omega2_h0": o2h, "bound_over_eps2": B / eps ** 2,
                        "ratio": B / (eps ** 2 * o2h)})

@@ -18,6 +18,8 @@ count vector before every occurrence, hence the word. The enumeration checks dis
 """
 from __future__ import annotations
 
+import math
+
 from seqtheory.theory._checks import check_int
 
 __all__ = ["two_layer_cascade_states"]
@@ -55,20 +57,30 @@ def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
         raise ValueError(f"layers must be 1 or 2, got {layers!r}")
     R = T + 1
     mult = [1 << (R ** m) for m in range(n)]          # 2^(R^m) as an exact integer
-    level = [(1, (0,) * (n if layers == 2 else 0))]
+    fmult = [_float_power_of_two(R ** m) for m in range(n)]
+    level = [((1, (0,) * (n if layers == 2 else 0)), (1.0, (0.0,) * (n if layers == 2 else 0)))]
     seen: set = set()
+    fseen: set = set()
     total, bits = 0, 0
     for _ in range(T):
         nxt = []
-        for h1, h2 in level:
+        for (h1, h2), (f1, f2) in level:
             for x in range(n):
                 st = (h1 * mult[x], h2[:x] + (h2[x] + h1,) + h2[x + 1:] if layers == 2 else ())
-                nxt.append(st)
+                fst = (f1 * fmult[x], f2[:x] + (f2[x] + f1,) + f2[x + 1:] if layers == 2 else ())
+                nxt.append((st, fst))
                 seen.add(st)
+                fseen.add(fst)
                 bits = max(bits, st[0].bit_length())
         total += len(nxt)
         level = nxt
     return {"layers": layers, "n": n, "T": T, "words": total, "distinct_states": len(seen),
             "separates_all": len(seen) == total, "state_dim": 1 + (n if layers == 2 else 0),
-            "max_state_bits": bits,
+            "max_state_bits": bits, "float64_distinct_states": len(fseen),
+            "float64_separates_all": len(fseen) == total,
             "ambient_derived_length": _ambient_derived_length(n)}
+
+
+def _float_power_of_two(k: int) -> float:
+    """``2.0**k`` in float64, ``inf`` beyond the largest float (what a float64 state holds)."""
+    return math.ldexp(1.0, k) if k < 1024 else math.inf

@@ -8,7 +8,7 @@ from pathlib import Path
 from seqtheory.theory._messages import counted
 
 from .registry import Context, get_claim
-from .report import claim_record, control_outcome, md_table
+from .report import claim_record, control_outcome, md_table, readings_markdown, rule_line
 from .runner import ClaimResult, run_claim
 
 __all__ = ["check_claim", "claim_markdown", "show_claim", "train_claims", "notebook_results_dir",
@@ -66,6 +66,7 @@ def claim_markdown(result: ClaimResult, seed: int = 0, profile: str = "quick") -
              f"**Verdict: {rec['verdict'] or 'CRASHED'}** — {rec['key_figure']}", ""]
     if rec["notes"]:
         lines += [rec["notes"], ""]
+    lines += readings_markdown(rec) + [rule_line(rec), ""]
     if rec["error"]:
         lines += ["```", rec["error"], "```"]
     for name, rows in rec["tables"].items():

@@ -48,8 +48,9 @@ class Verdict(str, enum.Enum):
         return self.value
 
 
-#: How a claim with several parts (readings, layer classes, exact and numerical parts) combines
-#: their verdicts: the first verdict of this order that some part has decides the whole.
+#: How a statement with several parts (layer classes, named instances, exact and numerical parts;
+#: never readings, which are alternatives: :class:`Reading`) combines their verdicts: the first
+#: verdict of this order that some part has decides the whole.
 COMBINATION_ORDER = (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.REFINED, Verdict.SUPPORTED,
                      Verdict.CONFIRMED)
 

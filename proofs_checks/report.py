@@ -90,7 +90,7 @@ __all__ = ["SCHEMA_VERSION", "CONTROL_MARKS", "control_ran", "marked_verdict", "
            "validate_report", "merge_problem", "merge_reports", "stale_figures", "tally",
            "tally_line", "format_number", "format_stat", "claim_record", "md_table", "PAPER_TITLES",
            "group_by_paper", "control_separation", "control_state", "control_outcome",
-           "tally_lines", "GROUP_NAMES"]
+           "tally_lines", "GROUP_NAMES", "readings_markdown", "rule_line"]
 
 SCHEMA_VERSION = 3
 
@@ -522,13 +522,7 @@ def _claim_markdown(c: dict) -> list[str]:
     L += [f"**Verdict: {c['verdict'] or 'CRASHED'}** — {c['key_figure']}", ""]
     if c["notes"]:
         L += [c["notes"], ""]
-    if c["readings"]:
-        L += ["**Other readings** (reported beside the verdict, never part of it: the paper's own "
-              "reading decides, SPEC §3)", "",
-              md_table([{"reading": r["reading"], "outcome under that reading": r["outcome"],
-                         "why": r["why"], "finding": f"`{r['finding']}`" if r["finding"] else ""}
-                        for r in c["readings"]])]
-    L += [_rule_line(c), ""]
+    L += readings_markdown(c) + [rule_line(c), ""]
     if c["error"]:
         L += ["```", c["error"].rstrip(), "```", ""]
     for name, rows in c["tables"].items():
@@ -559,7 +553,19 @@ _SEED_STATUS = {
 }
 
 
-def _rule_line(c: dict) -> str:
+def readings_markdown(c: dict) -> list[str]:
+    """The "Other readings" table of a claim record (no lines when it has none): the readings
+    of the statement other than the paper's, each with its own outcome, never in the verdict."""
+    if not c["readings"]:
+        return []
+    return ["**Other readings** (reported beside the verdict, never part of it: the paper's own "
+            "reading decides, SPEC §3)", "",
+            md_table([{"reading": r["reading"], "outcome under that reading": r["outcome"],
+                       "why": r["why"], "finding": f"`{r['finding']}`" if r["finding"] else ""}
+                      for r in c["readings"]])]
+
+
+def rule_line(c: dict) -> str:
     """The claim's decision-rule version and the seed's status (:mod:`.rule_versions`)."""
     r = c["rule"]
     text = f"Decision rule: version `{r['version'] or 'none'}`"

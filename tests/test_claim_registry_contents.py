@@ -23,6 +23,7 @@ STABLE_IDS = [
     "depth.cor3.6",
     "depth.cor3.6.trained",
     "depth.cor3.8",
+    "depth.error_falls_with_depth",
     "finding.abelian_tower",
     "finding.deep_models_hard_to_train",
     "finding.parity_negative_eigenvalues",

@@ -9,8 +9,8 @@ from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 
 EXPECTED = {
     "depth.thm3.4": Verdict.SUPPORTED,   # exact cascades on 9 groups (finite-group form)
-    "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth is 2 (T ≥ 2)
-    "depth.cor3.8": Verdict.REFINED,     # O(n^T/T) as Lie coordinates, not as a faithful rep
+    "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth 2 (lookup readout)
+    "depth.cor3.8": Verdict.CONFIRMED,   # dim N(n,T) ≤ (n/(n−1))² n^T/T for every T (certificate)
 }
 
 
@@ -40,10 +40,22 @@ def test_prop37_decision_rejects_too_small_bounds(tmp_path):
     out = get_claim("depth.prop3.7").check(Context(seed=0, out_dir=tmp_path))
     rows = out.tables["least_depth"]
     assert all(r["least_depth"] == (1 if r["T"] == 1 else 2) for r in rows)
-    assert prop37_decision(rows, "ceil(log2 T)+1") is Verdict.REFINED
-    assert prop37_decision(rows, "ceil(log2 T)") is Verdict.REFUTED      # fails at T = 1, 2
-    wrong = [{**r, "zero": 1} for r in rows]                              # "one layer always"
-    assert prop37_decision(wrong, "zero") is Verdict.REFUTED
+    assert prop37_decision(rows, "ceil(log2 T)+1")[0] is Verdict.REFINED
+    assert prop37_decision(rows, "ceil(log2 T)")[0] is Verdict.REFUTED      # fails at T = 1, 2
+    wrong = [{**r, "zero": 1} for r in rows]                                 # "one layer always"
+    assert prop37_decision(wrong, "zero")[0] is Verdict.REFUTED
+
+
+def test_prop37_says_what_depth_2_needs(tmp_path):
+    """The least depth 2 rests on a lookup output map and, beyond the free-nilpotent
+    construction's reach, on exponentially precise states: measured, not quoted."""
+    out = get_claim("depth.prop3.7").check(Context(seed=0, out_dir=tmp_path))
+    summ = out.evidence["two_layer_cascade_summary"]
+    assert summ[2]["cascade_bits_at_T"] == 11 * 10 + 1 and summ[3]["cascade_bits_at_T"] == 49 * 6 + 1
+    assert summ[2]["float64_max_T"] == 8 and summ[3]["float64_max_T"] == 4
+    assert summ[2]["T3"] == 12 and summ[3]["T3"] == 7
+    assert "lookup output map" in out.key_figure and "bits" in out.key_figure
+    assert [r.outcome for r in out.readings] == [Verdict.INCONCLUSIVE]
 
 
 def test_thm34_induction_certificate(tmp_path):
@@ -62,6 +74,9 @@ def test_thm34_rule_on_synthetic_evidence():
     assert thm34_decide([dict(row, layers=3)], True)[0] is Verdict.INCONCLUSIVE
     assert thm34_decide([dict(row, random_ok=False)], True)[0] is Verdict.INCONCLUSIVE
     assert thm34_decide([row], False)[0] is Verdict.INCONCLUSIVE
+    # a proven lower bound above the derived length refutes "k layers suffice"
+    assert thm34_decide([dict(row, certified_min_layers=3)], True)[0] is Verdict.REFUTED
+    assert "finite-group proxy" in thm34_decide([row], True)[1]
 
 
 def test_prop37_rule_on_synthetic_evidence():
@@ -69,11 +84,15 @@ def test_prop37_rule_on_synthetic_evidence():
 
     rows = [{"T": T, "lower_depth": 1 if T == 1 else 2, "least_depth": 1 if T == 1 else 2,
              "bound": b} for T, b in ((1, 1), (2, 2), (4, 3))]
-    assert prop37_decision(rows, "bound") is Verdict.REFINED
+    assert prop37_decision(rows, "bound")[0] is Verdict.REFINED
     # tight at every T computed: finitely many T of a bound for every T -> supported
-    assert prop37_decision([dict(r, bound=2) for r in rows[1:]], "bound") is Verdict.SUPPORTED
-    assert prop37_decision([dict(rows[1], bound=1)], "bound") is Verdict.REFUTED
-    assert prop37_decision([dict(rows[1], least_depth=3, bound=2)], "bound") is Verdict.INCONCLUSIVE
+    assert prop37_decision([dict(r, bound=2) for r in rows[1:]], "bound")[0] is Verdict.SUPPORTED
+    assert prop37_decision([dict(rows[1], bound=1)], "bound")[0] is Verdict.REFUTED
+    assert prop37_decision([dict(rows[1], least_depth=3, bound=2)], "bound")[0] \
+        is Verdict.INCONCLUSIVE
+    # the linear-readout reading is reported, never combined into the verdict
+    v, _, readings = prop37_decision(rows, "bound")
+    assert v is Verdict.REFINED and readings[0].outcome is Verdict.INCONCLUSIVE
 
 
 def _construction(name, role, reading, n, size, T=range(2, 21)):
@@ -81,44 +100,64 @@ def _construction(name, role, reading, n, size, T=range(2, 21)):
             "size": [size(n, t) for t in T]}
 
 
+_CERT = {"steps": {"ratio_step": True, "geometric_sum": True},
+         "witt_rows": [{"holds": True, "counts_primitive_words": True}],
+         "bound_rows": [{"holds": True}]}
+
+
 def test_cor38_rule_on_synthetic_evidence():
     """Every branch of the rule on synthetic state sizes: n^T/T (bounded ratio), n^T (ratio ~ T),
-    n^T·T (ratio ~ T²) and a broken Witt count."""
+    n^T·T (ratio ~ T²), with and without the exact certificate, and a broken Witt count."""
     from seqtheory.proofs_checks.claims.depth_cor38 import cor38_decide
 
     small = lambda n, t: 3 * n ** t // t + 1          # noqa: E731  O(n^T/T)
     big = lambda n, t: n ** t                          # noqa: E731  order n^T
     faster = lambda n, t: n ** t * t                   # noqa: E731  n^T·T
-    lie = "Lie-algebra coordinates"
-    rep = "faithful matrix representation"
+    tiny = lambda n, t: t                              # noqa: E731  far below
 
-    def ev(lie_size, rep_size):
-        return {"witt_equals_lyndon": True, "cumulative_to_20_n2": 111013, "constructions": [
-            _construction("lie", "paper", lie, 2, lie_size),
-            _construction("rep", "paper", rep, 2, rep_size),
-            _construction("pkg", "package", rep, 2, faster)]}   # never the basis
+    def ev(lie_size, up=big, lo=tiny, cert=None, built=True):
+        return {"witt_equals_lyndon": True, "cumulative_to_20_n2": 111013,
+                "certificate": cert, "lie_coordinates_realised": built, "constructions": [
+                    _construction("lie", "paper", "Lie-algebra coordinates", 2, lie_size),
+                    _construction("up", "reading", "faithful representation, upper bound", 2, up),
+                    _construction("lo", "reading", "faithful representation, lower bound", 2, lo),
+                    _construction("pkg", "package", "faithful", 2, faster)]}   # never the basis
 
-    assert cor38_decide(ev(small, small))[0] is Verdict.SUPPORTED
-    assert cor38_decide(ev(small, big))[0] is Verdict.REFINED
-    assert cor38_decide(ev(big, big))[0] is Verdict.REFUTED
-    assert cor38_decide(ev(faster, small))[0] is Verdict.REFUTED
-    assert cor38_decide(dict(ev(small, small), witt_equals_lyndon=False))[0] is Verdict.INCONCLUSIVE
-    assert cor38_decide(dict(ev(small, small), cumulative_to_20_n2=111012))[0] \
-        is Verdict.INCONCLUSIVE
-    table = cor38_decide(ev(small, big))[2]
+    assert cor38_decide(ev(small, cert=_CERT))[0] is Verdict.CONFIRMED
+    assert cor38_decide(ev(small))[0] is Verdict.SUPPORTED
+    assert cor38_decide(ev(small, cert=_CERT, built=False))[0] is Verdict.SUPPORTED
+    for broken in ({"steps": {"ratio_step": False, "geometric_sum": True}},
+                   {"witt_rows": [{"holds": False, "counts_primitive_words": None}]},
+                   {"witt_rows": [{"holds": True, "counts_primitive_words": False}]},
+                   {"bound_rows": [{"holds": False}]}):
+        assert cor38_decide(ev(small, cert={**_CERT, **broken}))[0] is Verdict.SUPPORTED, broken
+    assert cor38_decide(ev(big))[0] is Verdict.REFUTED
+    assert cor38_decide(ev(faster))[0] is Verdict.REFUTED
+    assert cor38_decide(ev(big, cert=_CERT))[0] is Verdict.INCONCLUSIVE      # contradiction
+    assert cor38_decide(dict(ev(small), witt_equals_lyndon=False))[0] is Verdict.INCONCLUSIVE
+    assert cor38_decide(dict(ev(small), cumulative_to_20_n2=111012))[0] is Verdict.INCONCLUSIVE
+    # the faithful-representation reading: decided by its bracket, never in the verdict
+    reading = lambda e: cor38_decide(e)[3][0].outcome                        # noqa: E731
+    assert reading(ev(small, cert=_CERT)) is Verdict.INCONCLUSIVE
+    assert reading(ev(small, up=small)) is Verdict.SUPPORTED
+    assert reading(ev(small, lo=big)) is Verdict.REFUTED
+    table = cor38_decide(ev(small))[2]
     assert {r["construction"]: r["sub_verdict"] for r in table} == {
-        "lie": "supported", "rep": "refuted", "pkg": "refuted"}
+        "lie": "supported", "up": "refuted", "lo": "supported", "pkg": "refuted"}
 
 
-def test_cor38_measures_the_papers_construction_and_the_packages(tmp_path):
+def test_cor38_certificate_and_the_faithful_representation_bracket(tmp_path):
     out = get_claim("depth.cor3.8").check(Context(seed=0, out_dir=tmp_path))
     rows = {(r["construction"], r["n"]): r for r in out.tables["growth_exponents"]}
     for n in (2, 3):
         assert rows[("paper, Lie coordinates dim N(n,T)", n)]["class"] == "O(n^T/T)"
-        assert rows[("paper, faithful rep Σ_(m≤T) n^m", n)]["class"] == "not O(n^T/T)"
-        assert abs(rows[("paper, faithful rep Σ_(m≤T) n^m", n)]["beta"] - 1) < 1e-3
+        assert rows[("faithful rep of N(n,T), upper: Σ_(m≤T) n^m", n)]["class"] == "not O(n^T/T)"
+        assert abs(rows[("faithful rep of N(n,T), upper: Σ_(m≤T) n^m", n)]["beta"] - 1) < 1e-3
         assert rows[("package, faithful rep at class c*(T)", n)]["role"] == "package"
-    assert "holds when the state counts Lie-algebra coordinates" in out.evidence["decision"]
+    assert all(r["holds"] for r in out.tables["certificate: dim N(n,T) ≤ (n/(n-1))² n^T/T"])
+    assert all(r["equal"] for r in out.tables["built cascades: state = Lie coordinates"])
+    assert [r.outcome for r in out.readings] == [Verdict.INCONCLUSIVE]
+    assert "certificate for every T" in out.evidence["decision"]
 
 
 def test_thm34_says_it_is_the_finite_group_form(tmp_path):

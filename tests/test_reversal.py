@@ -103,3 +103,27 @@ def test_affine_diagonal_layer_is_not_order_free():
     assert affine_diagonal_final_state(a, b, w[::-1])[0] == pytest.approx(3.7)
     with pytest.raises(ValueError):
         affine_diagonal_final_state(a, [[1.0]], w)
+
+
+def test_every_initial_state_bound_is_the_spectral_norm():
+    """h0=None: ½‖Φx − Φx̄‖₂, the largest per-h0 bound over unit h0 (the top right singular
+    vector attains it; random unit vectors stay below), and its scan against ε²‖Ω2‖₂."""
+    import mpmath
+
+    from seqtheory.numerics.local_error import path_product
+
+    A = [np.array([[0, 1, 0], [-1, 0, 2], [0, -2, 0]], dtype=object),
+         np.array([[1, 0, 1], [0, 0, 0], [-1, 0, 1]], dtype=object)]
+    w, eps = [0, 1, 1, 0, 1], 0.1
+    top = float(reversal_bound(A, w, None, eps))
+    D = np.array((path_product(A, w, eps) - path_product(A, w[::-1], eps)).tolist(), dtype=float)
+    sv = np.linalg.svd(D, compute_uv=False)
+    assert top == pytest.approx(sv[0] / 2, rel=1e-12)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        h = rng.normal(size=3)
+        h /= np.linalg.norm(h)
+        assert np.linalg.norm(D @ h) / 2 <= top * (1 + 1e-12)
+    pts = reversal_scan(A, w, None, [1e-4, 1e-3], dps=40)
+    assert all(abs(p.ratio - 1) < 1e-2 for p in pts)
+    assert mpmath.mpf(pts[0].residual) < pts[0].bound * 1e-2

@@ -71,3 +71,12 @@ def test_agrees_with_the_matrix_simulation(n, T):
 def test_bad_arguments_are_named(kwargs, err, msg):
     with pytest.raises(err, match=msg):
         two_layer_cascade_states(**kwargs)
+
+
+def test_float64_run_stops_separating_when_the_states_outgrow_the_mantissa():
+    """Run in float64 (rounding, overflow to inf), the n = 2 cascade still gives every word of
+    length ≤ 8 its own state and merges some from T = 9 (measured; exact states: 91 bits)."""
+    assert two_layer_cascade_states(2, 8)["float64_separates_all"]
+    nine = two_layer_cascade_states(2, 9)
+    assert nine["separates_all"] and not nine["float64_separates_all"]
+    assert nine["float64_distinct_states"] < nine["words"]

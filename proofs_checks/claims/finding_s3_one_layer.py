@@ -88,11 +88,16 @@ def s3_one_layer(ctx) -> Outcome:
                f"{ev['step_transitions']} (state, token) transitions, reduced mod 3, land on the "
                f"product's coordinates ({counted(ev['step_failures'], 'failure')}). The linear parts "
                "diag(s, s) commute, the affine maps do not (affine_maps_commute in evidence): a "
-               "restricted layer is not an abelian one. Bearing on depth.thm3.2: S3 has non-zero "
-               "commutator mass, yet one restricted layer has zero error, so a lower bound in "
-               "‖Ω2‖ cannot hold for restricted models; and the depth-2 requirement of "
-               "depth.exp.s3_depth applies to abelian (no-bias) layers, not to Mamba/AUSSM-style "
-               "restricted ones (with a periodic output map)."),
+               "restricted layer is not an abelian one. The output map (σ, z mod 3) is periodic, "
+               "not a linear projection: with the paper's linear readout P no restricted layer "
+               "reproduces S3's permutation action from every initial state (depth.lemma3.1, "
+               "exact certificate), so this finding bears on [DEPTH] only under other readings "
+               "(a periodic readout; the word problem's labels). S3 acts by permutation matrices "
+               "of determinant −1 (its transpositions), which are not time-one maps of any real "
+               "flow h' = A(x)h: S3 is a discrete system with no real generators and no commutator "
+               "mass ‖Ω2‖, so it bears on no statement in ‖Ω2‖ (depth.thm3.2). The depth-2 "
+               "requirement of depth.exp.s3_depth applies to abelian (no-bias) layers, not to "
+               "Mamba/AUSSM-style restricted ones read out periodically."),
     )
 
 
