@@ -61,12 +61,12 @@ def _horizon_rows(ctx: Context, configs: list) -> list[dict]:
     for r, ins in inspections(ctx, configs):
         c = r["config"]
         b, i = block[r["key"]]
-        best = ins.layers[0].characters
+        chars = ins.layers[0].characters
         rows.append({**run_fields(r), "block": b, "seed_pos": i,
                      "layer_class": ins.layers[0].layer_class, "train_length": c["train_length"],
                      "test_length": r["test"]["test_length"], "predicted": ins.predicted_horizon,
                      "unbounded": ins.predicted_unbounded, "measured": r["test"]["max_len_90"],
-                     "character": ", ".join(sorted({x.kind for x in best})) or "–",
+                     "character": ", ".join(sorted({x.kind for x in chars})) or "–",
                      "prediction_note": ins.prediction_note})
     return rows
 
