@@ -26,6 +26,26 @@ abelian model):
   with ``χ(ab) = χ(a) + χ(b) mod e``; when it is a homomorphism, its kernel and whether the kernel
   contains ``G^(ℓ)`` (for layer 1: ``G′``, i.e. ``χ`` factors through the abelianisation ``G/G′``).
   ``quantised``: every token's ``|δ| ≤ phase_tol`` (the tolerance that groups the phases; numerical).
+* The layer's **characters** (:class:`CharacterReport`): every non-trivial homomorphism ``H → Z/e``
+  the inspector reads from the phases, of four kinds: ``"channel"`` (one channel's phases, as
+  above), ``"offset"`` (one channel up to a common phase offset ``φ``: ``θ_h = φ + 2πχ(h)/e``;
+  ``φ`` from the e-th-power circular mean ``arg Σ_h e^{ieθ_h}/e``, shifted so the identity maps
+  to 0; the state is ``χ(word)·e^{inφ}``, decoded by a readout that knows the position ``n``),
+  ``"relative"`` and ``"product"`` (the phase difference ``θ_a − θ_b`` or sum ``θ_a + θ_b`` of two
+  channels, each up to a common offset: ``λ_a·conj(λ_b)`` or ``λ_a·λ_b`` carries the character,
+  while neither channel alone does). The last three kinds are searched (every channel, every
+  pair), so they also require ``quantised`` (every ``|δ| ≤ phase_tol``); they are looked for only
+  among channels that carry no character on their own. **What the inspector can and cannot say**
+  (``LayerReport.character_status``): ``"found"`` when it reads a character; ``"none exists"``
+  when ``H`` is perfect (``H′ = H``: no non-trivial character at all, e.g. A5); otherwise
+  ``"cannot tell"``, never "absent": a code spread over three or more channels, carried by the
+  moduli or the input biases, or read non-linearly escapes these tests.
+* **Token collisions** (layer 1, ``LayerReport.token_collisions``): pairs of tokens whose layer
+  maps (every channel's ``λ`` and, for restricted layers, input bias) coincide within
+  :data:`COLLISION_RTOL` (relative, numerical). Two such tokens are interchangeable for layer 1:
+  substituting one for the other anywhere before the last position leaves the layer's state, and
+  so its output there, unchanged. This is the positive certificate the inspector can give that
+  layer 1 does **not** separate two elements (e.g. of different cosets of ``G′``).
 * The **predicted horizon** (layer 1 only, where the transitions are token functions). For a channel
   whose character has image of order ``m > 1`` the readout tells the ``m`` classes apart by the
   nearest ``m``-th root of unity, so its **decision margin is π/m** (half the angle between adjacent
@@ -36,9 +56,10 @@ abelian model):
   (``r`` the geometric mean of ``|λ|`` over the letters; ``modulus_floor`` = 0.5 by default: the
   readout's own noise floor is unknown, so the amplitude halving is the stated convention). The
   channel's horizon is (the earlier crossing) − 1, the longest length it still decodes; ``None``
-  when neither crossing exists (exact roots and ``|λ| = 1``). The model's predicted horizon is the
-  largest horizon of a layer-1 channel that carries a non-trivial homomorphic character (the readout
-  may use the best such channel); ``None`` with a reason when there is none. A stored run's measured
+  when neither crossing exists (exact roots and ``|λ| = 1``). A character of another kind gets its
+  horizon the same way from its own ``δ`` (after the offset) and moduli (for a pair, the product
+  ``|λ_a||λ_b|``). The model's predicted horizon is the largest horizon of a layer-1 character of
+  any kind (the readout may use the best one); ``None`` with a reason when none is found. A stored run's measured
   horizon is its ``max_len_90`` (the longest ``ℓ`` with ≥ 90% of held-out sequences correct on their
   first ``ℓ`` positions; censored when it equals the test length).
 * For restricted layers (input bias: ``mamba``, ``signed_mamba``, ``aussm``, ``gla``), layer 1: per
@@ -73,9 +94,10 @@ from seqtheory.theory._messages import counted
 
 from ._checks import check_int, check_real
 
-__all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "LieReport", "SUPPORTED_FAMILIES",
-           "nearest_roots", "character_table_test", "predicted_horizon", "affine_omega2_norm",
-           "resolve_run"]
+__all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "CharacterReport", "LieReport",
+           "SUPPORTED_FAMILIES", "CHARACTER_KINDS", "COLLISION_RTOL", "nearest_roots",
+           "remove_common_offset", "character_table_test", "predicted_horizon",
+           "affine_omega2_norm", "resolve_run"]
 
 #: model families with diagonal (commuting) transitions that :func:`inspect` reads
 SUPPORTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
@@ -83,6 +105,11 @@ SUPPORTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla", "abelian")
 RESTRICTED_FAMILIES = ("mamba", "signed_mamba", "aussm", "gla")
 #: lengths beyond this (2^53, where float64 stops counting letters) count as no crossing
 MAX_LENGTH = 2 ** 53
+#: the kinds of character :func:`inspect` reads from a layer's phases (module docstring)
+CHARACTER_KINDS = ("channel", "offset", "relative", "product")
+#: two tokens' layer maps coincide when every λ and bias entry agrees within this relative
+#: tolerance (float32 parameters read in float64: distinct inputs differ far above it)
+COLLISION_RTOL = 1e-6
 
 
 # ------------------------------------------------------------------------------------------------
@@ -125,6 +152,42 @@ class ChannelReport:
 
 
 @dataclass(frozen=True)
+class CharacterReport:
+    """A non-trivial character ``χ : H → Z/e`` read from a layer's phases (module docstring):
+    ``kind`` one of :data:`CHARACTER_KINDS`, ``channels`` the channel(s) it is read from (one, or
+    ``(a, b)`` for ``"relative"`` = ``θ_a − θ_b`` and ``"product"`` = ``θ_a + θ_b``), ``offset`` the
+    common phase removed (radians; 0 for ``"channel"``), per token of ``H`` (``tokens``, in G's
+    indices) the root index ``k = χ(h)``, the phase error ``δ`` after the offset and the modulus
+    (a pair: ``|λ_a||λ_b|``). Exact on the Cayley table of ``H`` (a homomorphism, ``image_order``
+    > 1, ``kernel``, whether it contains the next derived term); numerical: ``offset``, ``δ``,
+    ``horizon`` (layer 1 only)."""
+
+    kind: str
+    channels: tuple[int, ...]
+    offset: float
+    tokens: tuple[int, ...]
+    root_index: tuple[int, ...]
+    phase_error: tuple[float, ...]
+    modulus: tuple[float, ...]
+    quantised: bool
+    image_order: int
+    kernel: tuple[int, ...]
+    kernel_contains_next: bool
+    horizon: int | None = None
+    horizon_unbounded: bool = False
+
+    def describe(self) -> str:
+        """``"channel 3"``, ``"channel 3 up to a common offset 0.250π"``, ``"channels 1 − 4"``
+        (relative) or ``"channels 1 + 4"`` (product; with the offset when not 0)."""
+        off = (f" up to a common offset {self.offset / math.pi:.3f}π"
+               if self.kind != "channel" and round(self.offset / math.pi, 3) != 0 else "")
+        if len(self.channels) == 1:
+            return f"channel {self.channels[0]}{off}"
+        a, b = self.channels
+        return f"channels {a} {'−' if self.kind == 'relative' else '+'} {b}{off}"
+
+
+@dataclass(frozen=True)
 class LieReport:
     """Lie algebra of one channel's affine generators (float path): ``dim``, ``derived_length``
     (None when undecided or not solvable), ``tol``, ``omega2`` (mean ``‖Ω2‖_F`` over ``words``),
@@ -152,10 +215,39 @@ class LayerReport:
     token_function: bool
     channels: tuple[ChannelReport, ...]
     lie: tuple[LieReport, ...] = ()
+    characters: tuple[CharacterReport, ...] = ()
+    token_collisions: tuple[tuple[int, int], ...] = ()
 
     @property
     def n_nontrivial(self) -> int:
+        """Channels that carry a non-trivial character on their own, exactly (kind ``"channel"``)."""
         return sum(c.nontrivial_character for c in self.channels)
+
+    @property
+    def perfect(self) -> bool:
+        """``H = H′``: ``H`` has no non-trivial character (exact)."""
+        return self.next_order == self.subgroup_order
+
+    @property
+    def character_status(self) -> str:
+        """``"found"`` (a character of some kind is read), ``"none exists"`` (``H`` is perfect)
+        or ``"cannot tell"`` (none read; a code the tests do not cover may be present). Never
+        "absent"."""
+        return "found" if self.characters else ("none exists" if self.perfect else "cannot tell")
+
+    def character_note(self) -> str:
+        """One sentence on :attr:`character_status`."""
+        if self.characters:
+            kinds = sorted({c.kind for c in self.characters}, key=CHARACTER_KINDS.index)
+            return (f"found {counted(len(self.characters), 'character')} ({', '.join(kinds)}): "
+                    + "; ".join(c.describe() for c in self.characters[:4])
+                    + ("; …" if len(self.characters) > 4 else ""))
+        if self.perfect:
+            return "none exists: the tested subgroup is perfect (no non-trivial character)"
+        return ("cannot tell: no channel (exactly or up to a common phase offset) and no pair of "
+                "channels (phase difference or sum) carries a non-trivial character within the "
+                "phase tolerance; a code over three or more channels, in the moduli or the biases, "
+                "or read non-linearly is not tested, so this is no evidence of absence")
 
     @property
     def n_non_homomorphism(self) -> int:
@@ -202,7 +294,8 @@ class Inspection:
             if dataclasses.is_dataclass(o) and not isinstance(o, type):
                 d = {f.name: conv(getattr(o, f.name)) for f in dataclasses.fields(o)}
                 for prop in ("deficit", "is_homomorphism", "nontrivial_character", "n_nontrivial",
-                             "n_non_homomorphism", "measured_censored"):
+                             "n_non_homomorphism", "measured_censored", "perfect",
+                             "character_status"):
                     if hasattr(type(o), prop):
                         d[prop] = conv(getattr(o, prop))
                 return d
@@ -252,6 +345,36 @@ def character_table_test(table: np.ndarray, values, exponent: int) -> tuple[Frac
     ok = int(np.count_nonzero(v[T] == (v[:, None] + v[None, :]) % exponent))
     g = math.gcd(exponent, *map(int, v))
     return Fraction(ok, n * n), exponent // g, tuple(int(i) for i in np.flatnonzero(v == 0))
+
+
+def remove_common_offset(phase, exponent: int, identity: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Phase maps read up to a common offset: for ``θ`` of shape ``(n, ...)`` (axis 0 the ``n``
+    elements of a group, ``identity`` the position of its identity), ``(φ, k, δ)`` with
+    ``θ_h = φ + 2πk_h/e + δ_h``, ``k_identity = 0`` and ``δ`` wrapped to ``(−π, π]``
+    (``e = exponent``). ``φ`` (shape ``(...)``) is the e-th-power circular mean
+    ``arg(Σ_h e^{ieθ_h})/e`` (exact when every ``θ_h − φ`` is an e-th root's angle; it averages the
+    errors otherwise), shifted by the root nearest the identity's so that ``k_identity = 0`` (a
+    character sends the identity to 0). ``ValueError`` for an exponent < 1, non-finite phases or
+    an identity position out of range."""
+    exponent = check_int("exponent", exponent, 1)
+    th = np.asarray(phase, dtype=np.float64)
+    if th.ndim < 1 or not np.all(np.isfinite(th)):
+        raise ValueError("phase must be a finite array with the group elements on axis 0")
+    identity = check_int("identity", identity, 0)
+    if identity >= th.shape[0]:
+        raise ValueError(f"identity must index axis 0 (length {th.shape[0]}), got {identity}")
+    e = int(exponent)
+    phi = np.angle(np.exp(1j * e * th).sum(axis=0)) / e
+    k, _, _ = nearest_roots(th - phi, e)
+    phi = _wrap(phi + 2 * np.pi * k[identity] / e)
+    k, _, delta = nearest_roots(th - phi, e)
+    return phi, k, delta
+
+
+def _homomorphic_columns(table: np.ndarray, k: np.ndarray, e: int) -> np.ndarray:
+    """For root indices ``k`` of shape ``(n, M)`` (``M`` candidate maps on the group of the
+    Cayley table ``table``): which columns are homomorphisms into ``Z/e`` (exact), shape ``(M,)``."""
+    return np.all(k[table] == (k[:, None, :] + k[None, :, :]) % e, axis=(0, 1))
 
 
 def predicted_horizon(delta, modulus, image_order: int, modulus_floor: float = 0.5) -> int | None:
@@ -545,6 +668,78 @@ def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx
         kernel_contains_next=contains, horizon=horizon, horizon_unbounded=unbounded)
 
 
+def _channel_character(c: ChannelReport, modulus) -> CharacterReport:
+    return CharacterReport(kind="channel", channels=(c.channel,), offset=0.0, tokens=c.tokens,
+                           root_index=c.root_index, phase_error=c.phase_error,
+                           modulus=tuple(map(float, modulus)), quantised=c.quantised,
+                           image_order=c.image_order, kernel=c.kernel,
+                           kernel_contains_next=bool(c.kernel_contains_next), horizon=c.horizon,
+                           horizon_unbounded=c.horizon_unbounded)
+
+
+def _searched_characters(kind: str, psi: np.ndarray, mods: np.ndarray, members: list[tuple[int, ...]],
+                         sub: dict, e: int, phase_tol: float, modulus_floor: float,
+                         layer: int) -> list[CharacterReport]:
+    """The columns of ``psi`` (``(|H|, M)`` candidate phase maps, ``mods`` their moduli) that are
+    non-trivial homomorphisms up to a common offset with every ``|δ| ≤ phase_tol``."""
+    if psi.shape[1] == 0:
+        return []
+    phi, k, delta = remove_common_offset(psi, e, sub["identity"])
+    ok = np.all(np.abs(delta) <= phase_tol, axis=0) & np.any(k != 0, axis=0)
+    idx = np.flatnonzero(ok)
+    idx = idx[_homomorphic_columns(sub["table"], k[:, idx], e)]
+    out = []
+    for m in idx:
+        km = k[:, m]
+        order = e // math.gcd(e, *map(int, km))
+        kernel = tuple(sub["H_idx"][i] for i in np.flatnonzero(km == 0))
+        horizon = predicted_horizon(delta[:, m], mods[:, m], order, modulus_floor) if layer == 1 else None
+        out.append(CharacterReport(
+            kind=kind, channels=members[m], offset=float(phi[m]), tokens=tuple(sub["H_idx"]),
+            root_index=tuple(map(int, km)), phase_error=tuple(map(float, delta[:, m])),
+            modulus=tuple(map(float, mods[:, m])), quantised=True, image_order=order, kernel=kernel,
+            kernel_contains_next=set(sub["next_idx"]) <= set(kernel), horizon=horizon,
+            horizon_unbounded=layer == 1 and horizon is None))
+    return out
+
+
+def _layer_characters(chans, phs: np.ndarray, mods: np.ndarray, sub: dict, e: int, phase_tol: float,
+                      modulus_floor: float, layer: int) -> tuple[CharacterReport, ...]:
+    """Every character of the layer (module docstring): exact channels, then channels up to a
+    common offset, then pairs (difference, sum) of the channels that carry none alone."""
+    found = [_channel_character(c, mods[:, c.channel]) for c in chans if c.nontrivial_character]
+    if sub["perfect"]:
+        return tuple(found)
+    rest = [c.channel for c in chans if not c.nontrivial_character]
+    found += _searched_characters("offset", phs[:, rest], mods[:, rest], [(c,) for c in rest], sub, e,
+                                  phase_tol, modulus_floor, layer)
+    carried = {ch for f in found for ch in f.channels}
+    rest = [c for c in rest if c not in carried]
+    a, b = np.triu_indices(len(rest), 1)
+    ra, rb = np.asarray(rest, dtype=np.int64)[a], np.asarray(rest, dtype=np.int64)[b]
+    pairs = [(int(i), int(j)) for i, j in zip(ra, rb)]
+    for kind, sign in (("relative", -1.0), ("product", 1.0)):
+        found += _searched_characters(kind, phs[:, ra] + sign * phs[:, rb], mods[:, ra] * mods[:, rb],
+                                      pairs, sub, e, phase_tol, modulus_floor, layer)
+    return tuple(found)
+
+
+def token_collisions(lam: np.ndarray, bias: np.ndarray | None, rtol: float = COLLISION_RTOL) -> tuple[tuple[int, int], ...]:
+    """Pairs ``(g, h)``, ``g < h``, of tokens whose layer maps coincide: ``lam`` ``(V, C)`` complex
+    per-token transitions, ``bias`` ``(V, C, R)`` per-token input biases or None (abelian layer);
+    every entry agrees within ``rtol`` × the largest entry of its kind (at least 1). Numerical."""
+    lam = np.asarray(lam, dtype=np.complex128)
+    V = lam.shape[0]
+    parts = [lam.reshape(V, -1)]
+    if bias is not None:
+        parts.append(np.asarray(bias).reshape(V, -1))
+    close = np.ones((V, V), dtype=bool)
+    for x in parts:
+        scale = rtol * max(1.0, float(np.max(np.abs(x))) if x.size else 1.0)
+        close &= np.max(np.abs(x[:, None, :] - x[None, :, :]), axis=-1, initial=0.0) <= scale
+    return tuple((int(g), int(h)) for g, h in zip(*np.nonzero(np.triu(close, 1))))
+
+
 def inspect(target, *, group=None, store=None, results=None, phase_tol: float | None = None,
             modulus_floor: float = 0.5, lie_tol: float = 1e-6, n_letters: int = 1024,
             context_length: int | None = None, seed: int = 0, lie: bool = True,
@@ -616,16 +811,21 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
         chans = tuple(_channel(c, k[:, c], order[:, c], delta[:, c], mods[:, c], phs[:, c], spr[:, c],
                                H_idx, sub_table, next_idx, e, phase_tol, modulus_floor, li)
                       for c in range(lam.shape[-1]))
-        lies = ()
-        if lie and li == 1 and family in RESTRICTED_FAMILIES:
-            wr = np.random.default_rng([seed, 1]).integers(0, V, (4, T))
+        sub = {"table": sub_table, "H_idx": H_idx, "next_idx": next_idx, "identity": pos[G.identity_index],
+               "perfect": nxt.order == Hs.order}
+        chars = _layer_characters(chans, phs, mods, sub, e, phase_tol, modulus_floor, li)
+        lies, collisions = (), ()
+        if li == 1:
             idx = np.arange(V)
-            bias_tok = np.stack([bias[words == t].mean(axis=0) for t in idx])     # (V, C, R)
             lam_tok = np.stack([lam[words == t].mean(axis=0) for t in idx])       # (V, C)
-            lies = tuple(_lie_of_channel(c, lam_tok[:, c], bias_tok[:, c], lie_tol, wr)
-                        for c in range(lam.shape[-1]))
+            bias_tok = None if bias is None else np.stack([bias[words == t].mean(axis=0) for t in idx])
+            collisions = token_collisions(lam_tok, bias_tok)
+            if lie and family in RESTRICTED_FAMILIES:
+                wr = np.random.default_rng([seed, 1]).integers(0, V, (4, T))
+                lies = tuple(_lie_of_channel(c, lam_tok[:, c], bias_tok[:, c], lie_tol, wr)
+                             for c in range(lam.shape[-1]))
         layers.append(LayerReport(li, "restricted" if family in RESTRICTED_FAMILIES else "abelian",
-                                  Hs.order, nxt.order, li == 1, chans, lies))
+                                  Hs.order, nxt.order, li == 1, chans, lies, chars, collisions))
     pred, unbounded, note = _model_prediction(layers[0])
     test = run_result["test"] if run_result is not None else {}
     return Inspection(
@@ -640,11 +840,11 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
 
 
 def _model_prediction(layer: LayerReport) -> tuple[int | None, bool, str]:
-    chans = [c for c in layer.channels if c.nontrivial_character]
-    if not chans:
-        return None, False, "no layer-1 channel carries a non-trivial homomorphic character"
-    if any(c.horizon_unbounded for c in chans):
-        return None, True, "a layer-1 character channel has exact roots and |λ| = 1: no crossing"
-    best = max(chans, key=lambda c: c.horizon)
-    return best.horizon, False, (f"largest horizon over {counted(len(chans), 'layer-1 channel')} with a "
-                                 f"non-trivial homomorphic character (channel {best.channel})")
+    chars = layer.characters
+    if not chars:
+        return None, False, f"no layer-1 character read ({layer.character_note()})"
+    if any(c.horizon_unbounded for c in chars):
+        return None, True, "a layer-1 character has exact roots and |λ| = 1: no crossing"
+    best = max(chars, key=lambda c: c.horizon)
+    return best.horizon, False, (f"largest horizon over {counted(len(chars), 'layer-1 character')} "
+                                 f"({best.describe()})")

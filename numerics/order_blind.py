@@ -27,6 +27,8 @@ Everything is exact (sympy) except the spectral norm of the difference, reported
 """
 from __future__ import annotations
 
+from seqtheory.theory._messages import counted
+
 import itertools
 from typing import Any
 
@@ -103,7 +105,7 @@ def equal_count_witnesses(mats, names: list[str] | None = None, limit: int = 6) 
     M = exact_matrices(mats)
     names = names or [chr(ord("a") + i) for i in range(len(M))]
     if len(names) != len(M):
-        raise ValueError(f"names must name the {len(M)} letters, got {len(names)}")
+        raise ValueError(f"names must name every letter ({counted(len(M), 'letter')}), got {len(names)}")
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise ValueError(f"limit must be an int >= 1, got {limit!r}")
     rows = []

@@ -5,7 +5,9 @@ Example: seqtheory inspect 3fa2c1d9 --results results   (a run key or a unique k
 Per layer and channel: the learned transition phases per token (in units of π), the phase error δ to
 the nearest root of unity of an order dividing the group's exponent, the learned character (tokens
 grouped by that root; tested exactly on the Cayley table), whether its kernel contains the next term
-of the derived series, and the predicted horizon (where the accumulated phase error or the modulus
+of the derived series, the characters read per layer (one channel, one channel up to a common phase
+offset, or the phase difference / sum of two channels; "cannot tell" when none is read, never
+"absent"), layer 1's token collisions, and the predicted horizon (where the accumulated phase error or the modulus
 decay crosses the decision margin π/m) against the run's measured 90% length. --results may name a
 results store or an evidence bundle (read-only). Never trains. See seqtheory.models.inspector.
 """
@@ -106,7 +108,8 @@ def render(res) -> list[str]:
             "per-token means over random contexts (spread in the 'ctx' column)")
         lines += ["", f"layer {L.index} ({L.layer_class}; character tested on G^({L.index - 1}) of order "
                       f"{L.subgroup_order}, kernel ⊇ G^({L.index}) of order {L.next_order}?; {ctx}): "
-                      f"{counted(L.n_nontrivial, 'non-trivial homomorphic character')}, "
+                      f"{counted(L.n_nontrivial, 'channel')} with an exact non-trivial homomorphic "
+                      f"character, "
                       f"{counted(L.n_non_homomorphism, 'non-homomorphism channel')} of "
                       f"{len(L.channels)}"]
         pw = 7 * len(L.channels[0].phase) if len(L.channels[0].phase) <= MAX_TOKENS_SHOWN else 16
@@ -123,6 +126,17 @@ def render(res) -> list[str]:
                          f"{max(map(abs, c.phase_error)) / math.pi:>8.4f} {min(c.modulus):>7.4f} "
                          f"{max(c.context_spread) / math.pi:>6.3f}  {classes:<28} {hom:>7} {nxt:>5} "
                          f"{_horizon(c.horizon, c.horizon_unbounded):>8}")
+        lines.append(f"  characters of G^({L.index - 1}) (one channel, up to a common offset, or a pair "
+                     f"of channels): {L.character_note()}")
+        for c in L.characters:
+            lines.append(f"    {c.kind:>8}: {c.describe()}; k per token {' '.join(map(str, c.root_index))}; "
+                         f"max|δ|/π {max(map(abs, c.phase_error)) / math.pi:.4f}; kernel ⊇ G^({L.index}): "
+                         f"{'yes' if c.kernel_contains_next else 'no'}; horizon "
+                         f"{_horizon(c.horizon, c.horizon_unbounded)}")
+        if L.token_function:
+            pairs = ", ".join(f"{g}={h}" for g, h in L.token_collisions) or "none"
+            lines.append(f"  token collisions (tokens with one layer map, which layer {L.index} cannot "
+                         f"tell apart): {pairs}")
         if L.lie:
             lines.append(f"  Lie algebra of the affine generators (float path, tol {L.lie[0].tol:g}): "
                          "ch: dim / derived length / mean ‖Ω2‖_F on 4 words")

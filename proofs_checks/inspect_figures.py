@@ -123,8 +123,9 @@ def horizon_figure(rows: list[dict[str, Any]]):
 
 def character_rows(ins) -> list[dict[str, Any]]:
     """The learned layer-1 characters beside the group's: one row per channel (root index ``k``
-    per token, whether it is a homomorphism, its image order) and a first row with each token's
-    coset of ``G′`` (the abelianisation every character of G factors through)."""
+    per token, whether it is a homomorphism, its image order), a first row with each token's
+    coset of ``G′`` (the abelianisation every character of G factors through), and one row per
+    character the inspector read up to a common offset or in a pair of channels."""
     L = ins.layers[0]
     labels = [f"{i}" for i in L.channels[0].tokens]
     rows = [{"map": "coset of G′ (G/G′)", **dict(zip(labels, _coset_index(ins))), "homomorphism": "–",
@@ -135,4 +136,9 @@ def character_rows(ins) -> list[dict[str, Any]]:
                      f"{c.hom_fraction.numerator}/{c.hom_fraction.denominator} of products",
                      "image order": c.image_order,
                      "max |δ|/π": round(max(map(abs, c.phase_error)) / math.pi, 4)})
+    for c in L.characters:
+        if c.kind != "channel":
+            rows.append({"map": f"{c.kind}: {c.describe()}: k", **dict(zip(labels, c.root_index)),
+                         "homomorphism": "yes", "image order": c.image_order,
+                         "max |δ|/π": round(max(map(abs, c.phase_error)) / math.pi, 4)})
     return rows

@@ -99,8 +99,9 @@ def _inspect_run(st, cfg, result: dict):
 # ------------------------------------------------------------------------------------------------
 #: the fields of a row of :func:`inspector_summary`, in order
 SUMMARY_FIELDS = ("key", "task", "model", "depth", "seed", "inspected", "predicted", "unbounded",
-                  "prediction_note", "channel", "max_abs_delta_over_pi", "classes", "homomorphism",
-                  "factors_through_abelianisation", "character_channels", "measured", "test_length")
+                  "prediction_note", "character_status", "character", "max_abs_delta_over_pi",
+                  "classes", "homomorphism", "factors_through_abelianisation", "characters_found",
+                  "token_collisions", "measured", "test_length")
 
 
 def inspector_summary(ctx: Context, cfgs: list) -> list[dict]:
@@ -113,18 +114,21 @@ def inspector_summary(ctx: Context, cfgs: list) -> list[dict]:
       cannot be loaded: ``prediction_note`` says why and the inspector's fields are None);
     * ``predicted``: the predicted horizon (int, letters) or None, ``unbounded`` (exact roots and
       ``|λ| = 1``), ``prediction_note`` (the inspector's reason);
-    * the reported layer-1 ``channel``: the one behind the prediction (a non-trivial homomorphic
-      character; an unbounded one first, else the largest horizon), else the channel closest to a
-      non-trivial character (a non-constant map first, then the largest homomorphism fraction,
-      then the image order): ``max_abs_delta_over_pi``
-      (max over the letters of ``|δ|/π``, δ the phase error to the nearest root of unity of an
-      order dividing the exponent; numerical), ``classes`` (the token indices per root index k,
-      ``"k=0: 0 2 5 | k=3: 1 3 4"``), ``homomorphism`` (``"yes"``, ``"yes, trivial"`` or
-      ``"no (p/q of products)"``: exact on the Cayley table), ``factors_through_abelianisation``
-      (``"yes"``/``"no"`` when a homomorphism: kernel ⊇ G′, exact; else None);
-    * ``character_channels``: ``"a/b"`` layer-1 channels carrying a non-trivial homomorphic
-      character; ``measured``: the run's ``max_len_90``, ``test_length`` (measured = test length
-      is censored).
+    * ``character_status``: layer 1's ``"found"``, ``"cannot tell"`` or ``"none exists"``
+      (:attr:`seqtheory.models.inspector.LayerReport.character_status`; never "absent");
+    * the reported layer-1 ``character``: the one behind the prediction (an unbounded one first,
+      else the largest horizon; ``"channel 3"``, ``"channels 1 − 4 up to a common offset …"``),
+      else the channel closest to a non-trivial character (a non-constant map first, then the
+      largest homomorphism fraction, then the image order; ``"channel 2 (closest, no
+      character)"``): ``max_abs_delta_over_pi`` (max over the letters of ``|δ|/π``, δ the phase
+      error to the nearest root of unity of an order dividing the exponent, after the offset;
+      numerical), ``classes`` (the token indices per root index k, ``"k=0: 0 2 5 | k=3: 1 3 4"``),
+      ``homomorphism`` (``"yes"``, ``"yes, trivial"`` or ``"no (p/q of products)"``: exact on the
+      Cayley table), ``factors_through_abelianisation`` (``"yes"``/``"no"`` when a homomorphism:
+      kernel ⊇ G′, exact; else None);
+    * ``characters_found``: the layer-1 characters read, by kind (``"2 channel, 1 relative"``, or
+      ``"0"``); ``token_collisions``: pairs of tokens with one layer-1 map; ``measured``: the
+      run's ``max_len_90``, ``test_length`` (measured = test length is censored).
 
     Source: [DEPTH] (arXiv:2603.05573) §3 / Theorem 3.4 and :mod:`seqtheory.models.inspector`."""
     results = run_many(ctx, cfgs)
@@ -142,11 +146,20 @@ def inspector_summary(ctx: Context, cfgs: list) -> list[dict]:
     return rows
 
 
-def _character_channel(layer):
-    chars = [c for c in layer.channels if c.nontrivial_character]
-    if chars:
-        return max(chars, key=lambda c: (c.horizon_unbounded, c.horizon or 0))
-    return max(layer.channels, key=lambda c: (c.image_order > 1, c.hom_fraction, c.image_order))
+def _reported(layer) -> tuple[str, Any]:
+    """The layer-1 character behind the prediction, else the channel closest to one."""
+    if layer.characters:
+        best = max(layer.characters, key=lambda c: (c.horizon_unbounded, c.horizon or 0))
+        return best.describe(), best
+    ch = max(layer.channels, key=lambda c: (c.image_order > 1, c.hom_fraction, c.image_order))
+    return f"channel {ch.channel} (closest, no character)", ch
+
+
+def _classes(root_index, tokens) -> str:
+    classes: dict[int, list[int]] = {}
+    for k, t in zip(root_index, tokens):
+        classes.setdefault(int(k), []).append(int(t))
+    return " | ".join(f"k={k}: " + " ".join(map(str, toks)) for k, toks in sorted(classes.items()))
 
 
 def _summary_row(r: dict, ins, why: str) -> dict:
@@ -156,18 +169,19 @@ def _summary_row(r: dict, ins, why: str) -> dict:
     if ins is None:
         return row
     layer = ins.layers[0]
-    ch = _character_channel(layer)
-    frac = ch.hom_fraction
+    name, ch = _reported(layer)
+    frac = getattr(ch, "hom_fraction", 1)
     hom = ("yes" if ch.image_order > 1 else "yes, trivial") if frac == 1 else \
         f"no ({frac.numerator}/{frac.denominator} of products)"
+    kinds = [c.kind for c in layer.characters]
     row.update(predicted=ins.predicted_horizon, unbounded=ins.predicted_unbounded,
-               prediction_note=ins.prediction_note, channel=ch.channel,
-               max_abs_delta_over_pi=max(abs(d) for d in ch.phase_error) / math.pi,
-               classes=" | ".join(f"k={k}: " + " ".join(map(str, toks)) for k, toks in ch.classes),
-               homomorphism=hom,
+               prediction_note=ins.prediction_note, character_status=layer.character_status,
+               character=name, max_abs_delta_over_pi=max(abs(d) for d in ch.phase_error) / math.pi,
+               classes=_classes(ch.root_index, ch.tokens), homomorphism=hom,
                factors_through_abelianisation=None if ch.kernel_contains_next is None
                else ("yes" if ch.kernel_contains_next else "no"),
-               character_channels=f"{layer.n_nontrivial}/{len(layer.channels)}")
+               characters_found=", ".join(f"{kinds.count(k)} {k}" for k in dict.fromkeys(kinds)) or "0",
+               token_collisions=len(layer.token_collisions))
     return row
 
 
@@ -176,13 +190,14 @@ def _median(xs) -> str:
 
 
 def inspector_note(rows: list[dict]) -> str:
-    """One sentence on :func:`inspector_summary` rows: how many inspected runs carry a non-trivial
-    homomorphic layer-1 character (and factor through G/G′), the median ``max|δ|/π`` of the
-    reported channels, the predictions (finite, unbounded, none) against the measured lengths."""
+    """One sentence on :func:`inspector_summary` rows: in how many inspected runs layer 1 carries
+    a character the inspector reads (and factors through G/G′), where it cannot tell, the median
+    ``max|δ|/π`` of the reported characters, the predictions (finite, unbounded, none) against the
+    measured lengths."""
     ins = [r for r in rows if r["inspected"]]
     if not ins:
         return f"inspector: {counted(len(rows), 'run')}, none could be inspected"
-    chars = [r for r in ins if r["homomorphism"] == "yes"]
+    chars = [r for r in ins if r["character_status"] == "found"]
     finite = [r for r in ins if r["predicted"] is not None]
     unb = sum(r["unbounded"] for r in ins)
     pred = (f"predicted horizon finite in {len(finite)} (median "
@@ -190,11 +205,13 @@ def inspector_note(rows: list[dict]) -> str:
             if finite else "no finite predicted horizon")
     skipped = (f"; {counted(len(rows) - len(ins), 'run')} not inspected" if len(ins) < len(rows)
                else "")
-    return (f"inspector (layer 1, per run in table 'inspector'): a non-trivial homomorphic character "
-            f"in {len(chars)}/{counted(len(ins), 'run')} ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
-            f"factoring through G/G′); median max|δ| of the reported channel "
-            f"{_median([r['max_abs_delta_over_pi'] for r in ins])}·π; {pred}, unbounded in {unb}, "
-            f"none in {len(ins) - len(finite) - unb}{skipped}")
+    delta = (f"; median max|δ| of the characters read {_median([r['max_abs_delta_over_pi'] for r in chars])}·π"
+             if chars else "")
+    cannot = sum(r["character_status"] == "cannot tell" for r in ins)
+    return (f"inspector (layer 1, per run in table 'inspector'): a character read in "
+            f"{len(chars)}/{counted(len(ins), 'run')} ({sum(r['factors_through_abelianisation'] == 'yes' for r in chars)} "
+            f"factoring through G/G′), cannot tell in {cannot} (no evidence of absence){delta}; "
+            f"{pred}, unbounded in {unb}, none in {len(ins) - len(finite) - unb}{skipped}")
 
 
 def run_fields(r: dict) -> dict:

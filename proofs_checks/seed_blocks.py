@@ -12,15 +12,25 @@ holds the seeds a smaller run drew first.
 Block sizes (:data:`BLOCK_SEEDS`) are a cost choice, stated here before the runs: ``quick`` has 2
 seeds per block, so a rate rule of "≥ 80% of seeds" needs 2/2 in each block and the quick verdicts
 are mostly ``inconclusive``; ``full`` and ``paper`` have 5 per block (4/5 succeed).
+
+Two ways to cut, for the two kinds of plan. A claim that draws its own seeds per block draws
+``len(BLOCKS) × per-block`` seeds per cell and cuts them with :func:`split_blocks` (equal halves).
+A claim that reads runs another plan trained (the findings read the word-problem and parity runs)
+labels each run by its place in its cell with :func:`seed_blocks`: the first ``⌈n/2⌉`` of a cell's
+``n`` seeds are block ``"A"`` (5 seeds: 3 + 2), the same halves as :func:`split_blocks` for an even
+``n``; :func:`replicated` then decides each block's rows.
 """
+
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Sequence
 
-from .registry import Context, Verdict, replicate
+from .registry import Context, Verdict, combine_verdicts, replicate
 
 __all__ = ["BLOCKS", "BLOCK_SEEDS", "block_size", "n_block_seeds", "split_blocks", "block_indices",
-           "decide_blocks"]
+           "decide_blocks", "seed_blocks", "arm_blocks", "rows_by_block", "replicated", "by_parts",
+           "blocks_text", "blocks_key"]
 
 #: the names of the replication blocks, in seed order
 BLOCKS = ("A", "B")
@@ -52,8 +62,8 @@ def split_blocks(items: Sequence[Any]) -> dict[str, list]:
     items = list(items)
     n = len(BLOCKS)
     if not items or len(items) % n:
-        raise ValueError(f"items must hold a positive multiple of {n} entries (one per seed, "
-                         f"{n} blocks), got {len(items)}")
+        raise ValueError(f"the number of items (one per seed) must be a positive multiple of the "
+                         f"number of blocks, {n}; got {len(items)}")
     size = len(items) // n
     return {b: items[i * size:(i + 1) * size] for i, b in enumerate(BLOCKS)}
 
@@ -81,3 +91,85 @@ def decide_blocks(blocks: dict[str, tuple[Sequence[Any], Any]],
     v, why = replicate({name: (seeds, per[name][0], per[name][1])
                         for name, (seeds, _) in blocks.items()})
     return v, why, per
+
+
+def seed_blocks(configs: Sequence[Any]) -> dict[str, tuple[str, str]]:
+    """``(block, seed position)`` of each run key of ``configs``
+    (:class:`~seqtheory.models.train.TrainConfig` of one arm, in plan order): per cell (the
+    configurations equal but for their seed) the first ``⌈n/2⌉`` of its ``n`` seeds are block
+    ``"A"``, the rest ``"B"``; the position reads ``"i/n"`` (1-based), the same label for the same
+    place in cells of one size. Call it per arm when two arms share a cell's configuration."""
+    cells: dict[str, list] = {}
+    for c in configs:
+        cells.setdefault(dataclasses.replace(c, seed=0).key, []).append(c)
+    out = {}
+    for runs in cells.values():
+        n, half = len(runs), -(-len(runs) // 2)
+        for i, c in enumerate(runs):
+            out[c.key] = (BLOCKS[i >= half], f"{i + 1}/{n}")
+    return out
+
+
+def arm_blocks(arms: dict[Any, Sequence[Any]]) -> dict[str, tuple[str, str]]:
+    """:func:`seed_blocks` of each arm's configurations (``{arm: [config, ...]}``), merged."""
+    return {k: v for cfgs in arms.values() for k, v in seed_blocks(cfgs).items()}
+
+
+def rows_by_block(rows: Sequence[dict]) -> dict[str, list[dict]]:
+    """``rows`` (dicts with a ``"block"`` field) grouped by block, in :data:`BLOCKS` order (a block
+    without rows is absent). ``ValueError`` naming the row for a missing or unknown block."""
+    out: dict[str, list[dict]] = {b: [] for b in BLOCKS}
+    for i, r in enumerate(rows):
+        b = r.get("block") if isinstance(r, dict) else None
+        if b not in out:
+            raise ValueError(f"rows[{i}] must carry 'block' in {BLOCKS}, got {b!r}")
+        out[b].append(r)
+    return {b: rs for b, rs in out.items() if rs}
+
+
+def replicated(decide: Callable[[list[dict]], tuple[Verdict, str, dict]],
+               rows: Sequence[dict]) -> tuple[Verdict, str, dict]:
+    """``decide`` (a block's rule: rows → ``(verdict, why, stats)``) on each seed block of
+    ``rows`` (each row with ``"block"`` and ``"seed_pos"``, its seed's position in its cell, e.g.
+    ``"2/5"``), then
+    :func:`~seqtheory.proofs_checks.registry.replicate`: ``(verdict, why, {block: {"verdict",
+    "why", "stats"}})`` (each block's own verdict, reason and statistics). With rows of one block
+    only, ``inconclusive`` (a verdict needs two blocks)."""
+    blocks = rows_by_block(rows)
+    decided = {b: decide(rs) for b, rs in blocks.items()}
+    stats = {b: {"verdict": d[0].value, "why": d[1], "stats": d[2]} for b, d in decided.items()}
+    if len(blocks) < 2:
+        only = ", ".join(f"block {b}: {d[0].value} ({d[1]})" for b, d in decided.items()) or "no rows"
+        return Verdict.INCONCLUSIVE, f"one seed block only, so no verdict can replicate ({only})", stats
+    v, why = replicate({b: (sorted({r["seed_pos"] for r in blocks[b]}), d[0], d[1])
+                        for b, d in decided.items()})
+    return v, why, stats
+
+
+def blocks_text(stats: dict[str, dict]) -> str:
+    """The blocks' own verdicts of a :func:`replicated` result, ``"block A: supported, block B:
+    inconclusive"``."""
+    return ", ".join(f"block {b}: {d['verdict']}" for b, d in stats.items())
+
+
+def by_parts(rows: Sequence[dict], field: str, decide: Callable[[list[dict]], tuple[Verdict, str, dict]],
+             parts: Sequence[str] | None = None) -> tuple[Verdict, str, dict]:
+    """The parts of one statement (e.g. one task or group each), in one seed block: ``decide`` on
+    the rows whose ``field`` is each part (``parts``, default the values present, sorted),
+    combined by the weakest part (:func:`~seqtheory.proofs_checks.registry.combine_verdicts`).
+    Returns ``(verdict, why, {part: stats})``."""
+    names = sorted({r[field] for r in rows}) if parts is None else list(parts)
+    decided = {p: decide([r for r in rows if r[field] == p]) for p in names}
+    v, _ = combine_verdicts({p: (d[0], d[1]) for p, d in decided.items()})
+    why = "; ".join(f"{p}: {d[0].value} ({d[1]})" for p, d in decided.items())
+    if len(decided) > 1:
+        why = f"weakest of {len(decided)} parts ({why})"
+    return v, why, {p: d[2] for p, d in decided.items()}
+
+
+def blocks_key(stats: dict[str, dict], part_text: Callable[[str, dict], str]) -> str:
+    """A key figure of a :func:`replicated` result over :func:`by_parts` blocks: per block its
+    verdict and ``part_text(part, stats)`` for each part."""
+    return "; ".join(f"block {b} ({d['verdict']}): "
+                     + ", ".join(part_text(p, st) for p, st in d["stats"].items())
+                     for b, d in stats.items())

@@ -25,6 +25,7 @@ STABLE_IDS = [
     "depth.cor3.8",
     "depth.error_falls_with_depth",
     "finding.abelian_tower",
+    "finding.deep_models_hard_to_train",
     "finding.parity_negative_eigenvalues",
     "finding.head_width_law",
     "finding.phase_horizon",

@@ -9,22 +9,41 @@ from seqtheory.proofs_checks.registry import Context, Verdict
 _S, _I, _R = Verdict.SUPPORTED, Verdict.INCONCLUSIVE, Verdict.REFUTED
 
 
-def test_parity_rule_counts():
-    good = {"signed": [1.0, 1.0, 1.0, 1.0, 0.48], "positive": [0.0, 0.01, 0.0, 0.0, 0.0]}
-    v, why, rates = dp.parity_decide(good)
-    assert v == _S and rates["signed"]["successes"] == 4
-    lo, hi = rates["signed"]["wilson95"]
-    assert 0 < lo < 0.8 < hi < 1
-    assert dp.parity_decide(dict(good, signed=[1.0, 1.0, 1.0, 0.5, 0.48]))[0] == _I   # 3/5
-    assert dp.parity_decide(dict(good, positive=[1.0, 0.0, 0.0, 0.0, 0.0]))[0] == _I  # 1/5 positive
-    assert dp.parity_decide(dict(good, positive=[1.0] * 5))[0] == _R
-    assert dp.parity_decide({"signed": [0.995] * 3, "positive": [0.2] * 3})[0] == _S  # 3/3
+def _rows(signed, positive):
+    """Rows of both arms; seeds 0-2 in block A, 3-4 in block B (as seed_blocks splits 5 seeds)."""
+    return [{"arm": arm, "seq_acc": a, "block": "A" if i < 3 else "B", "seed_pos": i}
+            for arm, accs in (("signed", signed), ("positive", positive)) for i, a in enumerate(accs)]
+
+
+def test_parity_rule_counts_per_block():
+    good = _rows([1.0, 1.0, 1.0, 1.0, 1.0], [0.0, 0.01, 0.0, 0.0, 0.0])
+    v, why, stats = dp.parity_decide(good)
+    assert v == _S and stats["A"]["stats"]["signed"]["successes"] == 3, why
+    assert stats["B"]["stats"]["signed"]["seeds"] == 2
+    # 4/5 over all seeds, but the failing seed leaves block B at 1/2: the blocks disagree
+    v, why, stats = dp.parity_decide(_rows([1.0, 1.0, 1.0, 1.0, 0.48], [0.0] * 5))
+    assert v == _I and "disagree" in why and stats["B"]["verdict"] == "inconclusive", why
+    assert dp.parity_decide(_rows([1.0] * 5, [1.0, 0.0, 0.0, 0.0, 0.0]))[0] == _I   # 1/3 positive in A
+    assert dp.parity_decide(_rows([1.0] * 5, [1.0] * 5))[0] == _R
+    assert dp.parity_decide(_rows([0.2] * 5, [0.1] * 5))[0] == _I     # signed did not train: never against
 
 
 def test_parity_rule_refutes_when_both_arms_succeed():
     """The control's expected evidence: both arms solve a task that needs no memory."""
-    v, why, _ = dp.parity_decide({"signed": [1.0] * 5, "positive": [1.0] * 5})
+    v, why, _ = dp.parity_decide(_rows([1.0] * 5, [1.0] * 5))
     assert v == _R and "not needed" in why
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"arm": "other"}, "arm"), ({"seq_acc": 1.5}, "seq_acc"), ({"block": None}, "lacks 'block'")])
+def test_parity_rule_rejects_bad_rows(change, match):
+    rows = _rows([1.0] * 5, [0.0] * 5)
+    rows[0].update(change)
+    rows[0] = {k: v for k, v in rows[0].items() if v is not None}
+    with pytest.raises(ValueError, match=match):
+        dp.parity_decide(rows)
+    with pytest.raises(ValueError, match="both arms"):
+        dp.parity_decide([r for r in _rows([1.0] * 5, [0.0] * 5) if r["arm"] == "signed"])
 
 
 def test_seeds_come_from_salts():

@@ -35,7 +35,7 @@ def test_number_field_structure_constants():
     assert L.is_semisimple and L.is_perfect and L.center().dim == 0
     assert list(L.bracket([1, 0, 0], [0, 1, 0])) == [0, 0, r]
     B = LieAlgebra.from_structure_constants({(0, 1): {1: r}}, dim=2)
-    assert B.derived_series().dims == [2, 1, 0] and B.is_solvable and not B.is_nilpotent
+    assert B.derived_series().dims == (2, 1, 0) and B.is_solvable and not B.is_nilpotent
     with pytest.raises(ValueError, match=r"Jacobi identity for the triple \(e_0, e_1, e_2\)"):
         LieAlgebra.from_structure_constants({(0, 1): {1: r}, (0, 2): {1: 1}, (1, 2): {0: 1}},
                                             dim=3)

@@ -15,7 +15,7 @@ PACKAGES = ("theory", "numerics", "models", "proofs_checks")
 #: files not scanned (none: every package file is)
 NOT_SCANNED: set[str] = set()
 #: an expression before a plural noun that is no count (a list of names)
-NOT_COUNTS = {"', '.join(missing)"}
+NOT_COUNTS = {"', '.join(missing)", "name", "FAMILY_NAMES[f]"}   # model names, not counts
 NOUNS = ("runs claims figures checks files controls bundles entries seeds workers failures words "
          "instances cases groups models programs points cells processes channels characters keys "
          "rows jobs attempts layers elements letters generators matrices errors tests settings "

@@ -349,8 +349,9 @@ def test_training_pool_runs_workers_in_the_background(tmp_path, monkeypatch):
 # every request (not only the first; models loaded back included) of the depth claims
 #: TrainConfig-based depth claims (the precision-mode claims of precision_sweeps.py ask for
 #: precision sweeps: tests/test_claims_depth_trained_abelian.py)
-DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith("depth.")
-                 and c.id not in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained")]
+DEPTH_TRAINED = [c for c in all_claims() if c.uses_training and c.id.startswith(("depth.", "finding."))
+                 and c.id not in ("depth.cor3.6.trained", "depth.thm3.2.abelian.trained",
+                                  "finding.head_width_law")]   # the head width sweep: StoreJobs
 
 
 def _fake_result(cfg) -> dict:

@@ -771,7 +771,7 @@ class LieAlgebra:
             raise ValueError("from_coordinates is exact: the algebra is on the float path")
         rows = [list(r) for r in coords]
         if any(len(r) != self.dim for r in rows):
-            raise ValueError(f"coords: every row must have dim = {self.dim} entries")
+            raise ValueError(f"coords: every row must have dim = {counted(self.dim, 'entry', 'entries')}")
         Zc = zero_subspace(self.dim, self.field).extend(rows) if rows \
             else zero_subspace(self.dim, self.field)
         sub = self._from_coords(Zc)

@@ -23,6 +23,8 @@ algebra or of the wrong size; ``TypeError`` for entries that are not numbers.
 """
 from __future__ import annotations
 
+from ._messages import counted
+
 from typing import Any, Sequence
 
 import numpy as np
@@ -57,7 +59,7 @@ class LieTable:
                        else x, dtype=object).ravel()
         N = self.algebra.space.ambient_dim
         if v.size != N:
-            raise ValueError(f"{name} has {v.size} entries; the algebra's elements have {N}")
+            raise ValueError(f"{name} has {counted(v.size, 'entry', 'entries')}; the algebra's elements have {N}")
         try:
             c = self.algebra.space.coordinates(list(v))
         except ValueError:

@@ -29,6 +29,8 @@ Errors: ``ValueError`` for a float-path algebra, a subalgebra or ideal that is n
 """
 from __future__ import annotations
 
+from ._messages import counted
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +102,7 @@ class QuotientAlgebra:
         T = self._table
         ys = list(np.asarray(y, dtype=object).ravel())
         if len(ys) != len(self.representatives):
-            raise ValueError(f"y must have {len(self.representatives)} entries")
+            raise ValueError(f"y must have {counted(len(self.representatives), 'entry', 'entries')}")
         c = [T.K.zero] * T.d
         for j, a in zip(self.representatives, ys):
             c[j] = to_domain(a, T.K)

@@ -16,6 +16,8 @@ from seqtheory.numerics.series_truncation import (DISCRETE_DEGREE, DISCRETE_SCAL
                                                   magnus_residuals)
 
 from ..background_evidence import DPS, REF_MAGNUS, TOL_HIGH
+from seqtheory.theory._messages import counted
+
 from ..registry import ControlOutcome, Context, Outcome, TEXTBOOK, Verdict, claim
 
 
@@ -98,7 +100,7 @@ def magnus_terms(ctx: Context) -> Outcome:
         verdict=verdict,
         key_figure=f"general Ω1–Ω{KERNEL_ORDER}, both conventions: "
                    f"{sum(k['equal'] for k in kernels.values())} of {len(kernels)} integrands equal "
-                   f"to log Y's exactly ({sum(k['words'] for k in kernels.values())} words); "
+                   f"to log Y's exactly ({counted(sum(k['words'] for k in kernels.values()), 'word')}); "
                    f"oracle AY/YA {oracle['AY']}/{oracle['YA']}; residual vs 50-digit ODE at order "
                    f"{order}: {num['AY']:.1e} (AY), {num['YA']:.1e} (YA) = "
                    f"{num['AY'] / num['AY_tail']:.4f}, {num['YA'] / num['YA_tail']:.4f} × ‖Ω_{order + 1}‖ "

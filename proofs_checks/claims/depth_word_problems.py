@@ -23,6 +23,7 @@ Control: the depth-2 D8/S3 runs trained on shuffled labels, which must not suppo
 from __future__ import annotations
 
 from seqtheory.proofs_checks.rates import success_rate
+from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import (DEPTH, Context, ControlOutcome, Outcome, Reading, Verdict,
                                               claim, combine_verdicts)
 from seqtheory.proofs_checks.seed_blocks import block_indices, block_size, decide_blocks, split_blocks
@@ -148,7 +149,7 @@ def word_problems(ctx: Context) -> Outcome:
                            "inspector": inspected},
                    figures=figs, readings=readings,
                    notes=f"{why}. Profile {ctx.profile}. A cell is a (group, family, train length T, "
-                         f"depth), one run per seed, {block_size(ctx)} seeds in each of two disjoint "
+                         f"depth), one run per seed, {counted(block_size(ctx), 'seed')} in each of two disjoint "
                          f"blocks; a seed solves the cell when its held-out sequence accuracy at length "
                          f"2T is ≥ {SUCCESS}. A cell succeeds when ≥ {RATE_RULE.min_rate:.0%} of a "
                          f"block's seeds solve it and fails when none does (the Wilson 95% interval of "
