@@ -151,10 +151,15 @@ def replicate(blocks: dict[str, tuple[Any, Verdict, str]]) -> tuple[Verdict, str
 
 
 def _seed_list(seeds: Any) -> str:
+    """A block's seeds in a line: ``0–4`` for a run of small integers, the labels as they are
+    (``#0, #1``), and derived 32-bit seeds by their number and first digits (``3 seeds:
+    1877093675, …``; report.json holds them in full)."""
     seeds = list(seeds)
     if len(seeds) > 2 and all(isinstance(s, int) for s in seeds) and \
             seeds == list(range(seeds[0], seeds[0] + len(seeds))):
         return f"{seeds[0]}–{seeds[-1]}"
+    if any(isinstance(s, int) and abs(s) > 99_999 for s in seeds):
+        return f"{len(seeds)} derived seeds: {seeds[0]}{', …' if len(seeds) > 1 else ''}"
     return ", ".join(str(s) for s in seeds)
 
 
