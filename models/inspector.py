@@ -71,7 +71,7 @@ import numpy as np
 
 from seqtheory.theory._messages import counted
 
-from ._checks import check_int, check_real
+from ._checks import check_int, check_optional_int, check_real
 
 __all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "LieReport", "SUPPORTED_FAMILIES",
            "nearest_roots", "character_table_test", "predicted_horizon", "affine_omega2_norm",
@@ -516,13 +516,15 @@ def _load_run(run: str, store, results):
 # ------------------------------------------------------------------------------------------------
 # the inspector
 # ------------------------------------------------------------------------------------------------
-def _check_params(phase_tol, modulus_floor, lie_tol, n_letters) -> None:
-    for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi), ("modulus_floor", modulus_floor, 0.0, 1.0),
-                            ("lie_tol", lie_tol, 0.0, 1.0)):
-        if phase_tol is None and name == "phase_tol":
-            continue
-        check_real(name, v, lo, hi, above=True, below=True)
-    check_int("n_letters", n_letters)
+def _check_params(phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed) -> tuple:
+    """The parameters of :func:`inspect`, converted (:mod:`seqtheory.theory.contract`)."""
+    reals = [None if v is None and name == "phase_tol" else
+             check_real(name, v, lo, hi, above=True, below=True)
+             for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi),
+                                     ("modulus_floor", modulus_floor, 0.0, 1.0),
+                                     ("lie_tol", lie_tol, 0.0, 1.0))]
+    return (*reals, check_int("n_letters", n_letters),
+            check_optional_int("context_length", context_length), check_int("seed", seed, 0))
 
 
 def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx, e: int,
@@ -570,7 +572,8 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     neither a model nor a string."""
     from seqtheory.theory.groups import FiniteGroup
 
-    _check_params(phase_tol, modulus_floor, lie_tol, n_letters)
+    phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed = _check_params(
+        phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed)
     if run_result is not None and not (isinstance(run_result, dict) and "config" in run_result
                                        and "test" in run_result and "key" in run_result):
         raise ValueError("run_result must be a stored run's result dict (with config, key, test)")

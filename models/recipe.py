@@ -36,7 +36,7 @@ __all__ = ["seed_all", "lr_factor", "task_loss", "run_dtype", "train_arrays",
 
 def seed_all(seed: int) -> None:
     """Seed python's ``random``, numpy's global generator and torch from ``seed`` (an int ≥ 0)."""
-    check_int("seed", seed, 0)
+    seed = check_int("seed", seed, 0)
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
@@ -45,7 +45,7 @@ def seed_all(seed: int) -> None:
 def lr_factor(cfg, step: int) -> float:
     """Multiplier of ``cfg.lr`` at optimizer step ``step`` (0-based): ``(step+1)/warmup`` during
     the warm-up, then ``½(1 + cos(π·min(1, (step − warmup)/max(1, steps − warmup))))``."""
-    check_int("step", step, 0)
+    step = check_int("step", step, 0)
     if cfg.warmup and step < cfg.warmup:
         return (step + 1) / cfg.warmup
     prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)

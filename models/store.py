@@ -287,9 +287,9 @@ def check_lease_times(lease_s: Any, wait_s: Any = 0.0, poll_s: Any = 1.0) -> Non
     """``lease_s`` and ``poll_s`` finite and > 0; ``wait_s`` >= 0 (``math.inf``: no limit);
     ``ValueError`` / ``TypeError`` naming the argument otherwise (the claim protocol's times,
     checked by the store's waits and by sweep workers)."""
-    check_real("lease_s", lease_s, 0, above=True)
-    check_real("poll_s", poll_s, 0, above=True)
-    check_real("wait_s", wait_s, 0, finite=False)
+    lease_s = check_real("lease_s", lease_s, 0, above=True)
+    poll_s = check_real("poll_s", poll_s, 0, above=True)
+    wait_s = check_real("wait_s", wait_s, 0, finite=False)
     if math.isnan(float(wait_s)):
         raise ValueError("wait_s must be a real number >= 0 (math.inf: no limit), got nan")
 

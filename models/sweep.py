@@ -900,7 +900,7 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
         raise ValueError(f"threads must be a positive int, got {threads!r}")
     if address is not None and backend != "ray":
         raise ValueError("address is only used with backend 'ray'")
-    check_real("stream_every_s", stream_every_s, 0)
+    stream_every_s = check_real("stream_every_s", stream_every_s, 0)
     if isinstance(ray_retries, bool) or not isinstance(ray_retries, int) or ray_retries < 0:
         raise ValueError(f"ray_retries must be an int >= 0, got {ray_retries!r}")
     if isinstance(spec, SweepSpec):

@@ -198,7 +198,7 @@ class WordProblemSpec:
         if self.test_length is not None and self.test_length < self.train_length:
             raise ValueError(f"test_length ({self.test_length}) must be >= train_length "
                              f"({self.train_length})")
-        check_int("seed", self.seed, 0)
+        check_int_fields(self, ("seed",), 0)
 
     @property
     def test_len(self) -> int:
@@ -384,7 +384,7 @@ class RotationSpec:
     def __post_init__(self) -> None:
         _check_convention(self.convention)
         check_int_fields(self, ("train_length", "n_train", "n_test"))
-        check_int("seed", self.seed, 0)
+        check_int_fields(self, ("seed",), 0)
         if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
             raise ValueError(f"eps must be a positive finite number or None, got {shown(self.eps)}")
         if self.generator not in ("log", "so3"):

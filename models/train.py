@@ -124,7 +124,7 @@ class TrainConfig:
                                 "train_length", "n_train", "n_test", "steps", "batch_size",
                                 "checkpoint_every", "log_every"))
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
-        check_int("curriculum_start", self.curriculum_start, 1)
+        check_int_fields(self, ("curriculum_start",))
         check_bool_fields(self, ("shuffle_labels", "fresh_words"))
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
@@ -133,7 +133,7 @@ class TrainConfig:
             raise ValueError(f"curriculum_start ({self.curriculum_start}) must be <= train_length "
                              f"({self.train_length})")
         if self.test_length is not None:
-            check_int("test_length", self.test_length, self.train_length)
+            check_int_fields(self, ("test_length",), self.train_length)
         if self.convention not in ("left", "right"):
             raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
         for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):
@@ -262,7 +262,7 @@ def resolve_device(device: str) -> torch.device:
 def length_at_step(cfg: TrainConfig, step: int) -> int:
     """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
     ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
-    check_int("step", step, 0)
+    step = check_int("step", step, 0)
     if not cfg.curriculum_steps:
         return cfg.train_length
     frac = min(1.0, step / cfg.curriculum_steps)
@@ -354,7 +354,7 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-    check_optional_int("threads", threads)
+    threads = check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:

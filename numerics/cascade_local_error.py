@@ -19,6 +19,7 @@ import numpy as np
 from .fits import fit_loglog_slope
 from .local_error import default_eps_grid, log_series_coefficients, path_product
 from .nilpotent_cascade import free_group_element, nilpotent_cascade
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["cascade_scan"]
 
@@ -72,7 +73,7 @@ def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
 
 def _error_vs_target(out, gens, word, eps: Fraction, dps: int):
     """Frobenius distance of the cascade's output from ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         e = mpmath.mpf(eps.numerator) / eps.denominator
         ref = path_product(gens, list(word), e, dps)
         return mpmath.sqrt(mpmath.fsum((out[i, j] - ref[i, j]) ** 2

@@ -58,9 +58,9 @@ def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
     """
     from scipy.optimize import minimize
 
-    for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1), ("maxiter", maxiter, 1),
-                          ("seed", seed, 0)):
-        check_int(name, val, lo)
+    V, d, starts, maxiter, seed = (
+        check_int(name, val, lo) for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1),
+                                                       ("maxiter", maxiter, 1), ("seed", seed, 0)))
     I, J = _pairs(V)
     npair = I.size
     nx = V * d

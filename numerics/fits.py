@@ -164,7 +164,7 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     raise the working precision or ``eps_max``), for non-positive / non-finite parameters, or
     when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
     ``TypeError`` for a non-int ``n``."""
-    check_int("n", n, 3)
+    n = check_int("n", n, 3)
     for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
                     ("margin", margin), ("min_eps", min_eps)):
         if not _positive(v):

@@ -27,6 +27,7 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = [
     "as_mp_matrices",
@@ -135,8 +136,8 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
     object arrays (d, d). Truncated power-series arithmetic: the product of the exponential
     series, then ``log(I + Y) = Σ_j (−1)^{j+1} Y^j / j`` (``Y = O(ε)``, so ``j ≤ degree``).
     """
-    check_int("degree", degree)
-    with mpmath.workdps(check_int("dps", dps)):
+    degree = check_int("degree", degree)
+    with working_dps(dps) as dps:
         X = as_mp_matrices(gens)
         w = check_word(word, len(X))
         d = X[0].shape[0]
@@ -168,7 +169,7 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
 def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
     """``Φ_x(ε) = e^{εX_{x_T}} ⋯ e^{εX_{x_1}}`` as an mpf object array (``mp.expm`` per
     distinct letter, then products). Raises ``ValueError`` for negative ``eps``."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         e = to_mpf(eps)
         if e < 0:
             raise ValueError(f"eps must be >= 0, got {eps}")
@@ -201,8 +202,8 @@ def _fro(M: np.ndarray):
 def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
     """``‖log Φ_x(ε) − Σ_{m≤c} ε^m Z_m‖_F`` (an ``mpf``), with ``log Φ_x`` computed independently
     (``mp.expm`` products and ``mp.logm``). ``coeffs`` may pass precomputed ``[Z_1..]``."""
-    check_int("c", c)
-    with mpmath.workdps(check_int("dps", dps)):
+    c = check_int("c", c)
+    with working_dps(dps) as dps:
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
         e = to_mpf(eps)
         P = path_product(gens, word, e, dps)
@@ -218,8 +219,8 @@ def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
     """A geometric ε grid over one ``span`` decade-factor whose top keeps the next-order
     correction small: ``ε_max = rel_next · ‖Z_{c+1}‖ / ‖Z_{c+2}‖`` (capped by the radius
     ``1 / max_m ‖Z_m‖^{1/m}``), ``ε_min = ε_max / span``. ``coeffs`` must reach degree c+2."""
-    check_int("c", c)
-    check_int("n_points", n_points, 3)
+    c = check_int("c", c)
+    n_points = check_int("n_points", n_points, 3)
     norms = [float(_fro(Z)) for Z in coeffs]
     if len(norms) < c + 2:
         raise ValueError("coeffs must reach degree c+2")
@@ -247,8 +248,8 @@ def target_generators(name: str, seed: int = 0, size: int = 3, n_letters: int = 
     if name == "sl2":
         return [np.array([[0, 1], [0, 0]], dtype=object), np.array([[0, 0], [1, 0]], dtype=object)]
     if name == "gl_random":
-        check_int("size", size)
-        check_int("n_letters", n_letters)
+        size = check_int("size", size)
+        n_letters = check_int("n_letters", n_letters)
         rng = np.random.default_rng(check_int("seed", seed, 0))
         return [np.vectorize(lambda v: Fraction(int(v), 4), otypes=[object])(
             rng.integers(-3, 4, size=(size, size))) for _ in range(n_letters)]
@@ -285,8 +286,8 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     """
     from seqtheory.numerics.fits import fit_loglog_slope
 
-    check_int("c", c)
-    check_int("n_points", n_points, 3)
+    c = check_int("c", c)
+    n_points = check_int("n_points", n_points, 3)
     work = check_int("dps", dps) if dps is not None else 40
     sw = word if series_word is None else series_word
     coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)

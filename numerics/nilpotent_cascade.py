@@ -56,6 +56,7 @@ from seqtheory.theory.linalg import rref_pivots
 
 from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
 from .separation import max_class_for_depth
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["NilpotentCascade", "CascadeLayer", "nilpotent_cascade", "free_group_element",
            "derived_series_tensor_bases", "COUPLINGS"]
@@ -414,7 +415,7 @@ class NilpotentCascade:
         _check_dps(dps)
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
-        with mpmath.workdps(check_int("dps", dps)):
+        with working_dps(dps) as dps:
             gens = as_mp_matrices(self._source)
             words = _word_matrices(gens, c)
             d = gens[0].shape[0]
@@ -438,7 +439,7 @@ class NilpotentCascade:
     def error(self, word, eps, dps: int = 50):
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
         _check_dps(dps)
-        with mpmath.workdps(check_int("dps", dps)):
+        with working_dps(dps) as dps:
             out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
             return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))

@@ -26,6 +26,7 @@ from seqtheory.theory._checks import check_int
 
 from .local_error import check_word
 from .reversal import omega2, spectral_norm
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["affine_target_matrices", "affine_generators", "affine_target_state",
            "restricted_layer_state", "restricted_vs_target_table", "order_free_best_errors",
@@ -74,7 +75,7 @@ def affine_generators(alpha, beta, dps: int = 50) -> list[np.ndarray]:
     a, b = _check(alpha, beta)
     d = a.shape[1]
     out = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         for x in range(a.shape[0]):
             G = np.empty((d + 1, d + 1), dtype=object)
             G[...] = mpmath.mpf(0)
@@ -124,8 +125,8 @@ def restricted_vs_target_table(alpha, beta, h0, max_len: int, dps: int = 40) -> 
     """For every word of length 1..max_len: the restricted layer with weights ``(α, β)`` vs the
     target ``M_x``: exact error (max abs over coordinates), ``‖Ω2‖`` (spectral norm, generators
     ``G_x``, ε = 1) and ``‖Ω2 (h0, 1)‖``."""
-    check_int("max_len", max_len)
-    check_int("dps", dps)
+    max_len = check_int("max_len", max_len)
+    dps = check_int("dps", dps)
     a, b = _check(alpha, beta)
     n, d = a.shape
     G = affine_generators(alpha, beta, dps)
@@ -149,7 +150,7 @@ def order_free_best_errors(alpha, beta, h0, max_len: int) -> list[float]:
     the words with the same letter counts, of the best *order-free* model (an abelian layer
     without bias, or any model whose output depends only on the letter counts), i.e. half the
     range of the target's first coordinate over that count class (sup norm)."""
-    check_int("max_len", max_len)
+    max_len = check_int("max_len", max_len)
     a, b = _check(alpha, beta)
     n, d = a.shape
     vals, keys = [], []
@@ -221,7 +222,7 @@ def eps_scaled_rows(alpha, beta, h0, word, eps_values, dps: int = 50) -> list[di
     G = affine_generators(alpha, beta, dps=dps)
     O2 = spectral_norm(omega2(G, list(w), dps))
     rows = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         for e in eps_values:
             e = Fraction(e)
             em = mpmath.mpf(e.numerator) / e.denominator

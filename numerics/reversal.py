@@ -34,6 +34,7 @@ import numpy as np
 from seqtheory.theory._checks import check_int
 
 from .local_error import as_mp_matrices, mp_zeros, to_mpf, check_word, path_product
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = [
     "omega1",
@@ -51,7 +52,7 @@ __all__ = [
 
 def omega1(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω1 = Σ_i A_{x_i}`` (mpf object array)."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         out = mp_zeros(A[0].shape[0])
@@ -63,7 +64,7 @@ def omega1(gens, word, dps: int = 50) -> np.ndarray:
 def omega2(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (the second Magnus/BCH term of the word, later factor
     first; SPEC §2). O(T·n) commutators via the running prefix sum."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
@@ -102,7 +103,7 @@ def spectral_norm(M) -> float:
 def reversal_bound(gens, word, h0, eps, dps: int = 50):
     """``B(ε) = ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖₂`` (mpf), the lower bound on the worst-case error of any
     abelian model over the pair {x, x̄}."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
@@ -130,7 +131,7 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
     if omega2_sign not in (1, -1):
         raise ValueError("omega2_sign must be +1 or -1")
     out = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = _vec(h0, A[0].shape[0])
@@ -157,7 +158,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
     otherwise ``diag`` is a list of per-letter diagonal entries (complex or real vectors of length
     d) of a 1-layer diagonal model ``y = Π_i diag(exp(ε λ_{x_i})) h0`` (order-free).
     """
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]

@@ -34,7 +34,7 @@ WIDTH_CODE_REVISION = 1
 
 def head_lr(d: int) -> float:
     """The shared peak head lr at width ``d``: ``LR_REF · √(D_REF / d)``."""
-    check_int("d", d)
+    d = check_int("d", d)
     return LR_REF * math.sqrt(D_REF / d)
 
 

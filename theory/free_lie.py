@@ -50,7 +50,7 @@ def lyndon_words(alphabet, m: int) -> list[str]:
     ``(len(alphabet), m)``. Raises ``ValueError`` for ``m < 1`` or a bad alphabet.
     Source: Duval (1988), see module docstring."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = check_int("m", m)
     return [decode(w, letters) for w in lyndon_words_encoded(len(letters), m)[m]]
 
 
@@ -58,7 +58,7 @@ def lyndon_words_upto(alphabet, m: int) -> list[str]:
     """All Lyndon words of length 1..m, ordered by length, then lexicographically (the order of
     the Lyndon basis used throughout seqtheory)."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = check_int("m", m)
     table = lyndon_words_encoded(len(letters), m)
     return [decode(w, letters) for d in range(1, m + 1) for w in table[d]]
 
@@ -136,7 +136,7 @@ def hall_basis(alphabet, m: int) -> list:
     ``a = (c, d)`` then ``d <= b``. Its size per degree is Witt's number (M. Hall, Proc. AMS 1
     (1950) 575-581; Reutenauer §4.1)."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = check_int("m", m)
     basis: list = list(letters)
     deg = {a: 1 for a in letters}
     pos = {a: i for i, a in enumerate(letters)}
@@ -167,7 +167,7 @@ def hall_basis(alphabet, m: int) -> list:
 
 def mobius(d: int) -> int:
     """The Möbius function μ(d) for d >= 1."""
-    check_int("d", d)
+    d = check_int("d", d)
     result, p, n = 1, 2, d
     while p * p <= n:
         if n % p == 0:
@@ -183,8 +183,8 @@ def witt_dimension(n: int, m: int) -> int:
     """Witt's formula: the dimension of the degree-``m`` component of the free Lie algebra on ``n``
     generators, ``(1/m) Σ_{d|m} μ(d) n^{m/d}`` (= number of Lyndon words of length m over n
     letters). Raises ``ValueError`` for n < 1 or m < 1."""
-    check_int("n", n)
-    check_int("m", m)
+    n = check_int("n", n)
+    m = check_int("m", m)
     total = sum(mobius(d) * n ** (m // d) for d in range(1, m + 1) if m % d == 0)
     assert total % m == 0
     return total // m
@@ -230,8 +230,8 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     ``sc`` a sparse dict ``{(i, j): {k: coeff}}`` with ``[e_i, e_j] = Σ_k coeff e_k`` (integers:
     the Lyndon basis is an integral basis of the free Lie ring; products of degree > c are 0).
     ``alphabet`` defaults to the first n of ``"xyzuvw..."``."""
-    check_int("n", n)
-    check_int("c", c)
+    n = check_int("n", n)
+    c = check_int("c", c)
     letters = _default_alphabet(n, True) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
         raise ValueError(f"alphabet has {counted(len(letters), 'letter')} but n={n}")
@@ -261,7 +261,7 @@ def free_nilpotent(n: int, c: int):
     Raises ``ValueError`` for n < 1 or c < 1. Source: Reutenauer, *Free Lie Algebras*, §0.2, §5."""
     from .lie import LieAlgebra
 
-    check_int("n", n)
+    n = check_int("n", n)
     _, sc = free_nilpotent_structure_constants(n, c, _default_alphabet(n))
     dim = sum(witt_dimension(n, m) for m in range(1, c + 1))
     return LieAlgebra.from_structure_constants(sc, dim=dim)
@@ -296,9 +296,9 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     basis vectors suffice by bilinearity). Subspaces are kept as exact integer row bases in
     Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``. ``ValueError`` when
     the basis up to ``max_degree`` has more than :data:`MAX_BASIS` Lyndon words (beyond reach)."""
-    check_int("n", n)
-    check_int("k", k, 0)
-    check_int("max_degree", max_degree)
+    n = check_int("n", n)
+    k = check_int("k", k, 0)
+    max_degree = check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
     _check_basis_size(n, max_degree)
     basis = lyndon_words_upto(letters, max_degree)

@@ -189,8 +189,8 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
     Source: [HEAD] arXiv:2608.22253 (row diameter, diameter identity).
     """
     A = _as_rows(S, "S", min_rows=2)
-    check_optional_int("block_rows", block_rows)
-    check_int("memory_bytes", memory_bytes)
+    block_rows = check_optional_int("block_rows", block_rows)
+    memory_bytes = check_int("memory_bytes", memory_bytes)
     best, e, pair = _row_diameter_scaled(A, block_rows, memory_bytes)
     return _ldexp_checked(best, e, "S: the row diameter D(S) exceeds the float64 range "
                                    "(≈ 1.8e308); rescale S"), pair
@@ -317,8 +317,8 @@ def max_l1_row_difference(S, *, block_rows: int | None = None, memory_bytes: int
     too small for ``S`` (or for the given ``block_rows``).
     """
     A = _as_rows(S, "S", min_rows=2)
-    check_optional_int("block_rows", block_rows)
-    check_int("memory_bytes", memory_bytes)
+    block_rows = check_optional_int("block_rows", block_rows)
+    memory_bytes = check_int("memory_bytes", memory_bytes)
     V, d = A.shape
     block_rows = _fit_block_rows(f"max_l1_row_difference of a {V} x {d} S", V, 8 * V * d,
                                  16 * V * d + 24 * V, block_rows, memory_bytes)

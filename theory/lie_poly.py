@@ -101,8 +101,8 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
     ``{lyndon word: Fraction}`` (non-zero entries) for degrees ``min_degree..max_degree``.
     ``ValueError`` for degrees < 1 or a bad alphabet."""
     letters = check_alphabet(alphabet)
-    check_int("max_degree", max_degree)
-    check_int("min_degree", min_degree)
+    max_degree = check_int("max_degree", max_degree)
+    min_degree = check_int("min_degree", min_degree)
     if isinstance(word_coefficient, Mapping):
         table = dict(word_coefficient)
         fn = lambda w: table.get(w, 0)  # noqa: E731

@@ -33,6 +33,7 @@ from ._messages import shown
 from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
                        lyndon_coordinates_encoded, numpy_dtype)
 from .words import decode
+from .mp_precision import working_dps
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -83,8 +84,8 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
     ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
     ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
-    check_int("n_coeffs", n_coeffs)
-    check_int("order", order)
+    n_coeffs = check_int("n_coeffs", n_coeffs)
+    order = check_int("order", order)
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
     _check_convention(convention)
@@ -165,7 +166,7 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
     matrices; ``TypeError`` for unsupported matrix types."""
-    check_int("order", order)
+    order = check_int("order", order)
     _check_convention(convention)
     _check_t(t)
     if callable(A):
@@ -288,7 +289,7 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     Xs = list(X)
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
-    check_int("degree", degree)
+    degree = check_int("degree", degree)
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
     check_matrices(mats, Z.alphabet)
@@ -327,9 +328,9 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
 
     _check_convention(convention)
     _check_t(t)
-    check_int("dps", dps)
-    check_int("max_terms", max_terms)
-    check_int("max_dps", max_dps, dps)
+    dps = check_int("dps", dps)
+    max_terms = check_int("max_terms", max_terms)
+    max_dps = check_int("max_dps", max_dps, dps)
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     wdps = dps + _cancellation_digits(A, t, max_terms)
@@ -338,7 +339,7 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
             f"taylor_ode_solution: an accuracy of 10^-{dps} needs {wdps} working digits (the sum "
             f"of |terms| may exceed the result by 10^{wdps - dps - _GUARD_DIGITS}), above "
             f"max_dps = {max_dps}; shorten t or raise max_dps")
-    with mpmath.workdps(wdps):
+    with working_dps(wdps):
         As = _mp_coefficients(A)
         total, mass = _taylor_sum(As, _mp(t), convention, dps, max_terms)
         lost = mpmath.log10(mass / mpmath.mnorm(total, "f"))
@@ -382,7 +383,7 @@ def _cancellation_digits(A, t, max_terms: int) -> int:
     log10 of ``√n E²`` (see :func:`taylor_ode_solution`), of the rounding steps, and guard digits."""
     import mpmath
 
-    with mpmath.workdps(30):
+    with working_dps(30):
         As = _mp_coefficients(A)
         tt = abs(_mp(t))
         log_e = sum(mpmath.mnorm(M, "f") * tt ** (k + 1) / (k + 1) for k, M in enumerate(As))

@@ -1,0 +1,357 @@
+"""The input contract of the public API of seqtheory: what each kind of argument accepts, what it
+is converted to, and the error a caller gets otherwise. Every public function of
+:mod:`seqtheory.theory`, :mod:`seqtheory.numerics`, :mod:`seqtheory.models` and
+:mod:`seqtheory.proofs_checks` converts each argument once, here, keeps the converted value and
+computes only with it (the check and the conversion are the same call, as ``operator.index`` and
+``np.asarray(x, dtype=...)`` are in numpy and the standard library). Errors are ``TypeError``
+(the kind is wrong) or ``ValueError`` (the value is), and always name the argument.
+
+=============  =========================  ====================================================
+kind           helper                     accepts -> returns; refuses
+=============  =========================  ====================================================
+integer        :func:`check_int`          anything ``operator.index`` takes (``int``, numpy
+                                          integers, sympy ``Integer``, python-flint ``fmpz``)
+                                          -> Python ``int`` (exact: never a fixed-width numpy
+                                          integer in the arithmetic); a ``bool`` / ``np.bool_``,
+                                          float, ``Fraction``, string: :class:`IntArgumentTypeError`;
+                                          out of ``[minimum, maximum]``: ``ValueError``
+size           :func:`check_size`         an integer whose work grows with it, bounded by a
+                                          documented constant; refused *before* any work starts
+real           :func:`check_real`         ``int``, ``float``, ``Fraction`` / sympy ``Rational``,
+                                          ``Decimal``, ``mpmath.mpf``, numpy integer and floating
+                                          scalars (``float16`` / ``float32`` promoted exactly)
+                                          -> Python ``float`` (an exact value rounded once);
+                                          bool, complex (``complex``, numpy complex, ``mpc``),
+                                          string: :class:`RealArgumentTypeError`; NaN/inf or out
+                                          of bounds: ``ValueError``
+exact          :func:`check_exact`        ``int``-likes, ``Fraction``, sympy ``Rational``,
+                                          python-flint ``fmpq`` / ``fmpz``, finite ``Decimal``
+                                          (its decimal value, exactly) -> ``Fraction``; binary
+                                          floats (``float``, numpy floats, ``mpf``) are refused
+                                          (``TypeError``: an exact path never guesses the nearby
+                                          rational a float stands for) unless the path documents
+                                          ``floats=True``: then the float's exact binary value
+float64 data   :func:`check_float64`      arrays, tensors and scalars whose float dtype is
+                                          ``float64`` (or integer / exact); ``float16``,
+                                          ``bfloat16``, ``float32`` (and ``complex64``) are
+                                          refused on paths whose tolerances assume float64
+                                          rounding (rank decisions: ``LieAlgebra``, ``span``);
+                                          the other float paths promote them exactly (stated in
+                                          their docstrings)
+real arrays    :func:`real_array`         numpy arrays of any real dtype, nested sequences, sympy
+                                          matrices of real numbers -> finite ``float64`` array;
+                                          complex, bool, strings, NaN/inf refused
+=============  =========================  ====================================================
+
+Tensors (:mod:`seqtheory.models`): a layer's inputs follow the reference recurrence's dtype
+promotion (``torch.result_type``), keep their device, accept a batch of 0 (an empty result of the
+right shape) and non-contiguous views. Matrices for Lie algebras are read by
+:func:`seqtheory.theory.matrix_input.matrix_rows`, which applies the entry rules above.
+
+mpmath: arbitrary-precision work runs inside :func:`seqtheory.theory.mp_precision.working_dps`
+(a process-wide lock around ``mpmath.workdps``), so two threads never share a precision and the
+caller's ``mpmath.mp`` is left as it was.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Rational, Real
+from typing import Any
+
+import numpy as np
+
+from ._messages import counted, shown
+
+__all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
+           "check_size", "check_real", "check_exact", "low_precision_dtype", "check_float64",
+           "real_array"]
+
+
+class IntArgumentTypeError(TypeError, ValueError):
+    """An integer argument that is not an integer (a float, a bool, a string, ...)."""
+
+
+class RealArgumentTypeError(TypeError, ValueError):
+    """A real number argument that is not a real number (a bool, a complex number, a string, an
+    array, ...)."""
+
+
+# ----------------------------------------------------------------------------- integers and sizes
+def _range(minimum: int | None, maximum: int | None) -> str:
+    if maximum is None:
+        return f">= {minimum}"
+    if minimum is None:
+        return f"<= {maximum}"
+    return f"in {minimum}..{maximum}"
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def check_int(name: str, value: Any, minimum: int | None = 1, maximum: int | None = None) -> int:
+    """``value`` as a Python ``int`` if ``operator.index`` takes it (not a bool) and it lies in
+    ``[minimum, maximum]`` (``None``: unbounded on that side). Raises
+    :class:`IntArgumentTypeError` (a ``TypeError``) for a non-integer and ``ValueError`` for an
+    integer out of range, each naming ``name``."""
+    if _is_bool(value):
+        raise IntArgumentTypeError(f"{name} must be an int, got bool {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise IntArgumentTypeError(f"{name} must be an int, got {type(value).__name__} "
+                                   f"{shown(value)}") from None
+    if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
+        raise ValueError(f"{name} must be {_range(minimum, maximum)}, got {v}")
+    return v
+
+
+def check_optional_int(name: str, value: Any, minimum: int | None = 1,
+                       maximum: int | None = None) -> int | None:
+    """:func:`check_int`, with ``None`` passed through."""
+    return None if value is None else check_int(name, value, minimum, maximum)
+
+
+def check_size(name: str, value: Any, count: int, bound: int, bound_name: str, what: str) -> None:
+    """``ValueError`` naming ``name`` when a request would produce ``count`` > ``bound`` items
+    (``what``, e.g. ``"Lyndon words"``): the caller computes ``count`` (or a lower bound of it)
+    from the converted ``value`` before any work starts, so a request that cannot finish is
+    refused at once, with the documented constant ``bound_name`` in the message."""
+    if count > bound:
+        raise ValueError(f"{name} = {shown(value)} asks for {count:,} {what}, above {bound_name} "
+                         f"= {bound:,}: refused before starting (beyond the reach of this "
+                         f"computation)")
+
+
+# ----------------------------------------------------------------------------- real numbers
+def _is_complex(value: Any) -> bool:
+    if isinstance(value, (complex, np.complexfloating)):
+        return True
+    return type(value).__module__.startswith("mpmath") and type(value).__name__ == "mpc"
+
+
+def check_real(name: str, value: Any, minimum: float | None = None, maximum: float | None = None,
+               *, above: bool = False, below: bool = False, finite: bool = True) -> float:
+    """``value`` as a Python ``float`` if it is a real number (``int``, ``float``, ``Fraction`` or
+    another ``numbers.Real``: numpy integer and floating scalars, ``mpmath.mpf``, sympy real
+    numbers; ``Decimal``; not a bool) ``>= minimum`` (``> minimum`` with ``above``) and
+    ``<= maximum`` (``< maximum`` with ``below``); ``None``: unbounded on that side; with
+    ``finite`` (the default), NaN and ±inf are refused, else they pass. An exact value is
+    rounded once to the nearest float; an integer beyond the float range is ``±inf`` (refused
+    when ``finite``). Raises :class:`RealArgumentTypeError` (a ``TypeError``) for a non-number
+    or a complex number and ``ValueError`` otherwise, each naming ``name`` and what is
+    expected."""
+    lo = None if minimum is None else f"{'>' if above else '>='} {minimum:g}"
+    hi = None if maximum is None else f"{'<' if below else '<='} {maximum:g}"
+    bounds = " and ".join(b for b in (lo, hi) if b)
+    expected = f"a {'finite ' if finite else ''}real number{' ' + bounds if bounds else ''}"
+    if _is_bool(value) or not isinstance(value, (Real, Decimal)) or _is_complex(value):
+        what = "complex" if _is_complex(value) else type(value).__name__
+        raise RealArgumentTypeError(f"{name} must be {expected} (int, float or a numpy scalar), "
+                                    f"got {what} {shown(value)}")
+    v = _to_float(value)
+    if (finite and not math.isfinite(v)) or (not math.isnan(v) and (
+            (minimum is not None and (v <= minimum if above else v < minimum)) or
+            (maximum is not None and (v >= maximum if below else v > maximum)))):
+        raise ValueError(f"{name} must be {expected}, got {shown(value)}")
+    return v
+
+
+def _to_float(value: Any) -> float:
+    """The nearest float of a real number (an exact rational rounded once, correctly)."""
+    try:
+        if isinstance(value, Rational) and not isinstance(value, (int, np.integer)):
+            return int(value.numerator) / int(value.denominator)
+        return float(value)
+    except OverflowError:                 # an int or a rational beyond a float
+        return math.inf if value > 0 else -math.inf
+
+
+# ----------------------------------------------------------------------------- exact numbers
+def _flint_exact(value: Any) -> Fraction | None:
+    if type(value).__module__.split(".")[0] != "flint":
+        return None
+    name = type(value).__name__
+    if name == "fmpz":
+        return Fraction(int(value))
+    if name == "fmpq":
+        return Fraction(int(value.p), int(value.q))
+    return None
+
+
+def check_exact(name: str, value: Any, *, floats: bool = False) -> Fraction:
+    """``value`` as an exact ``Fraction``: integers (anything ``operator.index`` takes, not a
+    bool), ``Fraction`` and other ``numbers.Rational`` (sympy ``Rational``), python-flint
+    ``fmpz`` / ``fmpq``, a finite ``Decimal`` (its decimal value). A binary float (``float``,
+    numpy floating, ``mpmath.mpf``, sympy ``Float``) is refused with a ``TypeError`` naming
+    ``name`` -- an exact computation never reads 0.1 as 1/10 nor as the binary fraction it
+    holds -- unless ``floats`` is true (documented by the caller): then its exact binary value.
+    ``TypeError`` for anything else (complex, strings, symbols, irrationals), ``ValueError``
+    for NaN/inf."""
+    if _is_bool(value) or _is_complex(value) or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be an exact number (int, Fraction, sympy Rational), got "
+                        f"{'complex' if _is_complex(value) else type(value).__name__} {shown(value)}")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if hasattr(value, "__index__") and not isinstance(value, (float, np.floating)):
+        return Fraction(operator.index(value))
+    exact = _flint_exact(value)
+    if exact is not None:
+        return exact
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{name} must be finite, got {value}")
+        return Fraction(value)
+    if isinstance(value, Real):                       # binary floats: float, numpy, mpf, sympy Float
+        f = _binary_fraction(value)
+        if f is None:
+            raise ValueError(f"{name} must be finite, got {shown(value)}")
+        if not floats:
+            raise TypeError(f"{name} must be exact (int, Fraction, sympy Rational, Decimal), got "
+                            f"the {type(value).__name__} {shown(value)}: a float is not read as "
+                            f"a nearby rational; pass Fraction(...) (or Fraction(x) for the "
+                            f"float's exact binary value)")
+        return f
+    raise TypeError(f"{name} must be an exact number (int, Fraction, sympy Rational), got "
+                    f"{type(value).__name__} {shown(value)}")
+
+
+def _binary_fraction(value: Any) -> Fraction | None:
+    """The exact value of a finite binary float (Python, numpy, mpmath, sympy), else ``None``."""
+    if type(value).__module__.startswith("mpmath"):
+        import mpmath
+
+        if not mpmath.isfinite(value):
+            return None
+        man, exp = value.man_exp
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
+    if type(value).__module__.startswith("sympy"):
+        import sympy
+
+        if not value.is_finite:
+            return None
+        r = sympy.Rational(value)                      # a sympy Float's exact binary value
+        return Fraction(int(r.p), int(r.q))
+    f = float(value)
+    return Fraction(f) if math.isfinite(f) else None
+
+
+# ----------------------------------------------------------------------------- float64 data
+_LOW_PRECISION = {"float16", "bfloat16", "float32", "complex64", "half", "float", "cfloat",
+                  "complex32", "chalf", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
+                  "float8_e5m2fnuz"}
+
+
+def low_precision_dtype(value: Any) -> str | None:
+    """The name of ``value``'s float dtype when it is narrower than float64 (a numpy array or
+    scalar of ``float16`` / ``float32`` / ``complex64`` / ml_dtypes ``bfloat16``; a torch tensor
+    of ``float16`` / ``bfloat16`` / ``float32``), else ``None``. Duck-typed: imports no torch."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        return None
+    text = str(dtype)
+    name = text.removeprefix("torch.")
+    if text.startswith("torch."):
+        return name if name in _LOW_PRECISION else None
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        return None
+    if dt.name == "bfloat16" or dt.name.startswith("float8"):
+        return dt.name
+    if dt.kind in "fc" and dt.itemsize < (8 if dt.kind == "f" else 16):
+        return dt.name
+    return None
+
+
+def check_float64(name: str, value: Any, *, why: str = "its tolerances assume float64 rounding"
+                  ) -> None:
+    """``TypeError`` naming ``name`` when ``value`` (an array, a tensor, a scalar, or a sequence
+    of them) holds floats narrower than float64 (``float16``, ``bfloat16``, ``float32``): its
+    values carry 11, 8 or 24 bits, and a path whose decisions assume float64 rounding would read
+    that error as signal (``why``). Nested lists / tuples are searched one level per item."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        low = low_precision_dtype(x)
+        if low is not None:
+            raise TypeError(f"{name} holds {low} values, but {why}: a {low} value carries only "
+                            f"{_BITS.get(low, 'a few')} significant bits, so its rounding error "
+                            f"would be read as signal. Pass float64 data (e.g. "
+                            f".astype(numpy.float64) when the {low} values are exact) or exact "
+                            f"entries")
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+
+
+_BITS = {"float16": 11, "half": 11, "bfloat16": 8, "float32": 24, "float": 24, "complex64": 24,
+         "cfloat": 24, "complex32": 11, "chalf": 11}
+
+
+def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
+    """``x`` as a finite float64 array (the float paths' input; narrower floats are promoted
+    exactly); ``TypeError`` naming ``name`` for non-numeric, boolean or complex input,
+    ``ValueError`` for NaN/inf or the wrong number of dimensions.
+
+    ``x``: a numpy array of any real dtype, or nested lists / tuples / a sympy matrix of real
+    numbers: ints, Fractions, sympy and python-flint rationals (rounded to the nearest float64),
+    floats, ``Decimal``, mpmath ``mpf``, sympy real constants (``sqrt(2)``)."""
+    try:
+        a = np.asarray(x)
+    except Exception as exc:  # pragma: no cover - exotic objects
+        raise TypeError(f"{name} must be array-like of real numbers: {exc}") from None
+    if a.dtype == object:
+        a = np.vectorize(lambda v: _real_entry(v, name), otypes=[np.float64])(a) \
+            if a.size else a.astype(np.float64)
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name} must be real, got a complex array")
+    if not np.issubdtype(a.dtype, np.number) or a.dtype == np.bool_:
+        raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
+    a = a.astype(np.float64, copy=False)
+    if ndim is not None and a.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
+    if a.ndim < min_ndim:
+        raise ValueError(f"{name} must have at least {counted(min_ndim, 'dimension')}, "
+                         f"got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return a
+
+
+def _real_entry(v: Any, name: str) -> float:
+    """One entry of an object array as the nearest float64; ``TypeError`` naming ``name`` for a
+    non-real, ``ValueError`` for a finite number beyond the float64 range."""
+    if _is_bool(v) or isinstance(v, (str, bytes)) or _is_complex(v):
+        raise TypeError(f"{name}: entry {shown(v)} is not a real number")
+    exact = _flint_exact(v)
+    if exact is not None:
+        v = exact
+    if isinstance(v, (Real, Decimal)):
+        f = _to_float(v)
+    elif type(v).__module__.startswith("sympy") and getattr(v, "is_real", False) \
+            and not getattr(v, "free_symbols", True):
+        f = float(v)
+    else:
+        raise TypeError(f"{name}: entry {shown(v)} ({type(v).__name__}) is not a real number")
+    if math.isinf(f) and not _is_infinite(v):
+        raise ValueError(f"{name}: entry {type(v).__name__} beyond the float64 range "
+                         "(≈ 1.8e308); rescale it")
+    return f
+
+
+def _is_infinite(v: Any) -> bool:
+    """``v`` is itself ±inf (not a finite number beyond the float range)."""
+    if isinstance(v, (float, np.floating)):
+        return math.isinf(v)
+    if isinstance(v, Decimal):
+        return v.is_infinite()
+    if type(v).__module__.startswith("mpmath"):
+        import mpmath
+
+        return bool(mpmath.isinf(v))
+    return bool(getattr(v, "is_infinite", False))
