@@ -30,7 +30,9 @@ exact          :func:`check_exact`        ``int``-likes, ``Fraction``, sympy ``R
                                           floats (``float``, numpy floats, ``mpf``) are refused
                                           (``TypeError``: an exact path never guesses the nearby
                                           rational a float stands for) unless the path documents
-                                          ``floats=True``: then the float's exact binary value
+                                          ``floats=True``: then the float's exact binary value;
+                                          :func:`check_exact_sympy` also keeps exact sympy
+                                          numbers (``sqrt(5)``) for sympy paths
 float64 data   :func:`check_float64`      arrays, tensors and scalars whose float dtype is
                                           ``float64`` (or integer / exact); ``float16``,
                                           ``bfloat16``, ``float32`` (and ``complex64``) are
@@ -66,8 +68,8 @@ import numpy as np
 from ._messages import counted, shown
 
 __all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
-           "check_size", "check_real", "check_exact", "low_precision_dtype", "check_float64",
-           "real_array"]
+           "check_size", "check_real", "check_exact", "check_exact_sympy", "low_precision_dtype",
+           "FLOAT64_RANK_WHY", "check_float64", "real_array"]
 
 
 class IntArgumentTypeError(TypeError, ValueError):
@@ -221,6 +223,23 @@ def check_exact(name: str, value: Any, *, floats: bool = False) -> Fraction:
                     f"{type(value).__name__} {shown(value)}")
 
 
+def check_exact_sympy(name: str, value: Any):
+    """``value`` as an exact sympy number: a sympy number expression without floats
+    (``Rational``, ``sqrt(5)``, ``pi``) is kept as it is; anything else goes through
+    :func:`check_exact` (so a float is refused) and becomes a sympy ``Rational``."""
+    import sympy
+
+    if isinstance(value, sympy.Basic):
+        if value.is_number and not value.has(sympy.Float):
+            if value.is_real is False:
+                raise TypeError(f"{name} must be real, got the complex number {value}")
+            return value
+        if value.free_symbols:
+            raise TypeError(f"{name} must be a number, got the expression {value}")
+    q = check_exact(name, value)
+    return sympy.Rational(q.numerator, q.denominator)
+
+
 def _binary_fraction(value: Any) -> Fraction | None:
     """The exact value of a finite binary float (Python, numpy, mpmath, sympy), else ``None``."""
     if type(value).__module__.startswith("mpmath"):
@@ -269,24 +288,23 @@ def low_precision_dtype(value: Any) -> str | None:
     return None
 
 
-def check_float64(name: str, value: Any, *, why: str = "its tolerances assume float64 rounding"
-                  ) -> None:
-    """``TypeError`` naming ``name`` when ``value`` (an array, a tensor, a scalar, or a sequence
-    of them) holds floats narrower than float64 (``float16``, ``bfloat16``, ``float32``): its
-    values carry 11, 8 or 24 bits, and a path whose decisions assume float64 rounding would read
-    that error as signal (``why``). Nested lists / tuples are searched one level per item."""
-    stack = [value]
-    while stack:
-        x = stack.pop()
-        low = low_precision_dtype(x)
-        if low is not None:
-            raise TypeError(f"{name} holds {low} values, but {why}: a {low} value carries only "
-                            f"{_BITS.get(low, 'a few')} significant bits, so its rounding error "
-                            f"would be read as signal. Pass float64 data (e.g. "
-                            f".astype(numpy.float64) when the {low} values are exact) or exact "
-                            f"entries")
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
+#: why the float paths of subspaces and Lie algebras refuse floats narrower than float64
+FLOAT64_RANK_WHY = "the float path's rank decisions assume float64 rounding of the input"
+
+
+def check_float64(name: str, value: Any, *, why: str = FLOAT64_RANK_WHY) -> None:
+    """``TypeError`` naming ``name`` when ``value`` (an array, a tensor or a scalar; a list is
+    not searched: its entries are checked one by one by the caller's reader) holds floats
+    narrower than float64 (``float16``, ``bfloat16``, ``float32``): its values carry 11, 8 or 24
+    bits, and a path whose decisions assume float64 rounding (``why``) would read that error as
+    signal."""
+    low = low_precision_dtype(value)
+    if low is not None:
+        raise TypeError(f"{name} holds {low} values, but {why}: a {low} value carries only "
+                        f"{_BITS.get(low, 'a few')} significant bits, so its rounding error "
+                        f"would be read as signal. Pass float64 data (e.g. "
+                        f".astype(numpy.float64) when the {low} values are exact) or exact "
+                        f"entries")
 
 
 _BITS = {"float16": 11, "half": 11, "bfloat16": 8, "float32": 24, "float": 24, "complex64": 24,

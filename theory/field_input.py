@@ -16,12 +16,18 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .contract import check_exact, check_float64
 from .int_rows import as_int_rows, stack_int
 
 __all__ = ["check_number", "as_2d", "detect_field", "to_field_rows", "row_count", "concat_rows"]
 
 
 def check_number(x: Any, where: str) -> None:
+    """``x`` is a number a subspace computation takes (see the module doc): ``TypeError`` for a
+    bool, a complex float, a string, a float narrower than float64 (``np.float32`` / ``float16``:
+    :func:`~seqtheory.theory.contract.check_float64`), ``ValueError`` for NaN/inf."""
+    if isinstance(x, np.generic):
+        check_float64(where, x)
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers here")
     if isinstance(x, (complex, np.complexfloating)):
@@ -42,6 +48,7 @@ def _is_float(x: Any) -> bool:
 
 
 def as_2d(vectors: Any, name: str) -> list[list[Any]]:
+    check_float64(name, vectors)
     if isinstance(vectors, np.ndarray):
         if vectors.ndim != 2:
             raise ValueError(f"{name} must be 2-D (rows = vectors), got shape {vectors.shape}")
@@ -139,16 +146,12 @@ def to_field_rows(rows: list[list[Any]], field, name: str = "entries") -> Any:
                     fr.append(Fraction(int(x)))
                 elif isinstance(x, Rational):
                     fr.append(Fraction(x.numerator, x.denominator))
-                else:
-                    try:
-                        s = sympy.sympify(x)
-                    except (sympy.SympifyError, TypeError):
-                        raise TypeError(f"{name}: {x!r} is not a number") from None
-                    if not getattr(s, "is_Rational", False):
-                        raise TypeError(f"{name}: entry {x!r} is not rational; the computation "
-                                        f"is over QQ (use span/rank without field=, which "
-                                        f"detects the number field)")
-                    fr.append(Fraction(int(s.p), int(s.q)))
+                elif type(x).__module__.startswith("sympy"):
+                    raise TypeError(f"{name}: entry {x!r} is not rational; the computation "
+                                    f"is over QQ (use span/rank without field=, which "
+                                    f"detects the number field)")
+                else:                                   # fmpq, Decimal: exactly
+                    fr.append(check_exact(name, x))
             d = 1
             for f in fr:
                 d = d * f.denominator // math.gcd(d, f.denominator)

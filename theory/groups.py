@@ -41,13 +41,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from numbers import Integral
+from numbers import Integral, Rational
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 from ._checks import check_int, check_optional_int
+from .contract import check_exact
 
 __all__ = ["FiniteGroup", "GroupSeries", "GroupTooLargeError", "MAX_ORDER", "validate_table"]
 
@@ -872,27 +873,13 @@ def _transposition(n: int, a: int, b: int) -> tuple[int, ...]:
     return tuple(p)
 
 
-def _exact_scalar(v, argname: str):
-    if isinstance(v, bool):
-        raise TypeError(f"{argname}: boolean entry")
-    if isinstance(v, (int, np.integer)):
-        return Fraction(int(v))
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, (float, np.floating, complex, np.complexfloating)):
-        raise TypeError(f"{argname}: entries must be exact (int, Fraction, sympy Rational), "
-                        f"got float {v!r}")
-    if isinstance(v, (str, bytes, np.bool_)):
-        raise TypeError(f"{argname}: entry {v!r} is not an integer or rational")
-    try:
-        import sympy
-
-        r = sympy.nsimplify(v) if not isinstance(v, sympy.Basic) else v
-        if isinstance(r, sympy.Rational):
-            return Fraction(int(r.p), int(r.q))
-    except (ImportError, TypeError, ValueError, sympy.SympifyError):
-        pass
-    raise TypeError(f"{argname}: entry {v!r} is not an integer or rational")
+def _exact_scalar(v, argname: str) -> Fraction:
+    """One matrix entry as a ``Fraction`` (:func:`~seqtheory.theory.contract.check_exact`: ints,
+    Fractions, sympy / python-flint rationals, Decimal exactly; floats and irrationals refused,
+    never identified with a nearby rational)."""
+    if type(v).__module__.startswith("sympy") and not isinstance(v, Rational):
+        raise TypeError(f"{argname}: entries must be integers or rationals, got {v}")
+    return check_exact(argname, v)
 
 
 def _exact_matrix(M, modulus: int | None, argname: str) -> tuple:

@@ -20,7 +20,9 @@ expansion of a product ``e^{X_T}⋯e^{X_1}`` is the multi-factor BCH series (:fu
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Rational
@@ -28,7 +30,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._checks import check_int
+from .contract import check_exact, check_exact_sympy, check_int, check_real
 from ._messages import shown
 from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
                        lyndon_coordinates_encoded, numpy_dtype)
@@ -138,17 +140,30 @@ def _to_float(M) -> np.ndarray:
 
 
 def _check_t(t) -> None:
-    if isinstance(t, (bool, np.bool_, str, bytes)):
-        raise TypeError(f"t must be a real number, got {type(t).__name__}")
-    if isinstance(t, Rational):                 # exact sign, no float overflow for huge t
-        bad = t < 0
+    """``t`` a real number >= 0 (exact sign for exact values, no float overflow for a huge
+    ``t``); ``TypeError`` / ``ValueError`` naming ``t``."""
+    if isinstance(t, (Rational, Decimal)) and not isinstance(t, (bool, np.bool_)):
+        bad = not t.is_finite() if isinstance(t, Decimal) else False
+        bad = bad or t < 0
+    elif _sympy_number(t):
+        bad = not (t.is_real and t.is_finite) or bool(t.is_extended_negative)
     else:
-        try:
-            bad = float(t) < 0 or not np.isfinite(float(t))
-        except (TypeError, ValueError):
-            raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
+        bad = check_real("t", t, finite=False) < 0 or not math.isfinite(float(t))
     if bad:
         raise ValueError(f"t must be finite and >= 0, got {shown(t)}")
+
+
+def _exact_time(t, kind: str):
+    """``t`` for exact coefficient matrices: a sympy number for sympy matrices
+    (:func:`~seqtheory.theory.contract.check_exact_sympy`: ``sympy.sqrt(2)`` stays), a
+    ``Fraction`` for ``object`` arrays; a float ``t`` is refused (never read as a nearby
+    rational)."""
+    return check_exact_sympy("t", t) if kind == "sympy" else check_exact("t", t)
+
+
+def _sympy_number(t) -> bool:
+    """``t`` is a sympy number expression (``sympy.sqrt(2)``, ``pi``), not a symbol."""
+    return type(t).__module__.startswith("sympy") and bool(getattr(t, "is_number", False))
 
 
 def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,
@@ -158,8 +173,10 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     * ``A`` a sequence of square matrices ``[A_0, A_1, …]``: the polynomial ``A(t) = Σ t^k A_k``;
       terms are the exact Lie polynomials of :func:`magnus_lie_terms` evaluated at
-      ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices and rational t,
-      float64 for numpy arrays, arbitrary precision for mpmath matrices (``method="exact"``).
+      ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices (``t`` exact:
+      int, Fraction, sympy number, Decimal; a float ``t`` is a ``TypeError`` there, never read as
+      a nearby rational), float64 for numpy arrays, arbitrary precision for mpmath matrices
+      (``t`` rounded once to the working precision) (``method="exact"``).
     * ``A`` a callable ``t -> (n, n) float array``: quadrature on ``nodes`` Gauss-Legendre points
       with spectral integration (float64; exact for polynomial A of degree < nodes - order)
       (``method="quadrature"``).
@@ -170,31 +187,34 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
     _check_convention(convention)
     _check_t(t)
     if callable(A):
-        return _magnus_quadrature(A, order, float(t), convention, nodes)
+        return _magnus_quadrature(A, order, check_real("t", t), convention, nodes)
     coeffs = list(A)
     if not coeffs:
         raise ValueError("A must contain at least one coefficient matrix")
     letters = _LETTERS[:len(coeffs)]
     kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters))
-    tt = t if kind != "mpmath" else _mp(t)
-    if kind == "sympy":
-        import sympy
-
-        tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
+    if kind == "mpmath":
+        tt = _mp(t)
+    elif kind == "numpy":
+        tt = check_real("t", t)
+    else:
+        tt = _exact_time(t, kind)
     dt = numpy_dtype(coeffs) if kind == "numpy" else None
     scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
-              np.asarray(coeffs[k], dt) * float(t) ** (k + 1) for k, a in enumerate(letters)}
+              np.asarray(coeffs[k], dt) * tt ** (k + 1) for k, a in enumerate(letters)}
     terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
              for P in magnus_lie_terms(len(coeffs), order, convention)]
     return MagnusResult(terms, convention, t, "exact", {"matrix_kind": kind, "size": n})
 
 
 def _mp(t):
+    """``t`` as an mpf at the current precision (an exact or binary value rounded once)."""
     import mpmath
 
-    if isinstance(t, Fraction):
-        return mpmath.mpf(t.numerator) / t.denominator
-    return mpmath.mpf(t)
+    if _sympy_number(t) and not isinstance(t, Rational):
+        return mpmath.mpf(t._to_mpmath(mpmath.mp.prec + 10))   # sympy.sqrt(2), pi: evaluated
+    q = check_exact("t", t, floats=True)
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def _zero_like(M, kind):

@@ -22,6 +22,7 @@ import numpy as np
 
 from .groups import FiniteGroup
 from ._messages import shown
+from .contract import check_exact_sympy
 
 __all__ = ["RepresentationAudit", "audit_representation", "IcosahedralRepresentation",
            "icosahedral_representation", "rotation_log", "rotation_axis_generator",
@@ -274,6 +275,23 @@ def _result(group, d, exact, tol, ok, fail, n_distinct, kernel, id_ok, max_err, 
 # ------------------------------------------------------------------------------------------------
 # rotations
 # ------------------------------------------------------------------------------------------------
+def _exact_rotation_matrix(R):
+    """``R`` as a 3x3 sympy matrix of exact numbers (:func:`~seqtheory.theory.contract.check_exact_sympy`
+    per entry: ints, Fractions, sympy numbers such as ``sqrt(5)``, Decimal); ``TypeError`` naming
+    ``R`` for floats (the exact path never reads a float as a nearby exact number), ``ValueError``
+    for another shape."""
+    import sympy
+
+    rows = R.tolist() if hasattr(R, "tolist") else R          # numpy array, sympy Matrix
+    try:
+        rows = [list(r) for r in rows]
+    except TypeError:
+        raise TypeError(f"R must be a 3x3 matrix of exact numbers, got {type(R).__name__}") from None
+    if len(rows) != 3 or any(len(r) != 3 for r in rows):
+        raise ValueError(f"R must be 3x3, got rows of lengths {[len(r) for r in rows]}")
+    return sympy.Matrix([[check_exact_sympy("R", x) for x in r] for r in rows])
+
+
 def rotation_log(R) -> tuple[Any, Any, Any]:
     """Exact axis-angle logarithm of a 3x3 rotation matrix ``R`` (sympy, exact entries).
 
@@ -285,13 +303,11 @@ def rotation_log(R) -> tuple[Any, Any, Any]:
     """
     import sympy
 
-    R = sympy.Matrix(R)
-    if R.shape != (3, 3):
-        raise ValueError(f"R must be 3x3, got {R.shape}")
+    R = _exact_rotation_matrix(R)
     if (sympy.simplify(R.T * R - sympy.eye(3)) != sympy.zeros(3, 3)
             or sympy.simplify(R.det() - 1) != 0):
         raise ValueError("R is not a rotation (R^T R != I or det R != 1)")
-    c = sympy.radsimp(sympy.nsimplify((R.trace() - 1) / 2))
+    c = sympy.radsimp((R.trace() - 1) / 2)      # exact: never a nearby number guessed
     angle = sympy.acos(c)
     if sympy.simplify(c - 1) == 0:
         return sympy.Integer(0), None, sympy.zeros(3, 3)
