@@ -480,7 +480,7 @@ def _train_config(d: dict):
     kind (a precision sweep, a head experiment: no diagonal model to inspect)."""
     import dataclasses
 
-    from .train import TrainConfig
+    from .training import TrainConfig
 
     names = {f.name for f in dataclasses.fields(TrainConfig)}
     if not isinstance(d, dict) or not {"task", "model"} <= set(d) or set(d) - names:
@@ -494,7 +494,7 @@ def _train_config(d: dict):
 
 def _load_run(run: str, store, results):
     from .store import ResultsStore, holds_store
-    from .train import load_model
+    from .training import load_model
 
     if store is None:
         if results is None:
@@ -564,7 +564,7 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     length ``context_length`` (default the run's train length, else 8), about ``n_letters``
     letters in all, give the transitions at deeper layers. ``lie=False`` skips the Lie algebras (``LayerReport.lie`` empty).
     ``run_result``: with a model in memory, the stored result dict of the run it was loaded from
-    (:func:`seqtheory.models.train.load_model`); gives the measured horizon and the lengths.
+    (:func:`seqtheory.models.training.load_model`); gives the measured horizon and the lengths.
 
     Raises ``ValueError`` for an unknown / ambiguous / unfinished run (nearest keys suggested), a
     family without diagonal transitions (the supported ones listed), a non-group task, a group

@@ -1,5 +1,5 @@
-"""The per-step training recipe of a :class:`~seqtheory.models.train.TrainConfig`, shared by the
-training engines (:func:`seqtheory.models.train.train`, one run at a time, and
+"""The per-step training recipe of a :class:`~seqtheory.models.training.TrainConfig`, shared by the
+training engines (:func:`seqtheory.models.training.train`, one run at a time, and
 :func:`seqtheory.models.batched.train_batched`, many runs in one stacked step).
 
 A run is defined by these pieces, so every engine must use them unchanged:
@@ -15,7 +15,7 @@ A run is defined by these pieces, so every engine must use them unchanged:
   off (:func:`seqtheory.models.nonfinite.unchecked`) and again with them on when its loss is not
   finite, so every step computes what the checked layers compute.
 
-The formulas are those of ``seqtheory.models.train`` (code revision 2).
+The formulas are those of ``seqtheory.models.training`` (code revision 2).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ configurations get equal keys: a number in a field annotated ``float`` is writte
 an integral value is written as an int, ``-0.0`` as ``0``/``0.0``, numpy scalars as Python
 numbers, tuples as lists. A configuration class may also name the one spelling of values that
 mean the same computation, with a classmethod ``canonical_fields(fields: dict) -> dict``
-(:meth:`seqtheory.models.train.TrainConfig.canonical_fields`: ``test_length=None`` is the
+(:meth:`seqtheory.models.training.TrainConfig.canonical_fields`: ``test_length=None`` is the
 explicit default ``2 * train_length``, ``task="H3"`` is ``"H3(3)"``); the key is taken of those
 fields, while the store records the configuration as given. Keys written in an earlier format
 are still found: before numbers were normalised (:func:`legacy_config_key`) and before the

@@ -34,6 +34,7 @@ __all__ = [
     "to_mpf",
     "mp_zeros",
     "mp_to_object_array",
+    "frobenius_mp",
     "log_series_coefficients",
     "path_product",
     "truncation_error",
@@ -195,8 +196,11 @@ def mp_to_object_array(M) -> np.ndarray:
     return out
 
 
-def _fro(M: np.ndarray):
-    return mpmath.sqrt(mpmath.fsum(x * x for x in M.flat))
+def frobenius_mp(M) -> mpmath.mpf:
+    """``‖M‖_F = sqrt(Σ |m_ij|²)`` of an array (or sequence) of mpf / mpc / numbers, an mpf at
+    the working precision (``mpmath.norm``: the modulus of a complex entry, so a complex matrix
+    -- e.g. ``logm`` past its branch cut -- has a real, non-negative norm)."""
+    return mpmath.norm(list(np.asarray(M, dtype=object).flat), 2)
 
 
 def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
@@ -211,7 +215,7 @@ def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
         trunc = mp_zeros(P.shape[0])
         for m in range(1, c + 1):
             trunc = trunc + Z[m - 1] * e ** m
-        return _fro(L - trunc)
+        return frobenius_mp(L - trunc)
 
 
 def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
@@ -221,7 +225,7 @@ def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
     ``1 / max_m ‖Z_m‖^{1/m}``), ``ε_min = ε_max / span``. ``coeffs`` must reach degree c+2."""
     c = check_int("c", c)
     n_points = check_int("n_points", n_points, 3)
-    norms = [float(_fro(Z)) for Z in coeffs]
+    norms = [float(frobenius_mp(Z)) for Z in coeffs]
     if len(norms) < c + 2:
         raise ValueError("coeffs must reach degree c+2")
     radius = 1.0 / max(max(nm ** (1.0 / (m + 1)) for m, nm in enumerate(norms) if nm > 0), 1e-300)
@@ -293,7 +297,7 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)
     grid = np.asarray(eps_grid if eps_grid is not None else default_eps_grid(coeffs, c, n_points),
                       dtype=float)
-    lead = float(_fro(coeffs[c]))
+    lead = float(frobenius_mp(coeffs[c]))
     # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed (in logs: the product
     # underflows float64 for small ε and large c, which once gave 60 digits where more were needed)
     log10_smallest = math.log10(max(lead, 1e-300)) + (c + 1) * math.log10(float(grid.min()))

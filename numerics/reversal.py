@@ -33,7 +33,7 @@ import numpy as np
 
 from seqtheory.theory._checks import check_int
 
-from .local_error import as_mp_matrices, mp_zeros, to_mpf, check_word, path_product
+from .local_error import as_mp_matrices, check_word, frobenius_mp, mp_zeros, path_product, to_mpf
 from seqtheory.theory.mp_precision import working_dps
 
 __all__ = [
@@ -89,9 +89,9 @@ def _vec(h0, d: int) -> np.ndarray:
 
 
 def euclidean_norm(v):
-    """``‖v‖₂`` of a real vector (or array, all entries) of mpf or numbers, as an mpf at the
-    working precision."""
-    return mpmath.sqrt(mpmath.fsum(x * x for x in np.asarray(v).flat))
+    """``‖v‖₂`` of a vector (or array, all entries) of mpf / mpc or numbers, as an mpf at the
+    working precision (:func:`~seqtheory.numerics.local_error.frobenius_mp`)."""
+    return frobenius_mp(v)
 
 
 def spectral_norm(M) -> float:
@@ -177,8 +177,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
                           for i, t in enumerate(tot)], dtype=object)
         ex = path_product(A, w, e, dps).dot(h) - y
         er = path_product(A, w[::-1], e, dps).dot(h) - y
-        nx = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in ex))
-        nr = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in er))
+        nx, nr = frobenius_mp(ex), frobenius_mp(er)
         return float(nx), float(nr)
 
 

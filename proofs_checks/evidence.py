@@ -134,7 +134,7 @@ def keyed_classes() -> tuple[type, ...]:
     training plans and the precision sweeps they store; tests/test_evidence.py checks that the
     plans hold no other)."""
     from seqtheory.models.precision import PrecisionConfig
-    from seqtheory.models.train import TrainConfig
+    from seqtheory.models.training import TrainConfig
 
     from .claims.head_training import HeadExperiment
     from .head_width_sweep import WidthSweep

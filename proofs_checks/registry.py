@@ -376,7 +376,7 @@ class Claim:
     def training_plan(self, fn: PlanFn) -> PlanFn:
         """Decorator registering the training runs of a trained claim: ``fn(ctx, controls)``
         returns every training job the check (and, when ``controls``, its negative control) will
-        ask the results store for — :class:`~seqtheory.models.train.TrainConfig` objects and
+        ask the results store for — :class:`~seqtheory.models.training.TrainConfig` objects and
         :class:`~seqtheory.proofs_checks.training_runs.StoreJob` objects. The runner trains the
         plans of all selected claims together before the checks run
         (:func:`seqtheory.proofs_checks.training_runs.prefetch`), so the runs of every claim share

@@ -94,6 +94,7 @@ class NumericalRankError(ValueError):
                  message: str | None = None):
         self.argument, self.gap, self.tol, self.noise = argument, gap, tol, noise
         self.s = np.asarray(s)
+        self._message = message
         if message is not None:
             super().__init__(f"{argument}: {message}")
             return
@@ -105,6 +106,11 @@ class NumericalRankError(ValueError):
             f"exact entries (ints, Fractions, sympy numbers) to use the exact path, or a tol "
             f"inside a wide gap of the singular values if the input is known only to that "
             f"accuracy")
+
+    def __reduce__(self):
+        """Pickle by the constructor's arguments (the default would call ``__init__`` with the
+        message alone)."""
+        return type(self), (self.argument, self.gap, self.tol, self.noise, self.s, self._message)
 
 
 class RankDecision:

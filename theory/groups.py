@@ -149,6 +149,10 @@ class GroupSeries(tuple):
         obj._group_order = group_order
         return obj
 
+    def __reduce__(self):
+        """Pickle by the constructor's arguments (a tuple subclass with a required ``kind``)."""
+        return type(self), (tuple(self), self.kind, self._group_order)
+
     @property
     def orders(self) -> tuple[int, ...]:
         return tuple(t.order for t in self)

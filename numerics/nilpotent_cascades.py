@@ -54,7 +54,7 @@ from seqtheory.theory._checks import check_int
 from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.linalg import rref_pivots
 
-from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
+from .local_error import as_mp_matrices, check_word, frobenius_mp, mp_to_object_array, path_product
 from .separation import max_class_for_depth
 from seqtheory.theory.mp_precision import working_dps
 
@@ -442,7 +442,7 @@ class NilpotentCascade:
         with working_dps(dps) as dps:
             out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
-            return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
+            return frobenius_mp(out - ref)
 
 
 MIN_DPS = 15   # fewer decimal digits than a float64 would make the mpmath output meaningless
