@@ -146,8 +146,8 @@ def check_real(name: str, value: Any, minimum: float | None = None, maximum: flo
     when ``finite``). Raises :class:`RealArgumentTypeError` (a ``TypeError``) for a non-number
     or a complex number and ``ValueError`` otherwise, each naming ``name`` and what is
     expected."""
-    lo = None if minimum is None else f"{'>' if above else '>='} {minimum:g}"
-    hi = None if maximum is None else f"{'<' if below else '<='} {maximum:g}"
+    lo = None if minimum is None else f"{'>' if above else '>='} {_bound(minimum)}"
+    hi = None if maximum is None else f"{'<' if below else '<='} {_bound(maximum)}"
     bounds = " and ".join(b for b in (lo, hi) if b)
     expected = f"a {'finite ' if finite else ''}real number{' ' + bounds if bounds else ''}"
     if _is_bool(value) or not isinstance(value, (Real, Decimal)) or _is_complex(value):
@@ -160,6 +160,12 @@ def check_real(name: str, value: Any, minimum: float | None = None, maximum: flo
             (maximum is not None and (v >= maximum if below else v > maximum)))):
         raise ValueError(f"{name} must be {expected}, got {shown(value)}")
     return v
+
+
+def _bound(x: float) -> str:
+    """A bound for a message: short (``:g``) when that loses nothing, else in full."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(float(x))
 
 
 def _to_float(value: Any) -> float:
