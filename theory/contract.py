@@ -119,12 +119,13 @@ def check_optional_int(name: str, value: Any, minimum: int | None = 1,
 
 def check_size(name: str, value: Any, count: int, bound: int, bound_name: str, what: str) -> None:
     """``ValueError`` naming ``name`` when a request would produce ``count`` > ``bound`` items
-    (``what``, e.g. ``"Lyndon words"``): the caller computes ``count`` (or a lower bound of it)
-    from the converted ``value`` before any work starts, so a request that cannot finish is
-    refused at once, with the documented constant ``bound_name`` in the message."""
+    (``what``, e.g. ``"Lyndon words"``): the caller computes ``count`` (or a lower bound of it,
+    or any number above ``bound`` once it knows the count exceeds it) from the converted
+    ``value`` before any work starts, so a request that cannot finish is refused at once, with
+    the documented constant ``bound_name`` in the message."""
     if count > bound:
-        raise ValueError(f"{name} = {shown(value)} asks for {count:,} {what}, above {bound_name} "
-                         f"= {bound:,}: refused before starting (beyond the reach of this "
+        raise ValueError(f"{name} = {shown(value)} asks for more than {bound_name} = {bound:,} "
+                         f"{what}: refused before starting (beyond the reach of this "
                          f"computation)")
 
 
