@@ -57,7 +57,8 @@ import numpy as np
 
 from ._checks import check_int
 from ._messages import counted
-from .lie_poly import LiePolynomial, as_fraction, log_word_coefficient, lyndon_coordinates_encoded
+from .lie_poly import (LiePolynomial, as_fraction, check_series_size, log_word_coefficient,
+                       lyndon_coordinates_encoded)
 from .words import check_alphabet, decode, encode
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
@@ -979,6 +980,7 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     if len(letters) != n_factors:
         raise ValueError(f"alphabet must have n_factors = {counted(n_factors, 'letter')}, got "
                          f"{len(letters)}")
+    check_series_size("degree", degree, n_factors)
     factors = tuple((chr(0x100 + i), Fraction(1)) for i in reversed(range(n_factors)))
     memo: dict = {}
     t0 = time.perf_counter()

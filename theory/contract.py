@@ -56,6 +56,7 @@ caller's ``mpmath.mp`` is left as it was.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from decimal import Decimal
@@ -69,7 +70,7 @@ from ._messages import counted, shown
 
 __all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
            "check_size", "check_real", "check_exact", "check_exact_sympy", "low_precision_dtype",
-           "FLOAT64_RANK_WHY", "check_float64", "real_array"]
+           "FLOAT64_RANK_WHY", "check_float64", "real_array", "check_instance", "as_list"]
 
 
 class IntArgumentTypeError(TypeError, ValueError):
@@ -129,6 +130,24 @@ def check_size(name: str, value: Any, count: int, bound: int, bound_name: str, w
                          f"computation)")
 
 
+# ----------------------------------------------------------------------------- objects and sequences
+def check_instance(name: str, value: Any, types: type | tuple[type, ...], what: str) -> Any:
+    """``value`` itself if it is an instance of ``types``; ``TypeError`` naming ``name`` and
+    ``what`` it must be otherwise (never an ``AttributeError`` deep inside the computation)."""
+    if not isinstance(value, types):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {shown(value)}")
+    return value
+
+
+def as_list(name: str, value: Any, what: str = "a sequence") -> list:
+    """``list(value)`` for an iterable that is not a string, bytes, mapping or scalar;
+    ``TypeError`` naming ``name`` otherwise."""
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__") \
+            or getattr(value, "ndim", 1) == 0:
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {shown(value)}")
+    return list(value)
+
+
 # ----------------------------------------------------------------------------- real numbers
 def _is_complex(value: Any) -> bool:
     if isinstance(value, (complex, np.complexfloating)):
@@ -140,7 +159,7 @@ def check_real(name: str, value: Any, minimum: float | None = None, maximum: flo
                *, above: bool = False, below: bool = False, finite: bool = True) -> float:
     """``value`` as a Python ``float`` if it is a real number (``int``, ``float``, ``Fraction`` or
     another ``numbers.Real``: numpy integer and floating scalars, ``mpmath.mpf``, sympy real
-    numbers; ``Decimal``; not a bool) ``>= minimum`` (``> minimum`` with ``above``) and
+    numbers; ``Decimal``; python-flint ``fmpz`` / ``fmpq``; not a bool) ``>= minimum`` (``> minimum`` with ``above``) and
     ``<= maximum`` (``< maximum`` with ``below``); ``None``: unbounded on that side; with
     ``finite`` (the default), NaN and ±inf are refused, else they pass. An exact value is
     rounded once to the nearest float; an integer beyond the float range is ``±inf`` (refused
@@ -151,6 +170,9 @@ def check_real(name: str, value: Any, minimum: float | None = None, maximum: flo
     hi = None if maximum is None else f"{'<' if below else '<='} {_bound(maximum)}"
     bounds = " and ".join(b for b in (lo, hi) if b)
     expected = f"a {'finite ' if finite else ''}real number{' ' + bounds if bounds else ''}"
+    exact = _flint_exact(value)
+    if exact is not None:
+        value = exact
     if _is_bool(value) or not isinstance(value, (Real, Decimal)) or _is_complex(value):
         what = "complex" if _is_complex(value) else type(value).__name__
         raise RealArgumentTypeError(f"{name} must be {expected} (int, float or a numpy scalar), "
@@ -208,7 +230,8 @@ def check_exact(name: str, value: Any, *, floats: bool = False) -> Fraction:
     if isinstance(value, Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     if hasattr(value, "__index__") and not isinstance(value, (float, np.floating)):
-        return Fraction(operator.index(value))
+        with contextlib.suppress(TypeError):       # a float tensor has __index__ and refuses it
+            return Fraction(operator.index(value))
     exact = _flint_exact(value)
     if exact is not None:
         return exact

@@ -23,15 +23,15 @@ Module dependencies (one way): :mod:`.words` (alphabets, encoding, Lyndon words)
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from ._messages import counted
 from .contract import check_int, check_size
 
 from .lie_poly import lyndon_bracket, lyndon_bracket_encoded
-from .words import (check_alphabet, decode, encode, is_lyndon_encoded,
-                    lyndon_words_encoded, standard_factorization_encoded)
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_count,
+                    lyndon_words_encoded, mobius as words_mobius, standard_factorization_encoded,
+                    witt_formula)
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
@@ -75,22 +75,6 @@ def lyndon_words_upto(alphabet, m: int) -> list[str]:
         return list(letters)
     table = lyndon_words_encoded(len(letters), m)
     return [decode(w, letters) for d in range(1, m + 1) for w in table[d]]
-
-
-def lyndon_count(n: int, m: int, cap: int) -> int:
-    """``Σ_{d=1..m} witt_dimension(n, d)`` (the Lyndon words of length <= m over n letters), or
-    ``cap + 1`` as soon as the sum exceeds ``cap``: computed without enumerating and in
-    O(log cap) steps however large ``m`` is (``witt(n, d) >= n^d / (2d)`` for n >= 2, d >= 4)."""
-    if n == 1:
-        return 1
-    total, bits = 0, n.bit_length() - 1               # n >= 2^bits
-    for d in range(1, m + 1):
-        if d >= 4 and d * bits >= cap.bit_length() + (2 * d).bit_length():
-            return cap + 1                             # n^d / (2d) > cap
-        total += witt_dimension(n, d)
-        if total > cap:
-            return cap + 1
-    return total
 
 
 def _check_length(name: str, value, n: int) -> int:
@@ -204,22 +188,13 @@ def hall_basis(alphabet, m: int) -> list:
 # Witt's formula
 # ----------------------------------------------------------------------------------------------
 
-def mobius(d: int) -> int:
-    """The Möbius function μ(d) for d >= 1."""
-    d = check_int("d", d)
-    result, p, n = 1, 2, d
-    while p * p <= n:
-        if n % p == 0:
-            n //= p
-            if n % p == 0:
-                return 0
-            result = -result
-        p += 1
-    return -result if n > 1 else result
-
-
 #: the largest ``n^m`` (in bits) :func:`witt_dimension` computes (``2^(2^23)``: about 0.5 s)
 MAX_WITT_BITS = 1 << 23
+
+
+def mobius(d: int) -> int:
+    """The Möbius function μ(d) for d >= 1."""
+    return words_mobius(check_int("d", d))
 
 
 def witt_dimension(n: int, m: int) -> int:
@@ -234,15 +209,7 @@ def witt_dimension(n: int, m: int) -> int:
     if m * (n.bit_length() - 1) > MAX_WITT_BITS:
         raise ValueError(f"witt_dimension(n={n}, m={m}): n^m has more than MAX_WITT_BITS = "
                          f"{MAX_WITT_BITS} bits; refused before computing it")
-    total = sum(mobius(d) * n ** (m // d) for d in _divisors(m))
-    assert total % m == 0
-    return total // m
-
-
-def _divisors(m: int) -> list[int]:
-    """The divisors of ``m >= 1`` (trial division up to sqrt(m))."""
-    small = [d for d in range(1, math.isqrt(m) + 1) if m % d == 0]
-    return small + [m // d for d in reversed(small) if d * d != m]
+    return witt_formula(n, m)
 
 
 def witt_dimensions(n: int, c: int) -> list[int]:
@@ -337,12 +304,13 @@ def free_nilpotent(n: int, c: int):
 MAX_BASIS = 100_000
 
 
-def _check_basis_size(n: int, max_degree: int) -> None:
+def _check_basis_size(n: int, max_degree: int, name: str = "") -> None:
     """``ValueError`` when the free Lie algebra on ``n`` letters has more than :data:`MAX_BASIS`
     Lyndon words of degree ``<= max_degree``, or ``max_degree`` itself exceeds it (a result has
-    one entry per degree); counted by Witt's formula, stopping at the limit."""
+    one entry per degree); counted by Witt's formula, stopping at the limit. ``name``: the
+    caller's argument holding ``max_degree``, when the user gave it."""
     if max(max_degree, lyndon_count(n, max_degree, MAX_BASIS)) > MAX_BASIS:
-        raise ValueError(f"the free Lie algebra on {counted(n, 'letter')} has more than {MAX_BASIS} "
+        raise ValueError(f"{name + ' = ' + str(max_degree) + ': ' if name else ''}the free Lie algebra on {counted(n, 'letter')} has more than {MAX_BASIS} "
                          f"Lyndon words or degrees up to degree {max_degree}: beyond the reach of "
                          f"an exact computation (MAX_BASIS)")
 
@@ -360,7 +328,7 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     k = check_int("k", k, 0)
     max_degree = check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
-    _check_basis_size(n, max_degree)
+    _check_basis_size(n, max_degree, "max_degree")
     basis = lyndon_words_upto(letters, max_degree)
     sc = _LazyStructureConstants(letters, basis)
     by_deg: dict[int, list[int]] = {}
@@ -369,6 +337,8 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     # level 0: L itself; components as lists of sparse vectors {basis index: int}
     comps: dict[int, list[dict[int, int]]] = {m: [{i: 1} for i in by_deg[m]] for m in by_deg}
     for _ in range(k):
+        if not any(comps.values()):          # the ideal is 0 up to max_degree: so are the next
+            break
         low = min((m for m, b in comps.items() if b), default=None)
         new: dict[int, list[dict[int, int]]] = {}
         for m in range(1, max_degree + 1):

@@ -30,9 +30,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .contract import check_exact, check_exact_sympy, check_int, check_real
+from .contract import as_list, check_exact, check_exact_sympy, check_int, check_real
 from ._messages import shown
-from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
+from .lie_poly import (LiePolynomial, check_matrices, check_series_size, log_word_coefficient,
                        lyndon_coordinates_encoded, numpy_dtype)
 from .words import decode
 from .mp_precision import working_dps
@@ -90,6 +90,7 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     order = check_int("order", order)
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
+    check_series_size("order", order, n_coeffs)
     _check_convention(convention)
     return [LiePolynomial(c, _LETTERS[:n_coeffs]) for c in _magnus_terms_cached(n_coeffs, order, convention)]
 
@@ -188,11 +189,13 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
     _check_t(t)
     if callable(A):
         return _magnus_quadrature(A, order, check_real("t", t), convention, nodes)
-    coeffs = list(A)
+    coeffs = as_list("A", A, "a sequence of coefficient matrices or a callable")
     if not coeffs:
         raise ValueError("A must contain at least one coefficient matrix")
+    if len(coeffs) > len(_LETTERS):
+        raise ValueError(f"A has {len(coeffs)} coefficient matrices; at most {len(_LETTERS)}")
     letters = _LETTERS[:len(coeffs)]
-    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters))
+    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters), "A")
     if kind == "mpmath":
         tt = _mp(t)
     elif kind == "numpy":
@@ -241,9 +244,13 @@ def _gl_integration(nodes: int):
     return x, S
 
 
+#: the most Gauss-Legendre nodes of the quadrature path (its Legendre-Vandermonde system is
+#: inverted; beyond a few hundred nodes that costs more than it gains)
+MAX_NODES = 256
+
+
 def _magnus_quadrature(A, order, t, convention, nodes):
-    if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)):
-        raise TypeError(f"nodes must be an int, got {type(nodes).__name__}")
+    nodes = check_int("nodes", nodes, 1, MAX_NODES)
     if nodes < order + 2:
         raise ValueError(f"nodes must be >= order + 2, got {nodes}")
     x, S = _gl_integration(nodes)
@@ -306,13 +313,14 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     (multi-factor BCH, :func:`.bch.bch_multi`, evaluated at the matrices)."""
     from .bch_series import bch_multi
 
-    Xs = list(X)
+    Xs = as_list("X", X, "a sequence of square matrices")
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
     degree = check_int("degree", degree)
+    letters = tuple(chr(0x100 + i) for i in range(len(Xs)))
+    check_matrices(dict(zip(letters, Xs)), letters, "X")     # before the series is computed
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
-    check_matrices(mats, Z.alphabet)
     out = []
     for m in range(1, degree + 1):
         comp = Z.homogeneous_component(m)
@@ -350,7 +358,9 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
     _check_t(t)
     dps = check_int("dps", dps)
     max_terms = check_int("max_terms", max_terms)
-    max_dps = check_int("max_dps", max_dps, dps)
+    max_dps = check_int("max_dps", max_dps)
+    if dps > max_dps:
+        raise ValueError(f"dps = {dps} is above max_dps = {max_dps}: dps must be <= max_dps")
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     wdps = dps + _cancellation_digits(A, t, max_terms)
@@ -376,13 +386,13 @@ def _mp_coefficients(A):
     import mpmath
 
     As = []
-    for k, M in enumerate(A):
+    for k, M in enumerate(as_list("A", A, "a sequence of coefficient matrices")):
         if not isinstance(M, mpmath.matrix):
-            M = np.asarray(M, dtype=object)
+            M = np.asarray(M.tolist() if hasattr(M, "tolist") else M, dtype=object)
             if M.ndim != 2 or 0 in M.shape:
                 raise ValueError(f"A[{k}]: a coefficient must be a non-empty square matrix, got "
                                  f"shape {M.shape}")
-            M = M.tolist()
+            M = [[_mp_entry(x, f"A[{k}]") for x in row] for row in M.tolist()]
         As.append(mpmath.matrix(M))
     if not As:
         raise ValueError("A must contain at least one coefficient matrix")
@@ -396,6 +406,20 @@ def _mp_coefficients(A):
             if not mpmath.isfinite(x):
                 raise ValueError(f"A[{k}]: entries must be finite, got {shown(x)}")
     return As
+
+
+def _mp_entry(x, where: str):
+    """One coefficient entry as an mpf at the working precision: an exact or binary real number
+    rounded once (:func:`~seqtheory.theory.contract.check_exact` with ``floats``), a sympy
+    number evaluated; ``TypeError`` naming ``where`` for a bool, string or complex entry."""
+    import mpmath
+
+    if _sympy_number(x) and not isinstance(x, Rational):
+        if not x.is_real:
+            raise TypeError(f"{where}: entries must be real numbers, got {x}")
+        return mpmath.mpf(x._to_mpmath(mpmath.mp.prec + 10))
+    q = check_exact(where, x, floats=True)
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def _cancellation_digits(A, t, max_terms: int) -> int:

@@ -21,8 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .groups import FiniteGroup
-from ._messages import shown
-from .contract import check_exact_sympy
+from .contract import check_exact_sympy, check_instance, check_real
 
 __all__ = ["RepresentationAudit", "audit_representation", "IcosahedralRepresentation",
            "icosahedral_representation", "rotation_log", "rotation_axis_generator",
@@ -119,14 +118,9 @@ def audit_representation(group: FiniteGroup, mapping, tol: float | None = None
     Raises ``ValueError`` for a missing/extra element, non-square or mismatched matrices, NaN/inf
     entries or a negative ``tol``; ``TypeError`` for an unsupported mapping.
     """
-    if not isinstance(group, FiniteGroup):
-        raise TypeError(f"group must be a FiniteGroup, got {type(group).__name__}")
+    check_instance("group", group, FiniteGroup, "a FiniteGroup")
     if tol is not None:
-        if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer,
-                                                                     np.floating)):
-            raise TypeError(f"tol must be a real number, got {type(tol).__name__}")
-        if not (np.isfinite(tol) and tol >= 0):
-            raise ValueError(f"tol must be a finite non-negative number, got {shown(tol)}")
+        tol = check_real("tol", tol, 0)
     imgs = _images(group, mapping)
     exact = all(_is_exact_matrix(M) for M in imgs)
     if exact:
@@ -340,7 +334,7 @@ def rotation_axis_generator(R) -> Any:
     theta, w, L = rotation_log(R)
     if w is None:
         raise ValueError("R is the identity: log R = 0 has no axis")
-    R = sympy.Matrix(R)
+    R = _exact_rotation_matrix(R)
     if sympy.simplify(theta - sympy.pi) == 0:
         S = R + sympy.eye(3)
         k = max(range(3), key=lambda i: float(S[i, i]))
