@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from seqtheory.theory._checks import check_int, check_optional_int, check_real
+from seqtheory.theory.contract import check_bool
 
 __all__ = ["check_bool_fields", "check_int", "check_int_fields", "check_optional_int", "check_real",
            "check_real_field"]
@@ -43,7 +44,6 @@ def check_bool_fields(obj: Any, names: Iterable[str]) -> None:
     ``1`` or ``"False"`` (truthy) never stand for a flag and never key a run apart."""
     for name in names:
         value = getattr(obj, name)
-        if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
-            object.__setattr__(obj, name, bool(value))
-        elif not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+        flag = check_bool(name, value)
+        if type(value) is not bool:
+            object.__setattr__(obj, name, flag)

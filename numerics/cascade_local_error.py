@@ -76,7 +76,8 @@ def _error_vs_target(out, gens, word, eps: Fraction, dps: int):
     with working_dps(dps) as dps:
         e = mpmath.mpf(eps.numerator) / eps.denominator
         ref = path_product(gens, list(word), e, dps)
-        return frobenius_mp(np.asarray(out, dtype=object) - ref)
+        return frobenius_mp([out[i, j] - ref[i, j] for i in range(ref.shape[0])
+                             for j in range(ref.shape[1])])
 
 
 def _exact_element(C, word, eps) -> bool:

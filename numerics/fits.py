@@ -28,7 +28,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from seqtheory.theory._checks import check_int
+from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory.contract import as_list
 from seqtheory.theory._messages import shown
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
@@ -52,7 +53,10 @@ class SlopeFit:
         return iter((self.slope, self.ci_low, self.ci_high, self.intercept, self.stderr, self.r2, self.n))
 
     def contains(self, value: float, min_halfwidth: float = 0.0) -> bool:
-        """True when ``value`` lies in the CI widened to at least ``± min_halfwidth``."""
+        """True when ``value`` lies in the CI widened to at least ``± min_halfwidth``
+        (``value`` finite, ``min_halfwidth >= 0``: :func:`~seqtheory.theory.contract.check_real`)."""
+        value = check_real("value", value)
+        min_halfwidth = check_real("min_halfwidth", min_halfwidth, 0)
         lo = min(self.ci_low, self.slope - min_halfwidth)
         hi = max(self.ci_high, self.slope + min_halfwidth)
         return lo <= value <= hi
@@ -119,13 +123,13 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     non-finite values, a degenerate ε-grid or a confidence outside (0, 1)."""
     from scipy import stats
 
-    eps, err = list(eps), list(err)
+    eps = as_list("eps", eps, "a sequence of positive numbers")
+    err = as_list("err", err, "a sequence of positive numbers")
+    confidence = check_real("confidence", confidence, 0, 1, above=True, below=True)
     if len(eps) != len(err):
         raise ValueError(f"eps and err must have the same length, got {len(eps)} and {len(err)}")
     if len(eps) < 3:
         raise ValueError(f"need at least 3 points for a slope with a CI, got {len(eps)}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     for name, seq in (("eps", eps), ("err", err)):
         for v in seq:
             if not _positive(v):
@@ -150,6 +154,10 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     return SlopeFit(slope, slope - q * stderr, slope + q * stderr, intercept, stderr, r2, n, confidence)
 
 
+#: the most points :func:`choose_eps_grid` places (each is one call of ``err_fn``)
+MAX_GRID_POINTS = 1000
+
+
 def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float = 0.1, n: int = 8,
                     floor=None, margin: float = 1e6, span: float = 100.0, min_eps: float = 1e-12) -> list:
     """An ε-grid (geometric, decreasing, ``n`` points) on which ``err_fn(ε)`` stays above
@@ -164,7 +172,7 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     raise the working precision or ``eps_max``), for non-positive / non-finite parameters, or
     when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
     ``TypeError`` for a non-int ``n``."""
-    n = check_int("n", n, 3)
+    n = check_int("n", n, 3, MAX_GRID_POINTS)
     for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
                     ("margin", margin), ("min_eps", min_eps)):
         if not _positive(v):

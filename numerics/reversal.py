@@ -32,7 +32,9 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import as_list, complex_array
 
+from .word_counts import check_word_count
 from .local_error import as_mp_matrices, check_word, frobenius_mp, mp_zeros, path_product, to_mpf
 from seqtheory.theory.mp_precision import working_dps
 
@@ -77,14 +79,12 @@ def omega2(gens, word, dps: int = 50) -> np.ndarray:
 
 
 def _vec(h0, d: int) -> np.ndarray:
-    h = np.asarray(h0, dtype=object).reshape(-1)
-    if h.shape[0] != d:
-        raise ValueError(f"h0 must have length {d}, got {h.shape[0]}")
+    h = np.asarray(h0.tolist() if hasattr(h0, "tolist") else h0, dtype=object)
+    if h.ndim != 1 or h.shape[0] != d:
+        raise ValueError(f"h0 must be a vector of length {d}, got shape {h.shape}")
     out = np.empty(d, dtype=object)
     for i, v in enumerate(h):
-        out[i] = to_mpf(v)
-        if not mpmath.isfinite(out[i]):
-            raise ValueError("h0 has a non-finite entry")
+        out[i] = to_mpf(v, f"h0[{i}]")
     return out
 
 
@@ -128,8 +128,10 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
     """Bound vs prediction over an ε grid. ``omega2_sign``/``omega2_scale`` alter the predicted
     second-order difference ``2·Ω2`` (negative controls: ``−1`` flips the sign of Ω2, scale ½
     drops the factor 2); the correct values are ``+1``, ``1``."""
+    omega2_sign = check_int("omega2_sign", omega2_sign, None)
     if omega2_sign not in (1, -1):
         raise ValueError("omega2_sign must be +1 or -1")
+    grid = as_list("eps_grid", eps_grid, "a sequence of positive numbers")
     out = []
     with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
@@ -137,14 +139,13 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
         h = _vec(h0, A[0].shape[0])
         O2h = omega2(A, w, dps).dot(h)
         nO2h = euclidean_norm(O2h)
-        for e in eps_grid:
-            e = to_mpf(e)
-            if e <= 0:
-                raise ValueError("eps_grid must hold positive values")
+        scale = to_mpf(omega2_scale, "omega2_scale")
+        for i, e in enumerate(grid):
+            e = to_mpf(e, f"eps_grid[{i}]", 0, above=True)
             Dh = (path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)).dot(h)
             bound = euclidean_norm(Dh) / 2
             pred = e * e * nO2h
-            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * to_mpf(omega2_scale) * e * e))
+            resid = euclidean_norm(Dh - O2h * (2 * omega2_sign * scale * e * e))
             out.append(ReversalPoint(float(e), float(bound), float(pred),
                                      float(bound / pred) if pred > 0 else float("nan"),
                                      float(resid)))
@@ -163,7 +164,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
         w = check_word(word, len(A))
         d = A[0].shape[0]
         h = _vec(h0, d)
-        e = to_mpf(eps)
+        e = to_mpf(eps, "eps", 0)
         if diag is None:
             E = mpmath.expm(mpmath.matrix((omega1(A, w, dps) * e).tolist()))
             y = np.array([mpmath.fsum(E[i, j] * h[j] for j in range(d)) for i in range(d)],
@@ -189,6 +190,7 @@ def zero_area_words(T: int, n: int = 2, limit: int = 10) -> list[tuple[int, ...]
     import itertools
 
     T, n, limit = check_int("T", T), check_int("n", n), check_int("limit", limit)
+    check_word_count(n, T)
     out = []
     for w in itertools.product(range(n), repeat=T):
         if w == w[::-1]:
@@ -214,8 +216,8 @@ def affine_diagonal_final_state(decay, inject, word) -> np.ndarray:
     term the final state ``Σ_s (Π_{r>s} a(x_r)) b(x_s)`` depends on the order, so an affine
     diagonal layer can separate ``x`` from ``x̄`` (cf. [DEPTH] Prop. 3.3: affine restricted layers
     reach derived length 2 per layer)."""
-    a = np.asarray(decay, dtype=complex)
-    b = np.asarray(inject, dtype=complex)
+    a = complex_array(decay, "decay")
+    b = complex_array(inject, "inject")
     if a.ndim != 2 or a.shape != b.shape:
         raise ValueError(f"decay and inject must be (n, d) arrays of equal shape, got {a.shape}, "
                          f"{b.shape}")

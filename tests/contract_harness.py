@@ -173,17 +173,21 @@ class Exact(Kind):
     Decimal convert exactly; binary floats are refused."""
 
     lo: Fraction | None = None
+    floats: bool = False
 
     def variants(self, base):
         q = Fraction(base)
+        f = float(q) + 2.0 ** -40
+        flt = (SAME, lambda b: (f, Fraction(f))) if self.floats else (REFUSE, lambda b: (f, None))
         return [Variant("int or Fraction", SAME, lambda b: (Fraction(b), Fraction(b))),
                 Variant("sympy Rational", SAME, lambda b: (sympy.Rational(q.numerator, q.denominator), q)),
                 Variant("python-flint fmpq", SAME, lambda b: (flint.fmpq(q.numerator, q.denominator), q)),
                 Variant("Decimal", SAME, lambda b: (Decimal(q.numerator) / Decimal(q.denominator), q)
                         if q.denominator in (1, 2, 4, 5, 8, 10) else (Decimal(q.numerator), Fraction(q.numerator))),
-                Variant("float", REFUSE, lambda b: (float(q) + 2.0 ** -40, None), lambda b: st.sampled_from(
-                    [(float(q) + 2.0 ** -40, None), (np.float64(float(q) + 2.0 ** -40), None),
-                     (mpmath.mpf(float(q)) + mpmath.mpf(2) ** -80, None)])),
+                Variant("float", *flt, lambda b: st.sampled_from(
+                    [(f, Fraction(f) if self.floats else None),
+                     (np.float64(f), Fraction(f) if self.floats else None),
+                     (mpmath.mpf(f), Fraction(f) if self.floats else None)])),
                 Variant("bool", REFUSE, _fixed(True)),
                 Variant("complex", REFUSE, lambda b: (complex(float(q), 1), None)),
                 Variant("string", REFUSE, lambda b: (str(q), None)),
@@ -237,6 +241,16 @@ class RealArray(Kind):
         if self.torch_ok:
             out.append(Variant("torch float64 tensor", EITHER, lambda b: (_tensor(a), a)))
         return out
+
+
+def _decimal(x) -> Decimal:
+    """An exact rational with a terminating decimal expansion as that ``Decimal``."""
+    q = Fraction(x)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 100
+        d = Decimal(q.numerator) / Decimal(q.denominator)
+    assert Fraction(d) == q, f"{q} has no terminating decimal"
+    return d
 
 
 def _poisoned(a: np.ndarray, v: float) -> np.ndarray:
@@ -304,11 +318,13 @@ class ExactMatrix(Kind):
         rows = [list(r) for r in base]
         return [Variant("Fractions", SAME, lambda b: ([[Fraction(x) for x in r] for r in rows], rows)),
                 Variant("sympy Matrix", SAME, lambda b: (sympy.Matrix(rows), rows)),
-                Variant("numpy int array", SAME, lambda b: (np.array(rows, dtype=np.int32), rows)),
-                Variant("Decimal entries", SAME, lambda b: ([[Decimal(x) for x in r] for r in rows], rows)),
+                Variant("numpy int array", SAME, lambda b: (np.array(rows, dtype=np.int32), rows))
+                if all(Fraction(x).denominator == 1 for r in rows for x in r) else
+                Variant("numpy object array", SAME, lambda b: (np.array(rows, dtype=object), rows)),
+                Variant("Decimal entries", SAME, lambda b: ([[_decimal(x) for x in r] for r in rows], rows)),
                 Variant("float entries", REFUSE, lambda b: (np.array(rows, dtype=np.float64), None)),
                 Variant("float16 array", REFUSE, lambda b: (np.array(rows, dtype=np.float16), None)),
-                Variant("mpf entries", REFUSE, lambda b: ([[mpmath.mpf(x) for x in r] for r in rows], None)),
+                Variant("mpf entries", REFUSE, lambda b: ([[mpmath.mpf(float(x)) for x in r] for r in rows], None)),
                 Variant("complex entries", REFUSE, lambda b: ([[complex(x) for x in r] for r in rows], None)),
                 Variant("wrong shape", REFUSE, lambda b: ([r[:-1] for r in rows], None)),
                 Variant("None", REFUSE, _fixed(None))]
@@ -320,6 +336,7 @@ class Word(Kind):
 
     n: int
     empty: str = ANY
+    batch: bool = False
 
     def variants(self, base):
         w = list(base)
@@ -334,7 +351,7 @@ class Word(Kind):
                 Variant("float letters", REFUSE, lambda b: ([float(x) for x in w], None)),
                 Variant("bool letters", REFUSE, lambda b: ([True] * len(w), None)),
                 Variant("string", REFUSE, _fixed("0101")),
-                Variant("2-D array", REFUSE, lambda b: (np.array([w, w]), None)),
+                Variant("2-D array", ANY if self.batch else REFUSE, lambda b: (np.array([w, w]), None)),
                 Variant("empty", self.empty, _fixed([])),
                 Variant("None", REFUSE, _fixed(None))]
 

@@ -34,6 +34,16 @@ def _close(expected, rel=1e-14):
     return check
 
 
+def _approx(a, b, rel=1e-12) -> bool:
+    """Equal up to ``rel`` (an exact input read through another, equally correct, rounding)."""
+    return bool(np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=rel, atol=0))
+
+
+def _fractions(levels):
+    """fmpq levels as nested lists of Fractions."""
+    return [[Fraction(int(x.p), int(x.q)) for x in lv] for lv in levels]
+
+
 def _eq(expected):
     def check(args, result):
         assert same(result, expected), (result, expected)
@@ -238,4 +248,162 @@ def theory_specs() -> dict[str, list[Spec]]:
 
 def all_specs() -> dict[str, list[Spec]]:
     """Every spec, keyed by the public name's full dotted path."""
-    return {**theory_specs()}
+    return {**theory_specs(), **numerics_specs()}
+
+
+# ------------------------------------------------------------------------------------------------
+# seqtheory.numerics
+# ------------------------------------------------------------------------------------------------
+def numerics_specs() -> dict[str, list[Spec]]:
+    import seqtheory.numerics as nm
+    from seqtheory.theory import FiniteGroup
+
+    out: dict[str, list[Spec]] = {}
+
+    def add(name, *specs):
+        out[f"seqtheory.numerics.{name}"] = list(specs)
+
+    S3 = FiniteGroup.named("S3")
+    sl2 = [np.array([[0, 1], [0, 0]]), np.array([[0, 0], [1, 0]])]
+    G = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    h0 = [1.0, 0.0]
+    third = Fraction(1, 3)
+    alpha, beta = [[Fraction(1, 2)], [Fraction(1, 4)]], [[1], [2]]
+
+    add("GroupCascade", Spec("cascade_for_group(S3).run(words)", lambda words: nm.cascade_for_group(S3).run(words),
+                             {"words": (Word(6, batch=True), [1, 2, 3, 4])},
+                             oracle=lambda a, r: _eq(nm.prefix_products(S3.cayley_table(), [a["words"]]))(a, r)))
+    add("cascade_for_group", Spec("cascade_for_group(group, convention)", lambda group, convention:
+                                  nm.cascade_for_group(group, convention).depth,
+                                  {"group": (Obj("FiniteGroup"), S3), "convention": (Choice(("left", "right")), "left")},
+                                  oracle=_eq(2)))
+    series = [[S3.index(g) for g in H.elements] for H in S3.derived_series()]
+    add("build_cascade", Spec("build_cascade(table, series)", lambda table, series: nm.build_cascade(
+        table, series).depth, {"table": (Obj("Cayley table"), S3.cayley_table()),
+                               "series": (Obj("normal series"), series)}, oracle=_eq(2)))
+    add("prefix_products", Spec("prefix_products(table, words, convention)", lambda words, convention:
+                                nm.prefix_products(S3.cayley_table(), words, convention),
+                                {"words": (Word(6, batch=True), [1, 2, 3]),
+                                 "convention": (Choice(("left", "right")), "left")},
+                                oracle=_eq(np.array([[1, 4, 2]]))))
+    add("agl13_coordinates", Spec("agl13_coordinates(group)", lambda group: nm.agl13_coordinates(group).shape,
+                                  {"group": (Obj("FiniteGroup"), S3)}, oracle=_eq((6, 2))))
+    coords = nm.agl13_coordinates(S3)
+    add("agl_layer_states", Spec("agl_layer_states(coords, words, bias)", lambda words, bias:
+                                 nm.agl_layer_states(coords, [words], bias),
+                                 {"words": (Word(6), [1, 2]), "bias": (Flag(), True)}))
+    add("two_layer_cascade_states", Spec("two_layer_cascade_states(n, T, layers)", lambda n, T, layers:
+                                         nm.two_layer_cascade_states(n, T, layers)["distinct_states"],
+                                         {"n": (Int(1), 2), "T": (Int(1), 3), "layers": (Int(1, 2), 2)},
+                                         oracle=_eq(14)))
+    add("least_separating_class", Spec("least_separating_class(n, T)", lambda n, T: nm.least_separating_class(n, T),
+                                       {"n": (Int(1), 2), "T": (Int(0), 4)}, oracle=_eq(3)))
+    add("least_depth_for_length", Spec("least_depth_for_length(n, T)", lambda n, T: nm.least_depth_for_length(n, T),
+                                       {"n": (Int(1), 2), "T": (Int(0), 4)}, oracle=_eq((3, 2))))
+    add("max_class_for_depth", Spec("max_class_for_depth(n, k)", lambda n, k: nm.max_class_for_depth(n, k),
+                                    {"n": (Int(1), 2), "k": (Int(0), 2)}, oracle=_eq(4)))
+    add("least_depth_for_class", Spec("least_depth_for_class(n, c)", lambda n, c: nm.least_depth_for_class(n, c),
+                                      {"n": (Int(2), 2), "c": (Int(0), 3)}, oracle=_eq(2)))
+    add("colliding_pair", Spec("colliding_pair(n, T, c)", lambda n, T, c: nm.colliding_pair(n, T, c),
+                               {"n": (Int(1), 2), "T": (Int(0), 4), "c": (Int(0), 2)},
+                               oracle=_eq(((0, 1, 1, 0), (1, 0, 0, 1)))))
+    add("word_signature_levels", Spec("word_signature_levels(word, n, c)", lambda word, n, c:
+                                      nm.word_signature_levels(word, n, c),
+                                      {"word": (Word(2), [0, 1, 1]), "n": (Int(1), 2), "c": (Int(0), 2)},
+                                      oracle=_eq([np.array([1]), np.array([1, 2]), np.array([1, 0, 4, 4])])))
+    add("zero_area_words", Spec("zero_area_words(T, n, limit)", lambda T, n, limit: nm.zero_area_words(T, n, limit),
+                                {"T": (Int(1), 8), "n": (Int(1), 2), "limit": (Int(1), 3)},
+                                oracle=_eq([(0, 1, 1, 0, 1, 0, 0, 1), (1, 0, 0, 1, 0, 1, 1, 0)])))
+    add("fit_loglog_slope", Spec("fit_loglog_slope(eps, err, confidence)", lambda eps, err, confidence:
+                                 nm.fit_loglog_slope(eps, err, confidence).slope,
+                                 {"eps": (RealArray(low=SAME), [0.1, 0.2, 0.4]),
+                                  "err": (RealArray(low=SAME), [0.01, 0.04, 0.16]),
+                                  "confidence": (Real(0, 1, above=True), 0.95)}, oracle=lambda a, r: _close(2.0, 1e-12)(a, r),
+                                 same=_approx))
+    add("SlopeFit", Spec("fit_loglog_slope(...).contains(value)", lambda value: nm.fit_loglog_slope(
+        [0.1, 0.2, 0.4], [0.01, 0.04, 0.16]).contains(value, 1e-9), {"value": (Real(), 2.0)}, oracle=_eq(True)))
+    add("choose_eps_grid", Spec("choose_eps_grid(err_fn, expected_order, eps_max=, n=)",
+                                lambda expected_order, eps_max, n: nm.choose_eps_grid(
+                                    lambda e: e ** 2, expected_order, eps_max=eps_max, n=n),
+                                {"expected_order": (Real(0, above=True), 2.0), "eps_max": (Real(0, above=True), 0.1),
+                                 "n": (Int(3), 4)}, same=_approx))
+    add("log_series_coefficients", Spec("log_series_coefficients(gens, word, degree, dps)",
+                                        lambda gens, word, degree, dps: nm.log_series_coefficients(gens, word, degree, dps),
+                                        {"gens": (Matrices(low=SAME), sl2), "word": (Word(2), [0, 1]),
+                                         "degree": (Int(1), 2), "dps": (Int(1, big=REFUSE), 20)}))
+    add("truncation_error", Spec("truncation_error(gens, word, c, eps, dps=)", lambda gens, word, c, eps, dps:
+                                 nm.truncation_error(gens, word, c, eps, dps=dps),
+                                 {"gens": (Matrices(low=SAME), sl2), "word": (Word(2), [0, 1]), "c": (Int(1), 2),
+                                  "eps": (Real(0), 0.1), "dps": (Int(1, big=REFUSE), 20)}))
+    add("local_error_scan", Spec("local_error_scan(gens, word, c, n_points)", lambda c, n_points:
+                                 nm.local_error_scan(sl2, [0, 1, 0], c, n_points).slope,
+                                 {"c": (Int(1), 2), "n_points": (Int(3), 3)}, heavy=True))
+    add("target_generators", Spec("target_generators(name, seed, size, n_letters)", lambda name, seed, size, n_letters:
+                                  nm.target_generators(name, seed, size, n_letters),
+                                  {"name": (Choice(("gl_random", "sl2")), "gl_random"), "seed": (Int(0), 1),
+                                   "size": (Int(1), 3), "n_letters": (Int(1), 2)}))
+    add("omega2", Spec("omega2(gens, word, dps)", lambda gens, word: nm.omega2(gens, word, 20),
+                       {"gens": (Matrices(low=SAME), sl2), "word": (Word(2), [0, 1])},
+                       oracle=lambda a, r: _eq(np.array([[-0.5, 0.0], [0.0, 0.5]]))(a, r.astype(float))))
+    add("reversal_bound", Spec("reversal_bound(gens, word, h0, eps, dps)", lambda gens, h0, eps:
+                               nm.reversal_bound(gens, [0, 1], h0, eps, 20),
+                               {"gens": (Matrices(low=SAME), sl2), "h0": (RealArray(low=SAME), h0),
+                                "eps": (Real(0), 0.1)}))
+    add("reversal_scan", Spec("reversal_scan(gens, word, h0, eps_grid, omega2_sign=)", lambda eps_grid, omega2_sign:
+                              [p.ratio for p in nm.reversal_scan(sl2, [0, 1], h0, eps_grid, 20, omega2_sign)],
+                              {"eps_grid": (RealArray(low=SAME), [0.1, 0.05]), "omega2_sign": (Choice((1, -1)), 1)}))
+    add("abelian_model_error", Spec("abelian_model_error(gens, word, h0, eps)", lambda word, eps:
+                                    nm.abelian_model_error(sl2, word, h0, eps, dps=20),
+                                    {"word": (Word(2), [0, 1]), "eps": (Real(0), 0.1)}))
+    add("nilpotent_cascade", Spec("nilpotent_cascade(generators, depth, coupling)", lambda generators, depth, coupling:
+                                  nm.nilpotent_cascade(generators, depth, coupling).nilpotency_class,
+                                  {"generators": (Matrices(low=SAME), sl2), "depth": (Int(1), 2),
+                                   "coupling": (Choice(("polynomial", "linear")), "polynomial")}, oracle=_eq(4)))
+    add("NilpotentCascade", Spec("NilpotentCascade.error(word, eps, dps)", lambda word, eps, dps:
+                                 nm.nilpotent_cascade(sl2, 2).error(word, eps, dps),
+                                 {"word": (Word(2), [0, 1]), "eps": (Exact(floats=True), third),
+                                  "dps": (Int(15, big=REFUSE), 20)}))
+    add("free_group_element", Spec("free_group_element(word, n, c, eps)", lambda word, n, c, eps:
+                                   nm.free_group_element(word, n, c, eps),
+                                   {"word": (Word(2), [0, 1]), "n": (Int(1), 2), "c": (Int(1), 2),
+                                    "eps": (Exact(floats=True), Fraction(1, 2))},
+                                   oracle=lambda a, r: _eq([[1], [Fraction(1, 2)] * 2, [Fraction(1, 8), 0, Fraction(1, 4),
+                                                                              Fraction(1, 8)]])(a, _fractions(r)),
+                                   same=lambda a, b: same(_fractions(a), _fractions(b))))
+    add("affine_diagonal_final_state", Spec("affine_diagonal_final_state(decay, inject, word)", lambda decay, inject, word:
+                                            nm.affine_diagonal_final_state(decay, inject, word),
+                                            {"decay": (RealArray(low=SAME, complex_ok=True), [[0.5], [0.25]]),
+                                             "inject": (RealArray(low=SAME, complex_ok=True), [[1.0], [2.0]]),
+                                             "word": (Word(2), [0, 1])}, oracle=_eq(np.array([2.25 + 0j]))))
+    add("affine_target_state", Spec("affine_target_state(alpha, beta, word, h0)", lambda alpha, beta, word, h0:
+                                    nm.affine_target_state(alpha, beta, word, h0),
+                                    {"alpha": (ExactMatrix(), alpha), "beta": (ExactMatrix(), beta),
+                                     "word": (Word(2), [0, 1]), "h0": (Obj("initial state"), [1])},
+                                    oracle=_eq([Fraction(19, 8)])))
+    add("restricted_layer_state", Spec("restricted_layer_state(decay, bias, word, h0)", lambda decay, bias, word, h0:
+                                       nm.restricted_layer_state(decay, bias, word, h0),
+                                       {"decay": (ExactMatrix(), alpha), "bias": (ExactMatrix(), beta),
+                                        "word": (Word(2), [0, 1]), "h0": (Obj("initial state"), [1])},
+                                       oracle=_eq([Fraction(19, 8)])))
+    add("restricted_vs_target_table", Spec("restricted_vs_target_table(alpha, beta, h0, max_len, dps)",
+                                           lambda max_len, dps: len(nm.restricted_vs_target_table(alpha, beta, [1], max_len, dps)),
+                                           {"max_len": (Int(1), 2), "dps": (Int(1, big=REFUSE), 20)}, oracle=_eq(6)))
+    add("rownorm_update", Spec("rownorm_update(G, eta, eps=, centre=)", lambda G, eta, eps, centre:
+                               nm.rownorm_update(G, eta, eps=eps, centre=centre),
+                               {"G": (RealArray(low=SAME), G), "eta": (Real(0, above=True), 1.0),
+                                "eps": (Real(0), 0.0), "centre": (Flag(), True)}))
+    add("rownorm_ratio", Spec("rownorm_ratio(G, eta, rtol)", lambda G, eta: round(nm.rownorm_ratio(G, eta)["ratio"], 6),
+                              {"G": (RealArray(low=SAME), G), "eta": (Real(0, above=True), 1.0)}, heavy=True))
+    add("steepest_descent_diameter", Spec("steepest_descent_diameter(G, eta)", lambda G, eta: round(
+        nm.steepest_descent_diameter(G, eta).value, 6), {"G": (RealArray(low=SAME), G),
+                                                         "eta": (Real(0, above=True), 1.0)}, heavy=True))
+    add("min_tension", Spec("min_tension(G, rtol=)", lambda G, rtol: round(nm.min_tension(G, rtol=rtol).value, 6),
+                            {"G": (RealArray(low=SAME), G), "rtol": (Real(0), 1e-9)}, heavy=True))
+    add("covering_radius_descent", Spec("covering_radius_descent(G, eta)", lambda G, eta: round(
+        nm.covering_radius_descent(G, eta).value, 6), {"G": (RealArray(low=SAME), G),
+                                                       "eta": (Real(0, above=True), 1.0)}, heavy=True))
+    add("max_min_separation", Spec("max_min_separation(V, d, starts=, seed=, maxiter=)", lambda V, d, starts, seed, maxiter:
+                                   round(nm.max_min_separation(V, d, starts=starts, seed=seed, maxiter=maxiter).ratio, 9),
+                                   {"V": (Int(2), 4), "d": (Int(1), 2), "starts": (Int(1), 2), "seed": (Int(0), 0),
+                                    "maxiter": (Int(1), 50)}))
+    return out

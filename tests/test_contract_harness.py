@@ -141,8 +141,8 @@ def test_drawn_arguments(name, spec, data):
         pytest.skip("the spec has a known failure (kind 6/7/12: engine helper); the sweep marks it")
     values, canon, drawn = _draw_args(data, spec)
     out = run_call(lambda: spec.call(**values))
-    if drawn[REFUSE]:
-        expect, named = REFUSE, drawn[REFUSE]
+    if drawn[REFUSE]:                   # a refusal may name any argument that may be refused
+        expect, named = REFUSE, drawn[REFUSE] + drawn[ANY] + drawn[EITHER]
     elif drawn[ANY] or drawn[EITHER]:
         expect, named = (ANY if drawn[ANY] else EITHER), drawn[ANY] + drawn[EITHER]
     else:

@@ -70,7 +70,8 @@ from ._messages import counted, shown
 
 __all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
            "check_size", "check_real", "check_exact", "check_exact_sympy", "low_precision_dtype",
-           "FLOAT64_RANK_WHY", "check_float64", "real_array", "check_instance", "as_list"]
+           "FLOAT64_RANK_WHY", "check_float64", "real_array", "check_instance", "as_list",
+           "check_int_sequence", "blamed_on", "complex_array", "check_bool"]
 
 
 class IntArgumentTypeError(TypeError, ValueError):
@@ -131,12 +132,33 @@ def check_size(name: str, value: Any, count: int, bound: int, bound_name: str, w
 
 
 # ----------------------------------------------------------------------------- objects and sequences
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` as a Python ``bool`` if it is one (or a numpy bool); ``TypeError`` naming
+    ``name`` otherwise, so that ``1`` or ``"False"`` (truthy) never stand for a flag."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {type(value).__name__} {shown(value)}")
+
+
 def check_instance(name: str, value: Any, types: type | tuple[type, ...], what: str) -> Any:
     """``value`` itself if it is an instance of ``types``; ``TypeError`` naming ``name`` and
     ``what`` it must be otherwise (never an ``AttributeError`` deep inside the computation)."""
     if not isinstance(value, types):
         raise TypeError(f"{name} must be {what}, got {type(value).__name__} {shown(value)}")
     return value
+
+
+def check_int_sequence(name: str, value: Any, minimum: int | None = None,
+                       maximum: int | None = None, *, min_len: int = 0) -> list[int]:
+    """``value`` (a sequence or 1-D array of integers) as a list of Python ints in
+    ``[minimum, maximum]``, at least ``min_len`` long; each entry by :func:`check_int` (named
+    ``name[i]``), so floats, bools and nested sequences are refused, not rounded."""
+    out = [check_int(f"{name}[{i}]", x, minimum, maximum)
+           for i, x in enumerate(as_list(name, value, "a sequence of ints"))]
+    if len(out) < min_len:
+        raise ValueError(f"{name} must be non-empty" if min_len == 1 else
+                         f"{name} must have at least {min_len} entries, got {len(out)}")
+    return out
 
 
 def as_list(name: str, value: Any, what: str = "a sequence") -> list:
@@ -146,6 +168,17 @@ def as_list(name: str, value: Any, what: str = "a sequence") -> list:
             or getattr(value, "ndim", 1) == 0:
         raise TypeError(f"{name} must be {what}, got {type(value).__name__} {shown(value)}")
     return list(value)
+
+
+@contextlib.contextmanager
+def blamed_on(name: str, value: Any):
+    """Re-raise a ``ValueError`` of the block as one that starts with ``name = value:`` -- the
+    caller's argument that asked for the work refused inside (a helper's bound named in the
+    helper's terms becomes an error about the caller's argument)."""
+    try:
+        yield
+    except ValueError as exc:
+        raise ValueError(f"{name} = {shown(value)}: {exc}") from exc
 
 
 # ----------------------------------------------------------------------------- real numbers
@@ -213,7 +246,8 @@ def _flint_exact(value: Any) -> Fraction | None:
     return None
 
 
-def check_exact(name: str, value: Any, *, floats: bool = False) -> Fraction:
+def check_exact(name: str, value: Any, *, floats: bool = False, minimum: Any = None,
+                above: bool = False) -> Fraction:
     """``value`` as an exact ``Fraction``: integers (anything ``operator.index`` takes, not a
     bool), ``Fraction`` and other ``numbers.Rational`` (sympy ``Rational``), python-flint
     ``fmpz`` / ``fmpq``, a finite ``Decimal`` (its decimal value). A binary float (``float``,
@@ -221,7 +255,14 @@ def check_exact(name: str, value: Any, *, floats: bool = False) -> Fraction:
     ``name`` -- an exact computation never reads 0.1 as 1/10 nor as the binary fraction it
     holds -- unless ``floats`` is true (documented by the caller): then its exact binary value.
     ``TypeError`` for anything else (complex, strings, symbols, irrationals), ``ValueError``
-    for NaN/inf."""
+    for NaN/inf or a value below ``minimum`` (at or below it with ``above``), compared exactly."""
+    q = _exact_value(name, value, floats)
+    if minimum is not None and (q <= minimum if above else q < minimum):
+        raise ValueError(f"{name} must be {'>' if above else '>='} {minimum}, got {shown(value)}")
+    return q
+
+
+def _exact_value(name: str, value: Any, floats: bool) -> Fraction:
     if _is_bool(value) or _is_complex(value) or isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be an exact number (int, Fraction, sympy Rational), got "
                         f"{'complex' if _is_complex(value) else type(value).__name__} {shown(value)}")
@@ -277,8 +318,9 @@ def _binary_fraction(value: Any) -> Fraction | None:
 
         if not mpmath.isfinite(value):
             return None
-        man, exp = value.man_exp
-        return Fraction(int(man)) * Fraction(2) ** int(exp)
+        sign, man, exp, _ = value._mpf_            # (-1)^sign · man · 2^exp, man >= 0
+        f = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -f if sign else f
     if type(value).__module__.startswith("sympy"):
         import sympy
 
@@ -369,6 +411,30 @@ def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) ->
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} contains NaN or inf")
     return a
+
+
+def complex_array(x: Any, name: str) -> np.ndarray:
+    """``x`` as a finite complex128 array (real input promoted exactly): the numeric paths that
+    document complex input. ``TypeError`` naming ``name`` for strings, bools and other
+    non-numbers (``complex("1+2j")`` is not read), ``ValueError`` for NaN/inf."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}")
+    a = np.asarray(x.tolist() if type(x).__module__.startswith("torch") else x)
+    if a.dtype == object:
+        a = np.vectorize(lambda v: _complex_entry(v, name), otypes=[np.complex128])(a) \
+            if a.size else a.astype(np.complex128)
+    if a.dtype.kind not in "iufc":
+        raise TypeError(f"{name} must hold numbers, got dtype {a.dtype}")
+    a = a.astype(np.complex128)
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return a
+
+
+def _complex_entry(v: Any, name: str) -> complex:
+    if _is_complex(v):
+        return complex(v)
+    return complex(_real_entry(v, name))
 
 
 def _real_entry(v: Any, name: str) -> float:

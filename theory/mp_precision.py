@@ -19,7 +19,11 @@ import mpmath
 
 from .contract import check_int
 
-__all__ = ["working_dps"]
+__all__ = ["working_dps", "MAX_DPS"]
+
+#: the most decimal digits a computation runs at (matrix exponentials and logarithms at 10^4
+#: digits take minutes; beyond, a request cannot finish)
+MAX_DPS = 10_000
 
 _LOCK = threading.RLock()
 
@@ -27,7 +31,8 @@ _LOCK = threading.RLock()
 @contextlib.contextmanager
 def working_dps(dps: int) -> Iterator[int]:
     """Hold the package's mpmath lock and ``mpmath.workdps(dps)`` for the ``with`` block; yields
-    ``dps`` as a Python int (``ValueError`` / ``TypeError`` naming ``dps`` otherwise)."""
-    dps = check_int("dps", dps)
+    ``dps`` as a Python int in ``1..MAX_DPS`` (``ValueError`` / ``TypeError`` naming ``dps``
+    otherwise)."""
+    dps = check_int("dps", dps, 1, MAX_DPS)
     with _LOCK, mpmath.workdps(dps):
         yield dps
