@@ -523,8 +523,13 @@ def _check_params(phase_tol, modulus_floor, lie_tol, n_letters, context_length, 
              for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi),
                                      ("modulus_floor", modulus_floor, 0.0, 1.0),
                                      ("lie_tol", lie_tol, 0.0, 1.0))]
-    return (*reals, check_int("n_letters", n_letters),
-            check_optional_int("context_length", context_length), check_int("seed", seed, 0))
+    return (*reals, check_int("n_letters", n_letters, 1, MAX_LETTERS),
+            check_optional_int("context_length", context_length, 1, MAX_LETTERS),
+            check_int("seed", seed, 0))
+
+
+#: the most letters (and the longest context) :func:`inspect` feeds the model
+MAX_LETTERS = 2 ** 20
 
 
 def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx, e: int,

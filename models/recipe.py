@@ -19,6 +19,7 @@ The formulas are those of ``seqtheory.models.training`` (code revision 2).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from typing import Callable
@@ -30,7 +31,7 @@ import torch.nn.functional as F
 from ._checks import check_int
 from .nonfinite import unchecked
 
-__all__ = ["seed_all", "lr_factor", "task_loss", "run_dtype", "train_arrays",
+__all__ = ["seed_all", "global_rngs_kept", "lr_factor", "task_loss", "run_dtype", "train_arrays",
            "jsonable", "checked_if_nonfinite"]
 
 
@@ -40,6 +41,20 @@ def seed_all(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
+
+
+@contextlib.contextmanager
+def global_rngs_kept():
+    """Save python's ``random``, numpy's global generator and torch's CPU generator, and restore
+    them when the block ends (a run that :func:`seed_all` inside leaves its caller's random
+    streams as they were)."""
+    py, npy = random.getstate(), np.random.get_state()
+    with torch.random.fork_rng(devices=[]):
+        try:
+            yield
+        finally:
+            random.setstate(py)
+            np.random.set_state(npy)
 
 
 def lr_factor(cfg, step: int) -> float:

@@ -33,14 +33,15 @@ import numpy as np
 import torch
 
 from seqtheory.theory._messages import shown
+from seqtheory.theory.contract import check_instance
 
 from ._checks import check_bool_fields, check_int, check_int_fields, check_optional_int, check_real, \
     check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
-from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
-                     train_arrays)
+from .recipe import (checked_if_nonfinite, global_rngs_kept, jsonable, lr_factor, run_dtype,
+                     seed_all, task_loss, train_arrays)
 from .store import ResultsStore, config_key, default_owner
 from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
@@ -342,8 +343,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     for a ``lease_s`` that is not a positive number or a ``wait_s`` below 0 (numpy scalars are
     numbers).
     """
+    check_instance("cfg", cfg, TrainConfig, "a TrainConfig")
+    if store is not None:
+        check_instance("store", store, ResultsStore, "a ResultsStore or None")
     lease_s = check_real("lease_s", lease_s, 0, above=True)
     wait_s = check_real("wait_s", wait_s, 0)
+    threads = check_optional_int("threads", threads)
     if store is not None:
         done = store.result(cfg)
         if done is not None:
@@ -354,12 +359,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-    threads = check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:
             torch.set_num_threads(threads)
-        result = _train(cfg, store, dev, owner, on_progress, lease_s)
+        with global_rngs_kept():         # the run seeds the global RNGs; the caller's come back
+            result = _train(cfg, store, dev, owner, on_progress, lease_s)
     except BaseException as exc:
         if store is not None:
             if isinstance(exc, Exception):

@@ -137,6 +137,7 @@ class Real(Kind):
     above: bool = False
     finite: bool = True
     optional: bool = False
+    below: bool = False
 
     def variants(self, base):
         def promoted(t):
@@ -163,7 +164,8 @@ class Real(Kind):
             low = self.lo if self.above else self.lo - 1
             out.append(Variant("below the range", REFUSE, lambda b: (low, None)))
         if self.hi is not None:
-            out.append(Variant("above the range", REFUSE, lambda b: (self.hi + 1, None)))
+            out.append(Variant("above the range", REFUSE,
+                               lambda b: (self.hi if self.below else self.hi * 2 + 1, None)))
         return out
 
 
@@ -353,6 +355,38 @@ class Word(Kind):
                 Variant("string", REFUSE, _fixed("0101")),
                 Variant("2-D array", ANY if self.batch else REFUSE, lambda b: (np.array([w, w]), None)),
                 Variant("empty", self.empty, _fixed([])),
+                Variant("None", REFUSE, _fixed(None))]
+
+
+@dataclasses.dataclass(frozen=True)
+class TokenTensor(Kind):
+    """A ``(B, T)`` tensor of token ids in ``0..vocab-1`` (a model's input; the baseline is an
+    int64 tensor)."""
+
+    vocab: int
+
+    def variants(self, base):
+        import torch
+
+        t = torch.as_tensor(base, dtype=torch.long)
+
+        def strided(b):
+            wide = torch.zeros(t.shape[0], 2 * t.shape[1], dtype=torch.long)
+            wide[:, ::2] = t
+            return wide[:, ::2], t
+
+        return [Variant("int32 tensor", SAME, lambda b: (t.int(), t)),
+                Variant("non-contiguous view", SAME, strided),
+                Variant("numpy array", EITHER, lambda b: (t.numpy(), t)),
+                Variant("nested lists", EITHER, lambda b: (t.tolist(), t)),
+                Variant("float tensor", REFUSE, lambda b: (t.float(), None)),
+                Variant("bool tensor", REFUSE, lambda b: (t > 0, None)),
+                Variant("token out of range", REFUSE, lambda b: (torch.full_like(t, self.vocab), None),
+                        lambda b: st.sampled_from([self.vocab, -1, 2 ** 40]).map(
+                            lambda v: (torch.full_like(t, v), None))),
+                Variant("1-D tensor", REFUSE, lambda b: (t[0], None)),
+                Variant("batch 0", ANY, lambda b: (t[:0], None)),
+                Variant("string", REFUSE, _fixed("0121")),
                 Variant("None", REFUSE, _fixed(None))]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import sympy
 
 from contract_harness import (ANY, EITHER, REFUSE, SAME, Choice, Exact, ExactMatrix, Flag, Int, Matrices, Obj,
-                              Real, RealArray, Spec, Text, Word, same)
+                              Real, RealArray, Spec, Text, TokenTensor, Word, same)
 
 E12 = np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]])
 E23 = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 0]])
@@ -248,7 +248,7 @@ def theory_specs() -> dict[str, list[Spec]]:
 
 def all_specs() -> dict[str, list[Spec]]:
     """Every spec, keyed by the public name's full dotted path."""
-    return {**theory_specs(), **numerics_specs()}
+    return {**theory_specs(), **numerics_specs(), **models_specs(), **proofs_checks_specs()}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -407,3 +407,195 @@ def numerics_specs() -> dict[str, list[Spec]]:
                                    {"V": (Int(2), 4), "d": (Int(1), 2), "starts": (Int(1), 2), "seed": (Int(0), 0),
                                     "maxiter": (Int(1), 50)}))
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# seqtheory.models
+# ------------------------------------------------------------------------------------------------
+ENGINE = "kind 6/7/12: engine helper"
+
+
+def _tiny_train_config(**kw):
+    import seqtheory.models as m
+
+    fields = dict(task="S3", model="gla", depth=1, width=8, n_heads=2, d_state=4, train_length=4,
+                  n_train=32, n_test=16, steps=2, batch_size=8, warmup=0, checkpoint_every=1000,
+                  log_every=1000)
+    fields.update(kw)
+    return m.TrainConfig(**fields)
+
+
+def _trained(result: dict) -> tuple:
+    """What a training run answers (its numbers; not where they came from)."""
+    return result["final_loss"], result["test"]
+
+
+def _under_default_dtype(dtype, fn):
+    import torch
+
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        return fn()
+    finally:
+        torch.set_default_dtype(old)
+
+
+def _batch0_parallel_equals_recurrent():
+    """Every model in parallel mode on a batch of 0 words: the empty result the recurrent
+    (reference) mode gives."""
+    import torch
+    import seqtheory.models as m
+
+    tokens = torch.zeros((0, 4), dtype=torch.long)
+    out = {}
+    for name in m.MODEL_NAMES:
+        torch.manual_seed(0)
+        model = m.SequenceModel(m.ModelConfig(name=name, vocab_size=3, n_out=3, width=8, n_heads=2,
+                                              d_state=4))
+        out[name] = tuple(model(tokens, mode="parallel").shape), tuple(model(tokens, mode="recurrent").shape)
+    return out
+
+
+def _mixed_dtype_chunked_scan():
+    """The chunked scan on float64 x with float32 b, c, log_mag: the reference's answer on the
+    inputs promoted to float64 (``torch.result_type``), within float64 rounding."""
+    import torch
+    from seqtheory.models.layers_diagonal import scalar_decay_scan_chunked, scalar_decay_scan_reference
+
+    g = torch.Generator().manual_seed(0)
+    B, T, H, P, N = 2, 5, 2, 3, 4
+    x = torch.randn(B, T, H, P, generator=g, dtype=torch.float64)
+    b, c = torch.randn(B, T, H, N, generator=g), torch.randn(B, T, H, N, generator=g)
+    lm = -torch.rand(B, T, H, generator=g)
+    ref = scalar_decay_scan_reference(x, b.double(), c.double(), lm.double())
+    got = scalar_decay_scan_chunked(x, b, c, lm)
+    return got.dtype == torch.float64 and bool(torch.allclose(got, ref, rtol=1e-10, atol=1e-12))
+
+
+def models_specs() -> dict[str, list[Spec]]:
+    import tempfile
+
+    import torch
+    import seqtheory.models as m
+    from seqtheory.models.tasks import RotationSpec, WordProblemSpec
+    from seqtheory.theory import FiniteGroup
+
+    out: dict[str, list[Spec]] = {}
+
+    def add(name, *specs):
+        out[f"seqtheory.models.{name}"] = list(specs)
+
+    torch.manual_seed(0)
+    mc = m.ModelConfig(name="gla", vocab_size=3, n_out=3, width=8, n_heads=2, d_state=4)
+    model = m.SequenceModel(mc)
+    tokens = torch.tensor([[0, 1, 2, 1]])
+    store = m.ResultsStore(tempfile.mkdtemp(prefix="seqtheory-contract-"))
+    add("MODEL_NAMES", Spec("MODEL_NAMES", lambda: "gla" in m.MODEL_NAMES, {}, oracle=_eq(True)))
+    add("ModelConfig", Spec("ModelConfig(name, vocab_size, n_out, width=)", lambda vocab_size, width:
+                            m.ModelConfig(name="gla", vocab_size=vocab_size, n_out=3, width=width, n_heads=2),
+                            {"vocab_size": (Int(1), 3), "width": (Int(1), 8)}))
+    add("SequenceModel",
+        Spec("SequenceModel(cfg)(tokens, mode)", lambda tokens, mode: model(tokens, mode=mode).detach(),
+             {"tokens": (TokenTensor(3), tokens), "mode": (Choice(("parallel", "recurrent")), "parallel")},
+             same=lambda a, b: bool(torch.allclose(a, b, rtol=1e-5, atol=1e-6)),
+             xfail={("tokens", "batch 0"): ENGINE}),
+        Spec("SequenceModel(cfg) parallel mode on a batch of 0 (every model)", _batch0_parallel_equals_recurrent,
+             {}, oracle=lambda a, r: _eq({k: (v[1], v[1]) for k, v in r.items()})(a, r), xfail=ENGINE),
+        Spec("scalar_decay_scan_chunked with float64 x and float32 b, c, log_mag", _mixed_dtype_chunked_scan,
+             {}, oracle=_eq(True), xfail=ENGINE))
+    add("TrainConfig", Spec("TrainConfig(task, model, depth=, lr=, steps=)", lambda depth, lr, steps:
+                            _tiny_train_config(depth=depth, lr=lr, steps=steps),
+                            {"depth": (Int(1), 1), "lr": (Real(0, above=True), 3e-3), "steps": (Int(1), 2)}))
+    add("train",
+        Spec("train(cfg, store=, threads=, lease_s=)", lambda threads, lease_s: _trained(
+            m.train(_tiny_train_config(), store=store, threads=threads, lease_s=lease_s)),
+             {"threads": (Int(1, optional=True), 1), "lease_s": (Real(0, above=True), 120.0)}, heavy=True),
+        Spec("train(cfg) under torch's float64 default dtype: the run of its configuration",
+             lambda: _trained(_under_default_dtype(torch.float64, lambda: m.train(_tiny_train_config(seed=5))))
+             == _trained(m.train(_tiny_train_config(seed=5))), {}, oracle=_eq(True), heavy=True, xfail=ENGINE))
+    add("ResultsStore", Spec("ResultsStore(root, busy_timeout_s)", lambda busy_timeout_s: m.ResultsStore(
+        tempfile.mkdtemp(prefix="seqtheory-contract-"), busy_timeout_s)._busy_ms,
+        {"busy_timeout_s": (Real(0, m.ResultsStore.__init__.__globals__["MAX_BUSY_TIMEOUT_S"], above=True), 2.0)},
+        oracle=_eq(2000)))
+    add("RowNorm", Spec("RowNorm(params, lr, beta, eps, centre, weight_decay)", lambda lr, beta, eps, centre:
+                        m.RowNorm([torch.nn.Parameter(torch.ones(3, 2))], lr=lr, beta=beta, eps=eps, centre=centre)
+                        .defaults, {"lr": (Real(0), 1e-3), "beta": (Real(0, 1, below=True), 0.9),
+                                    "eps": (Real(0, above=True), 1e-8), "centre": (Flag(), True)}))
+    add("make_word_problem", Spec("make_word_problem(WordProblemSpec(group, train_length, n_train, n_test, seed))",
+                                  lambda train_length, n_train, seed: m.make_word_problem(WordProblemSpec(
+                                      group="S3", train_length=train_length, n_train=n_train, n_test=4, seed=seed)).train_tokens,
+                                  {"train_length": (Int(1), 3), "n_train": (Int(1), 8), "seed": (Int(0), 0)}))
+    add("make_rotation_task", Spec("make_rotation_task(RotationSpec(train_length, n_train, eps, seed))",
+                                   lambda train_length, n_train, seed: m.make_rotation_task(RotationSpec(
+                                       train_length=train_length, n_train=n_train, n_test=4, seed=seed)).train_tokens,
+                                   {"train_length": (Int(1), 3), "n_train": (Int(1), 8), "seed": (Int(0), 0)}))
+    C2 = FiniteGroup.cyclic(2)
+    sign = {C2.element(0): np.eye(1), C2.element(1): -np.eye(1)}
+    add("audit_representation", Spec("models.audit_representation(group, mapping, tol)", lambda tol:
+                                     m.audit_representation(C2, sign, tol).is_homomorphism,
+                                     {"tol": (Real(0, optional=True), 1e-9)}, oracle=_eq(True)))
+    torch.manual_seed(0)
+    aussm = m.SequenceModel(m.ModelConfig(name="aussm", vocab_size=6, n_out=6, width=8, n_heads=2, d_state=4))
+    add("inspect", Spec("inspect(model, group=, modulus_floor=, n_letters=, seed=)", lambda modulus_floor, n_letters, seed:
+                        m.inspect(aussm, group="S3", modulus_floor=modulus_floor, n_letters=n_letters,
+                                  seed=seed, lie=False).predicted_horizon,
+                        {"modulus_floor": (Real(0, 1, above=True), 0.5), "n_letters": (Int(1), 24),
+                         "seed": (Int(0), 0)}, heavy=True))
+    add("Inspection", Spec("inspect(...) -> Inspection", lambda: m.inspect(aussm, group="S3", n_letters=24,
+                                                                              lie=False).group_order, {}, oracle=_eq(6)))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# seqtheory.proofs_checks
+# ------------------------------------------------------------------------------------------------
+def proofs_checks_specs() -> dict[str, list[Spec]]:
+    import seqtheory.proofs_checks as pc
+
+    out: dict[str, list[Spec]] = {}
+
+    def add(name, *specs):
+        out[f"seqtheory.proofs_checks.{name}"] = list(specs)
+
+    add("AUDIT", Spec("AUDIT(location)", lambda location: pc.AUDIT(location).location,
+                      {"location": (Text(), "Table 1")}, oracle=_eq("Table 1")))
+    add("DEPTH", Spec("DEPTH(location, version)", lambda location, version: pc.DEPTH(location, version).version,
+                      {"location": (Text(), "Thm 3.2"), "version": (Choice(("v1", "v2")), "v1")}, oracle=_eq("v1")))
+    add("HEAD", Spec("HEAD(location, version)", lambda location, version: pc.HEAD(location, version).arxiv,
+                     {"location": (Text(), "Eq. 3"), "version": (Choice(("v1", "v2")), "v2")}))
+    add("TEXTBOOK", Spec("TEXTBOOK(reference, location)", lambda reference, location: pc.TEXTBOOK(
+        reference, location).reference, {"reference": (Text(), "Reutenauer"), "location": (Text(), "§5")},
+        oracle=_eq("Reutenauer")))
+    add("Source", Spec("Source(paper, arxiv, version, location)", lambda paper: pc.Source(
+        paper, "2603.05573", "v1", "Thm 1").paper, {"paper": (Text(), "DEPTH")}, oracle=_eq("DEPTH")))
+    add("Context", Spec("Context(seed, profile)", lambda seed, profile: pc.Context(seed=seed, profile=profile).seed,
+                        {"seed": (Int(0), 3), "profile": (Choice(("quick", "full")), "quick")}, oracle=_eq(3)))
+    add("Verdict", Spec("Verdict(value)", lambda value: pc.Verdict(value), {"value": (Choice(tuple(
+        v.value for v in pc.Verdict)), "supported")}, oracle=_eq(pc.Verdict.SUPPORTED)))
+    add("Outcome", Spec("Outcome(verdict, key_figure)", lambda verdict: pc.Outcome(verdict, "slope 2.0").verdict,
+                        {"verdict": (Obj("Verdict"), pc.Verdict.SUPPORTED)}, oracle=_eq(pc.Verdict.SUPPORTED)))
+    add("ControlOutcome", Spec("ControlOutcome(rejected, variant, reason)", lambda rejected: pc.ControlOutcome(
+        rejected, "wrong sign", "refuted").rejected, {"rejected": (Flag(), True)}, oracle=_eq(True)))
+    add("get_claim", Spec("get_claim(id_or_alias)", lambda id_or_alias: pc.get_claim(id_or_alias).id,
+                          {"id_or_alias": (Text(), "depth.cor3.6")}, oracle=_eq("depth.cor3.6")))
+    add("all_claims", Spec("all_claims()", lambda: len(pc.all_claims()) > 10, {}, oracle=_eq(True)))
+    add("load_all", Spec("load_all()", lambda: "depth.cor3.6" in pc.load_all(), {}, oracle=_eq(True)))
+    add("Claim", Spec("get_claim(...) -> Claim", lambda: pc.get_claim("depth.cor3.6").source.arxiv, {},
+                      oracle=_eq("2603.05573")))
+    add("claim", Spec("claim(id, ..., claim_version=, uses_training=)", lambda claim_version, uses_training:
+                      _registered(pc, claim_version, uses_training),
+                      {"claim_version": (Int(1), 2), "uses_training": (Flag(), False)}, oracle=_eq((2, False))))
+    return out
+
+
+def _registered(pc, claim_version, uses_training=False):
+    """Register a throw-away claim in the registry for the call only (the registry is restored)."""
+    from unittest import mock
+
+    from seqtheory.proofs_checks import registry
+
+    with mock.patch.dict(registry.REGISTRY):
+        c = pc.claim("contract.test_claim", title="t", source=pc.TEXTBOOK("r"), statement="s",
+                     claim_version=claim_version, uses_training=uses_training)(lambda ctx: None)
+        return c.claim_version, c.uses_training
