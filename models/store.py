@@ -61,7 +61,8 @@ import uuid
 from pathlib import Path
 from typing import Any, Sequence
 
-from seqtheory.theory._checks import check_real
+from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory.contract import as_list
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
@@ -531,7 +532,9 @@ class ResultsStore:
     def claim(self, config: Any, owner: str, lease_s: float = 600.0) -> bool:
         """Atomically take run ``config`` for ``owner``. True when the run is new, failed, already
         held by ``owner``, or its lease expired; False when it is finished or another live owner
-        holds it."""
+        holds it. ``lease_s``: a finite number of seconds (``ValueError`` / ``TypeError`` naming
+        it); ``<= 0`` takes the run with a lease already expired, as a killed worker leaves it."""
+        lease_s = check_real("lease_s", lease_s)
         key, now = self.key_of(config), time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
@@ -618,7 +621,10 @@ class ResultsStore:
     def heartbeat_many(self, configs: Sequence[Any], owner: str, step: int,
                        lease_s: float = 600.0) -> None:
         """:meth:`heartbeat` of each of ``configs`` (runs trained together), in one transaction:
-        RuntimeError naming the first run whose lease was lost (no lease is extended then)."""
+        RuntimeError naming the first run whose lease was lost (no lease is extended then).
+        ``step >= 0`` and ``lease_s`` finite (``ValueError`` / ``TypeError`` naming them)."""
+        step = check_int("step", step, 0)
+        lease_s = check_real("lease_s", lease_s)
         keys, now = [self.key_of(c) for c in configs], time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
@@ -658,15 +664,16 @@ class ResultsStore:
 
     # ------------------------------------------------------------------ metrics and checkpoints
     def log_metrics(self, config: Any, step: int, data: dict) -> None:
-        """Record one point of a run's curves (idempotent per step)."""
-        self.log_metrics_many([(config, step, data)])
+        """Record one point of a run's curves (idempotent per step; ``step >= 0``)."""
+        self.log_metrics_many([(config, check_int("step", step, 0), data)])
 
     def log_metrics_many(self, points: Sequence[tuple[Any, int, dict]]) -> None:
         """:meth:`log_metrics` of each ``(config, step, data)``, in one transaction (one
         connection for the points of runs trained together: opening and closing one per point
         costs more than the training step of a small model)."""
-        rows = [(self.key_of(c), int(step), json.dumps(data, default=_json_default))
-                for c, step, data in points]
+        rows = [(self.key_of(c), check_int(f"points[{i}] step", step, 0),
+                 json.dumps(data, default=_json_default))
+                for i, (c, step, data) in enumerate(as_list("points", points, "a list of (config, step, data)"))]
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             con.executemany("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)", rows)

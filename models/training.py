@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 from seqtheory.theory._messages import shown
-from seqtheory.theory.contract import check_instance
+from seqtheory.theory.contract import as_list, check_instance
 
 from ._checks import check_bool_fields, check_int, check_int_fields, check_optional_int, check_real, \
     check_real_field
@@ -125,8 +125,12 @@ class TrainConfig:
                                 "train_length", "n_train", "n_test", "steps", "batch_size",
                                 "checkpoint_every", "log_every"))
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
-        check_int_fields(self, ("curriculum_start",))
+        check_int_fields(self, ("curriculum_start", "code_revision"))
         check_bool_fields(self, ("shuffle_labels", "fresh_words"))
+        start = as_list("start", self.start, "a 3-vector of finite reals")
+        if len(start) != 3:
+            raise ValueError(f"start must be a 3-vector, got {len(start)} entries")
+        object.__setattr__(self, "start", tuple(check_real(f"start[{i}]", v) for i, v in enumerate(start)))
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
                              "has one length)")

@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from seqtheory.theory._checks import check_int, check_real
-from seqtheory.theory.contract import as_list
+from seqtheory.theory.contract import as_list, check_positive
 from seqtheory.theory._messages import shown
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
@@ -87,33 +87,6 @@ def _log(v) -> float:
     return math.log(abs(float(v)))
 
 
-def _positive(v) -> bool:
-    """Whether ``v`` is a positive finite real number (float, int, Fraction, Decimal, numpy or
-    mpmath real), decided exactly for exact numbers (no conversion to float, which would turn a
-    tiny Fraction into 0 and a huge int into an OverflowError); booleans, strings and complex
-    numbers are not numbers here (False)."""
-    if isinstance(v, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
-        return False
-    if isinstance(v, Rational):
-        return v > 0
-    if isinstance(v, Decimal):
-        return v.is_finite() and v > 0
-    try:
-        import mpmath
-
-        if isinstance(v, mpmath.mpf):
-            return v > 0 and mpmath.isfinite(v)
-        if isinstance(v, mpmath.mpc):
-            return False
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        f = float(v)
-    except (TypeError, ValueError, OverflowError):
-        return False
-    return f > 0 and math.isfinite(f)
-
-
 def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> SlopeFit:
     """OLS fit ``log err = slope · log ε + intercept`` with a Student-t confidence interval.
 
@@ -132,8 +105,7 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
         raise ValueError(f"need at least 3 points for a slope with a CI, got {len(eps)}")
     for name, seq in (("eps", eps), ("err", err)):
         for v in seq:
-            if not _positive(v):
-                raise ValueError(f"{name} values must be positive and finite, got {shown(v)}")
+            check_positive(name, v, "{name} values must be positive and finite, got {value}")
     x = [_log(e) for e in eps]
     y = [_log(e) for e in err]
     n = len(x)
@@ -173,25 +145,20 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
     ``TypeError`` for a non-int ``n``."""
     n = check_int("n", n, 3, MAX_GRID_POINTS)
-    for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
-                    ("margin", margin), ("min_eps", min_eps)):
-        if not _positive(v):
-            raise ValueError(f"{name} must be a positive finite number, got {shown(v)}")
-    if not (_positive(span) and span > 1):
+    eps_max, expected_order, margin, min_eps = (
+        check_positive(name, v) for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
+                                                ("margin", margin), ("min_eps", min_eps)))
+    span = check_positive("span", span, "span must be a finite number > 1, got {value}")
+    if not span > 1:
         raise ValueError(f"span must be a finite number > 1, got {shown(span)}")
-    if floor is None:
-        floor = 2.0 ** -52
-    if not _positive(floor):
-        raise ValueError(f"floor must be a positive finite number, got {shown(floor)}")
+    floor = check_positive("floor", 2.0 ** -52 if floor is None else floor)
 
     def err_at(e, zero_ok=False):
         v = err_fn(e)
         if zero_ok and not isinstance(v, (bool, np.bool_)) and v == 0:
             return None  # rounded to exactly 0: below any precision floor
-        if not _positive(v):
-            raise ValueError(f"err_fn({shown(e)}) = {shown(v)}: errors must be positive finite numbers "
-                             f"(an exact 0 or NaN cannot be placed on a log-log grid)")
-        return v
+        return check_positive("err_fn", v, f"err_fn({shown(e)}) = {{value}}: errors must be positive "
+                              "finite numbers (an exact 0 or NaN cannot be placed on a log-log grid)")
 
     thresh = _log(floor) + _log(margin)
     top = _log(err_at(eps_max))

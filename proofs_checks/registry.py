@@ -373,6 +373,10 @@ class Claim:
     plan: PlanFn | None = None
     premise: Premise | None = None
 
+    def __post_init__(self) -> None:
+        self.claim_version = check_int("claim_version", self.claim_version)
+        self.uses_training = check_bool("uses_training", self.uses_training)
+
     @property
     def family(self) -> str:
         return self.id.split(".", 1)[0]

@@ -18,7 +18,15 @@ __all__ = ["counted", "shown"]
 
 
 def shown(v: Any) -> str:
-    """``v`` for an error message: plain numbers (see the module docstring), else ``repr(v)``."""
+    """``v`` for an error message: plain numbers (see the module docstring), else ``repr(v)``; a
+    number too long to print (Python refuses ints of more than 4300 digits) by its size."""
+    try:
+        return _shown(v)
+    except ValueError:                    # "Exceeds the limit (4300 digits) for integer string ..."
+        return f"<{type(v).__name__} of more than 4300 digits>"
+
+
+def _shown(v: Any) -> str:
     if isinstance(v, tuple):
         inner = ", ".join(shown(x) for x in v)
         return f"({inner},)" if len(v) == 1 else f"({inner})"

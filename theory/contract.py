@@ -71,7 +71,8 @@ from ._messages import counted, shown
 __all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
            "check_size", "check_real", "check_exact", "check_exact_sympy", "low_precision_dtype",
            "FLOAT64_RANK_WHY", "check_float64", "real_array", "check_instance", "as_list",
-           "check_int_sequence", "blamed_on", "complex_array", "check_bool"]
+           "check_int_sequence", "blamed_on", "complex_array", "check_bool", "is_positive_real",
+           "check_positive"]
 
 
 class IntArgumentTypeError(TypeError, ValueError):
@@ -232,6 +233,39 @@ def _to_float(value: Any) -> float:
         return float(value)
     except OverflowError:                 # an int or a rational beyond a float
         return math.inf if value > 0 else -math.inf
+
+
+def is_positive_real(value: Any) -> bool:
+    """Whether ``value`` is a positive finite real number (float, int, Fraction, Decimal, numpy
+    or mpmath real), decided exactly for exact numbers (no conversion to float, which would turn
+    a tiny Fraction into 0 and a huge int into an OverflowError); booleans, strings and complex
+    numbers are not numbers here (False)."""
+    if _is_bool(value) or isinstance(value, (str, bytes)) or _is_complex(value):
+        return False
+    if isinstance(value, Rational):
+        return value > 0
+    if isinstance(value, Decimal):
+        return value.is_finite() and value > 0
+    if type(value).__module__.startswith("mpmath"):
+        import mpmath
+
+        return bool(value > 0 and mpmath.isfinite(value))
+    try:
+        f = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return f > 0 and math.isfinite(f)
+
+
+def check_positive(name: str, value: Any, message: str | None = None) -> Any:
+    """``value`` itself when :func:`is_positive_real` (kept in its own arithmetic: the kind of
+    the magnitudes of :mod:`seqtheory.numerics.fits`, where an exact or extended-range number
+    must not be rounded to a float); ``ValueError`` otherwise, with ``message`` (its ``{value}``
+    filled in, only then) or one naming ``name``."""
+    if not is_positive_real(value):
+        text = message or "{name} must be a positive finite number, got {value}"
+        raise ValueError(text.format(name=name, value=shown(value)))
+    return value
 
 
 # ----------------------------------------------------------------------------- exact numbers
