@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from seqtheory.theory._messages import shown
+from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.contract import as_list, check_instance
 
 from ._checks import check_bool_fields, check_int, check_int_fields, check_optional_int, check_real, \
@@ -127,10 +127,7 @@ class TrainConfig:
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
         check_int_fields(self, ("curriculum_start", "code_revision"))
         check_bool_fields(self, ("shuffle_labels", "fresh_words"))
-        start = as_list("start", self.start, "a 3-vector of finite reals")
-        if len(start) != 3:
-            raise ValueError(f"start must be a 3-vector, got {len(start)} entries")
-        object.__setattr__(self, "start", tuple(check_real(f"start[{i}]", v) for i, v in enumerate(start)))
+        _check_start(self)
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
                              "has one length)")
@@ -381,6 +378,19 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     if store is not None:
         store.finish(cfg, owner, result)
     return dict(result, from_store=False)
+
+
+def _check_start(cfg: "TrainConfig") -> None:
+    """``cfg.start``: three finite reals (:func:`~seqtheory.theory.contract.check_real`); an int or
+    float entry is kept as given (the key a run was stored under before numbers were normalised
+    reads it), another number (numpy, Fraction) is replaced by its float."""
+    start = as_list("start", cfg.start, "a 3-vector of finite reals")
+    if len(start) != 3:
+        raise ValueError(f"start must be a 3-vector, got {counted(len(start), 'entry', 'entries')}")
+    values = [check_real(f"start[{i}]", v) for i, v in enumerate(start)]
+    kept = [v if type(v) in (int, float) else f for v, f in zip(start, values)]
+    if any(a is not b for a, b in zip(kept, start)):
+        object.__setattr__(cfg, "start", tuple(kept))
 
 
 def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:

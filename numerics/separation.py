@@ -24,6 +24,7 @@ import math
 from functools import lru_cache
 import numpy as np
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import counted
 from seqtheory.theory.contract import blamed_on, check_int_sequence, check_size
 
 from .word_counts import check_word_count, word_count
@@ -108,7 +109,7 @@ def check_tensor_size(n: int, c: int, names: tuple[str, str] = ("n", "c")) -> No
     letters hold more than :data:`MAX_TENSOR_ENTRIES` coefficients (counted before any level is
     allocated)."""
     check_size(", ".join(names), (n, c), word_count(n, c, MAX_TENSOR_ENTRIES, upto=True) + 1,
-               MAX_TENSOR_ENTRIES, "MAX_TENSOR_ENTRIES", f"tensor coefficients over {n} letters")
+               MAX_TENSOR_ENTRIES, "MAX_TENSOR_ENTRIES", f"tensor coefficients over {counted(n, 'letter')}")
 
 
 def word_signature_levels(word, n: int, c: int) -> list[np.ndarray]:

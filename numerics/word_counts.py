@@ -8,6 +8,7 @@ argument (:func:`seqtheory.theory.contract.check_size`).
 """
 from __future__ import annotations
 
+from seqtheory.theory._messages import counted
 from seqtheory.theory.contract import check_size
 
 __all__ = ["MAX_WORDS", "word_count", "check_word_count"]
@@ -36,4 +37,4 @@ def check_word_count(n: int, T: int, names: tuple[str, str] = ("n", "T"), *, upt
     1..T) over ``n`` letters would visit more than ``cap`` words."""
     check_size(", ".join(names), (n, T), word_count(n, T, cap, upto), cap,
                "MAX_WORDS" if cap == MAX_WORDS else f"{cap:,}",
-               f"words of length {'<= ' if upto else ''}{T} over {n} letters")
+               f"words of length {'<= ' if upto else ''}{T} over {counted(n, 'letter')}")

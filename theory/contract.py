@@ -43,7 +43,23 @@ float64 data   :func:`check_float64`      arrays, tensors and scalars whose floa
 real arrays    :func:`real_array`         numpy arrays of any real dtype, nested sequences, sympy
                                           matrices of real numbers -> finite ``float64`` array;
                                           complex, bool, strings, NaN/inf refused
+complex arrays :func:`complex_array`      where complex input is documented: numbers of any
+                                          kind -> finite ``complex128``; strings (never parsed
+                                          by ``complex()``), bools, NaN/inf refused
+magnitudes     :func:`check_positive`     a positive finite number of any real type, kept in its
+                                          own arithmetic (fits of errors that may lie beyond the
+                                          float range)
+integer        :func:`check_int_sequence` a sequence or 1-D array of integers -> ``list[int]``
+sequences                                 (words), each entry by :func:`check_int`
+flags          :func:`check_bool`         ``bool`` / ``np.bool_`` -> ``bool``; ``1``, ``"False"``
+                                          refused
+objects        :func:`check_instance`,    an argument of a stated type (a group, a store, a
+               :func:`as_list`            config) or a sequence: refused by name, never an
+                                          ``AttributeError`` deep inside
 =============  =========================  ====================================================
+
+A bound that a helper enforces in its own terms is reported in the caller's with
+:func:`blamed_on` (``k = 70: ...``).
 
 Tensors (:mod:`seqtheory.models`): a layer's inputs follow the reference recurrence's dtype
 promotion (``torch.result_type``), keep their device, accept a batch of 0 (an empty result of the
@@ -59,14 +75,31 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational, Real
 from typing import Any
 
-import numpy as np
-
 from ._messages import counted, shown
+
+# numpy is imported by the array helpers only (the command line's help reads the claim registry,
+# which checks its arguments here, and imports no numerical library): a value of a numpy type
+# cannot exist before numpy is imported, so the scalar checks look at sys.modules.
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _numpy_type(value: Any, *names: str) -> bool:
+    """``value`` is a numpy scalar whose type is one of ``names`` (``"bool"``) or a subclass of
+    the abstract numpy types named (``"floating"``, ``"complexfloating"``, ``"integer"``)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.generic) and any(
+        isinstance(value, getattr(np, n, ())) for n in names)
 
 __all__ = ["IntArgumentTypeError", "RealArgumentTypeError", "check_int", "check_optional_int",
            "check_size", "check_real", "check_exact", "check_exact_sympy", "low_precision_dtype",
@@ -94,7 +127,7 @@ def _range(minimum: int | None, maximum: int | None) -> str:
 
 
 def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
+    return isinstance(value, bool) or _numpy_type(value, "bool_")
 
 
 def check_int(name: str, value: Any, minimum: int | None = 1, maximum: int | None = None) -> int:
@@ -136,7 +169,7 @@ def check_size(name: str, value: Any, count: int, bound: int, bound_name: str, w
 def check_bool(name: str, value: Any) -> bool:
     """``value`` as a Python ``bool`` if it is one (or a numpy bool); ``TypeError`` naming
     ``name`` otherwise, so that ``1`` or ``"False"`` (truthy) never stand for a flag."""
-    if isinstance(value, (bool, np.bool_)):
+    if _is_bool(value):
         return bool(value)
     raise TypeError(f"{name} must be True or False, got {type(value).__name__} {shown(value)}")
 
@@ -158,7 +191,8 @@ def check_int_sequence(name: str, value: Any, minimum: int | None = None,
            for i, x in enumerate(as_list(name, value, "a sequence of ints"))]
     if len(out) < min_len:
         raise ValueError(f"{name} must be non-empty" if min_len == 1 else
-                         f"{name} must have at least {min_len} entries, got {len(out)}")
+                         f"{name} must have at least {counted(min_len, 'entry', 'entries')}, "
+                         f"got {len(out)}")
     return out
 
 
@@ -184,7 +218,7 @@ def blamed_on(name: str, value: Any):
 
 # ----------------------------------------------------------------------------- real numbers
 def _is_complex(value: Any) -> bool:
-    if isinstance(value, (complex, np.complexfloating)):
+    if isinstance(value, complex) or _numpy_type(value, "complexfloating"):
         return True
     return type(value).__module__.startswith("mpmath") and type(value).__name__ == "mpc"
 
@@ -228,7 +262,7 @@ def _bound(x: float) -> str:
 def _to_float(value: Any) -> float:
     """The nearest float of a real number (an exact rational rounded once, correctly)."""
     try:
-        if isinstance(value, Rational) and not isinstance(value, (int, np.integer)):
+        if isinstance(value, Rational) and not (isinstance(value, int) or _numpy_type(value, "integer")):
             return int(value.numerator) / int(value.denominator)
         return float(value)
     except OverflowError:                 # an int or a rational beyond a float
@@ -304,7 +338,7 @@ def _exact_value(name: str, value: Any, floats: bool) -> Fraction:
         return value
     if isinstance(value, Rational):
         return Fraction(int(value.numerator), int(value.denominator))
-    if hasattr(value, "__index__") and not isinstance(value, (float, np.floating)):
+    if hasattr(value, "__index__") and not (isinstance(value, float) or _numpy_type(value, "floating")):
         with contextlib.suppress(TypeError):       # a float tensor has __index__ and refuses it
             return Fraction(operator.index(value))
     exact = _flint_exact(value)
@@ -383,6 +417,7 @@ def low_precision_dtype(value: Any) -> str | None:
     name = text.removeprefix("torch.")
     if text.startswith("torch."):
         return name if name in _LOW_PRECISION else None
+    np = _np()
     try:
         dt = np.dtype(dtype)
     except TypeError:
@@ -417,7 +452,7 @@ _BITS = {"float16": 11, "half": 11, "bfloat16": 8, "float32": 24, "float": 24, "
          "cfloat": 24, "complex32": 11, "chalf": 11}
 
 
-def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
+def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) -> Any:
     """``x`` as a finite float64 array (the float paths' input; narrower floats are promoted
     exactly); ``TypeError`` naming ``name`` for non-numeric, boolean or complex input,
     ``ValueError`` for NaN/inf or the wrong number of dimensions.
@@ -425,6 +460,7 @@ def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) ->
     ``x``: a numpy array of any real dtype, or nested lists / tuples / a sympy matrix of real
     numbers: ints, Fractions, sympy and python-flint rationals (rounded to the nearest float64),
     floats, ``Decimal``, mpmath ``mpf``, sympy real constants (``sqrt(2)``)."""
+    np = _np()
     try:
         a = np.asarray(x)
     except Exception as exc:  # pragma: no cover - exotic objects
@@ -447,12 +483,13 @@ def real_array(x: Any, name: str, ndim: int | None = None, min_ndim: int = 0) ->
     return a
 
 
-def complex_array(x: Any, name: str) -> np.ndarray:
+def complex_array(x: Any, name: str) -> Any:
     """``x`` as a finite complex128 array (real input promoted exactly): the numeric paths that
     document complex input. ``TypeError`` naming ``name`` for strings, bools and other
     non-numbers (``complex("1+2j")`` is not read), ``ValueError`` for NaN/inf."""
     if x is None or isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}")
+    np = _np()
     a = np.asarray(x.tolist() if type(x).__module__.startswith("torch") else x)
     if a.dtype == object:
         a = np.vectorize(lambda v: _complex_entry(v, name), otypes=[np.complex128])(a) \
@@ -494,7 +531,7 @@ def _real_entry(v: Any, name: str) -> float:
 
 def _is_infinite(v: Any) -> bool:
     """``v`` is itself ±inf (not a finite number beyond the float range)."""
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, float) or _numpy_type(v, "floating"):
         return math.isinf(v)
     if isinstance(v, Decimal):
         return v.is_infinite()

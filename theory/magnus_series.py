@@ -418,6 +418,8 @@ def _mp_entry(x, where: str):
         if not x.is_real:
             raise TypeError(f"{where}: entries must be real numbers, got {x}")
         return mpmath.mpf(x._to_mpmath(mpmath.mp.prec + 10))
+    if isinstance(x, (complex, np.complexfloating)) or type(x).__name__ == "mpc":
+        raise TypeError(f"{where}: entries must be real numbers, got {shown(x)}")
     q = check_exact(where, x, floats=True)
     return mpmath.mpf(q.numerator) / q.denominator
 
