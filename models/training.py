@@ -127,7 +127,7 @@ class TrainConfig:
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
         check_int_fields(self, ("curriculum_start", "code_revision"))
         check_bool_fields(self, ("shuffle_labels", "fresh_words"))
-        _check_start(self)
+        _check_start(self, "start")
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
                              "has one length)")
@@ -380,17 +380,17 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     return dict(result, from_store=False)
 
 
-def _check_start(cfg: "TrainConfig") -> None:
+def _check_start(cfg: "TrainConfig", name: str = "start") -> None:
     """``cfg.start``: three finite reals (:func:`~seqtheory.theory.contract.check_real`); an int or
     float entry is kept as given (the key a run was stored under before numbers were normalised
     reads it), another number (numpy, Fraction) is replaced by its float."""
-    start = as_list("start", cfg.start, "a 3-vector of finite reals")
+    start = as_list(name, getattr(cfg, name), "a 3-vector of finite reals")
     if len(start) != 3:
         raise ValueError(f"start must be a 3-vector, got {counted(len(start), 'entry', 'entries')}")
-    values = [check_real(f"start[{i}]", v) for i, v in enumerate(start)]
+    values = [check_real(f"{name}[{i}]", v) for i, v in enumerate(start)]
     kept = [v if type(v) in (int, float) else f for v, f in zip(start, values)]
     if any(a is not b for a, b in zip(kept, start)):
-        object.__setattr__(cfg, "start", tuple(kept))
+        object.__setattr__(cfg, name, tuple(kept))
 
 
 def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from seqtheory.theory._checks import check_int, check_real
-from seqtheory.theory.contract import as_list, check_positive
+from seqtheory.theory.contract import as_list, check_positive, is_positive_real
 from seqtheory.theory._messages import shown
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
@@ -102,7 +102,7 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     if len(eps) != len(err):
         raise ValueError(f"eps and err must have the same length, got {len(eps)} and {len(err)}")
     if len(eps) < 3:
-        raise ValueError(f"need at least 3 points for a slope with a CI, got {len(eps)}")
+        raise ValueError(f"eps and err need at least 3 points for a slope with a CI, got {len(eps)}")
     for name, seq in (("eps", eps), ("err", err)):
         for v in seq:
             check_positive(name, v, "{name} values must be positive and finite, got {value}")
@@ -157,8 +157,10 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
         v = err_fn(e)
         if zero_ok and not isinstance(v, (bool, np.bool_)) and v == 0:
             return None  # rounded to exactly 0: below any precision floor
-        return check_positive("err_fn", v, f"err_fn({shown(e)}) = {{value}}: errors must be positive "
-                              "finite numbers (an exact 0 or NaN cannot be placed on a log-log grid)")
+        if not is_positive_real(v):
+            raise ValueError(f"err_fn({shown(e)}) = {shown(v)}: errors must be positive finite "
+                             f"numbers (an exact 0 or NaN cannot be placed on a log-log grid)")
+        return v
 
     thresh = _log(floor) + _log(margin)
     top = _log(err_at(eps_max))

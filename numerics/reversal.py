@@ -218,7 +218,7 @@ def affine_diagonal_final_state(decay, inject, word) -> np.ndarray:
     reach derived length 2 per layer)."""
     a = complex_array(decay, "decay")
     b = complex_array(inject, "inject")
-    if a.ndim != 2 or a.shape != b.shape:
+    if a.ndim != 2 or a.shape != b.shape or 0 in a.shape:
         raise ValueError(f"decay and inject must be (n, d) arrays of equal shape, got {a.shape}, "
                          f"{b.shape}")
     w = check_word(word, a.shape[0])

@@ -106,7 +106,7 @@ def theory_specs() -> dict[str, list[Spec]]:
                               oracle=_eq(2)))
     add("NumericalRankError", Spec("NumericalRankError(...)", lambda gap, tol, noise: str(
         t.NumericalRankError("x", gap, tol, noise, np.array([1.0, 1e-3]))),
-        {"gap": (Real(0), 2.0), "tol": (Real(0), 1e-9), "noise": (Real(0), 1e-15)}))
+        {"gap": (Real(0, finite=False), 2.0), "tol": (Real(0), 1e-9), "noise": (Real(0), 1e-15)}))
     add("FiniteGroup",
         Spec("FiniteGroup.cyclic(n)", lambda n: G.cyclic(n).order, {"n": (Int(1), 6)}, oracle=_eq(6)),
         Spec("FiniteGroup.dihedral(order)", lambda order: G.dihedral(order).order, {"order": (Int(2), 8)},

@@ -29,7 +29,8 @@ READERS = {"check_int_fields", "check_real_field", "check_bool_fields", "working
            "check_tol", "matrix_rows", "as_array", "as_rows", "as_2d", "as_mp_matrices", "to_mpf",
            "check_word", "check_series_size", "check_word_count", "check_tensor_size",
            "check_lease_times", "_check_params", "_check_nc", "_check_dps", "_check_axis",
-           "_radius", "_eta", "_check_lr", "_check_length", "_check_t", "check_profile"}
+           "_radius", "_eta", "_check_lr", "_check_length", "_check_t", "check_profile",
+           "_check_start"}
 
 _NUMERIC = re.compile(r"\b(int|float|Real|Fraction|Rational|Number)\b")
 

@@ -38,7 +38,8 @@ def _shown(v: Any) -> str:
         return str(v)
     module = type(v).__module__.split(".")[0]
     if module == "numpy":
-        return shown(v.tolist()) if hasattr(v, "tolist") else str(v)
+        plain = v.tolist() if hasattr(v, "tolist") else v
+        return str(v) if type(plain) is type(v) else shown(plain)   # a longdouble stays itself
     if module == "mpmath":
         return str(v)
     return repr(v)
