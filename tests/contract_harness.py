@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 # first call of a spec that imports them does not read as a call changing the filters
 import scipy.linalg  # noqa: E402,F401
 import scipy.optimize  # noqa: E402,F401
-import scipy.stats  # noqa: E402,F401
+import scipy.stats  # noqa: E402,F401  (imported for its warnings filters)
 import numpy.polynomial  # noqa: E402,F401
 
 SAME, EITHER, REFUSE, ANY = "same", "same or refused", "refused", "answered or refused"

@@ -4,7 +4,6 @@ before its kind was fixed; the harness (tests/test_contract_harness.py) holds th
 API to the same contract."""
 from __future__ import annotations
 
-import os
 import pickle
 import shutil
 import sqlite3
