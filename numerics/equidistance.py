@@ -54,6 +54,12 @@ def _pairs(V: int):
     return np.triu_indices(V, 1)
 
 
+#: the largest instance (points V, dimension d), restarts and SLSQP iterations
+#: :func:`max_min_separation` takes: each start optimises V*d variables under V(V-1)/2
+#: constraints (SLSQP is dense and cubic in them)
+MAX_V, MAX_STARTS, MAX_ITER = 64, 1000, 10 ** 6
+
+
 def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
                        maxiter: int = 500) -> SeparationResult:
     """Maximise the min/max pairwise-distance ratio of ``V`` points in ``R^d`` (see module doc).
@@ -63,9 +69,10 @@ def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
     """
     from scipy.optimize import minimize
 
-    for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1), ("maxiter", maxiter, 1),
-                          ("seed", seed, 0)):
-        check_int(name, val, lo)
+    V, d, starts, maxiter, seed = (
+        check_int(name, val, lo, hi) for name, val, lo, hi in (
+            ("V", V, 2, MAX_V), ("d", d, 1, MAX_V), ("starts", starts, 1, MAX_STARTS),
+            ("maxiter", maxiter, 1, MAX_ITER), ("seed", seed, 0, None)))
     I, J = _pairs(V)
     npair = I.size
     nx = V * d

@@ -103,7 +103,7 @@ import numpy as np
 from ._messages import counted
 from .field_input import check_number, concat_rows, row_count, to_field_rows
 from .field_linalg import domain
-from .float_rank import NumericalRankError, decision_count, is_recording, rank_decision, \
+from .float_rank import NumericalRankError, check_tol, decision_count, is_recording, rank_decision, \
     recording_decisions, row_norms, settle_decisions, svd_noise, working_dtype
 from .float_subspace import FloatSubspace
 from .int_rows import as_int_rows, exact_matmul, maxabs, primitive_rows, stack_int
@@ -260,7 +260,10 @@ class LieAlgebra:
     # ------------------------------------------------------------------ construction
     @staticmethod
     def _matrices(mats: Any, name: str, tol: float | None):
-        return matrix_rows(mats, name, tol)
+        """``(rows, n, field, tol)``: the matrices read by :func:`matrix_rows` and ``tol``
+        converted (:func:`~seqtheory.theory.float_rank.check_tol`; ``None`` kept)."""
+        tol = None if tol is None else check_tol(tol)
+        return (*matrix_rows(mats, name, tol), tol)
 
     @classmethod
     def _from_rows(cls, rows, n: int, field, tol: float | None):
@@ -286,7 +289,7 @@ class LieAlgebra:
         ``ValueError``) when a rank decision is not certified (see the module docstring).
         Source: Humphreys §1-§3 (closure); the float rule: :mod:`seqtheory.theory.linalg`.
         """
-        rows, n, field = cls._matrices(mats, "mats", tol)
+        rows, n, field, tol = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
         if field == "RR":
             return _float_entry(data, n, S.tol, "generated")
@@ -297,7 +300,7 @@ class LieAlgebra:
     def spanned_by(cls, mats: Any, *, tol: float | None = None) -> "LieAlgebra":
         """The span of ``mats`` (as for :meth:`generated_by`), which must be closed under the
         bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
-        rows, n, field = cls._matrices(mats, "mats", tol)
+        rows, n, field, tol = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
         if field == "RR":
             return _float_entry(data, n, S.tol, "spanned")
