@@ -200,12 +200,14 @@ class Exact(Kind):
 class RealArray(Kind):
     """A real array argument (float64 numerics): ``low``: what float16/32 arrays get (``SAME``:
     promoted exactly; ``EITHER``: promoted or refused; ``REFUSE``); ``empty``: what an array
-    with a zero-length axis gets; ``complex_ok``: complex arrays are a documented input."""
+    with a zero-length axis gets; ``complex_ok``: complex arrays are a documented input;
+    ``optional``: ``None`` is a documented value."""
 
     low: str = EITHER
     empty: str = ANY
     complex_ok: bool = False
     torch_ok: bool = True
+    optional: bool = False
 
     def variants(self, base):
         a = np.asarray(base, dtype=np.float64)
@@ -234,8 +236,9 @@ class RealArray(Kind):
                        lambda b: st.sampled_from([math.nan, math.inf, -math.inf]).map(
                            lambda v: (_poisoned(a, v), None))),
                Variant("bool array", REFUSE, lambda b: (a != 0, None)),
-               Variant("string", REFUSE, _fixed("array")),
-               Variant("None", REFUSE, _fixed(None))]
+               Variant("string", REFUSE, _fixed("array"))]
+        if not self.optional:
+            out.append(Variant("None", REFUSE, _fixed(None)))
         if not self.complex_ok:
             out.append(Variant("complex array", REFUSE, lambda b: (a + 1j, None)))
         if a.ndim >= 1:

@@ -44,6 +44,12 @@ def _fractions(levels):
     return [[Fraction(int(x.p), int(x.q)) for x in lv] for lv in levels]
 
 
+def _coeffs(P) -> dict:
+    """A Lie polynomial's Lyndon coordinates as a plain dict (``lyndon_coefficients()`` is a
+    dict subclass that knows its alphabet)."""
+    return dict(P.lyndon_coefficients())
+
+
 def _eq(expected):
     def check(args, result):
         assert same(result, expected), (result, expected)
@@ -73,19 +79,19 @@ def theory_specs() -> dict[str, list[Spec]]:
                            oracle=lambda a, L: _eq((3, 2))(a, (L.dim, L.nilpotency_class))))
     add("LieAlgebra",
         Spec("LieAlgebra.generated_by(mats)", lambda mats: dims(t.LieAlgebra.generated_by(mats)),
-             {"mats": (Matrices(), [E12, E23])}, oracle=_eq((3, [3, 1, 0], [3, 1, 0]))),
+             {"mats": (Matrices(), [E12, E23])}, oracle=_eq((3, (3, 1, 0), (3, 1, 0)))),
         Spec("LieAlgebra.generated_by(mats, tol=)", lambda mats, tol: dims(t.LieAlgebra.generated_by(mats, tol=tol)),
              {"mats": (Matrices(), [E12.astype(float), E23.astype(float)]),
-              "tol": (Real(0, 1, above=True, optional=True), 1e-9)}, oracle=_eq((3, [3, 1, 0], [3, 1, 0]))),
+              "tol": (Real(0, 1, above=True, optional=True), 1e-9)}, oracle=_eq((3, (3, 1, 0), (3, 1, 0)))),
         Spec("LieAlgebra.spanned_by(mats)", lambda mats: dims(t.LieAlgebra.spanned_by(mats)),
-             {"mats": (Matrices(), SL2 + [np.array([[1, 0], [0, -1]])])}, oracle=_eq((3, [3], [3]))),
+             {"mats": (Matrices(), SL2 + [np.array([[1, 0], [0, -1]])])}, oracle=_eq((3, (3,), (3,)))),
         Spec("LieAlgebra.from_structure_constants(c, dim=)",
              lambda c, dim: t.LieAlgebra.from_structure_constants(c, dim=dim).dim,
              {"c": (Obj("structure constants"), {(0, 1): {2: 1}, (1, 0): {2: -1}}),
               "dim": (Int(1, big=REFUSE, optional=True), 3)}, oracle=_eq(3)))
     add("LieSeries", Spec("LieAlgebra.derived_series() -> LieSeries",
                           lambda mats: t.LieAlgebra.generated_by(mats).derived_series().dims,
-                          {"mats": (Matrices(), SL2)}, oracle=_eq([3])))
+                          {"mats": (Matrices(), SL2)}, oracle=_eq((3,))))
     add("Subspace",
         Spec("span(floats).contains(v)", lambda v: t.span([[1.0, 0, 0], [0, 1.0, 0]]).contains(v),
              {"v": (RealArray(low=REFUSE, empty=REFUSE), [1.0, 1.0, 0.0])}, oracle=_eq(True)),
@@ -178,17 +184,16 @@ def theory_specs() -> dict[str, list[Spec]]:
                                             {"n": (Int(1), 2), "k": (Int(0), 2), "max_degree": (Int(1), 6)},
                                             oracle=_eq(5)))
     add("LiePolynomial",
-        Spec("LiePolynomial(coefficients, alphabet)", lambda coefficients: t.LiePolynomial(
-            coefficients, "xy").lyndon_coefficients(), {"coefficients": (Obj("coefficients"), {"xy": Fraction(1, 2)})},
+        Spec("LiePolynomial(coefficients, alphabet)", lambda coefficients: _coeffs(t.LiePolynomial(
+            coefficients, "xy")), {"coefficients": (Obj("coefficients"), {"xy": Fraction(1, 2)})},
             oracle=_eq({"xy": Fraction(1, 2)})),
-        Spec("LiePolynomial.truncate(c)", lambda c: t.bch(4).truncate(c).lyndon_coefficients(),
+        Spec("LiePolynomial.truncate(c)", lambda c: _coeffs(t.bch(4).truncate(c)),
              {"c": (Int(0), 2)}, oracle=_eq({"x": 1, "y": 1, "xy": Fraction(1, 2)})),
-        Spec("LiePolynomial.homogeneous_component(m)", lambda m: t.bch(4).homogeneous_component(m)
-             .lyndon_coefficients(), {"m": (Int(1), 2)}, oracle=_eq({"xy": Fraction(1, 2)})),
+        Spec("LiePolynomial.homogeneous_component(m)", lambda m: _coeffs(t.bch(4).homogeneous_component(m)), {"m": (Int(1), 2)}, oracle=_eq({"xy": Fraction(1, 2)})),
         Spec("LiePolynomial.evaluate(matrices)", lambda matrices: t.bch(2).evaluate(
             *(list(matrices) if isinstance(matrices, (list, np.ndarray)) else [matrices])), {"matrices": (Matrices(low=SAME, complex_ok=True, forms=EITHER),
                                                       [E12, E23])}))
-    add("bch", Spec("bch(degree)", lambda degree: t.bch(degree).lyndon_coefficients(),
+    add("bch", Spec("bch(degree)", lambda degree: _coeffs(t.bch(degree)),
                     {"degree": (Int(1), 3)},
                     oracle=_eq({"x": 1, "y": 1, "xy": Fraction(1, 2), "xxy": Fraction(1, 12),
                                 "xyy": Fraction(1, 12)})),
@@ -212,7 +217,7 @@ def theory_specs() -> dict[str, list[Spec]]:
             lambda s: np.array([[0.0, 1.0], [s, 0.0]]), 2, t=1, nodes=nodes, convention=convention).terms[0],
              {"nodes": (Int(4), 8), "convention": (Choice(("AY", "YA")), "AY")}))
     add("magnus_lie_terms", Spec("magnus_lie_terms(n_coeffs, order)", lambda n_coeffs, order: [
-        P.lyndon_coefficients() for P in t.magnus_lie_terms(n_coeffs, order)],
+        _coeffs(P) for P in t.magnus_lie_terms(n_coeffs, order)],
         {"n_coeffs": (Int(1), 2), "order": (Int(1), 2)},
         oracle=_eq([{"A": 1, "B": Fraction(1, 2)}, {"AB": Fraction(-1, 12)}])))
     add("magnus_discrete", Spec("magnus_discrete(X, degree)", lambda X, degree: t.magnus_discrete(X, degree),
@@ -243,7 +248,148 @@ def theory_specs() -> dict[str, list[Spec]]:
                                    oracle=_eq(2 * math.sqrt(2))))
     add("worst_case_hidden", Spec("worst_case_hidden(S, radius)", lambda S, radius: t.worst_case_hidden(S, radius),
                                   {"S": (RealArray(low=SAME), S), "radius": (Real(0), 1.0)}))
+    _lie_structure_specs(t, add)
+    _free_lie_basis_specs(t, add)
+    _perm_group_specs(t, add)
     return out
+
+
+H, E = [[1, 0], [0, -1]], [[0, 1], [0, 0]]                   # h, e of sl(2)
+
+
+def _lie_structure_specs(t, add) -> None:
+    """Exact Lie algebras: elements, radicals, ideals, quotients, Chevalley bases (GAP's values;
+    tests/test_lie_structure*.py and tests/test_gap_*.py compare them with GAP itself)."""
+    sl2, gl2, b2, aff = t.sl(2), t.gl(2), t.b(2), t.sl_affine(2)
+    alg = Obj("LieAlgebra")
+    add("sl_affine", Spec("sl_affine(n)", lambda n: t.sl_affine(n).dim, {"n": (Int(2, big=REFUSE), 2)},
+                          oracle=_eq(5)))
+    add("coordinates", Spec("coordinates(L, x)", lambda L, x: t.coordinates(L, x),
+                            {"L": (alg, sl2), "x": (ExactMatrix(), H)},
+                            oracle=lambda a, r: _eq(np.array(H, dtype=object))(a, sum(
+                                c * np.asarray(b, dtype=object) for c, b in zip(r, sl2.basis)))))
+    add("adjoint_matrix", Spec("adjoint_matrix(L, x)", lambda L, x: t.adjoint_matrix(L, x),
+                               {"L": (alg, sl2), "x": (ExactMatrix(), H)},
+                               oracle=lambda a, r: _eq([-2, 0, 2])(a, sorted(
+                                   int(v) for v in sympy.Matrix(r).eigenvals(multiple=True)))))
+    add("killing", Spec("killing(L, x, y)", lambda L, x, y: t.killing(L, x, y),
+                        {"L": (alg, sl2), "x": (ExactMatrix(), H), "y": (ExactMatrix(), H)},
+                        oracle=_eq(8)))                        # κ(h, h) = 8 on sl(2) (Humphreys §5.1)
+    add("is_ad_nilpotent", Spec("is_ad_nilpotent(L, x)", lambda L, x: t.is_ad_nilpotent(L, x),
+                                {"L": (alg, sl2), "x": (ExactMatrix(), E)}, oracle=_eq(True)))
+    add("adjoint_representation", Spec("adjoint_representation(L)", lambda L: t.adjoint_representation(L).dim,
+                                       {"L": (alg, sl2)}, oracle=_eq(3)))
+    add("structure_constant_algebra", Spec("structure_constant_algebra(L)", lambda L: dims3(
+        t.structure_constant_algebra(L)), {"L": (alg, b2)}, oracle=_eq((3, (3, 1, 0)))))
+    add("kappa_perp", Spec("kappa_perp(L, U)", lambda L, U: t.kappa_perp(L, U).dim,
+                           {"L": (alg, b2), "U": (alg, b2)}, oracle=_eq(2)))
+    add("killing_radical", Spec("killing_radical(L)", lambda L: t.killing_radical(L).dim,
+                                {"L": (alg, b2)}, oracle=_eq(2)))
+    add("solvable_radical", Spec("solvable_radical(L)", lambda L: t.solvable_radical(L).dim,
+                                 {"L": (alg, aff)}, oracle=_eq(2)))
+    add("nilradical", Spec("nilradical(L)", lambda L: t.nilradical(L).dim, {"L": (alg, b2)}, oracle=_eq(2)))
+    add("levi_decomposition", Spec("levi_decomposition(L)", lambda L: _levi_dims(t.levi_decomposition(L)),
+                                   {"L": (alg, aff)}, oracle=_eq((2, 3))))
+    add("LeviDecomposition", Spec("levi_decomposition(...) -> LeviDecomposition", lambda: _levi_dims(
+        t.levi_decomposition(sl2)), {}, oracle=_eq((0, 3))))
+    add("derivations", Spec("derivations(L)", lambda L: t.derivations(L).dim,
+                            {"L": (alg, t.heisenberg(1))}, oracle=_eq(6)))
+    add("centraliser", Spec("centraliser(L, S)", lambda L, S: t.centraliser(L, S).dim,
+                            {"L": (alg, gl2), "S": (alg, gl2)}, oracle=_eq(1)))
+    add("normaliser", Spec("normaliser(L, S)", lambda L, S: t.normaliser(L, S).dim,
+                           {"L": (alg, gl2), "S": (alg, b2)}, oracle=_eq(3)))
+    add("is_ideal", Spec("is_ideal(L, I)", lambda L, I: t.is_ideal(L, I),
+                         {"L": (alg, gl2), "I": (alg, sl2)}, oracle=_eq(True)))
+    add("quotient", Spec("quotient(L, I)", lambda L, I: t.quotient(L, I).algebra.dim,
+                         {"L": (alg, gl2), "I": (alg, sl2)}, oracle=_eq(1)))
+    Q = t.quotient(gl2, sl2)
+    add("QuotientAlgebra",
+        Spec("quotient(L, I).project(x)", lambda x: Q.project(x), {"x": (ExactMatrix(), [[1, 0], [0, 1]])},
+             oracle=lambda a, r: _eq(Q.project([[1, 0], [0, 1]]))(a, r)),
+        Spec("quotient(L, I).lift(y)", lambda y: Q.project(Q.lift(y)), {"y": (ExactMatrix(), [[3]])},
+             oracle=_eq(np.array([Fraction(3)], dtype=object))))
+    add("direct_sum_decomposition", Spec("direct_sum_decomposition(L)", lambda L: sorted(
+        I.dim for I in t.direct_sum_decomposition(L)), {"L": (alg, gl2)}, oracle=_eq([1, 3])))
+    kind = Choice(("A", "B", "C", "D"))
+    add("simple_lie_algebra", Spec("simple_lie_algebra(kind, rank)", lambda kind, rank: t.simple_lie_algebra(
+        kind, rank).algebra.dim, {"kind": (kind, "B"), "rank": (Int(2, big=REFUSE), 2)}, oracle=_eq(10)))
+    add("ChevalleyAlgebra", Spec("simple_lie_algebra(...) -> ChevalleyAlgebra", lambda: t.simple_lie_algebra(
+        "B", 2).n_roots, {}, oracle=_eq(8)))
+    add("cartan_matrix", Spec("cartan_matrix(kind, rank)", lambda kind, rank: t.cartan_matrix(kind, rank),
+                              {"kind": (kind, "A"), "rank": (Int(1, big=REFUSE), 2)},
+                              oracle=_eq([[2, -1], [-1, 2]])))
+    add("root_system_size", Spec("root_system_size(kind, rank)", lambda kind, rank: t.root_system_size(kind, rank),
+                                 {"kind": (kind, "D"), "rank": (Int(4), 4)}, oracle=_eq(24)),
+        Spec("root_system_size(kind, rank) with a huge rank", lambda rank: t.root_system_size("A", rank),
+             {"rank": (Int(1), 10 ** 15)}, oracle=_eq(10 ** 15 * (10 ** 15 + 1))))
+
+
+def dims3(L):
+    """``(dim, derived series dims)`` of a Lie algebra."""
+    return L.dim, L.derived_series().dims
+
+
+def _levi_dims(d) -> tuple[int, int]:
+    return d.radical.dim, d.levi.dim
+
+
+def _free_lie_basis_specs(t, add) -> None:
+    """Bases of the free Lie algebra beyond Lyndon's (the bch program's basis=1/2; Sage)."""
+    poly = Obj("LiePolynomial")
+    add("hall_coordinates", Spec("hall_coordinates(poly)", lambda poly: t.hall_coordinates(poly),
+                                 {"poly": (poly, t.bch(3))},
+                                 oracle=_eq({"x": 1, "y": 1, ("y", "x"): Fraction(-1, 2),
+                                             (("y", "x"), "x"): Fraction(1, 12),
+                                             (("y", "x"), "y"): Fraction(-1, 12)})))
+    add("right_normed_coordinates", Spec("right_normed_coordinates(poly)", lambda poly:
+                                         t.right_normed_coordinates(poly), {"poly": (poly, t.bch(3))},
+                                         oracle=_eq({"x": 1, "y": 1, "yx": Fraction(-1, 2),
+                                                     "xyx": Fraction(-1, 12), "yyx": Fraction(1, 12)})))
+    add("right_normed_word", Spec("right_normed_word(word, alphabet)", lambda word, alphabet:
+                                  t.right_normed_word(word, alphabet),
+                                  {"word": (Text(), "AAB"), "alphabet": (Text(), "AB")}, oracle=_eq("ABA")))
+    add("right_normed_basis", Spec("right_normed_basis(alphabet, m)", lambda alphabet, m:
+                                   t.right_normed_basis(alphabet, m),
+                                   {"alphabet": (Text(), "xy"), "m": (Int(1), 4)},
+                                   oracle=_eq(["x", "y", "yx", "xyx", "yyx", "xxyx", "yxyx", "yyyx"])))
+    add("lyndon_words_with_evaluation", Spec("lyndon_words_with_evaluation(evaluation, alphabet)",
+                                             lambda evaluation, alphabet: t.lyndon_words_with_evaluation(
+                                                 evaluation, alphabet),
+                                             {"evaluation": (Obj("evaluation"), [2, 1, 1]),
+                                              "alphabet": (Obj("alphabet", optional=True), "xyz")},
+                                             oracle=_eq(["xxyz", "xxzy", "xyxz"])))
+    add("standard_bracketing", Spec("standard_bracketing(word, alphabet)", lambda word, alphabet:
+                                    t.standard_bracketing(word, alphabet),
+                                    {"word": (Text(), "xxy"), "alphabet": (Text(), "xy")},
+                                    oracle=_eq(("x", ("x", "y")))))
+    add("standard_unbracketing", Spec("standard_unbracketing(tree, alphabet)", lambda tree, alphabet:
+                                      t.standard_unbracketing(tree, alphabet),
+                                      {"tree": (Obj("tree"), ("a", ("a", "b"))), "alphabet": (Text(), "ab")},
+                                      oracle=_eq("aab")))
+
+
+def _perm_group_specs(t, add) -> None:
+    """Permutation groups of any order (sympy's Schreier-Sims)."""
+    P = t.PermGroup
+    add("PermGroup",
+        Spec("PermGroup.from_permutations(gens, degree)", lambda gens, degree: P.from_permutations(
+            gens, degree).order, {"gens": (Obj("permutations"), [[1, 2, 0], [1, 0, 2]]),
+                                  "degree": (Int(1, optional=True), 4)}, oracle=_eq(6)),
+        Spec("PermGroup.symmetric(n)", lambda n: P.symmetric(n).order, {"n": (Int(1), 8)},
+             oracle=_eq(40320)),
+        Spec("PermGroup.alternating(n)", lambda n: P.alternating(n).order, {"n": (Int(1), 5)}, oracle=_eq(60)),
+        Spec("PermGroup.cyclic(n)", lambda n: P.cyclic(n).order, {"n": (Int(1), 7)}, oracle=_eq(7)),
+        Spec("PermGroup.dihedral(order)", lambda order: P.dihedral(order).order, {"order": (Int(6), 10)},
+             oracle=_eq(10)),
+        Spec("PermGroup.abelian(orders)", lambda orders: P.abelian(orders).order,
+             {"orders": (Obj("orders"), [2, 3])}, oracle=_eq(6)),
+        Spec("PermGroup.named(name)", lambda name: P.named(name).derived_series().orders,
+             {"name": (Text(), "S4")}, oracle=_eq((24, 12, 4, 1))),
+        Spec("PermGroup.sylow_subgroup(p)", lambda p: P.symmetric(4).sylow_subgroup(p).order,
+             {"p": (Int(2), 2)}, oracle=_eq(8)))
+    add("permutation_group", Spec("permutation_group(gens, degree)", lambda gens, degree: t.permutation_group(
+        gens, degree).order, {"gens": (Obj("permutations"), [[1, 2, 0], [1, 0, 2]]),
+                              "degree": (Int(1, optional=True), 3)}, oracle=_eq(6)))
 
 
 def all_specs() -> dict[str, list[Spec]]:
@@ -347,8 +493,11 @@ def numerics_specs() -> dict[str, list[Spec]]:
                        oracle=lambda a, r: _eq(np.array([[-0.5, 0.0], [0.0, 0.5]]))(a, r.astype(float))))
     add("reversal_bound", Spec("reversal_bound(gens, word, h0, eps, dps)", lambda gens, h0, eps:
                                nm.reversal_bound(gens, [0, 1], h0, eps, 20),
-                               {"gens": (Matrices(low=SAME), sl2), "h0": (RealArray(low=SAME), h0),
-                                "eps": (Real(0), 0.1)}))
+                               {"gens": (Matrices(low=SAME), sl2), "h0": (RealArray(low=SAME, optional=True), h0),
+                                "eps": (Real(0), 0.1)}),
+        Spec("reversal_bound(gens, word, None, eps): every unit initial state", lambda eps:
+             nm.reversal_bound(sl2, [0, 1], None, eps, 20), {"eps": (Real(0), 0.1)},
+             oracle=lambda a, r: _eq(True)(a, r >= nm.reversal_bound(sl2, [0, 1], h0, a["eps"], 20))))
     add("reversal_scan", Spec("reversal_scan(gens, word, h0, eps_grid, omega2_sign=)", lambda eps_grid, omega2_sign:
                               [p.ratio for p in nm.reversal_scan(sl2, [0, 1], h0, eps_grid, 20, omega2_sign)],
                               {"eps_grid": (RealArray(low=SAME), [0.1, 0.05]), "omega2_sign": (Choice((1, -1)), 1)}))

@@ -44,6 +44,11 @@ ALLOWED = {
     ("seqtheory.theory.representations.RepresentationAudit", "*"): _RESULT_RECORD + ": audit_representation()",
     ("seqtheory.numerics.group_cascades.GroupCascade", "*"): _RESULT_RECORD + ": build_cascade(), which "
                                                            "validates the table and the series",
+    ("seqtheory.theory.lie_chevalley.ChevalleyAlgebra", "*"): _RESULT_RECORD + ": simple_lie_algebra(), "
+                                                            "which checks kind and rank",
+    ("seqtheory.theory.lie_ideals.QuotientAlgebra", "*"): _RESULT_RECORD + ": quotient() (its methods "
+                                                        "project / lift read their elements through "
+                                                        "the algebra's field)",
 }
 
 

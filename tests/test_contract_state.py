@@ -99,13 +99,44 @@ def _public_objects():
             pc.DEPTH("Thm 3.2"), pc.Context(seed=1), pc.Outcome(pc.Verdict.SUPPORTED, "k"),
             pc.ControlOutcome(True, "v", "r")),
         "Claim": lambda: pc.get_claim("depth.cor3.6").source,
+        "PermGroup (series cached)": lambda: _perm_group(),
+        "ChevalleyAlgebra": lambda: t.simple_lie_algebra("B", 2),
+        "QuotientAlgebra": lambda: t.quotient(t.gl(2), t.sl(2)),
+        "LeviDecomposition": lambda: t.levi_decomposition(t.sl_affine(2)),
+        "LieAlgebra (structure constants)": lambda: t.structure_constant_algebra(t.b(2)),
+        "LyndonCoefficients": lambda: t.bch(3).lyndon_coefficients(),
     }
+
+
+def _perm_group():
+    """S4 as a :class:`PermGroup` with its series computed (a sympy ``PermutationGroup``
+    unpickles without its internal state)."""
+    from seqtheory.theory import PermGroup
+
+    G = PermGroup.named("S4")
+    G.derived_series(), G.lower_central_series(), G.center()
+    return G
 
 
 def _summary(obj):
     """What an object answers, for comparing it with its unpickled copy."""
-    from seqtheory.theory import FiniteGroup, LieAlgebra
+    from seqtheory.theory import (ChevalleyAlgebra, FiniteGroup, LeviDecomposition, LieAlgebra,
+                                  PermGroup, QuotientAlgebra)
+    from seqtheory.theory.lie_poly import LyndonCoefficients
 
+    if isinstance(obj, PermGroup):
+        return (obj.order, obj.degree, obj.name, obj.generators, obj.derived_series().orders,
+                obj.lower_central_series().orders, obj.center().order)
+    if isinstance(obj, ChevalleyAlgebra):
+        return (obj.kind, obj.rank, _summary(obj.algebra), obj.positive_roots, obj.cartan,
+                [m.tolist() for m in obj.matrices])
+    if isinstance(obj, QuotientAlgebra):
+        return (_summary(obj.algebra), obj.representatives, obj.matrix.tolist(),
+                list(obj.project([[1, 0], [0, 1]])), obj.lift([1]).tolist())
+    if isinstance(obj, LeviDecomposition):
+        return _summary(obj.radical), _summary(obj.levi)
+    if isinstance(obj, LyndonCoefficients):
+        return dict(obj), obj.letters, obj.max_degree
     if isinstance(obj, FiniteGroup):
         return (obj.order, obj.derived_series().orders, obj.lower_central_series().orders,
                 obj.cayley_table().tobytes(), [str(e) for e in obj.elements])

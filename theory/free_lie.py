@@ -26,11 +26,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ._messages import counted
-from .contract import check_int, check_size
+from .contract import check_int, check_int_sequence, check_size
 
 from .lie_poly import lyndon_bracket, lyndon_bracket_encoded
-from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_count,
-                    lyndon_words_encoded, mobius as words_mobius, standard_factorization_encoded,
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_content_count,
+                    lyndon_count, lyndon_words_encoded, mobius as words_mobius, standard_factorization_encoded,
                     witt_formula)
 
 __all__ = [
@@ -158,8 +158,9 @@ def standard_unbracketing(tree, alphabet) -> str:
 
     def rec(t) -> tuple[str, str]:         # (encoded word, encoded right factor)
         if isinstance(t, str):
-            if len(t) != 1:
-                raise ValueError(f"tree: a leaf must be one letter, got {t!r}")
+            if len(t) != 1 or t not in letters:
+                raise ValueError(f"tree: a leaf must be one letter of the alphabet "
+                                 f"{''.join(letters)!r}, got {t!r}")
             return encode(t, letters), ""
         if not isinstance(t, (tuple, list)):
             raise TypeError(f"tree: a node must be a letter or a pair, got {t!r}")
@@ -183,40 +184,60 @@ def lyndon_words_with_evaluation(evaluation, alphabet=None) -> list[str]:
     ``lyndon_words_with_evaluation([2, 1, 1]) == ["1123", "1132", "1213"]``. ``ValueError`` for
     negative counts or an alphabet shorter than ``evaluation``. Generation: the
     Fredricksen-Kessler-Maiorana recursion over prenecklaces (every prefix of a Lyndon word is
-    a prenecklace), restricted to the content. Source: Sage ``LyndonWords(e)``; J. Sawada,
-    *A fast algorithm to generate necklaces with fixed content*, Theoret. Comput. Sci. 301
-    (2003) 477-489."""
-    if isinstance(evaluation, (str, bytes)) or not hasattr(evaluation, "__iter__"):
-        raise TypeError(f"evaluation must be a sequence of non-negative ints, got {evaluation!r}")
-    counts = [check_int(f"evaluation[{i}]", e, 0) for i, e in enumerate(evaluation)]
+    a prenecklace), restricted to the content, with an explicit stack (a word may be longer than
+    Python's recursion limit). Its work grows about like ``count · n²`` (``[500, 2]``: 250 words
+    in about 3 s), so a request whose count exceeds :data:`MAX_LYNDON_WORDS` or whose
+    ``count · n²`` exceeds :data:`MAX_CONTENT_WORK` is refused (``ValueError`` naming
+    ``evaluation``) before it starts, the count taken from the formula
+    (:func:`~seqtheory.theory.words.lyndon_content_count`). Source: Sage ``LyndonWords(e)``;
+    J. Sawada, *A fast algorithm to generate necklaces with fixed content*, Theoret. Comput.
+    Sci. 301 (2003) 477-489."""
+    counts = check_int_sequence("evaluation", evaluation, 0)
     letters = check_alphabet("123456789"[:len(counts)] if alphabet is None else alphabet) \
         if counts else ()
     if len(letters) < len(counts):
         raise ValueError(f"alphabet has {counted(len(letters), 'letter')}, evaluation "
                          f"{counted(len(counts), 'count')}")
     n = sum(counts)
-    if n == 0:
+    count = lyndon_content_count(counts, MAX_LYNDON_WORDS)
+    check_size("evaluation", counts, count, MAX_LYNDON_WORDS, "MAX_LYNDON_WORDS", "Lyndon words")
+    check_size("evaluation", counts, count * n * n, MAX_CONTENT_WORK, "MAX_CONTENT_WORK",
+               "steps (count · n²)")
+    if count == 0:
         return []
-    rest = list(counts)
+    return ["".join(letters[i] for i in w) for w in _content_words(counts)]
+
+
+#: the most work (count · n², see :func:`lyndon_words_with_evaluation`) a fixed-content
+#: enumeration may take: about 5 s
+MAX_CONTENT_WORK = 10 ** 8
+
+
+def _content_words(counts: list[int]) -> list[list[int]]:
+    """The Lyndon words of content ``counts`` (letter indices), by the prenecklace recursion
+    ``gen(t, p)`` (``word[:t]`` a prenecklace of period ``p``) run on an explicit stack of
+    frames ``[t, p, next letter to try]``."""
+    n, rest = sum(counts), list(counts)
     first = next(i for i, c in enumerate(rest) if c)
-    word = [first]
+    word, out = [first], []
     rest[first] -= 1
-    out: list[str] = []
-
-    def gen(t: int, p: int) -> None:     # word[:t] is a prenecklace with period p
-        if t == n:
-            if p == n:
-                out.append("".join(letters[i] for i in word))
-            return
-        for j in range(word[t - p], len(rest)):
-            if rest[j]:
-                rest[j] -= 1
-                word.append(j)
-                gen(t + 1, p if j == word[t - p] else t + 1)
-                word.pop()
-                rest[j] += 1
-
-    gen(1, 1)
+    frames = [[1, 1, first]]
+    while frames:
+        t, p, j = frames[-1]
+        while t < n and j < len(rest) and not rest[j]:
+            j += 1
+        if t == n or j == len(rest):
+            if t == n and p == n:
+                out.append(list(word))
+            frames.pop()
+            if frames:                        # undo the letter that opened this frame
+                rest[word.pop()] += 1
+            continue
+        frames[-1][2] = j + 1
+        rest[j] -= 1
+        word.append(j)
+        q = p if j == word[t - p] else t + 1
+        frames.append([t + 1, q, word[t + 1 - q]])
     return out
 
 
