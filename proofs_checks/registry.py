@@ -253,14 +253,15 @@ class Premise:
         return f"{self.text} (source: {self.source}; sourced, not checked)"
 
 
-#: the versions of the two papers (SPEC: [DEPTH] v1, v2; [HEAD] v1, v2)
-PAPER_VERSIONS = ("v1", "v2")
+#: the arXiv versions a source may name (SPEC: [DEPTH] v1, v2; [HEAD] v1, v2; what each holds:
+#: :data:`PAPER_VERSIONS`)
+_ARXIV_VERSIONS = ("v1", "v2")
 
 
 def _check_version(version: str) -> str:
     check_instance("version", version, str, "a paper version (str)")
-    if version not in PAPER_VERSIONS:
-        raise ValueError(f"version must be one of {PAPER_VERSIONS}, got {version!r}")
+    if version not in _ARXIV_VERSIONS:
+        raise ValueError(f"version must be one of {_ARXIV_VERSIONS}, got {version!r}")
     return version
 
 

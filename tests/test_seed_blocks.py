@@ -17,7 +17,7 @@ def test_block_sizes_per_profile():
 def test_split_blocks_is_consecutive_and_refuses_uneven_counts():
     assert sb.split_blocks([10, 11, 12, 13]) == {"A": [10, 11], "B": [12, 13]}
     for bad in ([], [1, 2, 3]):
-        with pytest.raises(ValueError, match="multiple of 2"):
+        with pytest.raises(ValueError, match="multiple of the number of blocks, 2"):
             sb.split_blocks(bad)
     assert sb.block_indices(2) == {"A": ["#0", "#1"], "B": ["#2", "#3"]}
 

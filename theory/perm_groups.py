@@ -50,6 +50,7 @@ from functools import cached_property
 from typing import Any, Iterable, Sequence
 
 from ._checks import check_int
+from ._messages import counted
 from .contract import as_list, check_optional_int
 from .groups import MAX_ORDER, FiniteGroup, GroupSeries
 from .permutation_notation import MAX_DEGREE
@@ -112,8 +113,8 @@ class PermGroup:
             images.append(tuple(im))
         n = max([len(g) for g in images] + [degree or 0])
         if n > MAX_DEGREE:
-            raise ValueError(f"gens: permutations of {n:,} points, more than MAX_DEGREE = "
-                             f"{MAX_DEGREE:,}")
+            raise ValueError(f"gens: permutations of {counted(n, 'point')}, more than "
+                             f"MAX_DEGREE = {MAX_DEGREE:,}")
         if n == 0:
             raise ValueError("gens is empty: pass degree to get the trivial group")
         perms = []
@@ -172,8 +173,8 @@ class PermGroup:
         if not ms:
             raise ValueError("orders is empty")
         if sum(ms) > MAX_DEGREE:
-            raise ValueError(f"orders: the product acts on {sum(ms):,} points, more than "
-                             f"MAX_DEGREE = {MAX_DEGREE:,}")
+            raise ValueError(f"orders: the product acts on {counted(sum(ms), 'point')}, more "
+                             f"than MAX_DEGREE = {MAX_DEGREE:,}")
         return cls(AbelianGroup(*ms), name="x".join(f"C{m}" for m in ms))
 
     @classmethod
