@@ -19,6 +19,7 @@ import numpy as np
 from .fits import fit_loglog_slope
 from .local_error import default_eps_grid, frobenius_mp, log_series_coefficients, path_product
 from .nilpotent_cascades import free_group_element, nilpotent_cascade
+from seqtheory.theory.contract import check_exact, check_int
 from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["cascade_scan", "cascade_error_at"]
@@ -76,10 +77,11 @@ def cascade_error_at(gens, word, depth: int, coupling: str, eps,
     ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})``, mpmath at a precision that resolves it. ``reverse_input``
     / ``drop_top_layer``: the wrong variants of :func:`cascade_scan`. Returns ``{"depth",
     "coupling", "class_c", "layer_dims", "eps", "error", "dps", "exact_group_element",
-    "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational."""
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise ValueError(f"eps must be a positive rational, got {eps}")
+    "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational,
+    ``TypeError`` for a float or a string (:func:`~seqtheory.theory.contract.check_exact`: never
+    read as a nearby rational); ``depth`` an int >= 1."""
+    eps = check_exact("eps", eps, minimum=0, above=True)
+    depth = check_int("depth", depth)
     built = depth - 1 if drop_top_layer else depth
     C = nilpotent_cascade(gens, built, coupling)
     c = C.nilpotency_class

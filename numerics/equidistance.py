@@ -163,12 +163,12 @@ def max_min_update(V: int, d: int, eta: float, *, starts: int = 20, seed: int = 
     rounding: ratio 1); ``V > d + 1``: the best configuration of :func:`max_min_separation`
     (``starts``, ``seed``; a lower bound on the optimum, not a certificate). Rotations,
     reflections and the order of the rows are left as found (the update's geometry does not
-    fix them). ``V ≥ 2``, ``d ≥ 1`` ints and ``eta`` a positive finite real: ``TypeError`` /
-    ``ValueError`` otherwise."""
+    fix them). ``2 ≤ V ≤ MAX_V``, ``1 ≤ d ≤ MAX_V`` ints and ``eta`` a positive finite real:
+    ``TypeError`` / ``ValueError`` otherwise."""
     from seqtheory.theory._checks import check_real
 
-    check_int("V", V, 2)
-    check_int("d", d, 1)
+    V = check_int("V", V, 2, MAX_V)
+    d = check_int("d", d, 1, MAX_V)
     eta = check_real("eta", eta, 0, above=True)
     if V <= d + 1:
         X, method = _regular_simplex(V, d), "regular simplex (exact construction)"

@@ -101,6 +101,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ._messages import counted
+from .contract import as_list
 from .field_input import check_number, concat_rows, row_count, to_field_rows
 from .field_linalg import domain
 from .float_rank import NumericalRankError, check_tol, decision_count, is_recording, rank_decision, \
@@ -772,9 +773,11 @@ class LieAlgebra:
         Source: GAP ``SubalgebraNC`` (a subalgebra given by a basis in coordinates)."""
         if self.field == "RR":
             raise ValueError("from_coordinates is exact: the algebra is on the float path")
-        rows = [list(r) for r in coords]
+        rows = [as_list(f"coords[{i}]", r, "a row of coordinates")
+                for i, r in enumerate(as_list("coords", coords, "a sequence of coordinate rows"))]
         if any(len(r) != self.dim for r in rows):
             raise ValueError(f"coords: every row must have dim = {counted(self.dim, 'entry', 'entries')}")
+        to_field_rows(rows, self.field, "coords")             # the entries' kinds, named
         Zc = zero_subspace(self.dim, self.field).extend(rows) if rows \
             else zero_subspace(self.dim, self.field)
         sub = self._from_coords(Zc)

@@ -17,7 +17,7 @@ from numbers import Integral, Rational
 
 import numpy as np
 
-from .contract import check_int
+from .contract import check_exact_sympy, check_int
 from .int_rows import as_int_rows
 
 __all__ = ["parse_structure", "integer_table", "field_table", "is_rational_table",
@@ -26,7 +26,10 @@ __all__ = ["parse_structure", "integer_table", "field_table", "is_rational_table
 
 def _to_fraction(x, where: str):
     """``x`` as a ``Fraction`` when rational, else as a sympy number (a real algebraic number;
-    the field is decided once all entries are read)."""
+    the field is decided once all entries are read). Entries are read by
+    :func:`~seqtheory.theory.contract.check_exact_sympy`: ints, Fractions, Decimals and exact
+    sympy numbers; a float, a bool, a string (never parsed) or a complex number is a
+    ``TypeError`` naming ``where``."""
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers")
     if isinstance(x, (Integral, np.integer)):
@@ -36,16 +39,10 @@ def _to_fraction(x, where: str):
     if isinstance(x, (float, np.floating, complex)):
         raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact "
                         f"(rationals, or sympy algebraic numbers such as sympy.sqrt(2))")
-    import sympy
-
-    try:
-        s = sympy.sympify(x)
-    except (sympy.SympifyError, TypeError) as exc:
-        raise TypeError(f"{where}: {x!r} is not a number") from exc
+    s = check_exact_sympy(where, x)
     if s.is_Rational:
         return Fraction(int(s.p), int(s.q))
-    if s.free_symbols or isinstance(s, sympy.Float) or not s.is_number or s.is_real is not True \
-            or not s.is_algebraic:
+    if s.is_real is not True or not s.is_algebraic:        # (check_exact_sympy: no floats)
         raise TypeError(f"{where}: {x!r} is neither rational nor a real algebraic number")
     return s
 
