@@ -23,7 +23,7 @@ import torch
 from seqtheory.models.batched import (StackedAdamW, clip_grad_norm_per_run, stacked_forward,
                                       train_batched)
 from seqtheory.models.recipe import seed_all, task_loss
-from seqtheory.models.train import TrainConfig, build_model, build_task, train
+from seqtheory.models.training import TrainConfig, build_model, build_task, train
 
 R, STEPS, WIDTH, T = 16, 30, 32, 16
 MODELS = ("mamba", "signed_mamba", "aussm", "gla")

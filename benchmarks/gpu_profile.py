@@ -16,7 +16,7 @@ import time
 import torch
 
 from seqtheory.models.batched import train_many
-from seqtheory.models.train import TrainConfig, train
+from seqtheory.models.training import TrainConfig, train
 
 
 def _cfg(model: str, seed: int, steps: int, precision: str) -> TrainConfig:

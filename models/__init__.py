@@ -8,8 +8,8 @@ _EXPORTS = {
     "SequenceModel": "model",
     "ModelConfig": "model",
     "MODEL_NAMES": "names",
-    "TrainConfig": "train",
-    "train": "train",
+    "TrainConfig": "training",
+    "train": "training",
     "ResultsStore": "store",
     "make_word_problem": "tasks",
     "make_rotation_task": "tasks",
@@ -19,4 +19,7 @@ _EXPORTS = {
     "Inspection": "inspector",
 }
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
+#: submodules renamed so that no submodule shares a public function's name (old paths still import)
+_MOVED = {"train": "training"}
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS, _MOVED)

@@ -6,30 +6,36 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from seqtheory.theory._checks import check_int, check_optional_int, check_real
+from seqtheory.theory.contract import check_bool
 
 __all__ = ["check_bool_fields", "check_int", "check_int_fields", "check_optional_int", "check_real",
            "check_real_field"]
 
 
-def check_int_fields(obj: Any, names: Iterable[str], least: int = 1) -> None:
+def check_int_fields(obj: Any, names: Iterable[str], least: int = 1, *,
+                     optional: bool = False) -> None:
     """:func:`check_int` on each attribute ``names`` of the (possibly frozen) dataclass ``obj``;
-    a numpy integer there is replaced by the Python ``int`` it holds."""
+    any other integer there (a numpy integer, sympy ``Integer``, ...) is replaced by the Python
+    ``int`` it holds."""
     for name in names:
         value = getattr(obj, name)
+        if optional and value is None:
+            continue
         number = check_int(name, value, least)
-        if type(value).__module__ == "numpy":
+        if type(value) is not int:
             object.__setattr__(obj, name, number)
 
 
 def check_real_field(obj: Any, name: str, minimum: float | None = None, **bounds: Any) -> None:
     """:func:`check_real` on the attribute ``name`` of the (possibly frozen) dataclass ``obj``;
-    a numpy scalar there is replaced by the Python number it holds (``np.float32(3e-3)`` by
+    a number of another type there (a numpy scalar, ``Fraction``, ``Decimal``, ``mpf``) is
+    replaced by the float :func:`check_real` gives (``np.float32(3e-3)`` by
     ``float(np.float32(3e-3))``), so that the configuration reads, compares and serialises as
     plain numbers. ``int`` / ``float`` values are kept as given."""
     value = getattr(obj, name)
-    check_real(name, value, minimum, **bounds)
-    if type(value).__module__ == "numpy":
-        object.__setattr__(obj, name, value.item())
+    number = check_real(name, value, minimum, **bounds)
+    if type(value) not in (int, float):
+        object.__setattr__(obj, name, number)
 
 
 def check_bool_fields(obj: Any, names: Iterable[str]) -> None:
@@ -38,7 +44,6 @@ def check_bool_fields(obj: Any, names: Iterable[str]) -> None:
     ``1`` or ``"False"`` (truthy) never stand for a flag and never key a run apart."""
     for name in names:
         value = getattr(obj, name)
-        if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
-            object.__setattr__(obj, name, bool(value))
-        elif not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+        flag = check_bool(name, value)
+        if type(value) is not bool:
+            object.__setattr__(obj, name, flag)

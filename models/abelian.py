@@ -36,9 +36,9 @@ class AbelianStateModel(nn.Module):
 
     def __init__(self, vocab_size: int, n_out: int, width: int = 32, hidden: int = 64):
         super().__init__()
-        for name, v in (("vocab_size", vocab_size), ("n_out", n_out), ("width", width),
-                        ("hidden", hidden)):
-            check_int(name, v, 1)
+        vocab_size, n_out, width, hidden = (
+            check_int(name, v, 1) for name, v in (("vocab_size", vocab_size), ("n_out", n_out),
+                                                  ("width", width), ("hidden", hidden)))
         self.vocab_size = vocab_size
         self.log_decay = nn.Parameter(torch.full((vocab_size, width), -3.0))   # ρ: |λ| = e^{−softplus ρ}
         self.phase = nn.Parameter(0.05 * torch.randn(vocab_size, width))        # θ, small at init

@@ -76,9 +76,10 @@ class DeepAbelianModel(nn.Module):
     def __init__(self, vocab_size: int, n_out: int, depth: int = 2, width: int = 8, hidden: int = 32,
                  coupling_hidden: int = 16, coupling: bool = True):
         super().__init__()
-        for name, v in (("vocab_size", vocab_size), ("n_out", n_out), ("depth", depth),
-                        ("width", width), ("hidden", hidden), ("coupling_hidden", coupling_hidden)):
-            check_int(name, v, 1)
+        vocab_size, n_out, depth, width, hidden, coupling_hidden = (
+            check_int(name, v, 1) for name, v in (
+                ("vocab_size", vocab_size), ("n_out", n_out), ("depth", depth), ("width", width),
+                ("hidden", hidden), ("coupling_hidden", coupling_hidden)))
         if not isinstance(coupling, bool):
             raise TypeError(f"coupling must be a bool, got {coupling!r}")
         self.vocab_size, self.depth, self.coupling = vocab_size, depth, coupling

@@ -92,7 +92,7 @@ import numpy as np
 
 from seqtheory.theory._messages import counted
 
-from ._checks import check_int, check_real
+from ._checks import check_int, check_optional_int, check_real
 
 __all__ = ["inspect", "Inspection", "LayerReport", "ChannelReport", "CharacterReport", "LieReport",
            "SUPPORTED_FAMILIES", "CHARACTER_KINDS", "COLLISION_RTOL", "nearest_roots",
@@ -603,7 +603,7 @@ def _train_config(d: dict):
     kind (a precision sweep, a head experiment: no diagonal model to inspect)."""
     import dataclasses
 
-    from .train import TrainConfig
+    from .training import TrainConfig
 
     names = {f.name for f in dataclasses.fields(TrainConfig)}
     if not isinstance(d, dict) or not {"task", "model"} <= set(d) or set(d) - names:
@@ -617,7 +617,7 @@ def _train_config(d: dict):
 
 def _load_run(run: str, store, results):
     from .store import ResultsStore, holds_store
-    from .train import load_model
+    from .training import load_model
 
     if store is None:
         if results is None:
@@ -639,13 +639,20 @@ def _load_run(run: str, store, results):
 # ------------------------------------------------------------------------------------------------
 # the inspector
 # ------------------------------------------------------------------------------------------------
-def _check_params(phase_tol, modulus_floor, lie_tol, n_letters) -> None:
-    for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi), ("modulus_floor", modulus_floor, 0.0, 1.0),
-                            ("lie_tol", lie_tol, 0.0, 1.0)):
-        if phase_tol is None and name == "phase_tol":
-            continue
-        check_real(name, v, lo, hi, above=True, below=True)
-    check_int("n_letters", n_letters)
+def _check_params(phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed) -> tuple:
+    """The parameters of :func:`inspect`, converted (:mod:`seqtheory.theory.contract`)."""
+    reals = [None if v is None and name == "phase_tol" else
+             check_real(name, v, lo, hi, above=True, below=True)
+             for name, v, lo, hi in (("phase_tol", phase_tol, 0.0, math.pi),
+                                     ("modulus_floor", modulus_floor, 0.0, 1.0),
+                                     ("lie_tol", lie_tol, 0.0, 1.0))]
+    return (*reals, check_int("n_letters", n_letters, 1, MAX_LETTERS),
+            check_optional_int("context_length", context_length, 1, MAX_LETTERS),
+            check_int("seed", seed, 0))
+
+
+#: the most letters (and the longest context) :func:`inspect` feeds the model
+MAX_LETTERS = 2 ** 20
 
 
 def _channel(c: int, k, order, delta, mods, phs, spr, H_idx, sub_table, next_idx, e: int,
@@ -757,7 +764,7 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     length ``context_length`` (default the run's train length, else 8), about ``n_letters``
     letters in all, give the transitions at deeper layers. ``lie=False`` skips the Lie algebras (``LayerReport.lie`` empty).
     ``run_result``: with a model in memory, the stored result dict of the run it was loaded from
-    (:func:`seqtheory.models.train.load_model`); gives the measured horizon and the lengths.
+    (:func:`seqtheory.models.training.load_model`); gives the measured horizon and the lengths.
 
     Raises ``ValueError`` for an unknown / ambiguous / unfinished run (nearest keys suggested), a
     family without diagonal transitions (the supported ones listed), a non-group task, a group
@@ -765,7 +772,8 @@ def inspect(target, *, group=None, store=None, results=None, phase_tol: float | 
     neither a model nor a string."""
     from seqtheory.theory.groups import FiniteGroup
 
-    _check_params(phase_tol, modulus_floor, lie_tol, n_letters)
+    phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed = _check_params(
+        phase_tol, modulus_floor, lie_tol, n_letters, context_length, seed)
     if run_result is not None and not (isinstance(run_result, dict) and "config" in run_result
                                        and "test" in run_result and "key" in run_result):
         raise ValueError("run_result must be a stored run's result dict (with config, key, test)")

@@ -52,7 +52,7 @@ def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
     ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity).
     Non-finite inputs: outputs before the first one equal the reference's, later ones are NaN
     (:mod:`seqtheory.models.nonfinite`)."""
-    check_int("chunk", chunk)
+    chunk = check_int("chunk", chunk)
     (k, v, beta), (q,), _, poisoned = finite_stand_ins((k, v, beta), (q,))
     return poison_after(_delta_chunks(q, k, v, beta, chunk), poisoned)
 

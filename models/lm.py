@@ -30,7 +30,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from ._checks import check_int, check_int_fields, check_optional_int, check_real_field
+from ._checks import check_int, check_int_fields, check_real_field
 from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .recipe import checked_if_nonfinite
@@ -85,13 +85,11 @@ class LMConfig:
         check_int_fields(self, ("d_model", "n_layers", "n_heads", "mlp_ratio", "seq_len",
                                 "batch_size", "steps", "eval_windows", "panel_windows",
                                 "max_bytes", "tune_steps"))
-        check_int("warmup", self.warmup, 0)
-        check_optional_int("torch_threads", self.torch_threads)
+        check_int_fields(self, ("warmup", "record_points"), 0)
+        check_int_fields(self, ("torch_threads", "head_width"), optional=True)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model {self.d_model} must be divisible by n_heads {self.n_heads}")
-        check_int("vocab_size", self.vocab_size, 2)
-        check_optional_int("head_width", self.head_width)
-        check_int("record_points", self.record_points, 0)
+        check_int_fields(self, ("vocab_size",), 2)
         for name in ("backbone_lr", "adam_eps", "rownorm_eps"):
             check_real_field(self, name, 0, above=True)
         for name in ("backbone_weight_decay", "adamw_weight_decay", "rownorm_weight_decay"):
@@ -148,7 +146,7 @@ class DecoderLM(nn.Module):
 
     def __init__(self, vocab_size: int, cfg: LMConfig) -> None:
         super().__init__()
-        check_int("vocab_size", vocab_size)
+        vocab_size = check_int("vocab_size", vocab_size)
         self.tok = nn.Embedding(vocab_size, cfg.d_model)
         self.pos = nn.Embedding(cfg.seq_len, cfg.d_model)
         self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layers))

@@ -16,6 +16,8 @@ from dataclasses import asdict
 
 import numpy as np
 
+from seqtheory.theory.contract import check_int, check_int_sequence, check_real
+
 from .lm import LMConfig, check_head
 from .lm_stacked import train_stacked
 from .text import TextData, load_corpus
@@ -26,7 +28,7 @@ __all__ = ["select_head_lr", "choose_lr", "head_comparison", "corpus_data", "sum
 def select_head_lr(data: TextData, cfg: LMConfig, head: str, seed: int = 0) -> dict:
     """Tune ``head``'s lr on its grid (``cfg.adamw_grid`` / ``cfg.rownorm_grid``) by the validation
     loss of a ``cfg.tune_steps`` run; returns ``{"lr", "grid", "val_losses", "at_edge"}``."""
-    return _tune(data, cfg, (head,), seed)[head]
+    return _tune(data, cfg, (head,), check_int("seed", seed, 0))[head]
 
 
 def _tune(data: TextData, cfg: LMConfig, heads: tuple[str, ...], seed: int) -> dict:
@@ -66,8 +68,13 @@ def head_comparison(cfg: LMConfig, seeds: tuple[int, ...] = (0, 1, 2), *,
     "summary", "config", "corpus_sha256"}``; ``summary`` is :func:`summarise` (final-step ratios).
     The tuning runs, then the reported runs, are trained together
     (:func:`seqtheory.models.lm_stacked.train_stacked`), each with the result of its own
-    :func:`train_run`.
+    :func:`train_run`. ``seeds`` and ``tune_seed``: ints >= 0; ``lr_adamw`` / ``lr_rownorm``:
+    positive finite reals or ``None`` (``TypeError`` / ``ValueError`` naming them otherwise).
     """
+    seeds = tuple(check_int_sequence("seeds", seeds, 0, min_len=1))
+    tune_seed = check_int("tune_seed", tune_seed, 0)
+    lr_adamw, lr_rownorm = (None if v is None else check_real(name, v, 0, above=True)
+                            for name, v in (("lr_adamw", lr_adamw), ("lr_rownorm", lr_rownorm)))
     if data is None:
         data = corpus_data(cfg, corpus)
     lrs = {"adamw": lr_adamw, "rownorm": lr_rownorm}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ._checks import check_int
+from ._checks import check_int_fields
 from .layers_attention import CausalSelfAttention
 from .layers_delta import DeltaProductMixer
 from .layers_diagonal import AUSSMMixer, GLAMixer, MambaMixer, check_mode
@@ -56,9 +56,8 @@ class ModelConfig:
     def __post_init__(self) -> None:
         if self.name not in MODEL_NAMES:
             raise ValueError(f"model name must be one of {MODEL_NAMES}, got {self.name!r}")
-        for f in ("vocab_size", "n_out", "depth", "width", "n_heads", "d_state", "n_householder",
-                  "max_len", "mlp_ratio"):
-            check_int(f, getattr(self, f))
+        check_int_fields(self, ("vocab_size", "n_out", "depth", "width", "n_heads", "d_state",
+                                "n_householder", "max_len", "mlp_ratio"))
         if self.width % self.n_heads:
             raise ValueError(f"width ({self.width}) must be divisible by n_heads ({self.n_heads})")
         if self.head not in ("classification", "regression"):

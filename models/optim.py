@@ -24,23 +24,20 @@ eps=1e-7, ns_steps=5, adjust_lr_fn=None)``, 2-D parameters only).
 """
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
 import numpy as np
 import torch
 
-from seqtheory.theory._messages import shown
+from seqtheory.theory.contract import check_bool, check_real
 from seqtheory.theory.hilbert import hilbert_distance, row_diameter
 
 __all__ = ["RowNorm", "AdamWHead", "muon_for_hidden", "split_parameters", "HeadDiagnostics"]
 
 
 def _check_lr(lr: float, name: str = "lr") -> float:
-    lr = float(lr)
-    if not math.isfinite(lr) or lr < 0:
-        raise ValueError(f"{name} must be finite and ≥ 0, got {shown(lr)}")
-    return lr
+    """``lr`` as a finite float ≥ 0 (:func:`~seqtheory.theory.contract.check_real`)."""
+    return check_real(name, lr, 0)
 
 
 class RowNorm(torch.optim.Optimizer):
@@ -62,13 +59,11 @@ class RowNorm(torch.optim.Optimizer):
 
     def __init__(self, params: Iterable, lr: float = 1e-3, beta: float = 0.9, eps: float = 1e-8,
                  centre: bool = True, weight_decay: float = 0.0) -> None:
-        _check_lr(lr)
-        if not 0.0 <= beta < 1.0:
-            raise ValueError(f"beta must be in [0, 1), got {shown(beta)}")
-        if not eps > 0:
-            raise ValueError(f"eps must be > 0, got {shown(eps)}")
-        _check_lr(weight_decay, "weight_decay")
-        super().__init__(params, dict(lr=lr, beta=beta, eps=eps, centre=bool(centre),
+        lr = _check_lr(lr)
+        beta = check_real("beta", beta, 0, 1, below=True)
+        eps = check_real("eps", eps, 0, above=True)
+        weight_decay = _check_lr(weight_decay, "weight_decay")
+        super().__init__(params, dict(lr=lr, beta=beta, eps=eps, centre=check_bool("centre", centre),
                                       weight_decay=weight_decay))
         for group in self.param_groups:
             for p in group["params"]:
@@ -153,7 +148,8 @@ def muon_for_hidden(hidden: list, other: list, lr: float, weight_decay: float = 
                     ) -> list[torch.optim.Optimizer]:
     """Backbone optimizers: ``torch.optim.Muon`` (``adjust_lr_fn="match_rms_adamw"``, so the same
     ``lr`` as AdamW applies) on the hidden matrices and AdamW on the rest (embeddings, norms)."""
-    _check_lr(lr)
+    lr = _check_lr(lr)
+    weight_decay = _check_lr(weight_decay, "weight_decay")
     opts: list[torch.optim.Optimizer] = []
     if hidden:
         opts.append(torch.optim.Muon(hidden, lr=lr, weight_decay=weight_decay,

@@ -70,7 +70,7 @@ def lbfgs(loss: Callable[[torch.Tensor], torch.Tensor], theta: torch.Tensor, max
     """Minimise the scalar ``loss(θ)`` from ``theta`` (1-D tensor) by full-batch L-BFGS with the
     strong-Wolfe line search, at most ``max_iter`` iterations (``1.25·max_iter`` evaluations).
     Returns ``(θ, losses)``: the final parameters and the loss at every evaluation."""
-    check_int("max_iter", max_iter, 0)
+    max_iter = check_int("max_iter", max_iter, 0)
     p = theta.detach().clone().requires_grad_(True)
     losses: list[float] = []
     if max_iter == 0:
@@ -107,8 +107,8 @@ def levenberg_marquardt(residual: Callable[[torch.Tensor], torch.Tensor], theta:
     rejected steps or when the step is below rounding. Returns ``(θ, history, λ)``; ``history``:
     one dict per accepted step with ``loss`` (‖r‖² after it), ``grad_norm`` (‖2Jᵀr‖ before it),
     ``lam``."""
-    check_int("max_iter", max_iter, 0)
-    check_real("lam", lam, 0, above=True)
+    max_iter = check_int("max_iter", max_iter, 0)
+    lam = check_real("lam", lam, 0, above=True)
     theta = theta.detach().clone()
     history: list[dict] = []
     D = torch.zeros(theta.numel(), dtype=theta.dtype, device=theta.device)
@@ -153,7 +153,7 @@ def gauss_newton_probe(residual: Callable[[torch.Tensor], torch.Tensor], theta: 
     Gauss–Newton system ``J δ ≈ −r`` (matrix-free: Jacobian–vector products by ``torch.func.jvp``,
     transposed ones by ``torch.func.vjp``; Hestenes & Stiefel's CG on the normal equations). 0 when
     no such step lowers ``F``."""
-    check_int("cg_iters", cg_iters, 1)
+    cg_iters = check_int("cg_iters", cg_iters, 1)
     theta = theta.detach()
     r, vjp_fn = torch.func.vjp(residual, theta)
     r = r.detach()
@@ -197,9 +197,10 @@ def certificate(heldout_budget: float, heldout_doubled: float, gn_gain: float, g
     Returns a dict with ``certified`` (bool), ``failed`` (names of the failed checks),
     ``doubling_change``, ``stationary``, ``gn_gain``, ``grad_norm`` and ``floor_ratio``
     (name → ratio). ``ValueError`` for a negative input."""
-    for name, v in (("heldout_budget", heldout_budget), ("heldout_doubled", heldout_doubled),
-                    ("gn_gain", gn_gain), ("grad_norm", grad_norm)):
-        check_real(name, v, 0, finite=False)   # a diverged fit (inf, NaN) is not certified
+    heldout_budget, heldout_doubled, gn_gain, grad_norm = (   # a diverged fit (inf, NaN) is not certified
+        check_real(name, v, 0, finite=False) for name, v in (
+            ("heldout_budget", heldout_budget), ("heldout_doubled", heldout_doubled),
+            ("gn_gain", gn_gain), ("grad_norm", grad_norm)))
     finite = all(math.isfinite(v) for v in (heldout_budget, heldout_doubled, gn_gain, grad_norm))
     change = abs(heldout_doubled - heldout_budget) / heldout_doubled if heldout_doubled > 0 else 0.0
     checks = {"doubling": finite and change < DOUBLING_TOL, "stationary": finite and gn_gain <= STALL_GAIN}

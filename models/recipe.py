@@ -1,5 +1,5 @@
-"""The per-step training recipe of a :class:`~seqtheory.models.train.TrainConfig`, shared by the
-training engines (:func:`seqtheory.models.train.train`, one run at a time, and
+"""The per-step training recipe of a :class:`~seqtheory.models.training.TrainConfig`, shared by the
+training engines (:func:`seqtheory.models.training.train`, one run at a time, and
 :func:`seqtheory.models.batched.train_batched`, many runs in one stacked step).
 
 A run is defined by these pieces, so every engine must use them unchanged:
@@ -15,10 +15,11 @@ A run is defined by these pieces, so every engine must use them unchanged:
   off (:func:`seqtheory.models.nonfinite.unchecked`) and again with them on when its loss is not
   finite, so every step computes what the checked layers compute.
 
-The formulas are those of ``seqtheory.models.train`` (code revision 2).
+The formulas are those of ``seqtheory.models.training`` (code revision 2).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from typing import Callable
@@ -30,22 +31,36 @@ import torch.nn.functional as F
 from ._checks import check_int
 from .nonfinite import unchecked
 
-__all__ = ["seed_all", "lr_factor", "task_loss", "run_dtype", "train_arrays",
+__all__ = ["seed_all", "global_rngs_kept", "lr_factor", "task_loss", "run_dtype", "train_arrays",
            "jsonable", "checked_if_nonfinite"]
 
 
 def seed_all(seed: int) -> None:
     """Seed python's ``random``, numpy's global generator and torch from ``seed`` (an int ≥ 0)."""
-    check_int("seed", seed, 0)
+    seed = check_int("seed", seed, 0)
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
 
 
+@contextlib.contextmanager
+def global_rngs_kept():
+    """Save python's ``random``, numpy's global generator and torch's CPU generator, and restore
+    them when the block ends (a run that :func:`seed_all` inside leaves its caller's random
+    streams as they were)."""
+    py, npy = random.getstate(), np.random.get_state()
+    with torch.random.fork_rng(devices=[]):
+        try:
+            yield
+        finally:
+            random.setstate(py)
+            np.random.set_state(npy)
+
+
 def lr_factor(cfg, step: int) -> float:
     """Multiplier of ``cfg.lr`` at optimizer step ``step`` (0-based): ``(step+1)/warmup`` during
     the warm-up, then ``½(1 + cos(π·min(1, (step − warmup)/max(1, steps − warmup))))``."""
-    check_int("step", step, 0)
+    step = check_int("step", step, 0)
     if cfg.warmup and step < cfg.warmup:
         return (step + 1) / cfg.warmup
     prog = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)

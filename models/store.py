@@ -13,7 +13,7 @@ configurations get equal keys: a number in a field annotated ``float`` is writte
 an integral value is written as an int, ``-0.0`` as ``0``/``0.0``, numpy scalars as Python
 numbers, tuples as lists. A configuration class may also name the one spelling of values that
 mean the same computation, with a classmethod ``canonical_fields(fields: dict) -> dict``
-(:meth:`seqtheory.models.train.TrainConfig.canonical_fields`: ``test_length=None`` is the
+(:meth:`seqtheory.models.training.TrainConfig.canonical_fields`: ``test_length=None`` is the
 explicit default ``2 * train_length``, ``task="H3"`` is ``"H3(3)"``); the key is taken of those
 fields, while the store records the configuration as given. Keys written in an earlier format
 are still found: before numbers were normalised (:func:`legacy_config_key`) and before the
@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import functools
 import hashlib
 import io
@@ -64,7 +65,8 @@ import uuid
 from pathlib import Path
 from typing import Any, Sequence
 
-from seqtheory.theory._checks import check_real
+from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory.contract import as_list
 from seqtheory.theory._io import atomic_write_bytes, ensure_dir
 
 __all__ = ["canonical_json", "config_key", "legacy_config_key", "key_class", "stored_config_key",
@@ -339,9 +341,9 @@ def check_lease_times(lease_s: Any, wait_s: Any = 0.0, poll_s: Any = 1.0) -> Non
     """``lease_s`` and ``poll_s`` finite and > 0; ``wait_s`` >= 0 (``math.inf``: no limit);
     ``ValueError`` / ``TypeError`` naming the argument otherwise (the claim protocol's times,
     checked by the store's waits and by sweep workers)."""
-    check_real("lease_s", lease_s, 0, above=True)
-    check_real("poll_s", poll_s, 0, above=True)
-    check_real("wait_s", wait_s, 0, finite=False)
+    lease_s = check_real("lease_s", lease_s, 0, above=True)
+    poll_s = check_real("poll_s", poll_s, 0, above=True)
+    wait_s = check_real("wait_s", wait_s, 0, finite=False)
     if math.isnan(float(wait_s)):
         raise ValueError("wait_s must be a real number >= 0 (math.inf: no limit), got nan")
 
@@ -433,6 +435,53 @@ class RunRecord:
     updated: float
 
 
+_SQLITE_INT_MAX = 2 ** 31 - 1
+#: the longest busy timeout SQLite can hold (a 32-bit count of milliseconds: about 24.9 days)
+MAX_BUSY_TIMEOUT_S = _SQLITE_INT_MAX / 1000
+#: SQLite's primary result codes for a file that is not a database / a damaged one
+_NOT_A_STORE = {"SQLITE_NOTADB", "SQLITE_CORRUPT"}
+
+
+def _open_error(exc: sqlite3.DatabaseError, path: Path) -> Exception:
+    """The error to raise for a database that could not be opened or created at ``path``:
+    ``OSError(ENOSPC)`` naming the full file system (SQLite's SQLITE_FULL, or an I/O error on a
+    file system with no space left), ``OSError(EIO)`` for another I/O error, ``ValueError``
+    with the advice to move the file aside only for a file that is not an SQLite database or a
+    damaged one, ``ValueError`` without that advice otherwise."""
+    primary = "_".join((getattr(exc, "sqlite_errorname", "") or "").split("_")[:2])
+    where = f"results store {str(path)!r}"
+    free = _free_bytes(path)
+    if primary == "SQLITE_FULL" or (primary == "SQLITE_IOERR" and free is not None
+                                    and free < _FULL_BYTES):
+        return OSError(errno.ENOSPC, f"{where} cannot be opened: the disk (file system) holding "
+                                     f"it is full ({free if free is not None else 'no'} bytes "
+                                     f"free; SQLite: {exc}); free some space and retry -- the "
+                                     f"store itself is not damaged by this")
+    if primary == "SQLITE_IOERR":
+        return OSError(errno.EIO, f"{where} cannot be opened: a disk I/O error ({exc}); check "
+                                  f"the disk or file system -- the error does not show the store "
+                                  f"is damaged, so keep it")
+    if primary in _NOT_A_STORE:
+        return ValueError(f"{where} cannot be opened as an SQLite database ({exc}); move it "
+                          f"aside to start a new store")
+    return ValueError(f"{where} cannot be opened ({exc})")
+
+
+#: below this many free bytes a file system counts as full for an SQLite I/O error
+_FULL_BYTES = 1 << 20
+
+
+def _free_bytes(path: Path) -> int | None:
+    """Free bytes on the file system of ``path`` (its nearest existing parent), or ``None``."""
+    p = Path(path)
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    try:
+        return shutil.disk_usage(p).free
+    except OSError:
+        return None
+
+
 class ResultsStore:
     """Results store rooted at ``root`` (created). See the module docstring for the protocol."""
 
@@ -445,11 +494,19 @@ class ResultsStore:
     def __init__(self, root: str | os.PathLike, busy_timeout_s: float = 60.0):
         """Open (creating if needed) the store under ``root``.
 
-        Raises ``ValueError`` when ``root`` is not a writable folder, when
-        ``root/results.sqlite`` is not a readable SQLite database, or when it holds tables
-        ``runs`` / ``metrics`` without the columns of this store (not a seqtheory store).
+        ``busy_timeout_s``: how long a write waits for another process's lock, ``> 0`` and at
+        most :data:`MAX_BUSY_TIMEOUT_S` (SQLite counts it in milliseconds in a 32-bit int; a
+        positive value below 1 ms waits 1 ms, never 0).
+
+        Raises ``ValueError`` when ``busy_timeout_s`` is out of range, ``root`` is not a
+        writable folder, ``root/results.sqlite`` is not an SQLite database (or is damaged), or
+        it holds tables ``runs`` / ``metrics`` without the columns of this store (not a
+        seqtheory store); ``OSError`` (``errno.ENOSPC``) when the file system holding it is
+        full, and for another I/O error of the disk (the store is then not known to be
+        damaged: the message never advises discarding it).
         """
-        busy_timeout_s = check_real("busy_timeout_s", busy_timeout_s, 0, above=True)
+        busy_timeout_s = check_real("busy_timeout_s", busy_timeout_s, 0, MAX_BUSY_TIMEOUT_S,
+                                    above=True)
         self.root = Path(root)
         self.path = self.root / DB_NAME
         if self.path.exists() and not self.path.is_file():   # refused before anything is made
@@ -457,6 +514,7 @@ class ResultsStore:
         created = not self.root.exists()
         self.root = ensure_dir(root, "results folder")
         self._busy = busy_timeout_s
+        self._busy_ms = min(max(1, math.ceil(busy_timeout_s * 1000)), _SQLITE_INT_MAX)
         self._legacy_keys: dict[type, dict[str, str]] = {}
         try:
             with self._connect() as con:
@@ -474,8 +532,9 @@ class ResultsStore:
                             f"results store {str(self.path)!r}: table {table!r} lacks the columns "
                             f"{sorted(cols - have)} (not a seqtheory results store)")
         except sqlite3.DatabaseError as exc:
-            raise ValueError(f"results store {str(self.path)!r} cannot be opened as an SQLite "
-                             f"database ({exc}); move it aside to start a new store") from None
+            if created:
+                shutil.rmtree(self.root, ignore_errors=True)
+            raise _open_error(exc, self.path) from None
         except ValueError:
             if created:                          # a refused store leaves no folder behind
                 shutil.rmtree(self.root, ignore_errors=True)
@@ -485,9 +544,9 @@ class ResultsStore:
 
     # ------------------------------------------------------------------ plumbing
     def _connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(sqlite_uri(self.path), uri=True, timeout=self._busy,
+        con = sqlite3.connect(sqlite_uri(self.path), uri=True, timeout=self._busy_ms / 1000,
                               isolation_level=None)
-        con.execute(f"PRAGMA busy_timeout={int(self._busy * 1000)}")
+        con.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=NORMAL")
         return _Tx(con)
@@ -570,7 +629,9 @@ class ResultsStore:
         """Atomically take run ``config`` for ``owner``. True when the run is new, failed, already
         held by ``owner``, its lease expired, or its holder is a process of this host that is
         no longer running (:func:`owner_gone`); False when it is finished or another live owner
-        holds it."""
+        holds it. ``lease_s``: a finite number of seconds (``ValueError`` / ``TypeError`` naming
+        it); ``<= 0`` takes the run with a lease already expired, as a killed worker leaves it."""
+        lease_s = check_real("lease_s", lease_s)
         key, now = self.key_of(config), time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
@@ -671,7 +732,10 @@ class ResultsStore:
     def heartbeat_many(self, configs: Sequence[Any], owner: str, step: int,
                        lease_s: float = 600.0) -> None:
         """:meth:`heartbeat` of each of ``configs`` (runs trained together), in one transaction:
-        RuntimeError naming the first run whose lease was lost (no lease is extended then)."""
+        RuntimeError naming the first run whose lease was lost (no lease is extended then).
+        ``step >= 0`` and ``lease_s`` finite (``ValueError`` / ``TypeError`` naming them)."""
+        step = check_int("step", step, 0)
+        lease_s = check_real("lease_s", lease_s)
         keys, now = [self.key_of(c) for c in configs], time.time()
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
@@ -711,15 +775,16 @@ class ResultsStore:
 
     # ------------------------------------------------------------------ metrics and checkpoints
     def log_metrics(self, config: Any, step: int, data: dict) -> None:
-        """Record one point of a run's curves (idempotent per step)."""
-        self.log_metrics_many([(config, step, data)])
+        """Record one point of a run's curves (idempotent per step; ``step >= 0``)."""
+        self.log_metrics_many([(config, check_int("step", step, 0), data)])
 
     def log_metrics_many(self, points: Sequence[tuple[Any, int, dict]]) -> None:
         """:meth:`log_metrics` of each ``(config, step, data)``, in one transaction (one
         connection for the points of runs trained together: opening and closing one per point
         costs more than the training step of a small model)."""
-        rows = [(self.key_of(c), int(step), json.dumps(data, default=_json_default))
-                for c, step, data in points]
+        rows = [(self.key_of(c), check_int(f"points[{i}] step", step, 0),
+                 json.dumps(data, default=_json_default))
+                for i, (c, step, data) in enumerate(as_list("points", points, "a list of (config, step, data)"))]
         with self._connect() as con:
             con.execute("BEGIN IMMEDIATE")
             con.executemany("INSERT OR REPLACE INTO metrics (key, step, data) VALUES (?, ?, ?)", rows)

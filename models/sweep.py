@@ -1,4 +1,4 @@
-"""Hyper-parameter sweeps of :func:`seqtheory.models.train.train`: grid files, executors, resume.
+"""Hyper-parameter sweeps of :func:`seqtheory.models.training.train`: grid files, executors, resume.
 
 A sweep file (TOML, read with :mod:`tomllib`) has three tables::
 
@@ -93,7 +93,7 @@ from seqtheory.theory._checks import check_real
 from seqtheory.theory._messages import counted, shown
 
 from .store import ResultsStore, check_lease_times, config_key, default_owner
-from .train import TrainConfig
+from .training import TrainConfig
 
 __all__ = ["SweepSpec", "SweepStatus", "parse_sweep", "load_sweep", "sweep_status",
            "worker_loop", "run_sweep", "read_events", "EVENTS_NAME", "DEFAULT_LEASE_S",
@@ -417,7 +417,7 @@ def _checkpoint_step(store: ResultsStore, cfg: TrainConfig) -> int:
 def _train_one(store: ResultsStore, cfg: TrainConfig, owner: str, device: str, lease_s: float,
                say: Printer) -> bool:
     """Train a run that ``owner`` has claimed. True when it finished, False when it failed."""
-    from .train import train
+    from .training import train
 
     key = config_key(cfg)
     resume = _checkpoint_step(store, cfg)
@@ -644,7 +644,7 @@ def _ray_train(cfg: TrainConfig, checkpoint: bytes | None, attempt: int, device:
 
     import ray
 
-    from .train import train
+    from .training import train
 
     key = config_key(cfg)
     scratch = Path(tempfile.mkdtemp(prefix=f"seqtheory-run-{key[:10]}-"))
@@ -900,7 +900,7 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
         raise ValueError(f"threads must be a positive int, got {threads!r}")
     if address is not None and backend != "ray":
         raise ValueError("address is only used with backend 'ray'")
-    check_real("stream_every_s", stream_every_s, 0)
+    stream_every_s = check_real("stream_every_s", stream_every_s, 0)
     if isinstance(ray_retries, bool) or not isinstance(ray_retries, int) or ray_retries < 0:
         raise ValueError(f"ray_retries must be an int >= 0, got {ray_retries!r}")
     if isinstance(spec, SweepSpec):
@@ -909,7 +909,7 @@ def run_sweep(spec: SweepSpec | Sequence[TrainConfig], results_dir: str | os.Pat
         configs, lease = list(spec), DEFAULT_LEASE_S if lease_s is None else lease_s
     lease = check_real("lease_s", lease, 0, above=True)
     if device != "auto" and (backend == "local" or address is None):
-        from .train import resolve_device
+        from .training import resolve_device
 
         resolve_device(device)  # this machine runs the workers: fail early if cuda is absent
     say = say or (lambda s: print(s, flush=True))

@@ -4,7 +4,7 @@ results store.
 The metric is the **sequence accuracy at the test length** (``result["test"]["seq_acc"]``: the
 fraction of held-out test words, of length ``test_length`` — ``2 × train_length`` by default —
 whose prefix products are all predicted correctly). Runs are word-problem runs of
-:class:`~seqtheory.models.train.TrainConfig` (rotation tasks and ``shuffle_labels`` negative
+:class:`~seqtheory.models.training.TrainConfig` (rotation tasks and ``shuffle_labels`` negative
 controls are left out and counted).
 
 Aggregation, in three levels, all written:

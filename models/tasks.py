@@ -44,7 +44,8 @@ import numpy as np
 
 from seqtheory.theory._messages import counted, shown
 from seqtheory.theory.groups import FiniteGroup
-from ._checks import check_int, check_int_fields
+from ._checks import check_int, check_int_fields, check_real_field
+from seqtheory.theory.contract import check_size
 
 __all__ = [
     "TASK_GROUPS", "DEFAULT_CONVENTION", "prefix_products", "WordProblemSpec", "WordProblemData",
@@ -143,17 +144,43 @@ def prefix_products(table: np.ndarray, words: np.ndarray, identity: int,
     return out
 
 
+#: the most tokens a dataset holds (``n_train · train_length + n_test · test_length``: int64
+#: arrays of 256 MB); a larger specification is refused before anything is drawn
+MAX_TOKENS = 2 ** 25
+
+
+def check_token_count(n_train: int, train_length: int, n_test: int, test_length: int) -> None:
+    """``ValueError`` naming the fields when a dataset would hold more than :data:`MAX_TOKENS`."""
+    check_size("n_train, train_length, n_test", (n_train, train_length, n_test),
+               n_train * train_length + n_test * test_length, MAX_TOKENS, "MAX_TOKENS", "tokens")
+
+
+def _capped_pow(n: int, e: int, cap: int) -> int:
+    """``n**e``, or ``cap + 1`` when that exceeds ``cap`` (decided from bit lengths first: a huge
+    power is never computed)."""
+    if n <= 1:
+        return n
+    if (n.bit_length() - 1) * e > cap.bit_length() + 1:
+        return cap + 1
+    return min(n ** e, cap + 1)
+
+
 def _unique_words(rng: np.random.Generator, n_letters: int, length: int, count: int,
                   forbidden: set[bytes] | None = None, forbid_prefix: int | None = None,
-                  what: str = "words") -> np.ndarray:
+                  what: str = "words", name: str = "n_train") -> np.ndarray:
     """``count`` distinct uniform random words (int64 ``(count, length)``); when ``forbidden`` is
-    given, no word's first ``forbid_prefix`` letters are in it."""
-    # exact integers: n_letters ** length overflows a float for long words (6 ** 2048)
-    total = n_letters ** length
-    budget = total - (len(forbidden) * n_letters ** (length - forbid_prefix) if forbidden else 0)
+    given, no word's first ``forbid_prefix`` letters are in it. ``ValueError`` naming ``name``
+    (the count's field) when fewer than ``count`` words exist."""
+    # exact integers, capped: n_letters ** length overflows a float for long words (6 ** 2048)
+    if forbidden:
+        nf = len(forbidden)
+        budget = (_capped_pow(n_letters, length - forbid_prefix, count)
+                  * (_capped_pow(n_letters, forbid_prefix, count + nf) - nf))
+    else:
+        budget = _capped_pow(n_letters, length, count)
     if count > budget:
-        raise ValueError(f"cannot draw {count} distinct {what} of length {length} over "
-                         f"{counted(n_letters, 'letter')} (at most {int(budget)} available)")
+        raise ValueError(f"{name} = {count}: cannot draw {count} distinct {what} of length {length} "
+                         f"over {counted(n_letters, 'letter')} (at most {int(budget)} available)")
     seen: set[bytes] = set()
     rows: list[np.ndarray] = []
     for _ in range(1000):
@@ -198,7 +225,8 @@ class WordProblemSpec:
         if self.test_length is not None and self.test_length < self.train_length:
             raise ValueError(f"test_length ({self.test_length}) must be >= train_length "
                              f"({self.train_length})")
-        check_int("seed", self.seed, 0)
+        check_int_fields(self, ("seed",), 0)
+        check_token_count(self.n_train, self.train_length, self.n_test, self.test_len)
 
     @property
     def test_len(self) -> int:
@@ -254,7 +282,7 @@ def make_word_problem(spec: WordProblemSpec, group: FiniteGroup | None = None) -
     rng_train, rng_test = (np.random.default_rng(s) for s in ss.spawn(2))
     train = _unique_words(rng_train, n, T, spec.n_train, what="training words")
     forbidden = {w.tobytes() for w in train}
-    test = _unique_words(rng_test, n, T2, spec.n_test, forbidden=forbidden, forbid_prefix=T,
+    test = _unique_words(rng_test, n, T2, spec.n_test, name="n_test", forbidden=forbidden, forbid_prefix=T,
                          what="test words")
     table, e = G.cayley_table(), G.identity_index
     ytr = prefix_products(table, train, e, spec.convention)
@@ -384,9 +412,12 @@ class RotationSpec:
     def __post_init__(self) -> None:
         _check_convention(self.convention)
         check_int_fields(self, ("train_length", "n_train", "n_test"))
-        check_int("seed", self.seed, 0)
-        if self.eps is not None and (not np.isfinite(self.eps) or self.eps <= 0):
-            raise ValueError(f"eps must be a positive finite number or None, got {shown(self.eps)}")
+        check_int_fields(self, ("test_length",), self.train_length, optional=True)
+        check_int_fields(self, ("seed",), 0)
+        check_token_count(self.n_train, self.train_length, self.n_test,
+                          resolved_test_length(self.train_length, self.test_length))
+        if self.eps is not None:
+            check_real_field(self, "eps", 0, above=True)
         if self.generator not in ("log", "so3"):
             raise ValueError(f"generator must be 'log' or 'so3', got {self.generator!r}")
         if self.generator == "so3" and self.eps is None:
@@ -485,7 +516,7 @@ def make_rotation_task(spec: RotationSpec) -> RotationData:
     ss = np.random.SeedSequence([spec.seed, n, T, T2, spec.n_train, spec.n_test, 7])
     rng_train, rng_test = (np.random.default_rng(s) for s in ss.spawn(2))
     train = _unique_words(rng_train, n, T, spec.n_train, what="training words")
-    test = _unique_words(rng_test, n, T2, spec.n_test, forbidden={w.tobytes() for w in train},
+    test = _unique_words(rng_test, n, T2, spec.n_test, name="n_test", forbidden={w.tobytes() for w in train},
                          forbid_prefix=T, what="test words")
     md = {"task": "rotation", "group": "A5" if spec.generator == "log" else "SO(3)",
           "representation": "icosahedral (faithful)" if spec.generator == "log" else "so(3) basis",

@@ -37,7 +37,7 @@ def load_corpus(source: str | os.PathLike | None = None, max_bytes: int = 2_000_
 
     Raises ``ValueError`` for a missing path, an empty corpus or ``max_bytes < 1``.
     """
-    check_int("max_bytes", max_bytes)
+    max_bytes = check_int("max_bytes", max_bytes)
     if source is None:
         files = stdlib_source_files()
     else:
@@ -119,8 +119,8 @@ class TextData:
     def batch(self, split: str, batch_size: int, seq_len: int, generator: torch.Generator
               ) -> tuple[torch.Tensor, torch.Tensor]:
         """Random windows ``(x, y)`` of shape ``(batch_size, seq_len)`` (``y`` = ``x`` shifted by one)."""
-        check_int("batch_size", batch_size)
-        check_int("seq_len", seq_len)
+        batch_size = check_int("batch_size", batch_size)
+        seq_len = check_int("seq_len", seq_len)
         src = self._split(split)
         if seq_len + 1 > len(src):
             raise ValueError(f"seq_len {seq_len} too long for the {split} split ({len(src)} tokens)")
@@ -131,8 +131,8 @@ class TextData:
 
     def fixed_windows(self, split: str, n: int, seq_len: int) -> tuple[torch.Tensor, torch.Tensor]:
         """``n`` evenly spaced windows of the split (the fixed evaluation / diagnostic panel)."""
-        check_int("n", n)
-        check_int("seq_len", seq_len)
+        n = check_int("n", n)
+        seq_len = check_int("seq_len", seq_len)
         src = self._split(split)
         if seq_len + 1 > len(src):
             raise ValueError(f"seq_len {seq_len} too long for the {split} split ({len(src)} tokens)")

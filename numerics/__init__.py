@@ -37,9 +37,9 @@ _EXPORTS = {
     "least_depth_for_class": "separation",
     "least_depth_for_length": "separation",
     "word_signature_levels": "separation",
-    "nilpotent_cascade": "nilpotent_cascade",
-    "NilpotentCascade": "nilpotent_cascade",
-    "free_group_element": "nilpotent_cascade",
+    "nilpotent_cascade": "nilpotent_cascades",
+    "NilpotentCascade": "nilpotent_cascades",
+    "free_group_element": "nilpotent_cascades",
     "restricted_layer_state": "restricted",
     "affine_target_state": "restricted",
     "restricted_vs_target_table": "restricted",
@@ -48,4 +48,7 @@ _EXPORTS = {
     "two_layer_cascade_states": "two_layer_cascade",
 }
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
+#: submodules renamed so that no submodule shares a public function's name (old paths still import)
+_MOVED = {"nilpotent_cascade": "nilpotent_cascades"}
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS, _MOVED)

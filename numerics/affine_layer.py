@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from seqtheory.theory.contract import check_bool, check_instance
+
 __all__ = ["agl13_table", "agl13_coordinates", "agl_layer_states", "agl_decode",
            "agl_step_certificate"]
 
@@ -42,6 +44,7 @@ def agl13_coordinates(group) -> np.ndarray:
     table. Returns an int array (order, 2). ``ValueError`` if the group is not ≅ S3."""
     from seqtheory.theory.groups import FiniteGroup
 
+    check_instance("group", group, FiniteGroup, "a FiniteGroup")
     agl = FiniteGroup.from_cayley_table(agl13_table(), name="AGL(1,3)")
     iso = group.isomorphism(agl)
     if iso is None or not iso.verify():
@@ -54,6 +57,7 @@ def agl_layer_states(coords, words, bias: bool = True) -> tuple[np.ndarray, np.n
     purely abelian layer) on a batch of words of element indices (B, T); ``coords`` from
     :func:`agl13_coordinates`. Returns the float64 states ``(σ, z)``, each (B, T), after every
     prefix."""
+    bias = check_bool("bias", bias)
     C = np.asarray(coords)
     W = np.asarray(words)
     if W.ndim != 2 or not np.issubdtype(W.dtype, np.integer):

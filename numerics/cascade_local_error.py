@@ -3,7 +3,7 @@ exponentials: the experiment of [DEPTH] Corollary 3.6.
 
 Source: [DEPTH] G. Heo et al., arXiv:2603.05573, Corollary 3.6 (a k-layer abelian model has local
 error ``O(ε^(2^(k−1)+1))`` on a non-solvable target; v1 as known). The cascades are those of
-:mod:`seqtheory.numerics.nilpotent_cascade` (linear coupling: class k; polynomial coupling: class
+:mod:`seqtheory.numerics.nilpotent_cascades` (linear coupling: class k; polynomial coupling: class
 ``c_k(n)``); the target acts by ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (left action, SPEC §2,
 :func:`~seqtheory.numerics.local_error.path_product`). Errors are Frobenius norms in mpmath; ε
 is rational (1/N).
@@ -17,8 +17,10 @@ import mpmath
 import numpy as np
 
 from .fits import fit_loglog_slope
-from .local_error import default_eps_grid, log_series_coefficients, path_product
-from .nilpotent_cascade import free_group_element, nilpotent_cascade
+from .local_error import default_eps_grid, frobenius_mp, log_series_coefficients, path_product
+from .nilpotent_cascades import free_group_element, nilpotent_cascade
+from seqtheory.theory.contract import check_exact, check_int
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["cascade_scan", "cascade_error_at"]
 
@@ -34,7 +36,7 @@ def _eps_grid(gens, word, c: int, n_points: int) -> list[Fraction]:
 def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
                  reverse_input: bool = False, drop_top_layer: bool = False) -> dict:
     """Error of the built ``depth``-layer cascade of ``gens`` with ``coupling`` ``"linear"`` or
-    ``"polynomial"`` (:func:`~seqtheory.numerics.nilpotent_cascade.nilpotent_cascade`), run token
+    ``"polynomial"`` (:func:`~seqtheory.numerics.nilpotent_cascades.nilpotent_cascade`), run token
     by token on ``word`` and read through its output map, against the exact product
     ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` on ``n_points`` rational ε (:func:`_eps_grid`), and its
     log-log slope with a 95% CI (:func:`~seqtheory.numerics.fits.fit_loglog_slope`); mpmath at a
@@ -75,10 +77,11 @@ def cascade_error_at(gens, word, depth: int, coupling: str, eps,
     ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})``, mpmath at a precision that resolves it. ``reverse_input``
     / ``drop_top_layer``: the wrong variants of :func:`cascade_scan`. Returns ``{"depth",
     "coupling", "class_c", "layer_dims", "eps", "error", "dps", "exact_group_element",
-    "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational."""
-    eps = Fraction(eps)
-    if eps <= 0:
-        raise ValueError(f"eps must be a positive rational, got {eps}")
+    "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational,
+    ``TypeError`` for a float or a string (:func:`~seqtheory.theory.contract.check_exact`: never
+    read as a nearby rational); ``depth`` an int >= 1."""
+    eps = check_exact("eps", eps, minimum=0, above=True)
+    depth = check_int("depth", depth)
     built = depth - 1 if drop_top_layer else depth
     C = nilpotent_cascade(gens, built, coupling)
     c = C.nilpotency_class
@@ -102,11 +105,11 @@ def _working_dps(gens, word, c: int, eps_min) -> int:
 
 def _error_vs_target(out, gens, word, eps: Fraction, dps: int):
     """Frobenius distance of the cascade's output from ``exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         e = mpmath.mpf(eps.numerator) / eps.denominator
         ref = path_product(gens, list(word), e, dps)
-        return mpmath.sqrt(mpmath.fsum((out[i, j] - ref[i, j]) ** 2
-                                       for i in range(ref.shape[0]) for j in range(ref.shape[1])))
+        return frobenius_mp([out[i, j] - ref[i, j] for i in range(ref.shape[0])
+                             for j in range(ref.shape[1])])
 
 
 def _exact_element(C, word, eps) -> bool:

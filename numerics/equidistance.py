@@ -54,6 +54,12 @@ def _pairs(V: int):
     return np.triu_indices(V, 1)
 
 
+#: the largest instance (points V, dimension d), restarts and SLSQP iterations
+#: :func:`max_min_separation` takes: each start optimises V*d variables under V(V-1)/2
+#: constraints (SLSQP is dense and cubic in them)
+MAX_V, MAX_STARTS, MAX_ITER = 64, 1000, 10 ** 6
+
+
 def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
                        maxiter: int = 500) -> SeparationResult:
     """Maximise the min/max pairwise-distance ratio of ``V`` points in ``R^d`` (see module doc).
@@ -63,9 +69,10 @@ def max_min_separation(V: int, d: int, *, starts: int = 20, seed: int = 0,
     """
     from scipy.optimize import minimize
 
-    for name, val, lo in (("V", V, 2), ("d", d, 1), ("starts", starts, 1), ("maxiter", maxiter, 1),
-                          ("seed", seed, 0)):
-        check_int(name, val, lo)
+    V, d, starts, maxiter, seed = (
+        check_int(name, val, lo, hi) for name, val, lo, hi in (
+            ("V", V, 2, MAX_V), ("d", d, 1, MAX_V), ("starts", starts, 1, MAX_STARTS),
+            ("maxiter", maxiter, 1, MAX_ITER), ("seed", seed, 0, None)))
     I, J = _pairs(V)
     npair = I.size
     nx = V * d
@@ -156,12 +163,12 @@ def max_min_update(V: int, d: int, eta: float, *, starts: int = 20, seed: int = 
     rounding: ratio 1); ``V > d + 1``: the best configuration of :func:`max_min_separation`
     (``starts``, ``seed``; a lower bound on the optimum, not a certificate). Rotations,
     reflections and the order of the rows are left as found (the update's geometry does not
-    fix them). ``V ≥ 2``, ``d ≥ 1`` ints and ``eta`` a positive finite real: ``TypeError`` /
-    ``ValueError`` otherwise."""
+    fix them). ``2 ≤ V ≤ MAX_V``, ``1 ≤ d ≤ MAX_V`` ints and ``eta`` a positive finite real:
+    ``TypeError`` / ``ValueError`` otherwise."""
     from seqtheory.theory._checks import check_real
 
-    check_int("V", V, 2)
-    check_int("d", d, 1)
+    V = check_int("V", V, 2, MAX_V)
+    d = check_int("d", d, 1, MAX_V)
     eta = check_real("eta", eta, 0, above=True)
     if V <= d + 1:
         X, method = _regular_simplex(V, d), "regular simplex (exact construction)"

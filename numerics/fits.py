@@ -28,7 +28,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from seqtheory.theory._checks import check_int
+from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory.contract import as_list, check_positive, is_positive_real
 from seqtheory.theory._messages import shown
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "choose_eps_grid"]
@@ -52,7 +53,10 @@ class SlopeFit:
         return iter((self.slope, self.ci_low, self.ci_high, self.intercept, self.stderr, self.r2, self.n))
 
     def contains(self, value: float, min_halfwidth: float = 0.0) -> bool:
-        """True when ``value`` lies in the CI widened to at least ``± min_halfwidth``."""
+        """True when ``value`` lies in the CI widened to at least ``± min_halfwidth``
+        (``value`` finite, ``min_halfwidth >= 0``: :func:`~seqtheory.theory.contract.check_real`)."""
+        value = check_real("value", value)
+        min_halfwidth = check_real("min_halfwidth", min_halfwidth, 0)
         lo = min(self.ci_low, self.slope - min_halfwidth)
         hi = max(self.ci_high, self.slope + min_halfwidth)
         return lo <= value <= hi
@@ -83,33 +87,6 @@ def _log(v) -> float:
     return math.log(abs(float(v)))
 
 
-def _positive(v) -> bool:
-    """Whether ``v`` is a positive finite real number (float, int, Fraction, Decimal, numpy or
-    mpmath real), decided exactly for exact numbers (no conversion to float, which would turn a
-    tiny Fraction into 0 and a huge int into an OverflowError); booleans, strings and complex
-    numbers are not numbers here (False)."""
-    if isinstance(v, (bool, np.bool_, str, bytes, complex, np.complexfloating)):
-        return False
-    if isinstance(v, Rational):
-        return v > 0
-    if isinstance(v, Decimal):
-        return v.is_finite() and v > 0
-    try:
-        import mpmath
-
-        if isinstance(v, mpmath.mpf):
-            return v > 0 and mpmath.isfinite(v)
-        if isinstance(v, mpmath.mpc):
-            return False
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        f = float(v)
-    except (TypeError, ValueError, OverflowError):
-        return False
-    return f > 0 and math.isfinite(f)
-
-
 def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> SlopeFit:
     """OLS fit ``log err = slope · log ε + intercept`` with a Student-t confidence interval.
 
@@ -119,17 +96,16 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     non-finite values, a degenerate ε-grid or a confidence outside (0, 1)."""
     from scipy import stats
 
-    eps, err = list(eps), list(err)
+    eps = as_list("eps", eps, "a sequence of positive numbers")
+    err = as_list("err", err, "a sequence of positive numbers")
+    confidence = check_real("confidence", confidence, 0, 1, above=True, below=True)
     if len(eps) != len(err):
         raise ValueError(f"eps and err must have the same length, got {len(eps)} and {len(err)}")
     if len(eps) < 3:
-        raise ValueError(f"need at least 3 points for a slope with a CI, got {len(eps)}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+        raise ValueError(f"eps and err need at least 3 points for a slope with a CI, got {len(eps)}")
     for name, seq in (("eps", eps), ("err", err)):
         for v in seq:
-            if not _positive(v):
-                raise ValueError(f"{name} values must be positive and finite, got {shown(v)}")
+            check_positive(name, v, "{name} values must be positive and finite, got {value}")
     x = [_log(e) for e in eps]
     y = [_log(e) for e in err]
     n = len(x)
@@ -150,6 +126,10 @@ def fit_loglog_slope(eps: Sequence, err: Sequence, confidence: float = 0.95) -> 
     return SlopeFit(slope, slope - q * stderr, slope + q * stderr, intercept, stderr, r2, n, confidence)
 
 
+#: the most points :func:`choose_eps_grid` places (each is one call of ``err_fn``)
+MAX_GRID_POINTS = 1000
+
+
 def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float = 0.1, n: int = 8,
                     floor=None, margin: float = 1e6, span: float = 100.0, min_eps: float = 1e-12) -> list:
     """An ε-grid (geometric, decreasing, ``n`` points) on which ``err_fn(ε)`` stays above
@@ -164,25 +144,22 @@ def choose_eps_grid(err_fn: Callable, expected_order: float, *, eps_max: float =
     raise the working precision or ``eps_max``), for non-positive / non-finite parameters, or
     when ``err_fn`` returns a negative, NaN or infinite value (or 0 at ``eps_max``);
     ``TypeError`` for a non-int ``n``."""
-    check_int("n", n, 3)
-    for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
-                    ("margin", margin), ("min_eps", min_eps)):
-        if not _positive(v):
-            raise ValueError(f"{name} must be a positive finite number, got {shown(v)}")
-    if not (_positive(span) and span > 1):
+    n = check_int("n", n, 3, MAX_GRID_POINTS)
+    eps_max, expected_order, margin, min_eps = (
+        check_positive(name, v) for name, v in (("eps_max", eps_max), ("expected_order", expected_order),
+                                                ("margin", margin), ("min_eps", min_eps)))
+    span = check_positive("span", span, "span must be a finite number > 1, got {value}")
+    if not span > 1:
         raise ValueError(f"span must be a finite number > 1, got {shown(span)}")
-    if floor is None:
-        floor = 2.0 ** -52
-    if not _positive(floor):
-        raise ValueError(f"floor must be a positive finite number, got {shown(floor)}")
+    floor = check_positive("floor", 2.0 ** -52 if floor is None else floor)
 
     def err_at(e, zero_ok=False):
         v = err_fn(e)
         if zero_ok and not isinstance(v, (bool, np.bool_)) and v == 0:
             return None  # rounded to exactly 0: below any precision floor
-        if not _positive(v):
-            raise ValueError(f"err_fn({shown(e)}) = {shown(v)}: errors must be positive finite numbers "
-                             f"(an exact 0 or NaN cannot be placed on a log-log grid)")
+        if not is_positive_real(v):
+            raise ValueError(f"err_fn({shown(e)}) = {shown(v)}: errors must be positive finite "
+                             f"numbers (an exact 0 or NaN cannot be placed on a log-log grid)")
         return v
 
     thresh = _log(floor) + _log(margin)

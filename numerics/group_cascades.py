@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import as_list, check_instance
 from seqtheory.theory._messages import counted
 
 __all__ = [
@@ -317,7 +318,7 @@ def build_cascade(table, series, convention: str = "left") -> GroupCascade:
     e = _identity(T)
     N = T.shape[0]
     Hs = []
-    for t, H in enumerate(series):
+    for t, H in enumerate(as_list("series", series, "a list of index collections")):
         h = np.asarray(list(H))
         if h.size and (h.dtype.kind not in "iu"):
             raise TypeError(f"series[{t}] must hold integer element indices, got dtype {h.dtype}")
@@ -335,7 +336,11 @@ def build_cascade(table, series, convention: str = "left") -> GroupCascade:
 
 def cascade_for_group(group, convention: str = "left") -> GroupCascade:
     """The derived-series cascade of a :class:`seqtheory.theory.groups.FiniteGroup`: ``k`` =
-    derived length layers. Raises ``ValueError`` for a non-solvable group (e.g. A5, perfect)."""
+    derived length layers. Raises ``ValueError`` for a non-solvable group (e.g. A5, perfect),
+    ``TypeError`` for a ``group`` that is not a FiniteGroup."""
+    from seqtheory.theory.groups import FiniteGroup
+
+    check_instance("group", group, FiniteGroup, "a FiniteGroup")
     if group.derived_length is None:
         raise ValueError(f"group of order {group.order} is not solvable (its derived series "
                          "stabilises at a non-trivial perfect subgroup): no abelian cascade exists")

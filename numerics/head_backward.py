@@ -48,6 +48,7 @@ import numpy as np
 
 from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["backward_signal", "backward_change", "u_dependent_backward_bound",
            "backward_change_bounds", "eta_form_backward_bound", "backward_change_ratios_exact"]
@@ -243,9 +244,9 @@ def backward_change_ratios_exact(U, S, h, y, eta: float, H: float, constant: flo
     from seqtheory.theory._checks import check_int
 
     _check_positive(eta=eta, H=H, constant=constant)
-    check_int("dps", dps, 20)
+    dps = check_int("dps", dps, 20)
     U, S, h, y = _inputs(U, _required(S), h, y)
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         mp = mpmath.mp
         Um, Sm = _mp_rows(U, mp), _mp_rows(S, mp)
         USm = [[a + b for a, b in zip(r, q)] for r, q in zip(Um, Sm)]

@@ -42,6 +42,7 @@ import numpy as np
 
 from seqtheory.theory._arrays import UNIT_ROUNDOFF, as_rows as _as_rows, pow2_exponent
 from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory.contract import check_bool
 from seqtheory.theory._messages import shown
 from seqtheory.theory.hilbert import row_diameter
 
@@ -214,6 +215,8 @@ def rownorm_update(G, eta: float = 1.0, *, eps: float = 0.0, centre: bool = True
     the uncentred variant used as a negative control). ``RN`` is scale invariant, so
     ``P G`` is formed on ``G/2^e`` (exact). Raises ``ValueError`` for bad ``G``, ``eps``, ``eta``."""
     e = _eta(eta)
+    eps = check_real("eps", eps, 0)
+    centre = check_bool("centre", centre)
     A = _as_rows(G, "G")
     if centre:
         An, ex = _normalised(A)

@@ -35,6 +35,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import as_list, check_exact, check_instance
+from seqtheory.theory.mp_precision import MAX_DPS, working_dps
 from seqtheory.theory.field_linalg import reduce_modulo
 
 __all__ = ["DerivedCascade", "derived_cascade", "BCHGroup", "MatrixGroup"]
@@ -138,7 +140,7 @@ class MatrixGroup:
 
         if L.ambient_kind != "matrix" or L.field != "QQ":
             raise ValueError("MatrixGroup needs an exact matrix algebra over Q")
-        self.dps = check_int("dps", dps, 15)
+        self.dps = check_int("dps", dps, 15, MAX_DPS)
         self.n = L.matrix_size
         self.d = L.dim
         self.basis = [np.asarray(b, dtype=object) for b in L.basis]
@@ -155,10 +157,9 @@ class MatrixGroup:
                       for j in range(len(piv))] for i in range(len(piv))]
 
     def context(self):
-        """The working precision (every operation on the group's numbers runs inside it)."""
-        import mpmath
-
-        return mpmath.workdps(self.dps)
+        """The working precision (every operation on the group's numbers runs inside it; the
+        package's mpmath lock, :func:`~seqtheory.theory.mp_precision.working_dps`)."""
+        return working_dps(self.dps)
 
     def scalar(self, x) -> Any:
         """A Fraction (or an mpf) as an mpf at the working precision."""
@@ -166,13 +167,13 @@ class MatrixGroup:
 
         if not isinstance(x, Fraction):
             return x
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             return mpmath.mpf(x.numerator) / x.denominator
 
     def _matrix(self, u: Sequence):
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             M = mpmath.zeros(self.n)
             for c, b in zip(u, self.basis):
                 if c:
@@ -185,7 +186,7 @@ class MatrixGroup:
     def identity(self):
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             return mpmath.eye(self.n)
 
     def _nilpotent(self, N) -> bool:
@@ -210,7 +211,7 @@ class MatrixGroup:
     def exp(self, u: Sequence):
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             M = self._matrix(u)
             if all(not M[i, j] for i in range(self.n) for j in range(self.n) if i != j):
                 return mpmath.diag([mpmath.exp(M[i, i]) for i in range(self.n)])
@@ -222,13 +223,13 @@ class MatrixGroup:
     def mul(self, g, h):
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             return g * h
 
     def log(self, g) -> list:
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             N = g - mpmath.eye(self.n)
             Lg = self._series(N, True) if self._nilpotent(N) else mpmath.logm(g)
             v = [Lg[p // self.n, p % self.n] for p in self.piv]
@@ -243,7 +244,7 @@ class MatrixGroup:
     def distance(self, g, h) -> float:
         import mpmath
 
-        with mpmath.workdps(self.dps):
+        with working_dps(self.dps):
             return float(max(abs(g[i, j] - h[i, j]) for i in range(self.n)
                              for j in range(self.n)))
 
@@ -262,7 +263,8 @@ class DerivedCascade:
 
         self.algebra, self.group = algebra, group
         self.d = d = algebra.dim
-        self.tokens = [[_fr(x) for x in t] for t in tokens]
+        self.tokens = [[check_exact(f"tokens[{i}]", x) for x in as_list(f"tokens[{i}]", t)]
+                       for i, t in enumerate(as_list("tokens", tokens, "a sequence of coordinate vectors"))]
         if any(len(t) != d for t in self.tokens):
             raise ValueError(f"every token must have {d} coordinates")
         ds = algebra.derived_series()
@@ -302,9 +304,10 @@ class DerivedCascade:
         return [[self.group.scalar(Fraction(0))] * n for n in self.layer_dims]
 
     def step(self, state: list[list], token: int) -> tuple[list[list], Any]:
-        """The states after one token and the residual ``m`` left above the top layer
-        (the identity for a solvable algebra)."""
+        """The states after one token (an index into ``tokens``) and the residual ``m`` left
+        above the top layer (the identity for a solvable algebra)."""
         G = self.group
+        token = check_int("token", token, 0, len(self.tokens) - 1)
         x = [G.scalar(a) for a in self.tokens[token]]
         m = G.exp(x)
         new = []
@@ -345,9 +348,10 @@ class DerivedCascade:
             return worst
 
     def output(self, state: list[list], layers: int | None = None):
-        """``e^{U_1} ⋯ e^{U_j}`` for the first ``layers`` layers (default all)."""
+        """``e^{U_1} ⋯ e^{U_j}`` for the first ``layers`` layers (default all; an int in
+        ``0..depth``)."""
         G = self.group
-        j = self.depth if layers is None else layers
+        j = self.depth if layers is None else check_int("layers", layers, 0, self.depth)
         with G.context():
             g = G.identity()
             for i in range(j):
@@ -374,7 +378,12 @@ def derived_cascade(algebra, tokens: Sequence[Sequence] | None = None, *, dps: i
                     ) -> DerivedCascade:
     """The :class:`DerivedCascade` of an exact algebra over Q: on the BCH group (exact) when the
     algebra is nilpotent, else on its matrix group in mpmath (``dps`` digits; a matrix
-    algebra). ``tokens`` default to the basis elements (unit coordinate vectors)."""
+    algebra). ``tokens`` default to the basis elements (unit coordinate vectors); their
+    coordinates are exact numbers (:func:`~seqtheory.theory.contract.check_exact`: a float is
+    refused, ``TypeError`` naming ``tokens[i]``)."""
+    from seqtheory.theory.lie import LieAlgebra
+
+    check_instance("algebra", algebra, LieAlgebra, "a LieAlgebra")
     group = BCHGroup(algebra) if algebra.is_nilpotent else MatrixGroup(algebra, dps)
     if tokens is None:
         tokens = [[Fraction(int(i == j)) for j in range(algebra.dim)] for i in range(algebra.dim)]

@@ -27,12 +27,15 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import as_list, check_exact, check_instance, check_int_sequence
+from seqtheory.theory.mp_precision import MAX_DPS, working_dps
 
 __all__ = [
     "as_mp_matrices",
     "to_mpf",
     "mp_zeros",
     "mp_to_object_array",
+    "frobenius_mp",
     "log_series_coefficients",
     "path_product",
     "truncation_error",
@@ -43,59 +46,67 @@ __all__ = [
 ]
 
 
-def as_mp_matrices(gens) -> list[np.ndarray]:
+#: the highest degree of a log-series expansion (its cost grows like degree³ · d³ products)
+MAX_DEGREE = 32
+#: the most ε values of a local-error scan
+MAX_POINTS = 1000
+#: the largest size / letter count of a random target
+MAX_TARGET_SIZE = 32
+
+
+def as_mp_matrices(gens, name: str = "gens") -> list[np.ndarray]:
     """Validate a list of square matrices (same size, finite) and convert to mpf object arrays.
 
-    Entries may be ints, floats, Fractions, sympy numbers or mpf (converted at the current
-    mpmath precision). Raises ``ValueError`` for an empty list, non-square or mismatched
-    shapes, NaN/inf entries."""
-    if gens is None or len(gens) == 0:
-        raise ValueError("gens must be a non-empty list of square matrices")
+    Entries may be ints, floats, Fractions, Decimals, sympy numbers or mpf (each rounded once to
+    the current mpmath precision, :func:`to_mpf`); numpy arrays of any real dtype, nested
+    sequences, sympy matrices, tensors (``.tolist()``). Raises ``ValueError`` for an empty list,
+    non-square or mismatched shapes, NaN/inf entries, ``TypeError`` for a non-sequence or a
+    bool, string or complex entry; every message names ``name``."""
+    mats = as_list(name, gens, "a non-empty list of square matrices")
+    if not mats:
+        raise ValueError(f"{name} must be a non-empty list of square matrices")
     out = []
     size = None
-    for i, G in enumerate(gens):
-        A = np.asarray(G, dtype=object)
-        if A.ndim != 2 or A.shape[0] != A.shape[1]:
-            raise ValueError(f"gens[{i}] must be a square matrix, got shape {A.shape}")
+    for i, G in enumerate(mats):
+        A = np.asarray(G.tolist() if hasattr(G, "tolist") else G, dtype=object)
+        if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
+            raise ValueError(f"{name}[{i}] must be a square matrix, got shape {A.shape}")
         if size is None:
             size = A.shape[0]
         elif A.shape[0] != size:
-            raise ValueError(f"gens[{i}] has size {A.shape[0]}, expected {size}")
+            raise ValueError(f"{name}[{i}] has size {A.shape[0]}, expected {size}")
         M = np.empty(A.shape, dtype=object)
         for idx, v in np.ndenumerate(A):
-            x = to_mpf(v)
-            if not mpmath.isfinite(x):
-                raise ValueError(f"gens[{i}] has a non-finite entry at {idx}")
-            M[idx] = x
+            M[idx] = to_mpf(v, f"{name}[{i}]")
         out.append(M)
     return out
 
 
-def to_mpf(v) -> mpmath.mpf:
-    """``v`` (int, float, Fraction, sympy number or mpf) as an mpf at the current mpmath precision
-    (a Fraction divided exactly at that precision, a sympy number evaluated 10 digits beyond it)."""
-    if isinstance(v, mpmath.mpf):
-        return v
-    if isinstance(v, Fraction):
-        return mpmath.mpf(v.numerator) / v.denominator
-    if hasattr(v, "evalf") and not isinstance(v, (int, float)):
-        return mpmath.mpf(str(v.evalf(mpmath.mp.dps + 10)))
-    return mpmath.mpf(v)
+def to_mpf(v, name: str = "value", minimum=None, above: bool = False) -> mpmath.mpf:
+    """``v`` (a real number: int, float, Fraction, Decimal, sympy number, python-flint rational
+    or mpf) as an mpf at the current mpmath precision: an exact or binary value
+    (:func:`~seqtheory.theory.contract.check_exact` with ``floats``, bounded below by
+    ``minimum``) divided exactly at that precision, a sympy irrational evaluated 10 digits
+    beyond it. ``TypeError`` / ``ValueError`` naming ``name`` for a bool, string, complex or
+    non-finite value, or one out of bounds."""
+    if type(v).__module__.startswith("sympy") and getattr(v, "is_number", False) \
+            and not getattr(v, "is_Rational", False):
+        if not (v.is_real and v.is_finite):
+            raise TypeError(f"{name} must be a finite real number, got {v}")
+        x = mpmath.mpf(str(v.evalf(mpmath.mp.dps + 10)))
+        if minimum is not None and (x <= minimum if above else x < minimum):
+            raise ValueError(f"{name} must be {'>' if above else '>='} {minimum}, got {v}")
+        return x
+    q = check_exact(name, v, floats=True, minimum=minimum, above=above)
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
-def check_word(word, n: int) -> list[int]:
-    """``word`` (letters 0..n-1) as a non-empty list of ints; ``TypeError`` for a non-integer
+def check_word(word, n: int, name: str = "word") -> list[int]:
+    """``word`` (letters 0..n-1) as a non-empty list of ints
+    (:func:`~seqtheory.theory.contract.check_int_sequence`); ``TypeError`` for a non-integer
     letter (floats and bools are refused, not rounded), ``ValueError`` for an empty word or a
-    letter out of range."""
-    w = list(word)
-    if any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in w):
-        raise TypeError(f"word letters must be ints, got {w!r}")
-    w = [int(x) for x in w]
-    if not w:
-        raise ValueError("word must be non-empty")
-    if any(x < 0 or x >= n for x in w):
-        raise ValueError(f"word letters must lie in [0, {n}), got {w}")
-    return w
+    letter out of range; messages name ``name``."""
+    return check_int_sequence(name, word, 0, n - 1, min_len=1)
 
 
 def _eye(d: int) -> np.ndarray:
@@ -135,8 +146,8 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
     object arrays (d, d). Truncated power-series arithmetic: the product of the exponential
     series, then ``log(I + Y) = Σ_j (−1)^{j+1} Y^j / j`` (``Y = O(ε)``, so ``j ≤ degree``).
     """
-    check_int("degree", degree)
-    with mpmath.workdps(check_int("dps", dps)):
+    degree = check_int("degree", degree, 1, MAX_DEGREE)
+    with working_dps(dps) as dps:
         X = as_mp_matrices(gens)
         w = check_word(word, len(X))
         d = X[0].shape[0]
@@ -168,10 +179,8 @@ def log_series_coefficients(gens, word, degree: int, dps: int = 50) -> list[np.n
 def path_product(gens, word, eps, dps: int = 50) -> np.ndarray:
     """``Φ_x(ε) = e^{εX_{x_T}} ⋯ e^{εX_{x_1}}`` as an mpf object array (``mp.expm`` per
     distinct letter, then products). Raises ``ValueError`` for negative ``eps``."""
-    with mpmath.workdps(check_int("dps", dps)):
-        e = to_mpf(eps)
-        if e < 0:
-            raise ValueError(f"eps must be >= 0, got {eps}")
+    with working_dps(dps) as dps:
+        e = to_mpf(eps, "eps", 0)
         X = as_mp_matrices(gens)
         w = check_word(word, len(X))
         d = X[0].shape[0]
@@ -194,23 +203,26 @@ def mp_to_object_array(M) -> np.ndarray:
     return out
 
 
-def _fro(M: np.ndarray):
-    return mpmath.sqrt(mpmath.fsum(x * x for x in M.flat))
+def frobenius_mp(M) -> mpmath.mpf:
+    """``‖M‖_F = sqrt(Σ |m_ij|²)`` of an array (or sequence) of mpf / mpc / numbers, an mpf at
+    the working precision (``mpmath.norm``: the modulus of a complex entry, so a complex matrix
+    -- e.g. ``logm`` past its branch cut -- has a real, non-negative norm)."""
+    return mpmath.norm(list(np.asarray(M, dtype=object).flat), 2)
 
 
 def truncation_error(gens, word, c: int, eps, coeffs=None, dps: int = 50):
     """``‖log Φ_x(ε) − Σ_{m≤c} ε^m Z_m‖_F`` (an ``mpf``), with ``log Φ_x`` computed independently
     (``mp.expm`` products and ``mp.logm``). ``coeffs`` may pass precomputed ``[Z_1..]``."""
-    check_int("c", c)
-    with mpmath.workdps(check_int("dps", dps)):
+    c = check_int("c", c, 1, MAX_DEGREE)
+    with working_dps(dps) as dps:
         Z = coeffs if coeffs is not None else log_series_coefficients(gens, word, c, dps)
-        e = to_mpf(eps)
+        e = to_mpf(eps, "eps", 0)
         P = path_product(gens, word, e, dps)
         L = mp_to_object_array(mpmath.logm(mpmath.matrix(P.tolist())))
         trunc = mp_zeros(P.shape[0])
         for m in range(1, c + 1):
             trunc = trunc + Z[m - 1] * e ** m
-        return _fro(L - trunc)
+        return frobenius_mp(L - trunc)
 
 
 def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
@@ -218,9 +230,9 @@ def default_eps_grid(coeffs, c: int, n_points: int = 9, span: float = 10.0,
     """A geometric ε grid over one ``span`` decade-factor whose top keeps the next-order
     correction small: ``ε_max = rel_next · ‖Z_{c+1}‖ / ‖Z_{c+2}‖`` (capped by the radius
     ``1 / max_m ‖Z_m‖^{1/m}``), ``ε_min = ε_max / span``. ``coeffs`` must reach degree c+2."""
-    check_int("c", c)
-    check_int("n_points", n_points, 3)
-    norms = [float(_fro(Z)) for Z in coeffs]
+    c = check_int("c", c)
+    n_points = check_int("n_points", n_points, 3)
+    norms = [float(frobenius_mp(Z)) for Z in coeffs]
     if len(norms) < c + 2:
         raise ValueError("coeffs must reach degree c+2")
     radius = 1.0 / max(max(nm ** (1.0 / (m + 1)) for m, nm in enumerate(norms) if nm > 0), 1e-300)
@@ -239,6 +251,10 @@ def target_generators(name: str, seed: int = 0, size: int = 3, n_letters: int = 
     sympy matrices; ``"sl2"``: ``E = [[0,1],[0,0]]``, ``F = [[0,0],[1,0]]`` (they generate sl2);
     ``"gl_random"``: ``n_letters`` random ``size × size`` matrices with entries in
     ``{-3..3}/4`` (Fractions; generically they generate gl_n, non-solvable)."""
+    check_instance("name", name, str, "a target name (str)")
+    seed = check_int("seed", seed, 0)
+    size = check_int("size", size, 1, MAX_TARGET_SIZE)
+    n_letters = check_int("n_letters", n_letters, 1, MAX_TARGET_SIZE)
     if name == "so3_a5":
         from seqtheory.theory.representations import icosahedral_representation
 
@@ -247,12 +263,10 @@ def target_generators(name: str, seed: int = 0, size: int = 3, n_letters: int = 
     if name == "sl2":
         return [np.array([[0, 1], [0, 0]], dtype=object), np.array([[0, 0], [1, 0]], dtype=object)]
     if name == "gl_random":
-        check_int("size", size)
-        check_int("n_letters", n_letters)
-        rng = np.random.default_rng(check_int("seed", seed, 0))
+        rng = np.random.default_rng(seed)
         return [np.vectorize(lambda v: Fraction(int(v), 4), otypes=[object])(
             rng.integers(-3, 4, size=(size, size))) for _ in range(n_letters)]
-    raise ValueError(f"unknown target {name!r}; expected 'so3_a5', 'sl2' or 'gl_random'")
+    raise ValueError(f"name: unknown target {name!r}; expected 'so3_a5', 'sl2' or 'gl_random'")
 
 
 @dataclass
@@ -285,14 +299,14 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     """
     from seqtheory.numerics.fits import fit_loglog_slope
 
-    check_int("c", c)
-    check_int("n_points", n_points, 3)
-    work = check_int("dps", dps) if dps is not None else 40
+    c = check_int("c", c, 1, MAX_DEGREE - 2)
+    n_points = check_int("n_points", n_points, 3, MAX_POINTS)
+    work = check_int("dps", dps, 1, MAX_DPS) if dps is not None else 40
     sw = word if series_word is None else series_word
     coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)
     grid = np.asarray(eps_grid if eps_grid is not None else default_eps_grid(coeffs, c, n_points),
                       dtype=float)
-    lead = float(_fro(coeffs[c]))
+    lead = float(frobenius_mp(coeffs[c]))
     # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed (in logs: the product
     # underflows float64 for small ε and large c, which once gave 60 digits where more were needed)
     log10_smallest = math.log10(max(lead, 1e-300)) + (c + 1) * math.log10(float(grid.min()))

@@ -28,6 +28,7 @@ Everything is exact (sympy) except the spectral norm of the difference, reported
 from __future__ import annotations
 
 from seqtheory.theory._messages import counted
+from seqtheory.theory.contract import as_list, check_exact_sympy, check_int
 
 import itertools
 from typing import Any
@@ -71,19 +72,21 @@ def restricted_pair_identity(commuting: bool = True) -> dict[str, Any]:
 
 def exact_matrices(mats) -> list[sympy.Matrix]:
     """``mats`` (a non-empty list of square matrices of one size: nested lists, numpy arrays or
-    sympy matrices of ints, Fractions or sympy numbers) as exact sympy matrices. ``ValueError``
-    for an empty list, non-square or mismatched matrices, or a float entry (not exact)."""
-    if not isinstance(mats, (list, tuple)) or not mats:
+    sympy matrices of ints, Fractions, Decimals or exact sympy numbers, each entry read by
+    :func:`~seqtheory.theory.contract.check_exact_sympy`) as exact sympy matrices.
+    ``ValueError`` for an empty list, non-square or mismatched matrices; ``TypeError`` naming
+    ``mats[i]`` for a float entry (not exact: never read as a nearby number), a bool, a string
+    or a complex number."""
+    mats = as_list("mats", mats, "a non-empty list of square matrices")
+    if not mats:
         raise ValueError("mats must be a non-empty list of square matrices")
     out = []
     for i, M in enumerate(mats):
-        M = sympy.Matrix(np.asarray(M, dtype=object).tolist()) if not isinstance(M, sympy.MatrixBase) \
-            else sympy.Matrix(M)
-        if M.rows != M.cols or M.rows == 0:
-            raise ValueError(f"mats[{i}] must be square, got {M.rows}x{M.cols}")
-        if any(isinstance(v, float) or (isinstance(v, sympy.Float)) for v in M):
-            raise ValueError(f"mats[{i}] has a float entry: give exact numbers")
-        out.append(sympy.Matrix(M.applyfunc(sympy.nsimplify)))
+        A = np.asarray(M.tolist() if isinstance(M, sympy.MatrixBase) else M, dtype=object)
+        if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
+            raise ValueError(f"mats[{i}] must be square, got shape {A.shape}")
+        out.append(sympy.Matrix([[check_exact_sympy(f"mats[{i}]", v) for v in r]
+                                 for r in A.tolist()]))
     if len({M.rows for M in out}) != 1:
         raise ValueError("mats must all have the same size")
     return out
@@ -106,8 +109,7 @@ def equal_count_witnesses(mats, names: list[str] | None = None, limit: int = 6) 
     names = names or [chr(ord("a") + i) for i in range(len(M))]
     if len(names) != len(M):
         raise ValueError(f"names must name every letter ({counted(len(M), 'letter')}), got {len(names)}")
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        raise ValueError(f"limit must be an int >= 1, got {limit!r}")
+    limit = check_int("limit", limit)
     rows = []
     for x, y in itertools.combinations(range(len(M)), 2):
         D = sympy.simplify(M[y] * M[x] - M[x] * M[y])

@@ -23,33 +23,43 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import check_exact
+from seqtheory.theory.mp_precision import MAX_DPS
 
 from .local_error import check_word
 from .reversal import omega2, spectral_norm
+from .word_counts import check_word_count
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["affine_target_matrices", "affine_generators", "affine_target_state",
            "restricted_layer_state", "restricted_vs_target_table", "order_free_best_errors",
-           "random_target_search", "eps_scaled_rows"]
+           "random_target_search", "eps_scaled_rows", "MAX_TABLE_WORDS"]
+
+#: the most words :func:`restricted_vs_target_table` tabulates (each an exact product and an
+#: mpmath Ω2: about a millisecond)
+MAX_TABLE_WORDS = 2 ** 14
 
 
-def _fractions(v, name: str) -> np.ndarray:
-    A = np.asarray(v, dtype=object)
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"{name} must be an (n_letters, d) array, got shape {A.shape}")
+def _fractions(v, name: str, ndim: int = 2) -> np.ndarray:
+    """``v`` as an object array of ``Fraction`` (:func:`~seqtheory.theory.contract.check_exact`
+    per entry: ints, Fractions, sympy / python-flint rationals, Decimal; floats refused), of
+    ``ndim`` dimensions, none of them empty."""
+    A = np.asarray(v.tolist() if hasattr(v, "tolist") else v, dtype=object)
+    if A.ndim != ndim or 0 in A.shape:
+        want = "an (n_letters, d) array" if ndim == 2 else "a vector"
+        raise ValueError(f"{name} must be {want} of exact numbers, got shape {A.shape}")
     out = np.empty(A.shape, dtype=object)
     for idx, x in np.ndenumerate(A):
-        if isinstance(x, bool) or not isinstance(x, (int, Fraction, np.integer)):
-            raise TypeError(f"{name} must hold ints or Fractions (exact), got {type(x).__name__}")
-        out[idx] = Fraction(x)
+        out[idx] = check_exact(name, x)
     return out
 
 
-def _check(alpha, beta) -> tuple[np.ndarray, np.ndarray]:
-    a, b = _fractions(alpha, "alpha"), _fractions(beta, "beta")
+def _check(alpha, beta, names: tuple[str, str] = ("alpha", "beta")) -> tuple[np.ndarray, np.ndarray]:
+    a, b = _fractions(alpha, names[0]), _fractions(beta, names[1])
     if a.shape != b.shape:
-        raise ValueError(f"alpha and beta must have equal shapes, got {a.shape}, {b.shape}")
+        raise ValueError(f"{names[0]} and {names[1]} must have equal shapes, got {a.shape}, {b.shape}")
     if any(x <= 0 for x in a.flat):
-        raise ValueError("alpha must be positive (the affine maps need a real logarithm)")
+        raise ValueError(f"{names[0]} must be positive (the affine maps need a real logarithm)")
     return a, b
 
 
@@ -74,7 +84,7 @@ def affine_generators(alpha, beta, dps: int = 50) -> list[np.ndarray]:
     a, b = _check(alpha, beta)
     d = a.shape[1]
     out = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         for x in range(a.shape[0]):
             G = np.empty((d + 1, d + 1), dtype=object)
             G[...] = mpmath.mpf(0)
@@ -103,7 +113,7 @@ def affine_target_state(alpha, beta, word, h0) -> np.ndarray:
 
 def restricted_layer_state(decay, bias, word, h0) -> np.ndarray:
     """State of the restricted layer ``h ← a(x) ⊙ h + b(x)`` after ``word`` from ``h0`` (exact)."""
-    a, b = _check(decay, bias)
+    a, b = _check(decay, bias, ("decay", "bias"))
     w = check_word(word, a.shape[0])
     h = np.array([Fraction(x) for x in _h0(h0, a.shape[1])], dtype=object)
     for x in w:
@@ -112,11 +122,9 @@ def restricted_layer_state(decay, bias, word, h0) -> np.ndarray:
 
 
 def _h0(h0, d: int) -> list:
-    v = list(np.asarray(h0, dtype=object).reshape(-1))
+    v = list(_fractions(h0, "h0", ndim=1))
     if len(v) != d:
         raise ValueError(f"h0 must have length {d}, got {len(v)}")
-    if any(isinstance(x, bool) or not isinstance(x, (int, Fraction, np.integer)) for x in v):
-        raise TypeError("h0 must hold ints or Fractions (exact)")
     return v
 
 
@@ -124,10 +132,12 @@ def restricted_vs_target_table(alpha, beta, h0, max_len: int, dps: int = 40) -> 
     """For every word of length 1..max_len: the restricted layer with weights ``(α, β)`` vs the
     target ``M_x``: exact error (max abs over coordinates), ``‖Ω2‖`` (spectral norm, generators
     ``G_x``, ε = 1) and ``‖Ω2 (h0, 1)‖``."""
-    check_int("max_len", max_len)
-    check_int("dps", dps)
+    max_len = check_int("max_len", max_len)
+    dps = check_int("dps", dps, 1, MAX_DPS)
     a, b = _check(alpha, beta)
     n, d = a.shape
+    check_word_count(n, max_len, ("alpha's letters", "max_len"), upto=True,
+                     cap=MAX_TABLE_WORDS)
     G = affine_generators(alpha, beta, dps)
     v0 = np.array([float(x) for x in _h0(h0, d)] + [1.0])
     rows = []
@@ -149,7 +159,7 @@ def order_free_best_errors(alpha, beta, h0, max_len: int) -> list[float]:
     the words with the same letter counts, of the best *order-free* model (an abelian layer
     without bias, or any model whose output depends only on the letter counts), i.e. half the
     range of the target's first coordinate over that count class (sup norm)."""
-    check_int("max_len", max_len)
+    max_len = check_int("max_len", max_len)
     a, b = _check(alpha, beta)
     n, d = a.shape
     vals, keys = [], []
@@ -217,11 +227,12 @@ def eps_scaled_rows(alpha, beta, h0, word, eps_values, dps: int = 50) -> list[di
         raise ValueError("eps_scaled_rows needs a one-coordinate target (alpha, beta of shape "
                          "(n, 1)) with alpha != 1")
     h00 = _h0(h0, 1)[0]
+    h00 = mpmath.mpf(h00.numerator) / h00.denominator
     w = check_word(word, a.shape[0])
     G = affine_generators(alpha, beta, dps=dps)
     O2 = spectral_norm(omega2(G, list(w), dps))
     rows = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         for e in eps_values:
             e = Fraction(e)
             em = mpmath.mpf(e.numerator) / e.denominator

@@ -37,8 +37,11 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import as_list, complex_array
 
-from .local_error import as_mp_matrices, mp_zeros, to_mpf, check_word, path_product
+from .word_counts import check_word_count
+from .local_error import as_mp_matrices, check_word, frobenius_mp, mp_zeros, path_product, to_mpf
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = [
     "omega1",
@@ -56,7 +59,7 @@ __all__ = [
 
 def omega1(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω1 = Σ_i A_{x_i}`` (mpf object array)."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         out = mp_zeros(A[0].shape[0])
@@ -68,7 +71,7 @@ def omega1(gens, word, dps: int = 50) -> np.ndarray:
 def omega2(gens, word, dps: int = 50) -> np.ndarray:
     """``Ω2 = ½ Σ_{i>j} [A_{x_i}, A_{x_j}]`` (the second Magnus/BCH term of the word, later factor
     first; SPEC §2). O(T·n) commutators via the running prefix sum."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
@@ -81,21 +84,19 @@ def omega2(gens, word, dps: int = 50) -> np.ndarray:
 
 
 def _vec(h0, d: int) -> np.ndarray:
-    h = np.asarray(h0, dtype=object).reshape(-1)
-    if h.shape[0] != d:
-        raise ValueError(f"h0 must have length {d}, got {h.shape[0]}")
+    h = np.asarray(h0.tolist() if hasattr(h0, "tolist") else h0, dtype=object)
+    if h.ndim != 1 or h.shape[0] != d:
+        raise ValueError(f"h0 must be a vector of length {d}, got shape {h.shape}")
     out = np.empty(d, dtype=object)
     for i, v in enumerate(h):
-        out[i] = to_mpf(v)
-        if not mpmath.isfinite(out[i]):
-            raise ValueError("h0 has a non-finite entry")
+        out[i] = to_mpf(v, f"h0[{i}]")
     return out
 
 
 def euclidean_norm(v):
-    """``‖v‖₂`` of a real vector (or array, all entries) of mpf or numbers, as an mpf at the
-    working precision."""
-    return mpmath.sqrt(mpmath.fsum(x * x for x in np.asarray(v).flat))
+    """``‖v‖₂`` of a vector (or array, all entries) of mpf / mpc or numbers, as an mpf at the
+    working precision (:func:`~seqtheory.numerics.local_error.frobenius_mp`)."""
+    return frobenius_mp(v)
 
 
 def _mp_spectral_norm(M):
@@ -119,7 +120,7 @@ def reversal_bound(gens, word, h0, eps, dps: int = 50):
     """``B(ε) = ½ ‖(Φ_x(ε) − Φ_x̄(ε)) h0‖₂`` (mpf), the lower bound on the worst-case error of any
     abelian model over the pair {x, x̄}; ``h0=None``: ``½ ‖Φ_x(ε) − Φ_x̄(ε)‖₂``, the bound over
     every unit initial state."""
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = None if h0 is None else _vec(h0, A[0].shape[0])
@@ -145,23 +146,24 @@ def reversal_scan(gens, word, h0, eps_grid, dps: int = 50, omega2_sign: int = 1,
     second-order difference ``2·Ω2`` (negative controls: ``−1`` flips the sign of Ω2, scale ½
     drops the factor 2); the correct values are ``+1``, ``1``. ``h0=None``: every unit initial
     state (spectral norms: ``½‖Φ_x − Φ_x̄‖₂`` against ``ε²‖Ω2‖₂``)."""
+    omega2_sign = check_int("omega2_sign", omega2_sign, None)
     if omega2_sign not in (1, -1):
         raise ValueError("omega2_sign must be +1 or -1")
+    grid = as_list("eps_grid", eps_grid, "a sequence of positive numbers")
     out = []
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         h = None if h0 is None else _vec(h0, A[0].shape[0])
         O2 = omega2(A, w, dps)
         nO2h = _applied_norm(O2, h)
-        for e in eps_grid:
-            e = to_mpf(e)
-            if e <= 0:
-                raise ValueError("eps_grid must hold positive values")
+        scale = to_mpf(omega2_scale, "omega2_scale")
+        for i, e in enumerate(grid):
+            e = to_mpf(e, f"eps_grid[{i}]", 0, above=True)
             D = path_product(A, w, e, dps) - path_product(A, w[::-1], e, dps)
             bound = _applied_norm(D, h) / 2
             pred = e * e * nO2h
-            resid = _applied_norm(D - O2 * (2 * omega2_sign * to_mpf(omega2_scale) * e * e), h)
+            resid = _applied_norm(D - O2 * (2 * omega2_sign * scale * e * e), h)
             out.append(ReversalPoint(float(e), float(bound), float(pred),
                                      float(bound / pred) if pred > 0 else float("nan"),
                                      float(resid)))
@@ -175,12 +177,12 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
     otherwise ``diag`` is a list of per-letter diagonal entries (complex or real vectors of length
     d) of a 1-layer diagonal model ``y = Π_i diag(exp(ε λ_{x_i})) h0`` (order-free).
     """
-    with mpmath.workdps(check_int("dps", dps)):
+    with working_dps(dps) as dps:
         A = as_mp_matrices(gens)
         w = check_word(word, len(A))
         d = A[0].shape[0]
         h = _vec(h0, d)
-        e = to_mpf(eps)
+        e = to_mpf(eps, "eps", 0)
         if diag is None:
             E = mpmath.expm(mpmath.matrix((omega1(A, w, dps) * e).tolist()))
             y = np.array([mpmath.fsum(E[i, j] * h[j] for j in range(d)) for i in range(d)],
@@ -194,8 +196,7 @@ def abelian_model_error(gens, word, h0, eps, diag=None, dps: int = 50) -> tuple[
                           for i, t in enumerate(tot)], dtype=object)
         ex = path_product(A, w, e, dps).dot(h) - y
         er = path_product(A, w[::-1], e, dps).dot(h) - y
-        nx = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in ex))
-        nr = mpmath.sqrt(mpmath.fsum(abs(v) ** 2 for v in er))
+        nx, nr = frobenius_mp(ex), frobenius_mp(er)
         return float(nx), float(nr)
 
 
@@ -207,6 +208,7 @@ def zero_area_words(T: int, n: int = 2, limit: int = 10) -> list[tuple[int, ...]
     import itertools
 
     T, n, limit = check_int("T", T), check_int("n", n), check_int("limit", limit)
+    check_word_count(n, T)
     out = []
     for w in itertools.product(range(n), repeat=T):
         if w == w[::-1]:
@@ -232,9 +234,9 @@ def affine_diagonal_final_state(decay, inject, word) -> np.ndarray:
     term the final state ``Σ_s (Π_{r>s} a(x_r)) b(x_s)`` depends on the order, so an affine
     diagonal layer can separate ``x`` from ``x̄`` (cf. [DEPTH] Prop. 3.3: affine restricted layers
     reach derived length 2 per layer)."""
-    a = np.asarray(decay, dtype=complex)
-    b = np.asarray(inject, dtype=complex)
-    if a.ndim != 2 or a.shape != b.shape:
+    a = complex_array(decay, "decay")
+    b = complex_array(inject, "inject")
+    if a.ndim != 2 or a.shape != b.shape or 0 in a.shape:
         raise ValueError(f"decay and inject must be (n, d) arrays of equal shape, got {a.shape}, "
                          f"{b.shape}")
     w = check_word(word, a.shape[0])

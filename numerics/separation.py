@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from numbers import Integral
-
 import numpy as np
 from seqtheory.theory._checks import check_int
+from seqtheory.theory._messages import counted
+from seqtheory.theory.contract import blamed_on, check_int_sequence, check_size
+
+from .word_counts import check_word_count, word_count
 
 __all__ = [
     "word_signature_levels",
@@ -36,6 +38,8 @@ __all__ = [
     "least_depth_for_class",
     "least_depth_for_length",
     "derived_ideal_lowest_degree_fast",
+    "MAX_TENSOR_ENTRIES",
+    "check_tensor_size",
 ]
 
 _INT_LIMIT = 2 ** 62
@@ -44,7 +48,7 @@ _INT_LIMIT = 2 ** 62
 
 def _check_overflow(T: int, c: int) -> None:
     # Sum of all level-m scaled coefficients of a length-T word is T**m (set every X_a = 1).
-    if c >= 1 and T ** c >= _INT_LIMIT:
+    if c >= 1 and T >= 2 and (c * (T.bit_length() - 1) >= 62 or T ** c >= _INT_LIMIT):
         raise ValueError(f"T**c = {T}**{c} exceeds the exact int64 range; use a smaller T or c")
 
 
@@ -85,6 +89,8 @@ def all_word_signatures(n: int, T: int, c: int) -> list[np.ndarray]:
     T = check_int("T", T, 0)
     c = check_int("c", c, 0)
     _check_overflow(T, c)
+    check_word_count(n, T)
+    check_tensor_size(n, c)
     if n ** T * sum(n ** m for m in range(c + 1)) > 2 * 10 ** 8:
         raise ValueError(f"n**T * dim(T^<=c) too large for n={n}, T={T}, c={c}")
     levels = [np.ones((1, 1), dtype=np.int64)] + [np.zeros((1, n ** m), dtype=np.int64)
@@ -94,24 +100,30 @@ def all_word_signatures(n: int, T: int, c: int) -> list[np.ndarray]:
     return levels
 
 
+#: the most coefficients a truncated signature holds (``Σ_{m<=c} n**m``)
+MAX_TENSOR_ENTRIES = 10 ** 7
+
+
+def check_tensor_size(n: int, c: int, names: tuple[str, str] = ("n", "c")) -> None:
+    """``ValueError`` naming both arguments (``names``) when the levels ``0..c`` over ``n``
+    letters hold more than :data:`MAX_TENSOR_ENTRIES` coefficients (counted before any level is
+    allocated)."""
+    check_size(", ".join(names), (n, c), word_count(n, c, MAX_TENSOR_ENTRIES, upto=True) + 1,
+               MAX_TENSOR_ENTRIES, "MAX_TENSOR_ENTRIES", f"tensor coefficients over {counted(n, 'letter')}")
+
+
 def word_signature_levels(word, n: int, c: int) -> list[np.ndarray]:
     """Scaled truncated signature of one word: ``[m! S_m for m in 0..c]`` (int64 vectors).
 
     ``word``: sequence of ints in ``[0, n)`` (``x_1`` first). The product is
-    ``e^{X_{x_T}} ⋯ e^{X_{x_1}}`` (SPEC §2).
+    ``e^{X_{x_T}} ⋯ e^{X_{x_1}}`` (SPEC §2). ``ValueError`` beyond the int64 range or above
+    :data:`MAX_TENSOR_ENTRIES` coefficients.
     """
     n = check_int("n", n, 1)
     c = check_int("c", c, 0)
-    if isinstance(word, (str, bytes)) or not hasattr(word, "__iter__"):
-        raise TypeError(f"word must be a sequence of ints, got {type(word).__name__}")
-    word = list(word)
-    if not all(isinstance(x, (Integral, np.integer)) and not isinstance(x, (bool, np.bool_))
-               for x in word):  # no int() coercion: 1.5 must not become letter 1
-        raise TypeError(f"word must be a sequence of ints, got {word!r}")
-    word = [int(x) for x in word]
-    if any(x < 0 or x >= n for x in word):
-        raise ValueError(f"word letters must lie in [0, {n}), got {word}")
+    word = check_int_sequence("word", word, 0, n - 1)  # no int() coercion: 1.5 is not letter 1
     _check_overflow(len(word), c)
+    check_tensor_size(n, c)
     levels = [np.ones((1, 1), dtype=np.int64)] + [np.zeros((1, n ** m), dtype=np.int64)
                                                   for m in range(1, c + 1)]
     for a in word:
@@ -131,7 +143,9 @@ def _decode_word(i: int, n: int, T: int) -> tuple[int, ...]:
 def colliding_pair(n: int, T: int, c: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Two distinct words of length ``T`` over ``n`` letters with equal degree-≤c truncated
     signatures (hence equal truncated log-signatures), or ``None`` if class ``c`` separates all
-    ``n**T`` words. Exact (integer comparison of whole rows)."""
+    ``n**T`` words. Exact (integer comparison of whole rows). ``ValueError`` beyond
+    :data:`~seqtheory.numerics.word_counts.MAX_WORDS` words or the int64 range."""
+    n, T, c = check_int("n", n, 1), check_int("T", T, 0), check_int("c", c, 0)
     levels = all_word_signatures(n, T, c)
     rows = np.ascontiguousarray(np.concatenate(levels[1:], axis=1)) if c >= 1 else \
         np.zeros((n ** T, 0), dtype=np.int64)
@@ -163,6 +177,7 @@ def least_separating_class(n: int, T: int) -> int:
     """
     n = check_int("n", n, 1)
     T = check_int("T", T, 0)
+    check_word_count(n, T)
     if n ** T <= 1:
         return 0
     for c in range(1, T + 1):
@@ -186,7 +201,8 @@ def max_class_for_depth(n: int, k: int) -> int:
     if n < 2:
         raise ValueError("n must be >= 2: the free Lie algebra on one letter is abelian, so "
                          "N(1, c) has derived length <= 1 for every c")
-    return _max_class_cached(n, k)
+    with blamed_on("k", k):                 # a derived series beyond reach: say which k asked
+        return _max_class_cached(n, k)
 
 
 @lru_cache(maxsize=None)
@@ -239,8 +255,9 @@ def least_depth_for_class(n: int, c: int) -> int:
     n = check_int("n", n, 2)
     c = check_int("c", c, 0)
     k = 0
-    while max_class_for_depth(n, k) < c:
-        k += 1
+    with blamed_on("c", c):
+        while max_class_for_depth(n, k) < c:
+            k += 1
     return k
 
 

@@ -26,6 +26,7 @@ from seqtheory.theory.lie_poly import LiePolynomial
 from seqtheory.theory.magnus_series import magnus, magnus_discrete, taylor_ode_solution
 
 from .fits import choose_eps_grid, fit_loglog_slope
+from seqtheory.theory.mp_precision import working_dps
 
 __all__ = ["random_mp_matrix", "frobenius_norm", "negate_degree", "truncation_slopes",
            "bch_residuals", "bch_truncation_slopes", "magnus_residuals", "odefun_check",
@@ -110,7 +111,7 @@ def bch_residuals(Z: LiePolynomial, seed: int, n_pairs: int, scale: float, dps: 
     3x3 matrices of Frobenius norm ``scale`` (``Z``: a BCH series in letters x, y)."""
     rng = np.random.default_rng(seed)
     resid = []
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         for _ in range(n_pairs):
             X, Y = random_mp_matrix(rng, 3, scale), random_mp_matrix(rng, 3, scale)
             ref = mpmath.logm(mpmath.expm(X) * mpmath.expm(Y))
@@ -128,7 +129,7 @@ def bch_truncation_slopes(seed: int, n_points: int, flip_degree2: bool = False,
     if flip_degree2:
         Z = negate_degree(Z, 2)
     rng = np.random.default_rng(seed)
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         X, Y = random_mp_matrix(rng, 3, 1), random_mp_matrix(rng, 3, 1)
         return truncation_slopes(
             lambda: _components(Z, {"x": X, "y": Y}, max(cs)),
@@ -146,7 +147,7 @@ def magnus_truncation_slopes(seed: int, convention: str, n_points: int, flip2: b
     convention's terms."""
     cs = list(TRUNCATION_ORDERS)
     rng = np.random.default_rng(seed)
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         P, Q = random_mp_matrix(rng, 3, 1), random_mp_matrix(rng, 3, 1)
         used = ("YA" if convention == "AY" else "AY") if swap else convention
 
@@ -175,7 +176,7 @@ def magnus_residuals(seed: int, order: int, scale: float, swap_convention: bool 
     variant). Floats."""
     rng = np.random.default_rng(seed)
     out = {}
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         P, Q = random_mp_matrix(rng, 3, scale), random_mp_matrix(rng, 3, scale)
         for conv in ("AY", "YA"):
             used = ("YA" if conv == "AY" else "AY") if swap_convention else conv
@@ -221,7 +222,7 @@ def odefun_check(P, Q, dps: int = 50) -> float:
         D = (P + Q * s) * Ym
         return [D[i, j] for i in range(n) for j in range(n)]
 
-    with mpmath.workdps(dps):
+    with working_dps(dps) as dps:
         sol = mpmath.odefun(F, 0, [1 if i == j else 0 for i in range(n) for j in range(n)])
         yv = sol(1)
         Yo = mpmath.matrix(n, n)

@@ -22,6 +22,8 @@ import math
 
 from seqtheory.theory._checks import check_int
 
+from .word_counts import check_word_count
+
 __all__ = ["two_layer_cascade_states"]
 
 
@@ -36,6 +38,10 @@ def _ambient_derived_length(n: int) -> int:
         M[x][0] = 1
         basis.append(M)
     return LieAlgebra.generated_by(basis).derived_length
+
+
+#: the largest layer-1 state (in bits) :func:`two_layer_cascade_states` builds
+MAX_STATE_BITS = 1 << 24
 
 
 def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
@@ -53,9 +59,12 @@ def two_layer_cascade_states(n: int, T: int, layers: int = 2) -> dict:
     generators, exact)``}``. Raises ``ValueError`` / ``TypeError`` for a bad ``n``, ``T`` or
     ``layers``."""
     n, T = check_int("n", n), check_int("T", T)
-    if layers not in (1, 2) or isinstance(layers, bool):
-        raise ValueError(f"layers must be 1 or 2, got {layers!r}")
+    layers = check_int("layers", layers, 1, 2)
+    check_word_count(n, T, upto=True)
     R = T + 1
+    if (n - 1) * R.bit_length() > MAX_STATE_BITS.bit_length():
+        raise ValueError(f"n = {n}, T = {T}: the layer-1 states would have about R^(n-1) = "
+                         f"{R}^{n - 1} bits, above MAX_STATE_BITS = {MAX_STATE_BITS}")
     mult = [1 << (R ** m) for m in range(n)]          # 2^(R^m) as an exact integer
     fmult = [_float_power_of_two(R ** m) for m in range(n)]
     level = [((1, (0,) * (n if layers == 2 else 0)), (1.0, (0.0,) * (n if layers == 2 else 0)))]

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     import sqlite3
 
     from seqtheory.models.store import ResultsStore
-    from seqtheory.models.train import TrainConfig, resolve_device, train
+    from seqtheory.models.training import TrainConfig, resolve_device, train
     from seqtheory.theory._io import os_error_line
 
     try:

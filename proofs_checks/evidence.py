@@ -135,7 +135,7 @@ def keyed_classes() -> tuple[type, ...]:
     training modules and every claim module (with the experiment modules they use) are imported
     (:func:`~seqtheory.proofs_checks.registry.load_all`); this module names no claim. tests/test_evidence.py checks that the
     claims' training plans hold no other."""
-    from seqtheory.models import precision, train  # noqa: F401  (their configurations register)
+    from seqtheory.models import precision, training  # noqa: F401  (their configurations register)
     from seqtheory.models.store import keyed_classes as registered
 
     from .registry import load_all

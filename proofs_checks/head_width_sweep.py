@@ -54,7 +54,7 @@ def head_lrs(d: int) -> tuple[float, float]:
     """The peak head lrs ``(η_AdamW, η_RowNorm)`` at head width ``d``: the published values at
     d = 512 / 768 / 1024, else ``η_AdamW = 2.048 / d`` and ``η_RowNorm = η_AdamW / 1.25`` (the
     published values' own scaling; module docstring). ``ValueError`` for ``d`` < 1."""
-    check_int("d", d)
+    d = check_int("d", d)
     if d in PUBLISHED_HEAD_LRS:
         return PUBLISHED_HEAD_LRS[d]
     adamw = PUBLISHED_LR_TIMES_D / d

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from seqtheory.theory.contract import check_bool, check_instance, check_int
+
 __all__ = [
     "Verdict", "Source", "Premise", "Context", "Outcome", "ControlOutcome", "Claim", "claim",
     "recording_decisions", "DecisionLog", "verdict_of", "combine_verdicts", "COMBINATION_ORDER",
@@ -43,6 +45,13 @@ class Verdict(str, enum.Enum):
     REFUTED = "refuted"          # a counterexample or contradicting measurement
     REFINED = "refined"          # holds but not tight (or needs a named hypothesis); tight value given
     INCONCLUSIVE = "inconclusive"  # evidence cannot decide; the reason is given
+
+    @classmethod
+    def _missing_(cls, value):
+        """``Verdict(x)`` for an unknown ``x``: a ``ValueError`` that names the argument and the
+        verdicts."""
+        raise ValueError(f"value: {value!r} is not a verdict; one of "
+                         f"{[v.value for v in cls]}")
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return self.value
@@ -192,6 +201,10 @@ class Source:
     location: str
     reference: str = ""
 
+    def __post_init__(self) -> None:
+        for name in ("paper", "arxiv", "version", "location", "reference"):
+            check_instance(name, getattr(self, name), str, "a str")
+
     def cite(self, paper_version: bool = False) -> str:
         """``reference, arXiv:IDvN, location``; with ``paper_version`` the arXiv id is followed
         by `` = paper version vN`` (a citation names which "v" is the paper's)."""
@@ -245,13 +258,27 @@ class Premise:
         return f"{self.text} (source: {self.source}; sourced, not checked)"
 
 
+#: the arXiv versions a source may name (SPEC: [DEPTH] v1, v2; [HEAD] v1, v2; what each holds:
+#: :data:`PAPER_VERSIONS`)
+_ARXIV_VERSIONS = ("v1", "v2")
+
+
+def _check_version(version: str) -> str:
+    check_instance("version", version, str, "a paper version (str)")
+    if version not in _ARXIV_VERSIONS:
+        raise ValueError(f"version must be one of {_ARXIV_VERSIONS}, got {version!r}")
+    return version
+
+
 def DEPTH(location: str, version: str = "v1") -> Source:
-    """Source helper for [DEPTH], arXiv:2603.05573."""
+    """Source helper for [DEPTH], arXiv:2603.05573 (``version`` ``"v1"`` or ``"v2"``)."""
+    _check_version(version)
     return Source("DEPTH", "2603.05573", version, location, _DEPTH_REF)
 
 
 def HEAD(location: str, version: str = "v2") -> Source:
-    """Source helper for [HEAD], arXiv:2608.22253."""
+    """Source helper for [HEAD], arXiv:2608.22253 (``version`` ``"v1"`` or ``"v2"``)."""
+    _check_version(version)
     return Source("HEAD", "2608.22253", version, location, _HEAD_REF)
 
 
@@ -304,8 +331,7 @@ class Context:
         from .profiles import check_profile
 
         check_profile(self.profile)
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {self.seed!r}")
+        self.seed = check_int("seed", self.seed, 0)
 
     @property
     def quick(self) -> bool:
@@ -363,7 +389,13 @@ class Outcome:
 
     def __post_init__(self) -> None:
         if not isinstance(self.verdict, Verdict):
-            self.verdict = Verdict(self.verdict)
+            try:
+                self.verdict = Verdict(self.verdict)
+            except ValueError:
+                raise ValueError(f"verdict must be one of {[v.value for v in Verdict]}, got "
+                                 f"{self.verdict!r}") from None
+            except TypeError:                  # an unhashable value
+                raise TypeError(f"verdict must be a Verdict, got {type(self.verdict).__name__}") from None
         for r in self.readings:
             if not isinstance(r, Reading):
                 raise TypeError(f"Outcome.readings must hold Reading objects, got {r!r:.80}")
@@ -384,6 +416,9 @@ class ControlOutcome:
     reason: str
     evidence: dict[str, Any] = field(default_factory=dict)
     rule_verdicts: tuple[Verdict | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.rejected = check_bool("rejected", self.rejected)
 
 
 CheckFn = Callable[[Context], Outcome]
@@ -464,6 +499,10 @@ class Claim:
     premise: Premise | None = None
     decided_by: str = ""
 
+    def __post_init__(self) -> None:
+        self.claim_version = check_int("claim_version", self.claim_version)
+        self.uses_training = check_bool("uses_training", self.uses_training)
+
     @property
     def family(self) -> str:
         return self.id.split(".", 1)[0]
@@ -501,7 +540,7 @@ class Claim:
     def training_plan(self, fn: PlanFn) -> PlanFn:
         """Decorator registering the training runs of a trained claim: ``fn(ctx, controls)``
         returns every training job the check (and, when ``controls``, its negative control) will
-        ask the results store for — :class:`~seqtheory.models.train.TrainConfig` objects and
+        ask the results store for — :class:`~seqtheory.models.training.TrainConfig` objects and
         :class:`~seqtheory.proofs_checks.training_runs.StoreJob` objects. The runner trains the
         plans of all selected claims together before the checks run
         (:func:`seqtheory.proofs_checks.training_runs.prefetch`), so the runs of every claim share
@@ -528,8 +567,14 @@ def claim(id: str, *, title: str, source: Source, statement: str, aliases: tuple
 
     Returns the :class:`Claim`; register its negative control with ``@the_claim.control``.
     Raises ``ValueError`` for a duplicate id or alias, and for an id ``finding.*`` without the
-    :func:`FINDING` source (or that source on another id).
+    :func:`FINDING` source (or that source on another id); ``TypeError`` / ``ValueError`` naming a
+    bad argument (:mod:`seqtheory.theory.contract`).
     """
+    for name, value in (("id", id), ("title", title), ("statement", statement)):
+        check_instance(name, value, str, "a str")
+    check_instance("source", source, Source, "a Source")
+    claim_version = check_int("claim_version", claim_version)
+    uses_training = check_bool("uses_training", uses_training)
 
     def deco(fn: CheckFn) -> Claim:
         if id in REGISTRY or id in _ALIASES:
@@ -569,12 +614,24 @@ def load_all() -> dict[str, Claim]:
     return dict(sorted(REGISTRY.items()))
 
 
+class UnknownClaimError(KeyError, ValueError):
+    """No claim has that id or alias (a ``KeyError`` as a lookup, a ``ValueError`` as a bad
+    argument)."""
+
+    def __str__(self) -> str:              # the message, not KeyError's repr of it
+        return str(self.args[0]) if self.args else ""
+
+
 def get_claim(id_or_alias: str) -> Claim:
-    """Look a claim up by id or alias; ``KeyError`` with the known ids if absent."""
+    """Look a claim up by id or alias; :class:`UnknownClaimError` (a ``KeyError`` and a
+    ``ValueError``) naming ``id_or_alias`` with the known ids if absent, ``TypeError`` for a
+    non-str."""
+    check_instance("id_or_alias", id_or_alias, str, "a claim id or alias (str)")
     load_all()
     key = _ALIASES.get(id_or_alias, id_or_alias)
     if key not in REGISTRY:
-        raise KeyError(f"unknown claim {id_or_alias!r}; known: {', '.join(sorted(REGISTRY))}")
+        raise UnknownClaimError(f"id_or_alias: unknown claim {id_or_alias!r}; known: "
+                                f"{', '.join(sorted(REGISTRY))}")
     return REGISTRY[key]
 
 

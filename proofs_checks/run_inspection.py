@@ -84,7 +84,7 @@ def _inspect_run(st, cfg, result: dict):
     """The :class:`~seqtheory.models.inspector.Inspection` of one stored run (no Lie algebras);
     made once per process for a given stored run (:data:`_INSPECTED`)."""
     from seqtheory.models.inspector import inspect
-    from seqtheory.models.train import load_model
+    from seqtheory.models.training import load_model
 
     fp = _fingerprint(st, cfg, result)
     if fp not in _INSPECTED:

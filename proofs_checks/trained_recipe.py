@@ -11,7 +11,7 @@ there); seeds come from the run seed by fixed salts (:func:`seed_configs`).
 
 Training recipe (every word-problem run, :func:`recipe`): fresh uniform random words every step, a
 length curriculum (``2 → T`` over the first third of the steps), AdamW with linear warm-up and
-cosine decay, gradient clipping at 1.0 (:class:`~seqtheory.models.train.TrainConfig`). Word problems
+cosine decay, gradient clipping at 1.0 (:class:`~seqtheory.models.training.TrainConfig`). Word problems
 use the ``left`` convention (``g_t = x_t · g_{t−1}``, SPEC §2); test words are never trained on at
 their length (``2T`` unless a claim says otherwise; :func:`check_protocol`).
 """
@@ -64,9 +64,9 @@ def paper_width(ctx: Context) -> dict:
 
 
 def seed_configs(ctx: Context, salt: str, n: int, **kw) -> list:
-    """``n`` :class:`~seqtheory.models.train.TrainConfig` (fields ``kw``) differing only in their
+    """``n`` :class:`~seqtheory.models.training.TrainConfig` (fields ``kw``) differing only in their
     seed (from ``salt``); the test set is fixed per task (data seed from the task name)."""
-    from seqtheory.models.train import TrainConfig
+    from seqtheory.models.training import TrainConfig
 
     data_seed = ctx.numpy_seed("data:" + kw["task"]) % 2**31
     return [TrainConfig(seed=s, data_seed=data_seed, **kw) for s in seeds(ctx, salt, n)]

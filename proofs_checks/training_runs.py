@@ -82,7 +82,7 @@ def cpu_workers() -> int:
 
 
 def _config_from_dict(d: dict):
-    from seqtheory.models.train import TrainConfig
+    from seqtheory.models.training import TrainConfig
 
     return TrainConfig.from_dict(d)
 
@@ -92,7 +92,7 @@ def _config_from_dict(d: dict):
 # ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class StoreJob:
-    """A training job that is not a single :class:`~seqtheory.models.train.TrainConfig` (e.g. the
+    """A training job that is not a single :class:`~seqtheory.models.training.TrainConfig` (e.g. the
     head experiment): ``function`` (``"package.module:name"``) is called with a
     :class:`~seqtheory.proofs_checks.registry.Context` of the same seed, profile and device whose
     results store is the caller's, and stores its own result there. ``config`` is the object the
@@ -200,7 +200,7 @@ def _run_job(job: Any, st, ctx_fields: dict) -> None:
     """Run one job into the store ``st``; ``ctx_fields``: the seed, profile and device."""
     from seqtheory.models.batched import train_batched
     from seqtheory.models.store import RunHeldError
-    from seqtheory.models.train import train
+    from seqtheory.models.training import train
 
     device = ctx_fields["device"]
     if isinstance(job, StoreJob):
@@ -456,10 +456,10 @@ def training_cost(ctx: Context, jobs: Sequence[Any]) -> dict[str, Any] | None:
 
 
 def run_many(ctx: Context, configs: Sequence[Any]) -> list[dict]:
-    """Results of the training runs ``configs`` (:class:`~seqtheory.models.train.TrainConfig`),
+    """Results of the training runs ``configs`` (:class:`~seqtheory.models.training.TrainConfig`),
     in order: read from the store when finished there, else trained (:func:`train_all`) and
     stored. Every set of runs of a trained claim goes through this one function."""
-    from seqtheory.models.train import train
+    from seqtheory.models.training import train
 
     if ctx.evidence is not None:
         return from_bundle(ctx, configs)

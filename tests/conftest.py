@@ -119,7 +119,8 @@ def _working_tree_is_unchanged():
 #: long files first, the many short ones then fill whichever worker is free.
 LONG_FILES = ("test_notebook_training.py", "test_sweep_ray_cluster.py", "test_notebooks.py",
               "test_sweep_ray.py", "test_training_runs.py", "test_sweep.py", "test_batched.py",
-              "test_report_safety.py", "test_claims_depth_prop33.py", "test_float_lie_stress.py")
+              "test_report_safety.py", "test_claims_depth_prop33.py", "test_float_lie_stress.py",
+              "test_contract_harness.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -6,7 +6,7 @@ from fractions import Fraction
 from math import factorial, gcd
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from seqtheory.theory import (bch, hall_coordinates, lyndon_words, lyndon_words_with_evaluation,
                               right_normed_basis, right_normed_coordinates, right_normed_word,
@@ -14,6 +14,7 @@ from seqtheory.theory import (bch, hall_coordinates, lyndon_words, lyndon_words_
 from seqtheory.theory.bch_bases import _expand_tree, _right_normed_tree, parse_series, series_string
 from seqtheory.theory.free_lie import hall_basis, mobius
 from seqtheory.theory.lie_poly import LiePolynomial
+from seqtheory.theory.words import lyndon_content_count
 
 # `./bch basis=1` and `./bch basis=2` (N = 5), from the program's user manual
 PUBLISHED_RIGHT_NORMED = """
@@ -134,6 +135,30 @@ def test_lyndon_words_by_evaluation_count_and_content(e):
     assert all([w.count(a) for a in letters] == list(e) for w in words)
     assert set(words) == {w for w in lyndon_words(letters, sum(e))
                           if [w.count(a) for a in letters] == list(e)} if sum(e) else not words
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=4), st.integers(0, 50))
+@example([6, 6], 10)                       # gcd 6: the Möbius terms d = 2, 3, 6 all count
+def test_lyndon_content_count_is_sages_cardinality_capped(e, cap):
+    """The count behind the refusal of a fixed-content enumeration: Sage's cardinality formula,
+    or ``cap + 1`` once it exceeds ``cap``."""
+    exact = _necklace_count(e) if sum(e) else 0
+    assert lyndon_content_count(e, 10 ** 9) == exact
+    assert lyndon_content_count(e, cap) == (exact if exact <= cap else cap + 1)
+
+
+def test_lyndon_words_by_evaluation_long_words_and_refusals():
+    """A word longer than Python's recursion limit (the recursion hit it at length ~1000), and
+    requests that cannot finish refused before they start, naming evaluation."""
+    (w,) = lyndon_words_with_evaluation([1, 1500], "ab")
+    assert w == "a" + "b" * 1500
+    assert lyndon_words_with_evaluation([1500, 1], "ab") == ["a" * 1500 + "b"]
+    for e in ([20, 20], [10 ** 18, 3], [2 ** 63, 2 ** 63], [800, 2]):
+        with pytest.raises(ValueError, match="evaluation"):
+            lyndon_words_with_evaluation(e)
+    with pytest.raises(TypeError, match=r"evaluation\[0\]"):
+        lyndon_words_with_evaluation([1.0, 2])
 
 
 def test_standard_bracketing_and_unbracketing_match_sage():

@@ -37,3 +37,6 @@ def test_error_at_one_eps_matches_the_scan():
     assert cascade_error_at(GENS, WORD, 2, "linear", e, drop_top_layer=True)["class_c"] == 1
     with pytest.raises(ValueError, match="eps"):
         cascade_error_at(GENS, WORD, 2, "linear", 0)
+    for bad in (0.125, "1/8"):                 # a float or a string is not read as a rational
+        with pytest.raises(TypeError, match="eps"):
+            cascade_error_at(GENS, WORD, 2, "linear", bad)

@@ -32,7 +32,7 @@ def test_target_and_layer_are_computed_independently():
     w = [0, 1, 1, 0]
     assert list(affine_target_state(ALPHA, BETA, w, H0)) == list(
         restricted_layer_state(ALPHA, BETA, w, H0))
-    with pytest.raises(TypeError, match="alpha"):
+    with pytest.raises(TypeError, match="decay"):
         restricted_layer_state([[0.9], [0.5]], BETA, w, H0)
     with pytest.raises(ValueError, match="positive"):
         affine_target_state([[Fraction(-1)], [Fraction(1)]], BETA, w, H0)

@@ -2,6 +2,8 @@
 not accept, inputs that must be refused). Each case is one finding, pinned."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -105,7 +107,9 @@ def test_cascade_refuses_a_meaningless_precision(dps, err):
     rng = np.random.default_rng(1)
     C = nilpotent_cascade([rng.standard_normal((3, 3)) for _ in range(2)], 1, "linear")
     with pytest.raises(err, match="dps"):
-        C.error([0, 1, 0, 1], "0.5", dps=dps)
+        C.error([0, 1, 0, 1], Fraction(1, 2), dps=dps)
     with pytest.raises(err, match="dps"):
-        C.simulate([0, 1], "0.5", dps=dps)
-    assert 0 < float(C.error([0, 1, 0, 1], "0.5", dps=50)) < float("inf")
+        C.simulate([0, 1], Fraction(1, 2), dps=dps)
+    assert 0 < float(C.error([0, 1, 0, 1], Fraction(1, 2), dps=50)) < float("inf")
+    with pytest.raises(TypeError, match="eps"):              # a string is no number (issue 33)
+        C.error([0, 1, 0, 1], "0.5", dps=50)

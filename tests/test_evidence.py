@@ -64,7 +64,7 @@ def test_runs_are_read_from_the_bundle_and_never_trained(bundle, monkeypatch):
     def no_training(*a, **k):
         raise AssertionError("nothing may be trained with an evidence bundle")
 
-    monkeypatch.setattr("seqtheory.models.train.train", no_training)
+    monkeypatch.setattr("seqtheory.models.training.train", no_training)
     monkeypatch.setattr(tr, "train_all", no_training)
     got = tr.run_many(ctx, [_cfg(seed=1), _cfg(seed=2)])
     assert [r["config"]["seed"] for r in got] == [1, 2]

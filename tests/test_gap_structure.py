@@ -190,7 +190,8 @@ def test_nilpotent_classification_agrees_with_gap(tmp_path):
     algebras = [nilpotent_lie_algebra(d, k, a) for d, k, a in _CLASSES]
     body = "\n".join(_NILPOTENT_CASE % {"table": _sc_table(S)} for S in algebras)
     for (d, k, a), S, rec in zip(_CLASSES, algebras, run_gap(body, tmp_path, packages=False)):
-        got = {"derived": list(S.derived_series().dims), "lower": list(S.lower_central_series().dims),
+        got = {"derived": list(S.derived_series().dims),          # GAP's lists
+               "lower": list(S.lower_central_series().dims),
                "upper": list(S.upper_central_series().dims[::-1]), "centre": S.center().dim,
                "nilradical": nilradical(S).dim, "derivations": derivations(S).dim}
         assert got == rec, (d, k, a)

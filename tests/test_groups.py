@@ -419,7 +419,7 @@ def test_element_index_is_checked():
 
 def test_matrix_entries_must_not_be_strings():
     """'1/2' strings were parsed by sympy.nsimplify and accepted as matrix entries."""
-    with pytest.raises(TypeError, match="not an integer or rational"):
+    with pytest.raises(TypeError, match=r"mats\[0\] must be an exact number"):
         FiniteGroup.from_matrices([[["1", "0"], ["0", "1"]]])
 
 

@@ -88,7 +88,9 @@ def test_spanned_by_every_form_of_a_named_basis(make):
         M = LieAlgebra.spanned_by(form(ms))
         assert M == L, name
         assert M.upper_central_series().dims == L.upper_central_series().dims, name
-    F = LieAlgebra.spanned_by([m.astype(np.float32) for m in ms])
+    with pytest.raises(TypeError, match=r"mats\[0\] holds float32 values"):   # issue 33 kind 4
+        LieAlgebra.spanned_by([m.astype(np.float32) for m in ms])
+    F = LieAlgebra.spanned_by([m.astype(np.float32).astype(np.float64) for m in ms])
     assert F.field == "RR" and F.dim == L.dim
     assert LieAlgebra.spanned_by([m.tolist() for m in ms], tol=1e-9).field == "RR"
 

@@ -300,7 +300,7 @@ def test_a_stored_run_is_inspected_once_until_its_checkpoint_changes(tmp_path, m
     """The phase-horizon check, its control and the source claims' tables read the same runs:
     the inspection of a stored run is made once per process, and made again when its checkpoint
     (or its stored result, or the store) differs."""
-    import seqtheory.models.train as mt
+    import seqtheory.models.training as mt
     from seqtheory.models.store import ResultsStore
 
     st = ResultsStore(tmp_path)
@@ -343,7 +343,7 @@ def test_source_claims_carry_the_inspector_table(cid, monkeypatch, tmp_path):
     put the inspector's rows in table 'inspector' and its sentence in the notes."""
     import torch
 
-    import seqtheory.models.train as mt
+    import seqtheory.models.training as mt
     from seqtheory.proofs_checks import training_runs as tr
 
     from test_training_runs import _fake_result

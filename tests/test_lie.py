@@ -1,5 +1,6 @@
 """SPEC §4 oracles and API tests for seqtheory.theory.lie.LieAlgebra (exact and float paths)."""
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -162,6 +163,11 @@ def test_structure_constants_bad_input():
         LieAlgebra.from_structure_constants({(0, 5): {2: 1}}, dim=3)
     with pytest.raises(TypeError, match="float"):
         LieAlgebra.from_structure_constants({(0, 1): {2: 0.5}}, dim=3)
+    for entry in ("1/2", sympy.Float(0.5), sympy.I, sympy.Symbol("x")):   # never parsed or guessed
+        with pytest.raises(TypeError, match=r"c\[\(0, 1\)\]\[2\]"):
+            LieAlgebra.from_structure_constants({(0, 1): {2: entry}}, dim=3)
+    H = LieAlgebra.from_structure_constants({(0, 1): {2: Decimal("0.5")}}, dim=3)   # exactly 1/2
+    assert list(H.bracket([1, 0, 0], [0, 1, 0])) == [0, 0, Fraction(1, 2)]
     with pytest.raises(ValueError, match=r"\[e_0, e_0\]"):
         LieAlgebra.from_structure_constants({(0, 0): {1: 1}}, dim=2)
 

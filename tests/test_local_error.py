@@ -123,9 +123,9 @@ def test_wrong_product_convention_drops_the_exponent_to_two():
 
 def test_check_word_refuses_non_integer_letters():
     from seqtheory.numerics.local_error import check_word
-    with pytest.raises(TypeError, match="ints"):
+    with pytest.raises(TypeError, match="must be an int"):
         check_word([0, 1.5], 2)
-    with pytest.raises(TypeError, match="ints"):
+    with pytest.raises(TypeError, match="must be an int"):
         check_word([True, 0], 2)
     with pytest.raises(ValueError, match="non-empty"):
         check_word([], 2)

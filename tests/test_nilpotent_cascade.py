@@ -117,7 +117,7 @@ def test_bad_input():
     C = nilpotent_cascade(SO3, 1)
     with pytest.raises(ValueError, match="eps"):
         C.run([0], -1)
-    with pytest.raises(ValueError, match="letters"):
+    with pytest.raises(ValueError, match=r"word\[1\] must be in 0..1"):
         C.run([0, 2], Fraction(1, 10))
 
 

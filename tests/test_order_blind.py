@@ -3,6 +3,8 @@ reading, checked against direct runs of random restricted layers (numpy, indepen
 and the exact witnesses."""
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pytest
 import sympy
@@ -63,8 +65,12 @@ def test_s3_witness_is_the_three_cycle_difference():
 
 def test_commuting_maps_have_no_witness_and_bad_input_is_refused():
     assert equal_count_witnesses([[[2, 0], [0, 3]], [[5, 0], [0, 7]]]) == []
-    with pytest.raises(ValueError, match="float"):
+    with pytest.raises(TypeError, match="float"):            # a float is not exact (the contract)
         exact_matrices([[[0.5]]])
+    for entry in ("1/2", True, 1 + 2j):                          # never parsed nor read as a number
+        with pytest.raises(TypeError, match=r"mats\[0\]"):
+            exact_matrices([[[entry]]])
+    assert exact_matrices([[[Decimal("0.5")]]]) == [sympy.Matrix([[sympy.Rational(1, 2)]])]
     with pytest.raises(ValueError, match="square"):
         exact_matrices([[[1, 2]]])
     with pytest.raises(ValueError, match="same size"):

@@ -377,7 +377,7 @@ INSPECTED = ("finding.phase_horizon", "finding.abelian_tower", "finding.parity_n
 @pytest.mark.parametrize("profile", ["quick", "full", "paper"])
 @pytest.mark.parametrize("claim", DEPTH_TRAINED, ids=[c.id for c in DEPTH_TRAINED])
 def test_every_request_of_check_and_control_lies_in_the_plan(claim, profile, monkeypatch, tmp_path):
-    import seqtheory.models.train as mt
+    import seqtheory.models.training as mt
 
     ctx = Context(seed=0, profile=profile, results_dir=tmp_path)
     asked: set = set()

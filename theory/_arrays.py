@@ -11,11 +11,11 @@ nor underflow.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ._messages import counted, shown
+from ._messages import counted
+from .contract import real_array
 
 __all__ = ["UNIT_ROUNDOFF", "as_array", "as_rows", "pow2_exponent", "pow2_scale"]
 
@@ -23,53 +23,9 @@ UNIT_ROUNDOFF = np.finfo(np.float64).eps / 2
 
 
 def as_array(x, name: str, ndim: int | None = None, min_ndim: int = 0) -> np.ndarray:
-    """``x`` as a finite float64 array; TypeError for non-numeric, ValueError for NaN/inf/shape.
-
-    ``x``: a numpy array of any real dtype, or nested lists / tuples / a sympy matrix of real
-    numbers: ints, Fractions, sympy and python-flint rationals (rounded to the nearest float64,
-    as LieAlgebra reads them before a float computation), floats, mpmath ``mpf``, sympy real
-    constants (``sqrt(2)``). Booleans, strings, complex numbers and symbols are refused."""
-    try:
-        a = np.asarray(x)
-    except Exception as exc:  # pragma: no cover - exotic objects
-        raise TypeError(f"{name} must be array-like of real numbers: {exc}") from None
-    if a.dtype == object:
-        a = np.vectorize(lambda v: _real_to_float(v, name), otypes=[np.float64])(a) \
-            if a.size else a.astype(np.float64)
-    if not np.issubdtype(a.dtype, np.number) or a.dtype == np.bool_:
-        raise TypeError(f"{name} must hold real numbers, got dtype {a.dtype}")
-    if np.iscomplexobj(a):
-        raise TypeError(f"{name} must be real, got a complex array")
-    a = a.astype(np.float64, copy=False)
-    if ndim is not None and a.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-D, got shape {a.shape}")
-    if a.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {counted(min_ndim, 'dimension')}, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return a
-
-
-def _real_to_float(v, name: str) -> float:
-    """One entry of an object array as the nearest float64 (an exact rational is rounded once,
-    correctly: ``int / int`` true division); ``TypeError`` naming ``name`` for a non-real,
-    ``ValueError`` for a number beyond the float64 range."""
-    if isinstance(v, (bool, np.bool_, str, bytes)):
-        raise TypeError(f"{name}: entry {shown(v)} is not a real number")
-    try:
-        if isinstance(v, numbers.Rational):
-            return int(v.numerator) / int(v.denominator)
-        if isinstance(v, numbers.Real):
-            return float(v)
-        if type(v).__module__.startswith("flint") and type(v).__name__ in ("fmpz", "fmpq"):
-            return int(v.p) / int(v.q) if hasattr(v, "q") else float(int(v))
-        if type(v).__module__.startswith("sympy") and getattr(v, "is_real", False) \
-                and not getattr(v, "free_symbols", True):
-            return float(v)
-    except OverflowError:
-        raise ValueError(f"{name}: entry {type(v).__name__} beyond the float64 range "
-                         "(≈ 1.8e308); rescale it") from None
-    raise TypeError(f"{name}: entry {shown(v)} ({type(v).__name__}) is not a real number")
+    """``x`` as a finite float64 array: :func:`seqtheory.theory.contract.real_array` (TypeError for
+    non-numeric, boolean or complex input, ValueError for NaN/inf or the number of dimensions)."""
+    return real_array(x, name, ndim, min_ndim)
 
 
 def as_rows(S, name: str = "S", min_rows: int = 1) -> np.ndarray:

@@ -18,7 +18,15 @@ __all__ = ["counted", "shown"]
 
 
 def shown(v: Any) -> str:
-    """``v`` for an error message: plain numbers (see the module docstring), else ``repr(v)``."""
+    """``v`` for an error message: plain numbers (see the module docstring), else ``repr(v)``; a
+    number too long to print (Python refuses ints of more than 4300 digits) by its size."""
+    try:
+        return _shown(v)
+    except ValueError:                    # "Exceeds the limit (4300 digits) for integer string ..."
+        return f"<{type(v).__name__} of more than 4300 digits>"
+
+
+def _shown(v: Any) -> str:
     if isinstance(v, tuple):
         inner = ", ".join(shown(x) for x in v)
         return f"({inner},)" if len(v) == 1 else f"({inner})"
@@ -30,7 +38,8 @@ def shown(v: Any) -> str:
         return str(v)
     module = type(v).__module__.split(".")[0]
     if module == "numpy":
-        return shown(v.tolist()) if hasattr(v, "tolist") else str(v)
+        plain = v.tolist() if hasattr(v, "tolist") else v
+        return str(v) if type(plain) is type(v) else shown(plain)   # a longdouble stays itself
     if module == "mpmath":
         return str(v)
     return repr(v)

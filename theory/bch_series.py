@@ -57,7 +57,8 @@ import numpy as np
 
 from ._checks import check_int
 from ._messages import counted
-from .lie_poly import LiePolynomial, as_fraction, log_word_coefficient, lyndon_coordinates_encoded
+from .lie_poly import (LiePolynomial, as_fraction, check_series_size, log_word_coefficient,
+                       lyndon_coordinates_encoded)
 from .words import check_alphabet, decode, encode
 
 __all__ = ["BCHSeries", "bch", "bch_multi", "goldberg_coefficient", "log_product_word_coefficient",
@@ -760,7 +761,7 @@ def lyndon_coordinates_two_letters(word_coefficient, max_degree: int, alphabet="
     letters = check_alphabet(alphabet)
     if len(letters) != 2:
         raise ValueError("lyndon_coordinates_two_letters needs a two-letter alphabet")
-    check_int("max_degree", max_degree)
+    max_degree = check_int("max_degree", max_degree)
     if max_degree > _FAST_MAX_DEGREE:
         raise ValueError(f"max_degree must be <= {_FAST_MAX_DEGREE} (integer bounds of the "
                          f"vectorised engine), got {max_degree}")
@@ -927,7 +928,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
     engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
-    check_int("degree", degree)
+    degree = check_int("degree", degree)
     if kind not in BCH_KINDS:
         raise ValueError(f"kind must be one of {BCH_KINDS}, got {kind!r}")
     if method not in ("fast", "generic"):
@@ -975,8 +976,8 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     letters ``"abcdefgh…"``), exact up to ``degree``: the discrete Magnus expansion of a token
     sequence. ``bch_multi(2, N)`` over ``"ab"`` equals ``Z(X_2, X_1)``, e.g. the degree-2 term is
     ``½[X_2, X_1] = -½ P_ab``."""
-    check_int("n_factors", n_factors)
-    check_int("degree", degree)
+    n_factors = check_int("n_factors", n_factors)
+    degree = check_int("degree", degree)
     default = "abcdefghijklmnopqrstuvw"
     if alphabet is None and n_factors > len(default):
         raise ValueError(f"n_factors = {n_factors} needs an alphabet of "
@@ -986,6 +987,7 @@ def bch_multi(n_factors: int, degree: int, alphabet: str | None = None) -> BCHSe
     if len(letters) != n_factors:
         raise ValueError(f"alphabet must have n_factors = {counted(n_factors, 'letter')}, got "
                          f"{len(letters)}")
+    check_series_size("degree", degree, n_factors)
     factors = tuple((chr(0x100 + i), Fraction(1)) for i in reversed(range(n_factors)))
     memo: dict = {}
     t0 = time.perf_counter()

@@ -66,6 +66,8 @@ from typing import Any
 
 import numpy as np
 
+from .contract import check_instance, check_real, real_array
+
 __all__ = [
     "EPS", "MIN_GAP", "NumericalRankError", "RankDecision", "rank_decision", "decide",
     "TWIN_PERTURBATION", "INPUT_ROUNDING", "WEAK_DROP_MARGIN", "RESOLUTION_GAP",
@@ -92,19 +94,30 @@ class NumericalRankError(ValueError):
 
     def __init__(self, argument: str, gap: float, tol: float, noise: float, s: np.ndarray,
                  message: str | None = None):
-        self.argument, self.gap, self.tol, self.noise = argument, gap, tol, noise
-        self.s = np.asarray(s)
+        self.argument = check_instance("argument", argument, str, "a str")
+        self.gap = check_real("gap", gap, 0, finite=False)
+        if math.isnan(self.gap):
+            raise ValueError("gap must be a number >= 0 (inf: nothing dropped), got nan")
+        self.tol = check_real("tol", tol, 0)
+        self.noise = check_real("noise", noise, 0)
+        self.s = real_array(s, "s")
+        self._message = message
         if message is not None:
             super().__init__(f"{argument}: {message}")
             return
         shown = ", ".join(f"{x:.3g}" for x in self.s[:8]) + (", ..." if self.s.size > 8 else "")
         super().__init__(
             f"{argument}: the numerical rank is not determined at working precision: the "
-            f"gap s_kept_min / max(s_dropped_max, noise) is {gap:.3g} < {MIN_GAP:g} (singular "
-            f"values {shown}; relative tol {tol:g}; propagated rounding bound {noise:.3g}). Pass "
+            f"gap s_kept_min / max(s_dropped_max, noise) is {self.gap:.3g} < {MIN_GAP:g} (singular "
+            f"values {shown}; relative tol {self.tol:g}; propagated rounding bound {self.noise:.3g}). Pass "
             f"exact entries (ints, Fractions, sympy numbers) to use the exact path, or a tol "
             f"inside a wide gap of the singular values if the input is known only to that "
             f"accuracy")
+
+    def __reduce__(self):
+        """Pickle by the constructor's arguments (the default would call ``__init__`` with the
+        message alone)."""
+        return type(self), (self.argument, self.gap, self.tol, self.noise, self.s, self._message)
 
 
 class RankDecision:
@@ -136,11 +149,18 @@ def rank_decision(s: np.ndarray, tol: float, noise: float, argument: str,
       rounding bound is ever dropped as zero);
 
     otherwise :class:`NumericalRankError` (naming ``argument``). A noise bound above the tolerance therefore never hides a value: values
-    between ``level`` and ``MIN_GAP * noise`` raise. Pure function of its arguments."""
-    s = np.asarray(s, dtype=float)
+    between ``level`` and ``MIN_GAP * noise`` raise. Pure function of its arguments.
+    ``TypeError`` / ``ValueError`` naming the argument for ``s`` not a finite, non-negative,
+    descending 1-D real array, ``tol`` outside (0, 1), a negative ``noise`` or ``scale``."""
+    s = real_array(s, "s", ndim=1)
+    if s.size and (s[-1] < 0 or np.any(np.diff(s) > 0)):
+        raise ValueError("s must be singular values: non-negative and descending")
+    tol = check_tol(tol)
+    noise = check_real("noise", noise, 0)
+    check_instance("argument", argument, str, "a str (what is being ranked)")
     if s.size == 0:
         return RankDecision(0, s, 0.0, math.inf)
-    scale = float(s[0]) if scale is None else float(scale)
+    scale = float(s[0]) if scale is None else check_real("scale", scale, 0)
     if scale == 0.0:
         return RankDecision(0, s, 0.0, math.inf)
     return decide(s, tol * scale, noise, tol, argument)
@@ -566,7 +586,7 @@ def float_rank(m: Any, tol: float = 1e-9) -> FloatRank:
     :data:`MIN_GAP` separates them from the rest and from the rounding level).
     ``tol`` must be in (0, 1). Raises ``ValueError`` for NaN/inf or a bad ``tol``, and
     :class:`NumericalRankError` when the rank is not determined at working precision."""
-    check_tol(tol)
+    tol = check_tol(tol)
     a = np.asarray(m, dtype=float)
     if a.ndim != 2:
         raise ValueError(f"m must be 2-D, got shape {a.shape}")
@@ -614,6 +634,6 @@ def complement_rows(V: np.ndarray, d: int) -> np.ndarray:
     return np.array(out) if out else np.zeros((0, d), dtype=V.dtype)
 
 
-def check_tol(tol: float) -> None:
-    if not isinstance(tol, (int, float)) or not (0 < float(tol) < 1):
-        raise ValueError(f"tol must be a float in (0, 1), got {tol!r}")
+def check_tol(tol: float) -> float:
+    """``tol`` as a float in (0, 1) (:func:`~seqtheory.theory.contract.check_real`)."""
+    return check_real("tol", tol, 0, 1, above=True, below=True)

@@ -59,7 +59,7 @@ class FloatSubspace(Subspace):
     def __init__(self, ambient_dim: int, tol: float = 1e-9, rows: np.ndarray | None = None,
                  min_kept: float = math.inf, max_dropped: float = 0.0, noise: float = 0.0,
                  smallest_gap: float = math.inf):
-        check_tol(tol)
+        tol = check_tol(tol)
         self.ambient_dim = int(ambient_dim)
         self.tol = float(tol)
         self.rows = rows if rows is not None else np.zeros((0, self.ambient_dim))

@@ -24,12 +24,14 @@ Module dependencies (one way): :mod:`.words` (alphabets, encoding, Lyndon words)
 from __future__ import annotations
 
 from functools import lru_cache
+
 from ._messages import counted
-from ._checks import check_int
+from .contract import check_int, check_int_sequence, check_size
 
 from .lie_poly import lyndon_bracket, lyndon_bracket_encoded
-from .words import (check_alphabet, decode, encode, is_lyndon_encoded,
-                    lyndon_words_encoded, standard_factorization_encoded)
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_content_count,
+                    lyndon_count, lyndon_words_encoded, mobius as words_mobius, standard_factorization_encoded,
+                    witt_formula)
 
 __all__ = [
     "check_alphabet", "lyndon_words", "lyndon_words_upto", "is_lyndon", "lyndon_factorization",
@@ -44,24 +46,45 @@ __all__ = [
 # Lyndon words
 # ----------------------------------------------------------------------------------------------
 
+#: the most Lyndon words (all lengths up to the one asked for) an enumeration generates:
+#: ``lyndon_words_upto("xy", 20)`` has 111013, ``lyndon_words("xyzw", 10)`` generates 145338
+#: (about 3 µs each); a request beyond is refused before it starts
+MAX_LYNDON_WORDS = 1_000_000
+
+
 def lyndon_words(alphabet, m: int) -> list[str]:
     """All Lyndon words of length ``m`` over the ordered ``alphabet``, in lexicographic order.
 
     ``lyndon_words("xy", 3) == ["xxy", "xyy"]``. Their number is :func:`witt_dimension`
-    ``(len(alphabet), m)``. Raises ``ValueError`` for ``m < 1`` or a bad alphabet.
+    ``(len(alphabet), m)``. Raises ``ValueError`` for ``m < 1``, a bad alphabet, or when the
+    enumeration (Duval's algorithm generates every Lyndon word of length <= m) would generate
+    more than :data:`MAX_LYNDON_WORDS` words (refused before it starts).
     Source: Duval (1988), see module docstring."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = _check_length("m", m, len(letters))
+    if len(letters) == 1:                           # one letter: the letter is the only one
+        return list(letters) if m == 1 else []
     return [decode(w, letters) for w in lyndon_words_encoded(len(letters), m)[m]]
 
 
 def lyndon_words_upto(alphabet, m: int) -> list[str]:
     """All Lyndon words of length 1..m, ordered by length, then lexicographically (the order of
-    the Lyndon basis used throughout seqtheory)."""
+    the Lyndon basis used throughout seqtheory). ``ValueError`` as :func:`lyndon_words`."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = _check_length("m", m, len(letters))
+    if len(letters) == 1:
+        return list(letters)
     table = lyndon_words_encoded(len(letters), m)
     return [decode(w, letters) for d in range(1, m + 1) for w in table[d]]
+
+
+def _check_length(name: str, value, n: int) -> int:
+    """``value`` (a word length >= 1) as an int; ``ValueError`` when Duval's enumeration up to
+    that length over ``n`` letters would generate more than :data:`MAX_LYNDON_WORDS` words."""
+    m = check_int(name, value)
+    check_size(name, m, lyndon_count(n, m, MAX_LYNDON_WORDS), MAX_LYNDON_WORDS,
+               "MAX_LYNDON_WORDS", f"Lyndon words (every length <= {m} over {counted(n, 'letter')})")
+    return m
 
 
 def is_lyndon(word: str, alphabet) -> bool:
@@ -135,8 +158,9 @@ def standard_unbracketing(tree, alphabet) -> str:
 
     def rec(t) -> tuple[str, str]:         # (encoded word, encoded right factor)
         if isinstance(t, str):
-            if len(t) != 1:
-                raise ValueError(f"tree: a leaf must be one letter, got {t!r}")
+            if len(t) != 1 or t not in letters:
+                raise ValueError(f"tree: a leaf must be one letter of the alphabet "
+                                 f"{''.join(letters)!r}, got {t!r}")
             return encode(t, letters), ""
         if not isinstance(t, (tuple, list)):
             raise TypeError(f"tree: a node must be a letter or a pair, got {t!r}")
@@ -160,40 +184,60 @@ def lyndon_words_with_evaluation(evaluation, alphabet=None) -> list[str]:
     ``lyndon_words_with_evaluation([2, 1, 1]) == ["1123", "1132", "1213"]``. ``ValueError`` for
     negative counts or an alphabet shorter than ``evaluation``. Generation: the
     Fredricksen-Kessler-Maiorana recursion over prenecklaces (every prefix of a Lyndon word is
-    a prenecklace), restricted to the content. Source: Sage ``LyndonWords(e)``; J. Sawada,
-    *A fast algorithm to generate necklaces with fixed content*, Theoret. Comput. Sci. 301
-    (2003) 477-489."""
-    if isinstance(evaluation, (str, bytes)) or not hasattr(evaluation, "__iter__"):
-        raise TypeError(f"evaluation must be a sequence of non-negative ints, got {evaluation!r}")
-    counts = [check_int(f"evaluation[{i}]", e, 0) for i, e in enumerate(evaluation)]
+    a prenecklace), restricted to the content, with an explicit stack (a word may be longer than
+    Python's recursion limit). Its work grows about like ``count · n²`` (``[500, 2]``: 250 words
+    in about 3 s), so a request whose count exceeds :data:`MAX_LYNDON_WORDS` or whose
+    ``count · n²`` exceeds :data:`MAX_CONTENT_WORK` is refused (``ValueError`` naming
+    ``evaluation``) before it starts, the count taken from the formula
+    (:func:`~seqtheory.theory.words.lyndon_content_count`). Source: Sage ``LyndonWords(e)``;
+    J. Sawada, *A fast algorithm to generate necklaces with fixed content*, Theoret. Comput.
+    Sci. 301 (2003) 477-489."""
+    counts = check_int_sequence("evaluation", evaluation, 0)
     letters = check_alphabet("123456789"[:len(counts)] if alphabet is None else alphabet) \
         if counts else ()
     if len(letters) < len(counts):
         raise ValueError(f"alphabet has {counted(len(letters), 'letter')}, evaluation "
                          f"{counted(len(counts), 'count')}")
     n = sum(counts)
-    if n == 0:
+    count = lyndon_content_count(counts, MAX_LYNDON_WORDS)
+    check_size("evaluation", counts, count, MAX_LYNDON_WORDS, "MAX_LYNDON_WORDS", "Lyndon words")
+    check_size("evaluation", counts, count * n * n, MAX_CONTENT_WORK, "MAX_CONTENT_WORK",
+               "steps (count · n²)")
+    if count == 0:
         return []
-    rest = list(counts)
+    return ["".join(letters[i] for i in w) for w in _content_words(counts)]
+
+
+#: the most work (count · n², see :func:`lyndon_words_with_evaluation`) a fixed-content
+#: enumeration may take: about 5 s
+MAX_CONTENT_WORK = 10 ** 8
+
+
+def _content_words(counts: list[int]) -> list[list[int]]:
+    """The Lyndon words of content ``counts`` (letter indices), by the prenecklace recursion
+    ``gen(t, p)`` (``word[:t]`` a prenecklace of period ``p``) run on an explicit stack of
+    frames ``[t, p, next letter to try]``."""
+    n, rest = sum(counts), list(counts)
     first = next(i for i, c in enumerate(rest) if c)
-    word = [first]
+    word, out = [first], []
     rest[first] -= 1
-    out: list[str] = []
-
-    def gen(t: int, p: int) -> None:     # word[:t] is a prenecklace with period p
-        if t == n:
-            if p == n:
-                out.append("".join(letters[i] for i in word))
-            return
-        for j in range(word[t - p], len(rest)):
-            if rest[j]:
-                rest[j] -= 1
-                word.append(j)
-                gen(t + 1, p if j == word[t - p] else t + 1)
-                word.pop()
-                rest[j] += 1
-
-    gen(1, 1)
+    frames = [[1, 1, first]]
+    while frames:
+        t, p, j = frames[-1]
+        while t < n and j < len(rest) and not rest[j]:
+            j += 1
+        if t == n or j == len(rest):
+            if t == n and p == n:
+                out.append(list(word))
+            frames.pop()
+            if frames:                        # undo the letter that opened this frame
+                rest[word.pop()] += 1
+            continue
+        frames[-1][2] = j + 1
+        rest[j] -= 1
+        word.append(j)
+        q = p if j == word[t - p] else t + 1
+        frames.append([t + 1, q, word[t + 1 - q]])
     return out
 
 
@@ -212,7 +256,7 @@ def hall_basis(alphabet, m: int) -> list:
     ``a = (c, d)`` then ``d <= b``. Its size per degree is Witt's number (M. Hall, Proc. AMS 1
     (1950) 575-581; Reutenauer §4.1)."""
     letters = check_alphabet(alphabet)
-    check_int("m", m)
+    m = _check_length("m", m, len(letters))
     basis: list = list(letters)
     deg = {a: 1 for a in letters}
     pos = {a: i for i, a in enumerate(letters)}
@@ -241,29 +285,28 @@ def hall_basis(alphabet, m: int) -> list:
 # Witt's formula
 # ----------------------------------------------------------------------------------------------
 
+#: the largest ``n^m`` (in bits) :func:`witt_dimension` computes (``2^(2^23)``: about 0.5 s)
+MAX_WITT_BITS = 1 << 23
+
+
 def mobius(d: int) -> int:
     """The Möbius function μ(d) for d >= 1."""
-    check_int("d", d)
-    result, p, n = 1, 2, d
-    while p * p <= n:
-        if n % p == 0:
-            n //= p
-            if n % p == 0:
-                return 0
-            result = -result
-        p += 1
-    return -result if n > 1 else result
+    return words_mobius(check_int("d", d))
 
 
 def witt_dimension(n: int, m: int) -> int:
     """Witt's formula: the dimension of the degree-``m`` component of the free Lie algebra on ``n``
     generators, ``(1/m) Σ_{d|m} μ(d) n^{m/d}`` (= number of Lyndon words of length m over n
-    letters). Raises ``ValueError`` for n < 1 or m < 1."""
-    check_int("n", n)
-    check_int("m", m)
-    total = sum(mobius(d) * n ** (m // d) for d in range(1, m + 1) if m % d == 0)
-    assert total % m == 0
-    return total // m
+    letters), exact. Raises ``ValueError`` for n < 1, m < 1, or ``n^m`` beyond
+    :data:`MAX_WITT_BITS` bits (refused before computing it)."""
+    n = check_int("n", n)
+    m = check_int("m", m)
+    if n == 1:
+        return 1 if m == 1 else 0
+    if m * (n.bit_length() - 1) > MAX_WITT_BITS:
+        raise ValueError(f"witt_dimension(n={n}, m={m}): n^m has more than MAX_WITT_BITS = "
+                         f"{MAX_WITT_BITS} bits; refused before computing it")
+    return witt_formula(n, m)
 
 
 def witt_dimensions(n: int, c: int) -> list[int]:
@@ -305,15 +348,22 @@ def free_nilpotent_structure_constants(n: int, c: int, alphabet=None):
     Returns ``(basis, sc)``: ``basis`` the Lyndon words of length <= c (by length, then lex),
     ``sc`` a sparse dict ``{(i, j): {k: coeff}}`` with ``[e_i, e_j] = Σ_k coeff e_k`` (integers:
     the Lyndon basis is an integral basis of the free Lie ring; products of degree > c are 0).
-    ``alphabet`` defaults to the first n of ``"xyzuvw..."``."""
-    check_int("n", n)
-    check_int("c", c)
+    ``alphabet`` defaults to the first n of ``"xyzuvw..."``. ``ValueError`` for n < 1, c < 1, or
+    a dimension above :data:`MAX_FREE_NILPOTENT_DIM` (refused before any bracket is computed)."""
+    n = check_int("n", n)
+    c = check_int("c", c)
     letters = _default_alphabet(n, True) if alphabet is None else check_alphabet(alphabet)
     if len(letters) != n:
         raise ValueError(f"alphabet has {counted(len(letters), 'letter')} but n={n}")
+    check_size("c", c, lyndon_count(n, c, MAX_FREE_NILPOTENT_DIM), MAX_FREE_NILPOTENT_DIM,
+               "MAX_FREE_NILPOTENT_DIM", f"basis elements of N({n}, c)")
     basis, sc = _structure_constants_cached(letters, c)
     return list(basis), {k: dict(v) for k, v in sc.items()}
 
+
+#: the largest free nilpotent Lie algebra built (its dimension): N(2, 13) has 1377 (about 2.5 s),
+#: N(2, 14) 2538
+MAX_FREE_NILPOTENT_DIM = 2000
 
 _DEFAULT_LETTERS = "xyzuvwabcdefghijklmnopqrst"
 
@@ -334,13 +384,13 @@ def free_nilpotent(n: int, c: int):
     (sparse dict form; see :func:`free_nilpotent_structure_constants`). Its dimension is
     ``Σ_{m<=c} witt_dimension(n, m)``; every series method of ``LieAlgebra`` applies.
 
-    Raises ``ValueError`` for n < 1 or c < 1. Source: Reutenauer, *Free Lie Algebras*, §0.2, §5."""
+    Raises ``ValueError`` for n < 1, c < 1, or a dimension above :data:`MAX_FREE_NILPOTENT_DIM`.
+    Source: Reutenauer, *Free Lie Algebras*, §0.2, §5."""
     from .lie import LieAlgebra
 
-    check_int("n", n)
-    _, sc = free_nilpotent_structure_constants(n, c, _default_alphabet(n))
-    dim = sum(witt_dimension(n, m) for m in range(1, c + 1))
-    return LieAlgebra.from_structure_constants(sc, dim=dim)
+    n = check_int("n", n)
+    basis, sc = free_nilpotent_structure_constants(n, c, _default_alphabet(n))
+    return LieAlgebra.from_structure_constants(sc, dim=len(basis))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -351,16 +401,15 @@ def free_nilpotent(n: int, c: int):
 MAX_BASIS = 100_000
 
 
-def _check_basis_size(n: int, max_degree: int) -> None:
+def _check_basis_size(n: int, max_degree: int, name: str = "") -> None:
     """``ValueError`` when the free Lie algebra on ``n`` letters has more than :data:`MAX_BASIS`
-    Lyndon words of degree ``<= max_degree`` (counted by Witt's formula, stopping at the limit)."""
-    total = 0
-    for m in range(1, max_degree + 1):
-        total += witt_dimension(n, m)
-        if total > MAX_BASIS:
-            raise ValueError(f"the free Lie algebra on {counted(n, 'letter')} has more than {MAX_BASIS} "
-                             f"Lyndon words of degree <= {max_degree} (already {total} up to "
-                             f"degree {m}): beyond the reach of an exact computation")
+    Lyndon words of degree ``<= max_degree``, or ``max_degree`` itself exceeds it (a result has
+    one entry per degree); counted by Witt's formula, stopping at the limit. ``name``: the
+    caller's argument holding ``max_degree``, when the user gave it."""
+    if max(max_degree, lyndon_count(n, max_degree, MAX_BASIS)) > MAX_BASIS:
+        raise ValueError(f"{name + ' = ' + str(max_degree) + ': ' if name else ''}the free Lie algebra on {counted(n, 'letter')} has more than {MAX_BASIS} "
+                         f"Lyndon words or degrees up to degree {max_degree}: beyond the reach of "
+                         f"an exact computation (MAX_BASIS)")
 
 
 def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
@@ -372,11 +421,11 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     basis vectors suffice by bilinearity). Subspaces are kept as exact integer row bases in
     Lyndon coordinates; ranks by python-flint's exact ``fmpz_mat.rref``. ``ValueError`` when
     the basis up to ``max_degree`` has more than :data:`MAX_BASIS` Lyndon words (beyond reach)."""
-    check_int("n", n)
-    check_int("k", k, 0)
-    check_int("max_degree", max_degree)
+    n = check_int("n", n)
+    k = check_int("k", k, 0)
+    max_degree = check_int("max_degree", max_degree)
     letters = _default_alphabet(n)
-    _check_basis_size(n, max_degree)
+    _check_basis_size(n, max_degree, "max_degree")
     basis = lyndon_words_upto(letters, max_degree)
     sc = _LazyStructureConstants(letters, basis)
     by_deg: dict[int, list[int]] = {}
@@ -385,6 +434,8 @@ def derived_ideal_dimensions(n: int, k: int, max_degree: int) -> dict[int, int]:
     # level 0: L itself; components as lists of sparse vectors {basis index: int}
     comps: dict[int, list[dict[int, int]]] = {m: [{i: 1} for i in by_deg[m]] for m in by_deg}
     for _ in range(k):
+        if not any(comps.values()):          # the ideal is 0 up to max_degree: so are the next
+            break
         low = min((m for m, b in comps.items() if b), default=None)
         new: dict[int, list[dict[int, int]]] = {}
         for m in range(1, max_degree + 1):

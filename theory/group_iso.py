@@ -75,12 +75,12 @@ _GROUP_METHODS = ("cayley_table", "element_orders", "centralizer_orders", "deriv
                   "lower_central_series", "center", "element_order_statistics")
 
 
-def _check_group(H: Any) -> None:
+def _check_group(H: Any, name: str = "other") -> None:
     """``TypeError`` unless ``H`` is a group this module can read. The check is by interface, not
     ``isinstance``: :mod:`.groups` imports this module, so this module does not import it (one-way
     dependency)."""
     if not all(callable(getattr(H, m, None)) for m in _GROUP_METHODS):
-        raise TypeError(f"other must be a FiniteGroup, got {type(H).__name__}")
+        raise TypeError(f"{name} must be a FiniteGroup, got {type(H).__name__}")
 
 
 def _signatures(G: "FiniteGroup") -> list[tuple[int, int]]:
@@ -143,7 +143,10 @@ def _extend(TG: np.ndarray, TH: np.ndarray, eG: int, eH: int, gens: list[int],
 
 def find_isomorphism(G: "FiniteGroup", H: "FiniteGroup") -> GroupIsomorphism | None:
     """An explicit isomorphism ``G -> H`` verified on the full table, or ``None`` if none exists
-    (exact, exhaustive; fast for orders up to a few hundred)."""
+    (exact, exhaustive; fast for orders up to a few hundred). ``TypeError`` naming ``G`` or
+    ``H`` for a non-group."""
+    _check_group(G, "G")
+    _check_group(H, "H")
     if isomorphism_obstruction(G, H) is not None:
         return None
     gens = [G.index(g) for g in G.generators]

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from ._arrays import UNIT_ROUNDOFF, as_array, as_rows, pow2_exponent
-from ._checks import check_int, check_optional_int
+from ._checks import check_int, check_optional_int, check_real
 from ._messages import shown
 
 __all__ = [
@@ -91,10 +91,9 @@ def _reduce_sum(terms: list[np.ndarray], axis: int, kind: str) -> tuple[np.ndarr
     return run([np.ldexp(x, -k) for x in terms]), k
 
 
-def _check_axis(a: np.ndarray, axis) -> None:
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) \
-            or not -a.ndim <= axis < a.ndim:
-        raise ValueError(f"axis must be an int in [-{a.ndim}, {a.ndim}), got {axis!r}")
+def _check_axis(a: np.ndarray, axis) -> int:
+    """``axis`` as an int in ``[-a.ndim, a.ndim)`` (:func:`~seqtheory.theory.contract.check_int`)."""
+    return check_int("axis", axis, -a.ndim, a.ndim - 1)
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray, na: str, nb: str) -> None:
@@ -124,7 +123,7 @@ def variation_seminorm(x, axis: int = -1) -> np.ndarray | float:
     (e.g. ``x = (−1e308, 1e308)``: the answer 2e308 is not representable).
     """
     a = _as_array(x, "x", min_ndim=1)
-    _check_axis(a, axis)
+    axis = _check_axis(a, axis)
     if a.shape[axis] == 0:
         raise ValueError("x must be non-empty along the reduction axis")
     v, k = _reduce_sum([a], axis, "var")
@@ -156,7 +155,7 @@ def _hilbert_scaled(x, y, space: str, axis, nx: str, ny: str) -> tuple[np.ndarra
     """``(v, k)`` with ``𝓗(x, y) = v·2^k`` and ``v`` finite (see :func:`_reduce_sum`)."""
     lx, ly = _log_of(x, nx, space), _log_of(y, ny, space)
     _same_shape(lx, ly, nx, ny)
-    _check_axis(lx, axis)
+    axis = _check_axis(lx, axis)
     if lx.shape[axis] == 0:
         raise ValueError(f"{nx} and {ny} must be non-empty along the reduction axis")
     return _reduce_sum([lx, -ly], axis, "var")
@@ -189,8 +188,8 @@ def row_diameter(S, *, block_rows: int | None = None, memory_bytes: int = 512 * 
     Source: [HEAD] arXiv:2608.22253 (row diameter, diameter identity).
     """
     A = _as_rows(S, "S", min_rows=2)
-    check_optional_int("block_rows", block_rows)
-    check_int("memory_bytes", memory_bytes)
+    block_rows = check_optional_int("block_rows", block_rows)
+    memory_bytes = check_int("memory_bytes", memory_bytes)
     best, e, pair = _row_diameter_scaled(A, block_rows, memory_bytes)
     return _ldexp_checked(best, e, "S: the row diameter D(S) exceeds the float64 range "
                                    "(≈ 1.8e308); rescale S"), pair
@@ -274,13 +273,7 @@ def worst_case_hidden(S, radius: float = 1.0) -> np.ndarray:
 
 
 def _radius(radius) -> float:
-    try:
-        r = float(radius)
-    except (TypeError, ValueError):
-        raise TypeError(f"radius must be a real number, got {shown(radius)}") from None
-    if not math.isfinite(r) or r < 0:
-        raise ValueError(f"radius must be finite and ≥ 0, got {shown(radius)}")
-    return r
+    return check_real("radius", radius, 0)
 
 
 def hilbert_change(S, h) -> np.ndarray | float:
@@ -317,8 +310,8 @@ def max_l1_row_difference(S, *, block_rows: int | None = None, memory_bytes: int
     too small for ``S`` (or for the given ``block_rows``).
     """
     A = _as_rows(S, "S", min_rows=2)
-    check_optional_int("block_rows", block_rows)
-    check_int("memory_bytes", memory_bytes)
+    block_rows = check_optional_int("block_rows", block_rows)
+    memory_bytes = check_int("memory_bytes", memory_bytes)
     V, d = A.shape
     block_rows = _fit_block_rows(f"max_l1_row_difference of a {V} x {d} S", V, 8 * V * d,
                                  16 * V * d + 24 * V, block_rows, memory_bytes)

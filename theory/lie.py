@@ -101,9 +101,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from ._messages import counted
+from .contract import as_list
 from .field_input import check_number, concat_rows, row_count, to_field_rows
 from .field_linalg import domain
-from .float_rank import NumericalRankError, decision_count, is_recording, rank_decision, \
+from .float_rank import NumericalRankError, check_tol, decision_count, is_recording, rank_decision, \
     recording_decisions, row_norms, settle_decisions, svd_noise, working_dtype
 from .float_subspace import FloatSubspace
 from .int_rows import as_int_rows, exact_matmul, maxabs, primitive_rows, stack_int
@@ -260,7 +261,10 @@ class LieAlgebra:
     # ------------------------------------------------------------------ construction
     @staticmethod
     def _matrices(mats: Any, name: str, tol: float | None):
-        return matrix_rows(mats, name, tol)
+        """``(rows, n, field, tol)``: the matrices read by :func:`matrix_rows` and ``tol``
+        converted (:func:`~seqtheory.theory.float_rank.check_tol`; ``None`` kept)."""
+        tol = None if tol is None else check_tol(tol)
+        return (*matrix_rows(mats, name, tol), tol)
 
     @classmethod
     def _from_rows(cls, rows, n: int, field, tol: float | None):
@@ -286,7 +290,7 @@ class LieAlgebra:
         ``ValueError``) when a rank decision is not certified (see the module docstring).
         Source: Humphreys §1-§3 (closure); the float rule: :mod:`seqtheory.theory.linalg`.
         """
-        rows, n, field = cls._matrices(mats, "mats", tol)
+        rows, n, field, tol = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
         if field == "RR":
             return _float_entry(data, n, S.tol, "generated")
@@ -297,7 +301,7 @@ class LieAlgebra:
     def spanned_by(cls, mats: Any, *, tol: float | None = None) -> "LieAlgebra":
         """The span of ``mats`` (as for :meth:`generated_by`), which must be closed under the
         bracket; ``ValueError`` ("not closed under the bracket") otherwise."""
-        rows, n, field = cls._matrices(mats, "mats", tol)
+        rows, n, field, tol = cls._matrices(mats, "mats", tol)
         amb, S, data = cls._from_rows(rows, n, field, tol)
         if field == "RR":
             return _float_entry(data, n, S.tol, "spanned")
@@ -769,9 +773,11 @@ class LieAlgebra:
         Source: GAP ``SubalgebraNC`` (a subalgebra given by a basis in coordinates)."""
         if self.field == "RR":
             raise ValueError("from_coordinates is exact: the algebra is on the float path")
-        rows = [list(r) for r in coords]
+        rows = [as_list(f"coords[{i}]", r, "a row of coordinates")
+                for i, r in enumerate(as_list("coords", coords, "a sequence of coordinate rows"))]
         if any(len(r) != self.dim for r in rows):
             raise ValueError(f"coords: every row must have dim = {counted(self.dim, 'entry', 'entries')}")
+        to_field_rows(rows, self.field, "coords")             # the entries' kinds, named
         Zc = zero_subspace(self.dim, self.field).extend(rows) if rows \
             else zero_subspace(self.dim, self.field)
         sub = self._from_coords(Zc)

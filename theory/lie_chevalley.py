@@ -21,7 +21,9 @@ assumed: every structure constant is an integer, ``[x_α, y_α] = h_α`` with ``
 
 Oracles (Humphreys §12.1, Table): ``|Φ|`` is ``n(n+1)`` (A_n), ``2n²`` (B_n, C_n),
 ``2n(n-1)`` (D_n); the rank is ``n``. Ranks: A_n for n >= 1, B_n for n >= 2, C_n for n >= 2
-(``C_2 ≅ B_2``), D_n for n >= 4 (``D_3 ≅ A_3``); other ranks raise ``ValueError``.
+(``C_2 ≅ B_2``), D_n for n >= 4 (``D_3 ≅ A_3``); other ranks raise ``ValueError``, as do ranks
+above :data:`MAX_RANK` for the constructions (``simple_lie_algebra``, ``cartan_matrix``), refused
+before any matrix is built.
 """
 from __future__ import annotations
 
@@ -35,23 +37,31 @@ import numpy as np
 from ._checks import check_int
 from .field_linalg import row_reduce
 
-__all__ = ["ChevalleyAlgebra", "simple_lie_algebra", "cartan_matrix", "root_system_size"]
+__all__ = ["ChevalleyAlgebra", "simple_lie_algebra", "cartan_matrix", "root_system_size",
+           "MAX_RANK"]
 
 _MIN_RANK = {"A": 1, "B": 2, "C": 2, "D": 4}
+#: the largest rank built (the construction grows about like rank^5: A_12, of dimension 168,
+#: takes about 9 s; ``cartan_matrix`` reads the Cartan matrix off the same generators)
+MAX_RANK = 16
 
 
 def root_system_size(kind: str, rank: int) -> int:
     """``|Φ|``, the number of roots of the root system of type ``kind`` and rank ``rank``
-    (Humphreys §12.1): ``n(n+1)``, ``2n²``, ``2n²``, ``2n(n-1)`` for A, B, C, D."""
-    kind, n = _check_type(kind, rank)
+    (Humphreys §12.1): ``n(n+1)``, ``2n²``, ``2n²``, ``2n(n-1)`` for A, B, C, D (any rank:
+    nothing is built)."""
+    kind, n = _check_type(kind, rank, None)
     return {"A": n * (n + 1), "B": 2 * n * n, "C": 2 * n * n, "D": 2 * n * (n - 1)}[kind]
 
 
-def _check_type(kind: Any, rank: Any) -> tuple[str, int]:
-    if not isinstance(kind, str) or kind.upper() not in _MIN_RANK:
+def _check_type(kind: Any, rank: Any, maximum: int | None = MAX_RANK) -> tuple[str, int]:
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be one of 'A', 'B', 'C', 'D', got {type(kind).__name__} "
+                        f"{kind!r}")
+    if kind.upper() not in _MIN_RANK:
         raise ValueError(f"kind must be one of 'A', 'B', 'C', 'D', got {kind!r}")
     kind = kind.upper()
-    n = check_int("rank", rank, _MIN_RANK[kind])
+    n = check_int("rank", rank, _MIN_RANK[kind], maximum)
     return kind, n
 
 

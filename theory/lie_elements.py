@@ -18,8 +18,10 @@ Conventions (those of GAP): ``adjoint_matrix(L, x)[k, i]`` is the coefficient of
 :func:`structure_constant_algebra` is the abstract algebra on ``K^dim`` with ``L``'s structure
 constants (GAP ``LieAlgebraByStructureConstants(F, StructureConstantsTable(Basis(L)))``).
 
-Errors: ``ValueError`` for a float-path algebra (these are exact), an element outside the
-algebra or of the wrong size; ``TypeError`` for entries that are not numbers.
+Errors: ``TypeError`` for an ``L`` that is not a :class:`~seqtheory.theory.lie.LieAlgebra` and
+for entries the algebra's field does not take (bools, strings, floats, complex numbers:
+:func:`~seqtheory.theory.field_input.to_field_rows`), each naming the argument; ``ValueError``
+for a float-path algebra (these are exact), an element outside the algebra or of the wrong size.
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .contract import as_list, check_instance
+from .field_input import to_field_rows
 from .field_linalg import domain, is_zero_matrix, matmul, to_domain, to_number, trace
 
 __all__ = ["LieTable", "adjoint_matrix", "killing", "is_ad_nilpotent", "coordinates",
@@ -39,10 +43,13 @@ class LieTable:
     """The structure constants of the exact :class:`~seqtheory.theory.lie.LieAlgebra` ``algebra``
     in the sympy field domain ``K``: ``c[i][j]`` is the coordinate list of
     ``[basis[i], basis[j]]``; ``ad[i]`` the adjoint matrix of ``basis[i]`` (rows of ``K``
-    elements, column convention). ``ValueError`` for a float-path algebra."""
+    elements, column convention). ``TypeError`` naming ``name`` for a non-algebra,
+    ``ValueError`` for a float-path algebra."""
 
-    def __init__(self, algebra):
-        self.algebra = algebra
+    def __init__(self, algebra, name: str = "L"):
+        from .lie import LieAlgebra
+
+        self.algebra = check_instance(name, algebra, LieAlgebra, "a LieAlgebra")
         self.K = domain(algebra.field)
         self.d = d = algebra.dim
         sc = algebra.structure_constants()
@@ -52,16 +59,30 @@ class LieTable:
         self.ad = [[[self.c[i][j][k] for j in range(d)] for k in range(d)] for i in range(d)]
 
     # ---------------------------------------------------------------- coordinates
+    def entries(self, x: Any, name: str) -> list:
+        """The entries of ``x`` (a matrix, a vector, nested sequences; flattened) as elements of
+        the algebra's field, read by :func:`~seqtheory.theory.field_input.to_field_rows`:
+        ``TypeError`` naming ``name`` for a non-sequence and for entries the field does not
+        take (bools, strings, floats, complex numbers), ``ValueError`` for NaN."""
+        rows = as_list(name, x.tolist() if hasattr(x, "tolist") else x,
+                       "an element of the Lie algebra (a matrix or a vector of exact numbers)")
+        v = list(np.asarray(rows, dtype=object).ravel())
+        field = self.algebra.field
+        if field != "QQ":
+            return to_field_rows([v], field, name)[0]
+        ints, scales = to_field_rows([v], field, name)
+        return [self.K.convert(int(a)) / scales[0] for a in (ints[0] if v else [])]
+
     def coords(self, x: Any, name: str = "x") -> list:
-        """The coordinates of the element ``x`` of the algebra w.r.t. its basis (``ValueError``
-        when ``x`` has the wrong size or lies outside the algebra)."""
-        v = np.asarray(x.tolist() if hasattr(x, "tolist") and not isinstance(x, np.ndarray)
-                       else x, dtype=object).ravel()
+        """The coordinates of the element ``x`` of the algebra w.r.t. its basis (entries read
+        by :meth:`entries`; ``ValueError`` when ``x`` has the wrong size or lies outside the
+        algebra)."""
+        v = [to_number(a, self.K) for a in self.entries(x, name)]
         N = self.algebra.space.ambient_dim
-        if v.size != N:
-            raise ValueError(f"{name} has {counted(v.size, 'entry', 'entries')}; the algebra's elements have {N}")
+        if len(v) != N:
+            raise ValueError(f"{name} has {counted(len(v), 'entry', 'entries')}; the algebra's elements have {N}")
         try:
-            c = self.algebra.space.coordinates(list(v))
+            c = self.algebra.space.coordinates(v)
         except ValueError:
             raise ValueError(f"{name} is not an element of the Lie algebra") from None
         return [to_domain(a, self.K) for a in c]

@@ -100,12 +100,12 @@ class QuotientAlgebra:
 
     def lift(self, y: Any) -> Any:
         T = self._table
-        ys = list(np.asarray(y, dtype=object).ravel())
+        ys = T.entries(y, "y")
         if len(ys) != len(self.representatives):
             raise ValueError(f"y must have {counted(len(self.representatives), 'entry', 'entries')}")
         c = [T.K.zero] * T.d
         for j, a in zip(self.representatives, ys):
-            c[j] = to_domain(a, T.K)
+            c[j] = a
         return T.element(c)
 
 

@@ -18,10 +18,10 @@ from functools import lru_cache
 from numbers import Rational
 from typing import Callable, Mapping
 
-from ._checks import check_int
+from .contract import check_exact, check_instance, check_int, check_optional_int, check_size
 from ._messages import counted
-from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_words_encoded,
-                    standard_factorization_encoded)
+from .words import (check_alphabet, decode, encode, is_lyndon_encoded, lyndon_count,
+                    lyndon_words_encoded, standard_factorization_encoded)
 
 __all__ = ["LyndonCoefficients", "LiePolynomial", "pairing", "lyndon_bracket", "lyndon_coordinates", "evaluate_lyndon"]
 
@@ -90,6 +90,19 @@ def lyndon_coordinates_encoded(k: int, degrees, g: Callable[[str], Rational]) ->
     return out
 
 
+#: the most Lyndon coordinates (all degrees up to the one asked for) a series computes from its
+#: word coefficients: ``bch_multi(2, 14)`` has 2538 (about 2.5 s), ``bch_multi(2, 16)`` 8800 (33 s)
+MAX_SERIES_WORDS = 4000
+
+
+def check_series_size(name: str, degree: int, n_letters: int) -> None:
+    """``ValueError`` naming ``name`` (the caller's degree argument, already an int) when a series
+    over ``n_letters`` letters up to ``degree`` has more than :data:`MAX_SERIES_WORDS` Lyndon
+    coordinates; counted by Witt's formula before any coefficient is computed."""
+    check_size(name, degree, lyndon_count(n_letters, degree, MAX_SERIES_WORDS), MAX_SERIES_WORDS,
+               "MAX_SERIES_WORDS", f"Lyndon coordinates (over {counted(n_letters, 'letter')})")
+
+
 def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str, Rational],
                        alphabet, max_degree: int, min_degree: int = 1) -> dict[str, Fraction]:
     """Lyndon-basis coordinates of a Lie element from its word coefficients.
@@ -101,8 +114,9 @@ def lyndon_coordinates(word_coefficient: Callable[[str], Rational] | Mapping[str
     ``{lyndon word: Fraction}`` (non-zero entries) for degrees ``min_degree..max_degree``.
     ``ValueError`` for degrees < 1 or a bad alphabet."""
     letters = check_alphabet(alphabet)
-    check_int("max_degree", max_degree)
-    check_int("min_degree", min_degree)
+    max_degree = check_int("max_degree", max_degree)
+    min_degree = check_int("min_degree", min_degree)
+    check_series_size("max_degree", max_degree, len(letters))
     if isinstance(word_coefficient, Mapping):
         table = dict(word_coefficient)
         fn = lambda w: table.get(w, 0)  # noqa: E731
@@ -168,24 +182,25 @@ def lyndon_bracket(a: str, b: str, alphabet) -> dict[str, int]:
 # matrix evaluation
 # ----------------------------------------------------------------------------------------------
 
-def _matrix_kind(M):
+def _matrix_kind(M, name: str = "matrices"):
+    """``(kind, n)`` of one matrix; errors name ``name``."""
     import numpy as np
 
     if isinstance(M, np.ndarray):
         if M.ndim != 2 or M.shape[0] != M.shape[1]:
-            raise ValueError(f"matrices must be square 2-D arrays, got shape {M.shape}")
+            raise ValueError(f"{name} must be square 2-D arrays, got shape {M.shape}")
         if M.shape[0] == 0:
-            raise ValueError("matrices must be at least 1x1, got a 0x0 array")
+            raise ValueError(f"{name} must be at least 1x1, got a 0x0 array")
         if M.dtype == object:
             from .linalg import check_number
 
             for x in M.flat:
-                check_number(x, "matrices")
+                check_number(x, name)
             return "object", M.shape[0]
         if not np.issubdtype(M.dtype, np.number):
-            raise TypeError(f"matrix dtype {M.dtype} is not numeric")
+            raise TypeError(f"{name}: matrix dtype {M.dtype} is not numeric")
         if not np.all(np.isfinite(M)):
-            raise ValueError("matrices must be finite (NaN/inf found)")
+            raise ValueError(f"{name} must be finite (NaN/inf found)")
         return "numpy", M.shape[0]
     import mpmath
     import sympy
@@ -193,9 +208,10 @@ def _matrix_kind(M):
     for kind, cls in (("mpmath", mpmath.matrix), ("sympy", sympy.MatrixBase)):
         if isinstance(M, cls):
             if M.rows != M.cols or M.rows == 0:
-                raise ValueError(f"matrices must be square, got {M.rows}x{M.cols}")
+                raise ValueError(f"{name} must be square, got {M.rows}x{M.cols}")
             return kind, M.rows
-    raise TypeError(f"unsupported matrix type {type(M).__name__} (numpy array, sympy or mpmath matrix)")
+    raise TypeError(f"{name}: unsupported matrix type {type(M).__name__} (numpy array, sympy or "
+                    f"mpmath matrix)")
 
 
 def _scalar(c: Fraction, kind: str):
@@ -212,22 +228,22 @@ def _scalar(c: Fraction, kind: str):
     return c
 
 
-def check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...]):
+def check_matrices(matrices: Mapping[str, object], letters: tuple[str, ...], name: str = "matrices"):
     """``(kind, n)`` of the matrices ``{letter: matrix}`` for ``letters``: ``kind`` one of
     ``"numpy"``, ``"object"``, ``"sympy"``, ``"mpmath"``, all ``n x n``. ``ValueError`` for a
     missing letter, mixed kinds or sizes, non-square or non-finite matrices; ``TypeError`` for
-    an unsupported matrix type."""
+    an unsupported matrix type; every message names ``name`` (the caller's argument)."""
     if not isinstance(matrices, Mapping):
-        raise TypeError("matrices must be a dict {letter: matrix}")
+        raise TypeError(f"{name} must be a dict {{letter: matrix}}")
     missing = [a for a in letters if a not in matrices]
     if missing:
-        raise ValueError(f"matrices: no matrix for letters {missing}")
-    kinds = {a: _matrix_kind(matrices[a]) for a in letters}
+        raise ValueError(f"{name}: no matrix for letters {missing}")
+    kinds = {a: _matrix_kind(matrices[a], name) for a in letters}
     if len({k for k, _ in kinds.values()}) != 1:
-        raise ValueError(f"matrices must all be of one type, got {sorted({k for k, _ in kinds.values()})}")
+        raise ValueError(f"{name} must all be of one type, got {sorted({k for k, _ in kinds.values()})}")
     sizes = {n for _, n in kinds.values()}
     if len(sizes) != 1:
-        raise ValueError(f"matrices must all have the same size, got sizes {sorted(sizes)}")
+        raise ValueError(f"{name} must all have the same size, got sizes {sorted(sizes)}")
     return next(iter(kinds.values()))
 
 
@@ -283,22 +299,10 @@ def evaluate_lyndon(coefficients: Mapping[str, Fraction], alphabet, matrices: Ma
 # ----------------------------------------------------------------------------------------------
 
 def as_fraction(v, name: str) -> Fraction:
-    """An exact rational coefficient (int, Fraction, sympy / python-flint rationals) as a
-    ``Fraction``; ``TypeError`` naming ``name`` for a bool, a float or a non-rational."""
-    if isinstance(v, bool):
-        raise TypeError(f"{name}: coefficient must be rational, got bool")
-    if isinstance(v, (int, Fraction)):
-        return Fraction(v)
-    if isinstance(v, Rational):
-        return Fraction(int(v.numerator), int(v.denominator))
-    try:
-        import flint
-
-        if isinstance(v, (flint.fmpq, flint.fmpz)):
-            return Fraction(int(v.p), int(v.q)) if isinstance(v, flint.fmpq) else Fraction(int(v))
-    except ImportError:  # pragma: no cover
-        pass
-    raise TypeError(f"{name}: coefficient must be an exact rational (int/Fraction), got {type(v).__name__}")
+    """An exact rational coefficient (:func:`~seqtheory.theory.contract.check_exact`: int,
+    Fraction, sympy / python-flint rationals, Decimal) as a ``Fraction``; ``TypeError`` naming
+    ``name`` for a bool, a float or a non-rational."""
+    return check_exact(name, v)
 
 
 class LyndonCoefficients(dict):
@@ -344,7 +348,8 @@ class LiePolynomial:
     def __init__(self, coefficients: Mapping[str, object], alphabet):
         self._letters = check_alphabet(alphabet)
         c: dict[str, Fraction] = {}
-        for w, v in dict(coefficients).items():
+        check_instance("coefficients", coefficients, Mapping, "a dict {Lyndon word: coefficient}")
+        for w, v in coefficients.items():
             iw = encode(w, self._letters)
             if not is_lyndon_encoded(iw):
                 raise ValueError(f"coefficients: key {w!r} is not a Lyndon word over {''.join(self._letters)!r}")
@@ -386,10 +391,13 @@ class LiePolynomial:
         return max((len(w) for w in self._c), default=0)
 
     def homogeneous_component(self, m: int) -> "LiePolynomial":
+        """The terms of degree ``m >= 1``."""
+        m = check_int("m", m)
         return LiePolynomial({w: v for w, v in self._c.items() if len(w) == m}, self._letters)
 
     def truncate(self, c: int) -> "LiePolynomial":
-        """Terms of degree <= c."""
+        """Terms of degree <= c (``c >= 0``)."""
+        c = check_int("c", c, 0)
         return LiePolynomial({w: v for w, v in self._c.items() if len(w) <= c}, self._letters)
 
     def nonzero_per_degree(self) -> dict[int, int]:
@@ -476,6 +484,7 @@ class LiePolynomial:
 
     def bracket(self, other: "LiePolynomial", max_degree: int | None = None) -> "LiePolynomial":
         """``[self, other]`` in Lyndon coordinates (terms above ``max_degree`` dropped)."""
+        max_degree = check_optional_int("max_degree", max_degree)
         self._same(other)
         k = len(self._letters)
         out: dict[str, Fraction] = {}
@@ -499,6 +508,8 @@ class LiePolynomial:
     def substitute(self, values: Mapping[str, "LiePolynomial"], max_degree: int) -> "LiePolynomial":
         """Replace each letter by a Lie polynomial (all over one common alphabet), truncating at
         ``max_degree``: ``Σ c_l P_l(values)``."""
+        max_degree = check_int("max_degree", max_degree)
+        check_instance("values", values, Mapping, "a dict {letter: LiePolynomial}")
         vals = dict(values)
         missing = [a for a in self._letters if a not in vals]
         if missing:
@@ -535,7 +546,7 @@ class LiePolynomial:
         elif len(matrices) == len(self._letters):
             by_letter = dict(zip(self._letters, matrices))
         else:
-            raise TypeError(f"evaluate takes one matrix per letter of the alphabet "
+            raise TypeError(f"matrices: evaluate takes one matrix per letter of the alphabet "
                             f"{''.join(self._letters)!r}, in that order ({len(self._letters)}), or "
                             f"one dict {{letter: matrix}}; got {counted(len(matrices), 'argument')}")
         return evaluate_lyndon(self._c, self._letters, by_letter)

@@ -17,6 +17,7 @@ from numbers import Integral, Rational
 
 import numpy as np
 
+from .contract import check_exact_sympy, check_int
 from .int_rows import as_int_rows
 
 __all__ = ["parse_structure", "integer_table", "field_table", "is_rational_table",
@@ -25,7 +26,10 @@ __all__ = ["parse_structure", "integer_table", "field_table", "is_rational_table
 
 def _to_fraction(x, where: str):
     """``x`` as a ``Fraction`` when rational, else as a sympy number (a real algebraic number;
-    the field is decided once all entries are read)."""
+    the field is decided once all entries are read). Entries are read by
+    :func:`~seqtheory.theory.contract.check_exact_sympy`: ints, Fractions, Decimals and exact
+    sympy numbers; a float, a bool, a string (never parsed) or a complex number is a
+    ``TypeError`` naming ``where``."""
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: booleans are not numbers")
     if isinstance(x, (Integral, np.integer)):
@@ -35,28 +39,27 @@ def _to_fraction(x, where: str):
     if isinstance(x, (float, np.floating, complex)):
         raise TypeError(f"{where}: {x!r} is a float; structure constants must be exact "
                         f"(rationals, or sympy algebraic numbers such as sympy.sqrt(2))")
-    import sympy
-
-    try:
-        s = sympy.sympify(x)
-    except (sympy.SympifyError, TypeError) as exc:
-        raise TypeError(f"{where}: {x!r} is not a number") from exc
+    s = check_exact_sympy(where, x)
     if s.is_Rational:
         return Fraction(int(s.p), int(s.q))
-    if s.free_symbols or isinstance(s, sympy.Float) or not s.is_number or s.is_real is not True \
-            or not s.is_algebraic:
+    if s.is_real is not True or not s.is_algebraic:        # (check_exact_sympy: no floats)
         raise TypeError(f"{where}: {x!r} is neither rational nor a real algebraic number")
     return s
 
 
+#: the largest dimension of a Lie algebra given by structure constants (its basis is held as a
+#: dense N x N integer array: 4096² int64 entries are 134 MB)
+MAX_STRUCTURE_DIM = 4096
+
+
 def parse_structure(c, dim):
-    """-> (N, dict {(i,j,k): Fraction}) of non-zero entries."""
+    """-> (N, dict {(i,j,k): Fraction}) of non-zero entries; ``TypeError`` / ``ValueError``
+    naming ``c`` or ``dim`` for a bad argument (``dim`` at most :data:`MAX_STRUCTURE_DIM`)."""
     entries: dict[tuple[int, int, int], Fraction] = {}
     if isinstance(c, dict):
-        if dim is None or isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) \
-                or dim < 0:
+        if dim is None:
             raise ValueError("c is sparse (dict); pass dim = N (a non-negative int)")
-        N = int(dim)
+        N = check_int("dim", dim, 0, MAX_STRUCTURE_DIM)
         given = {}
         for key, row in c.items():
             if not (isinstance(key, tuple) and len(key) == 2):
@@ -64,13 +67,14 @@ def parse_structure(c, dim):
             i, j = key
             for t in (i, j):
                 if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < N:
-                    raise ValueError(f"c: index {t!r} in key {key!r} out of range 0..{N - 1}")
+                    raise ValueError(f"c: index {t!r} in key {key!r} out of range 0..{N - 1} "
+                                     f"(dim = {N})")
             if not isinstance(row, dict):
                 raise ValueError(f"c[{key!r}] must be a dict {{k: coeff}}")
             vec = {}
             for k, x in row.items():
                 if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N:
-                    raise ValueError(f"c[{key!r}]: index {k!r} out of range 0..{N - 1}")
+                    raise ValueError(f"c[{key!r}]: index {k!r} out of range 0..{N - 1} (dim = {N})")
                 f = _to_fraction(x, f"c[{key!r}][{k}]")
                 if f:
                     vec[int(k)] = f
@@ -84,12 +88,15 @@ def parse_structure(c, dim):
                 for k, f in vec.items():
                     entries[(j, i, k)] = -f
         return N, entries
+    if isinstance(c, (str, bytes)) or not hasattr(c, "__len__"):
+        raise TypeError(f"c must be a dict {{(i, j): {{k: coeff}}}} or an N x N x N nested "
+                        f"sequence, got {type(c).__name__}")
     if dim is not None:
-        raise ValueError("dim is only used with sparse (dict) structure constants")
+        raise ValueError("dim is only used with sparse (dict) structure constants c")
     arr = np.asarray(c, dtype=object) if not isinstance(c, np.ndarray) else c
     if arr.ndim != 3 or not (arr.shape[0] == arr.shape[1] == arr.shape[2]):
         raise ValueError(f"c must be an N x N x N nested sequence, got shape {arr.shape}")
-    N = arr.shape[0]
+    N = check_int("c's size N", arr.shape[0], 0, MAX_STRUCTURE_DIM)
     if arr.dtype.kind in "fc":
         raise TypeError("c: float array; structure constants must be exact rationals")
     if arr.dtype.kind in "bUS":

@@ -39,10 +39,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from ._messages import counted
+from .contract import check_optional_int
 from .field_input import as_2d, check_number, detect_field, to_field_rows
 from .float_rank import (EPS, INPUT_ROUNDING, MIN_GAP, RESOLUTION_GAP, TWIN_PERTURBATION,
                          WEAK_DROP_MARGIN, FloatRank, NumericalRankError, RankDecision,
-                         compare_decision_logs, complement_rows, decision_level, float_rank,
+                         check_tol, compare_decision_logs, complement_rows, decision_level, float_rank,
                          is_recording, raised_levels, rank_decision, record_decision,
                          recording_decisions, resolutions, working_dtype)
 from .float_subspace import FloatSubspace
@@ -298,6 +299,8 @@ def span(vectors: Any, *, field=None, tol: float = 1e-9, ambient_dim: int | None
     ``field`` defaults to :func:`detect_field` of the entries (floats -> ``"RR"`` with relative
     tolerance ``tol``). ``ambient_dim`` is needed only for an empty list. Raises ``ValueError``
     for ragged rows, NaN/inf or an empty input without ``ambient_dim``."""
+    tol = check_tol(tol)
+    ambient_dim = check_optional_int("ambient_dim", ambient_dim, 0)
     rows = as_2d(vectors, "vectors")
     if not rows:
         if ambient_dim is None:
@@ -307,7 +310,7 @@ def span(vectors: Any, *, field=None, tol: float = 1e-9, ambient_dim: int | None
     if ambient_dim is not None and ambient_dim != N:
         raise ValueError(f"vectors have length {N}, ambient_dim is {ambient_dim}")
     if field is None:
-        field = detect_field(x for r in rows for x in r)
+        field = detect_field((x for r in rows for x in r), "vectors")
     else:
         _check_field(field)
     S = zero_subspace(N, field, tol)

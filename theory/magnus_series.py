@@ -20,7 +20,9 @@ expansion of a product ``e^{X_T}⋯e^{X_1}`` is the multi-factor BCH series (:fu
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Rational
@@ -28,11 +30,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._checks import check_int
+from .contract import as_list, check_exact, check_exact_sympy, check_int, check_real
 from ._messages import shown
-from .lie_poly import (LiePolynomial, check_matrices, log_word_coefficient,
+from .lie_poly import (LiePolynomial, check_matrices, check_series_size, log_word_coefficient,
                        lyndon_coordinates_encoded, numpy_dtype)
 from .words import decode
+from .mp_precision import working_dps
 
 __all__ = ["CONVENTIONS", "magnus_lie_terms", "magnus", "MagnusResult", "magnus_discrete",
            "commutator_mass", "taylor_ode_solution"]
@@ -83,10 +86,11 @@ def magnus_lie_terms(n_coeffs: int, order: int, convention: str = "AY") -> list[
     ``Ω_m(t)`` is obtained by substituting ``t^{k+1} A_k`` for ``A_k`` (each letter ``A_k`` carries
     ``t^{k+1}``), see :func:`magnus`. E.g. for ``A(t) = P + tQ`` (``A = P, B = Q``) Ω_2 is
     ``-(1/12) P_AB = (1/12)[Q, P]``. Raises ``ValueError`` for bad arguments."""
-    check_int("n_coeffs", n_coeffs)
-    check_int("order", order)
+    n_coeffs = check_int("n_coeffs", n_coeffs)
+    order = check_int("order", order)
     if n_coeffs > len(_LETTERS):
         raise ValueError(f"n_coeffs must be <= {len(_LETTERS)}")
+    check_series_size("order", order, n_coeffs)
     _check_convention(convention)
     return [LiePolynomial(c, _LETTERS[:n_coeffs]) for c in _magnus_terms_cached(n_coeffs, order, convention)]
 
@@ -137,17 +141,30 @@ def _to_float(M) -> np.ndarray:
 
 
 def _check_t(t) -> None:
-    if isinstance(t, (bool, np.bool_, str, bytes)):
-        raise TypeError(f"t must be a real number, got {type(t).__name__}")
-    if isinstance(t, Rational):                 # exact sign, no float overflow for huge t
-        bad = t < 0
+    """``t`` a real number >= 0 (exact sign for exact values, no float overflow for a huge
+    ``t``); ``TypeError`` / ``ValueError`` naming ``t``."""
+    if isinstance(t, (Rational, Decimal)) and not isinstance(t, (bool, np.bool_)):
+        bad = not t.is_finite() if isinstance(t, Decimal) else False
+        bad = bad or t < 0
+    elif _sympy_number(t):
+        bad = not (t.is_real and t.is_finite) or bool(t.is_extended_negative)
     else:
-        try:
-            bad = float(t) < 0 or not np.isfinite(float(t))
-        except (TypeError, ValueError):
-            raise TypeError(f"t must be a real number, got {type(t).__name__}") from None
+        bad = check_real("t", t, finite=False) < 0 or not math.isfinite(float(t))
     if bad:
         raise ValueError(f"t must be finite and >= 0, got {shown(t)}")
+
+
+def _exact_time(t, kind: str):
+    """``t`` for exact coefficient matrices: a sympy number for sympy matrices
+    (:func:`~seqtheory.theory.contract.check_exact_sympy`: ``sympy.sqrt(2)`` stays), a
+    ``Fraction`` for ``object`` arrays; a float ``t`` is refused (never read as a nearby
+    rational)."""
+    return check_exact_sympy("t", t) if kind == "sympy" else check_exact("t", t)
+
+
+def _sympy_number(t) -> bool:
+    """``t`` is a sympy number expression (``sympy.sqrt(2)``, ``pi``), not a symbol."""
+    return type(t).__module__.startswith("sympy") and bool(getattr(t, "is_number", False))
 
 
 def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,
@@ -157,43 +174,50 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
 
     * ``A`` a sequence of square matrices ``[A_0, A_1, …]``: the polynomial ``A(t) = Σ t^k A_k``;
       terms are the exact Lie polynomials of :func:`magnus_lie_terms` evaluated at
-      ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices and rational t,
-      float64 for numpy arrays, arbitrary precision for mpmath matrices (``method="exact"``).
+      ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices (``t`` exact:
+      int, Fraction, sympy number, Decimal; a float ``t`` is a ``TypeError`` there, never read as
+      a nearby rational), float64 for numpy arrays, arbitrary precision for mpmath matrices
+      (``t`` rounded once to the working precision) (``method="exact"``).
     * ``A`` a callable ``t -> (n, n) float array``: quadrature on ``nodes`` Gauss-Legendre points
       with spectral integration (float64; exact for polynomial A of degree < nodes - order)
       (``method="quadrature"``).
 
     Raises ``ValueError`` for order < 1, t < 0, an unknown convention, non-square or mismatched
     matrices; ``TypeError`` for unsupported matrix types."""
-    check_int("order", order)
+    order = check_int("order", order)
     _check_convention(convention)
     _check_t(t)
     if callable(A):
-        return _magnus_quadrature(A, order, float(t), convention, nodes)
-    coeffs = list(A)
+        return _magnus_quadrature(A, order, check_real("t", t), convention, nodes)
+    coeffs = as_list("A", A, "a sequence of coefficient matrices or a callable")
     if not coeffs:
         raise ValueError("A must contain at least one coefficient matrix")
+    if len(coeffs) > len(_LETTERS):
+        raise ValueError(f"A has {len(coeffs)} coefficient matrices; at most {len(_LETTERS)}")
     letters = _LETTERS[:len(coeffs)]
-    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters))
-    tt = t if kind != "mpmath" else _mp(t)
-    if kind == "sympy":
-        import sympy
-
-        tt = sympy.nsimplify(t) if not isinstance(t, Fraction) else sympy.Rational(t.numerator, t.denominator)
+    kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters), "A")
+    if kind == "mpmath":
+        tt = _mp(t)
+    elif kind == "numpy":
+        tt = check_real("t", t)
+    else:
+        tt = _exact_time(t, kind)
     dt = numpy_dtype(coeffs) if kind == "numpy" else None
     scaled = {a: coeffs[k] * (tt ** (k + 1)) if kind != "numpy" else
-              np.asarray(coeffs[k], dt) * float(t) ** (k + 1) for k, a in enumerate(letters)}
+              np.asarray(coeffs[k], dt) * tt ** (k + 1) for k, a in enumerate(letters)}
     terms = [P.evaluate(scaled) if P.lyndon_coefficients() else _zero_like(coeffs[0], kind)
              for P in magnus_lie_terms(len(coeffs), order, convention)]
     return MagnusResult(terms, convention, t, "exact", {"matrix_kind": kind, "size": n})
 
 
 def _mp(t):
+    """``t`` as an mpf at the current precision (an exact or binary value rounded once)."""
     import mpmath
 
-    if isinstance(t, Fraction):
-        return mpmath.mpf(t.numerator) / t.denominator
-    return mpmath.mpf(t)
+    if _sympy_number(t) and not isinstance(t, Rational):
+        return mpmath.mpf(t._to_mpmath(mpmath.mp.prec + 10))   # sympy.sqrt(2), pi: evaluated
+    q = check_exact("t", t, floats=True)
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
 def _zero_like(M, kind):
@@ -220,9 +244,13 @@ def _gl_integration(nodes: int):
     return x, S
 
 
+#: the most Gauss-Legendre nodes of the quadrature path (its Legendre-Vandermonde system is
+#: inverted; beyond a few hundred nodes that costs more than it gains)
+MAX_NODES = 256
+
+
 def _magnus_quadrature(A, order, t, convention, nodes):
-    if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)):
-        raise TypeError(f"nodes must be an int, got {type(nodes).__name__}")
+    nodes = check_int("nodes", nodes, 1, MAX_NODES)
     if nodes < order + 2:
         raise ValueError(f"nodes must be >= order + 2, got {nodes}")
     x, S = _gl_integration(nodes)
@@ -285,13 +313,14 @@ def magnus_discrete(X: Sequence[Any], degree: int):
     (multi-factor BCH, :func:`.bch.bch_multi`, evaluated at the matrices)."""
     from .bch_series import bch_multi
 
-    Xs = list(X)
+    Xs = as_list("X", X, "a sequence of square matrices")
     if not Xs:
         raise ValueError("X must be a non-empty sequence of matrices")
-    check_int("degree", degree)
+    degree = check_int("degree", degree)
+    letters = tuple(chr(0x100 + i) for i in range(len(Xs)))
+    check_matrices(dict(zip(letters, Xs)), letters, "X")     # before the series is computed
     Z = bch_multi(len(Xs), degree)
     mats = dict(zip(Z.alphabet, Xs))
-    check_matrices(mats, Z.alphabet)
     out = []
     for m in range(1, degree + 1):
         comp = Z.homogeneous_component(m)
@@ -327,9 +356,11 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
 
     _check_convention(convention)
     _check_t(t)
-    check_int("dps", dps)
-    check_int("max_terms", max_terms)
-    check_int("max_dps", max_dps, dps)
+    dps = check_int("dps", dps)
+    max_terms = check_int("max_terms", max_terms)
+    max_dps = check_int("max_dps", max_dps)
+    if dps > max_dps:
+        raise ValueError(f"dps = {dps} is above max_dps = {max_dps}: dps must be <= max_dps")
     if callable(A) or isinstance(A, (str, bytes)):
         raise TypeError("A must be a sequence of coefficient matrices [A_0, A_1, ...]")
     wdps = dps + _cancellation_digits(A, t, max_terms)
@@ -338,7 +369,7 @@ def taylor_ode_solution(A: Sequence[Any], t: Any = 1, convention: str = "AY", dp
             f"taylor_ode_solution: an accuracy of 10^-{dps} needs {wdps} working digits (the sum "
             f"of |terms| may exceed the result by 10^{wdps - dps - _GUARD_DIGITS}), above "
             f"max_dps = {max_dps}; shorten t or raise max_dps")
-    with mpmath.workdps(wdps):
+    with working_dps(wdps):
         As = _mp_coefficients(A)
         total, mass = _taylor_sum(As, _mp(t), convention, dps, max_terms)
         lost = mpmath.log10(mass / mpmath.mnorm(total, "f"))
@@ -355,13 +386,13 @@ def _mp_coefficients(A):
     import mpmath
 
     As = []
-    for k, M in enumerate(A):
+    for k, M in enumerate(as_list("A", A, "a sequence of coefficient matrices")):
         if not isinstance(M, mpmath.matrix):
-            M = np.asarray(M, dtype=object)
+            M = np.asarray(M.tolist() if hasattr(M, "tolist") else M, dtype=object)
             if M.ndim != 2 or 0 in M.shape:
                 raise ValueError(f"A[{k}]: a coefficient must be a non-empty square matrix, got "
                                  f"shape {M.shape}")
-            M = M.tolist()
+            M = [[_mp_entry(x, f"A[{k}]") for x in row] for row in M.tolist()]
         As.append(mpmath.matrix(M))
     if not As:
         raise ValueError("A must contain at least one coefficient matrix")
@@ -377,12 +408,28 @@ def _mp_coefficients(A):
     return As
 
 
+def _mp_entry(x, where: str):
+    """One coefficient entry as an mpf at the working precision: an exact or binary real number
+    rounded once (:func:`~seqtheory.theory.contract.check_exact` with ``floats``), a sympy
+    number evaluated; ``TypeError`` naming ``where`` for a bool, string or complex entry."""
+    import mpmath
+
+    if _sympy_number(x) and not isinstance(x, Rational):
+        if not x.is_real:
+            raise TypeError(f"{where}: entries must be real numbers, got {x}")
+        return mpmath.mpf(x._to_mpmath(mpmath.mp.prec + 10))
+    if isinstance(x, (complex, np.complexfloating)) or type(x).__name__ == "mpc":
+        raise TypeError(f"{where}: entries must be real numbers, got {shown(x)}")
+    q = check_exact(where, x, floats=True)
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
 def _cancellation_digits(A, t, max_terms: int) -> int:
     """Digits to add so that the Taylor sum keeps ``dps`` digits relative to its result: the
     log10 of ``√n E²`` (see :func:`taylor_ode_solution`), of the rounding steps, and guard digits."""
     import mpmath
 
-    with mpmath.workdps(30):
+    with working_dps(30):
         As = _mp_coefficients(A)
         tt = abs(_mp(t))
         log_e = sum(mpmath.mnorm(M, "f") * tt ** (k + 1) / (k + 1) for k, M in enumerate(As))

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .contract import check_float64
 from .linalg import check_number, as_int_rows, detect_field
 
 __all__ = ["matrix_rows"]
@@ -54,10 +55,13 @@ def matrix_rows(mats: Any, name: str = "mats", tol: float | None = None) -> tupl
     ``tol`` not ``None`` requests the float path (field ``"RR"``) whatever the entries."""
     if isinstance(mats, np.ndarray) and mats.ndim == 2:
         raise ValueError(f"{name} must be a sequence of square matrices, got one 2-D array")
+    check_float64(name, mats)
     try:
         ms = list(mats)
     except TypeError as exc:
         raise TypeError(f"{name} must be a sequence of square matrices") from exc
+    for t, m in enumerate(ms):
+        check_float64(f"{name}[{t}]", m)
     if not ms:
         raise ValueError(f"{name} is empty: give at least one matrix")
     if tol is None:
@@ -138,6 +142,9 @@ def _typed_rows(flat: list, T: int, n: int, name: str, tol: float | None):
     kinds = {tp: _kind(tp) for tp in set(map(type, flat))}
     if None in kinds.values():
         return None
+    for tp in kinds:                     # np.float32 / np.float16 entries: refused, named
+        if issubclass(tp, np.generic):
+            check_float64(name, next(x for x in flat if type(x) is tp))
     N = n * n
     if tol is not None or _FLOAT in kinds.values():
         return _float_rows(flat, kinds, T, N, name), n, "RR"

@@ -17,7 +17,11 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any
 
-__all__ = ["NOTATION_HINT", "as_images", "cycles_to_images"]
+__all__ = ["NOTATION_HINT", "MAX_DEGREE", "as_images", "cycles_to_images"]
+
+#: The most points a permutation may move (an image tuple is built on all of them): a cycle
+#: naming a larger point, or a group of a larger degree, is refused before anything is built.
+MAX_DEGREE = 100_000
 
 #: What a permutation may look like; ends every refusal of a malformed one.
 NOTATION_HINT = ("a permutation is given in image notation, the images of 0..n-1 (e.g. (1, 2, 0) "
@@ -49,7 +53,8 @@ def cycles_to_images(cycles, where: str = "permutation") -> tuple[int, ...]:
     """The image tuple of a permutation in cycle notation (a string ``"(0 1 2)(3 4)"`` or a
     sequence of disjoint cycles ``[(0, 1, 2), (3, 4)]``), of length ``1 + the largest point
     named`` (``()`` for the identity with no point named). ``ValueError`` for a malformed string,
-    a negative or repeated point (overlapping cycles); ``TypeError`` for a non-integer entry."""
+    a negative or repeated point (overlapping cycles), a point >= :data:`MAX_DEGREE`;
+    ``TypeError`` for a non-integer entry."""
     if isinstance(cycles, str):
         cycles = _parse_cycle_string(cycles, where)
     points: list[int] = []
@@ -63,6 +68,9 @@ def cycles_to_images(cycles, where: str = "permutation") -> tuple[int, ...]:
                             f"{NOTATION_HINT}")
         if any(v < 0 for v in cyc):
             raise ValueError(f"{where}: cycle {cyc!r} has a negative point; points are 0..n-1")
+        if any(v >= MAX_DEGREE for v in cyc):
+            raise ValueError(f"{where}: cycle {cyc!r} names a point >= MAX_DEGREE = "
+                             f"{MAX_DEGREE:,} (its image tuple would be built on every point)")
         for a, b in zip(cyc, cyc[1:] + cyc[:1]):
             if a in images:
                 raise ValueError(f"{where}: point {int(a)} appears twice in {cycles!r}; the cycles "

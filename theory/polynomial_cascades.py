@@ -112,9 +112,9 @@ def random_polynomial_cascade(k: int, n_inputs: int = 2, *, layer: str = "abelia
     Raises ``ValueError`` for a bad ``k``, ``n_inputs``, ``degree``, ``entry_range`` or
     ``layer``, and for ``state_dependent_linear`` with abelian layers (not defined there)."""
     k = _check_k(k)
-    for name, v, lo in (("n_inputs", n_inputs, 1), ("degree", degree, 0),
-                        ("entry_range", entry_range, 1), ("seed", seed, 0)):
-        check_int(name, v, lo)
+    n_inputs, degree, entry_range, seed = (
+        check_int(name, v, lo) for name, v, lo in (("n_inputs", n_inputs, 1), ("degree", degree, 0),
+                                                   ("entry_range", entry_range, 1), ("seed", seed, 0)))
     if layer not in LAYER_CLASSES:
         raise ValueError(f"layer must be one of {LAYER_CLASSES}, got {layer!r}")
     if state_dependent_linear and layer != "restricted":

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .groups import FiniteGroup
-from ._messages import shown
+from .contract import check_exact_sympy, check_instance, check_real
 
 __all__ = ["RepresentationAudit", "audit_representation", "IcosahedralRepresentation",
            "icosahedral_representation", "rotation_log", "rotation_axis_generator",
@@ -118,14 +118,9 @@ def audit_representation(group: FiniteGroup, mapping, tol: float | None = None
     Raises ``ValueError`` for a missing/extra element, non-square or mismatched matrices, NaN/inf
     entries or a negative ``tol``; ``TypeError`` for an unsupported mapping.
     """
-    if not isinstance(group, FiniteGroup):
-        raise TypeError(f"group must be a FiniteGroup, got {type(group).__name__}")
+    check_instance("group", group, FiniteGroup, "a FiniteGroup")
     if tol is not None:
-        if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.integer,
-                                                                     np.floating)):
-            raise TypeError(f"tol must be a real number, got {type(tol).__name__}")
-        if not (np.isfinite(tol) and tol >= 0):
-            raise ValueError(f"tol must be a finite non-negative number, got {shown(tol)}")
+        tol = check_real("tol", tol, 0)
     imgs = _images(group, mapping)
     exact = all(_is_exact_matrix(M) for M in imgs)
     if exact:
@@ -274,6 +269,23 @@ def _result(group, d, exact, tol, ok, fail, n_distinct, kernel, id_ok, max_err, 
 # ------------------------------------------------------------------------------------------------
 # rotations
 # ------------------------------------------------------------------------------------------------
+def _exact_rotation_matrix(R):
+    """``R`` as a 3x3 sympy matrix of exact numbers (:func:`~seqtheory.theory.contract.check_exact_sympy`
+    per entry: ints, Fractions, sympy numbers such as ``sqrt(5)``, Decimal); ``TypeError`` naming
+    ``R`` for floats (the exact path never reads a float as a nearby exact number), ``ValueError``
+    for another shape."""
+    import sympy
+
+    rows = R.tolist() if hasattr(R, "tolist") else R          # numpy array, sympy Matrix
+    try:
+        rows = [list(r) for r in rows]
+    except TypeError:
+        raise TypeError(f"R must be a 3x3 matrix of exact numbers, got {type(R).__name__}") from None
+    if len(rows) != 3 or any(len(r) != 3 for r in rows):
+        raise ValueError(f"R must be 3x3, got rows of lengths {[len(r) for r in rows]}")
+    return sympy.Matrix([[check_exact_sympy("R", x) for x in r] for r in rows])
+
+
 def rotation_log(R) -> tuple[Any, Any, Any]:
     """Exact axis-angle logarithm of a 3x3 rotation matrix ``R`` (sympy, exact entries).
 
@@ -285,13 +297,11 @@ def rotation_log(R) -> tuple[Any, Any, Any]:
     """
     import sympy
 
-    R = sympy.Matrix(R)
-    if R.shape != (3, 3):
-        raise ValueError(f"R must be 3x3, got {R.shape}")
+    R = _exact_rotation_matrix(R)
     if (sympy.simplify(R.T * R - sympy.eye(3)) != sympy.zeros(3, 3)
             or sympy.simplify(R.det() - 1) != 0):
         raise ValueError("R is not a rotation (R^T R != I or det R != 1)")
-    c = sympy.radsimp(sympy.nsimplify((R.trace() - 1) / 2))
+    c = sympy.radsimp((R.trace() - 1) / 2)      # exact: never a nearby number guessed
     angle = sympy.acos(c)
     if sympy.simplify(c - 1) == 0:
         return sympy.Integer(0), None, sympy.zeros(3, 3)
@@ -324,7 +334,7 @@ def rotation_axis_generator(R) -> Any:
     theta, w, L = rotation_log(R)
     if w is None:
         raise ValueError("R is the identity: log R = 0 has no axis")
-    R = sympy.Matrix(R)
+    R = _exact_rotation_matrix(R)
     if sympy.simplify(theta - sympy.pi) == 0:
         S = R + sympy.eye(3)
         k = max(range(3), key=lambda i: float(S[i, i]))

@@ -42,7 +42,7 @@ def save_series(name: str, coefficients: dict[str, Fraction], alphabet: str, deg
     """Write ``{lyndon word: Fraction}`` atomically with header and checksum. Concurrent writers
     are safe (each write replaces the file atomically; the last one wins, and both wrote the
     same series). Raises ``OSError`` when the cache folder cannot be written."""
-    check_int("degree", degree)
+    degree = check_int("degree", degree)
     payload = [[w, c.numerator, c.denominator] for w, c in coefficients.items()]
     doc = {"format": _FORMAT, "version": FORMAT_VERSION, "name": name, "alphabet": alphabet,
            "degree": degree, "n_terms": len(payload), "sha256": _digest(payload),
@@ -53,7 +53,7 @@ def save_series(name: str, coefficients: dict[str, Fraction], alphabet: str, deg
 def load_series(name: str, alphabet: str, degree: int, folder: str = "bch") -> dict[str, Fraction] | None:
     """The cached coefficients, or ``None`` when the file is absent, of another format version,
     for another alphabet/degree, or corrupt (bad JSON, wrong term count or checksum)."""
-    check_int("degree", degree)
+    degree = check_int("degree", degree)
     try:
         path = cache_path(name, folder)
         if not path.exists():

@@ -40,7 +40,7 @@ class Subspace:
 
     def contains(self, v: Sequence[Any]) -> bool:
         """Whether the vector ``v`` (length ``ambient_dim``) lies in the subspace."""
-        return self.contains_rows(self._convert([v]))
+        return self.contains_rows(self._convert([v], "v"))
 
     def contains_all(self, vectors: Any) -> bool:
         """Whether every row of ``vectors`` lies in the subspace."""
@@ -67,13 +67,14 @@ class Subspace:
         """The span of ``self`` and the rows of ``vectors``."""
         return self.extend_rows(self._convert(vectors))[0]
 
-    def _convert(self, vectors: Any):
-        rows = as_2d(vectors, "vectors")
+    def _convert(self, vectors: Any, name: str = "vectors"):
+        """The rows of ``vectors`` in this subspace's field; errors name ``name``."""
+        rows = as_2d(vectors, name)
         if rows and len(rows[0]) != self.ambient_dim:
-            raise ValueError(f"vectors have length {len(rows[0])}, ambient dimension is {self.ambient_dim}")
+            raise ValueError(f"{name} has length {len(rows[0])}, ambient dimension is {self.ambient_dim}")
         if self.field == "QQ":
-            return to_field_rows(rows, "QQ", "vectors")[0] if rows \
+            return to_field_rows(rows, "QQ", name)[0] if rows \
                 else np.zeros((0, self.ambient_dim), np.int64)
         if self.field == "RR":
-            return to_field_rows(rows, "RR", "vectors") if rows else np.zeros((0, self.ambient_dim))
-        return to_field_rows(rows, self.field, "vectors")
+            return to_field_rows(rows, "RR", name) if rows else np.zeros((0, self.ambient_dim))
+        return to_field_rows(rows, self.field, name)

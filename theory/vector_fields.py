@@ -353,7 +353,7 @@ def generated_algebra(generators: Sequence[PolyVectorField], max_dim: int = 200
         if not isinstance(X, PolyVectorField):
             raise TypeError(f"generators: expected PolyVectorField, got {type(X).__name__}")
         gens[0]._check_same(X)
-    check_int("max_dim", max_dim)
+    max_dim = check_int("max_dim", max_dim)
     basis, ech = _independent(gens)
     frontier = list(basis)
     while frontier:
@@ -386,8 +386,9 @@ def derived_length_lower_bound(generators: Sequence[PolyVectorField], cap: int =
     gens = [X for X in generators if not X.is_zero()]
     if not gens:
         return 0, [0]
-    for name, v in (("cap", cap), ("ideal_rounds", ideal_rounds), ("max_levels", max_levels)):
+    cap, ideal_rounds, max_levels = (
         check_int(name, v, 0 if name == "ideal_rounds" else 1)
+        for name, v in (("cap", cap), ("ideal_rounds", ideal_rounds), ("max_levels", max_levels)))
     sizes: list[int] = []
     S = list(gens)
     for _ in range(max_levels):

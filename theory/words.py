@@ -16,10 +16,12 @@ Sources: Lyndon words by Duval's algorithm (J.-P. Duval, Theoret. Comput. Sci. 6
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 __all__ = ["check_alphabet", "encode", "decode", "lyndon_words_encoded",
-           "is_lyndon_encoded", "standard_factorization_encoded"]
+           "is_lyndon_encoded", "standard_factorization_encoded", "mobius", "divisors",
+           "witt_formula", "lyndon_count", "capped_multinomial", "lyndon_content_count"]
 
 
 def check_alphabet(alphabet) -> tuple[str, ...]:
@@ -98,3 +100,91 @@ def standard_factorization_encoded(w: str) -> tuple[str, str]:
     lexicographically smallest proper suffix (= its longest proper Lyndon suffix)."""
     i = min(range(1, len(w)), key=lambda j: w[j:])
     return w[:i], w[i:]
+
+
+# ----------------------------------------------------------------------------------------------
+# counting Lyndon words (Witt's formula) without enumerating them
+# ----------------------------------------------------------------------------------------------
+def mobius(d: int) -> int:
+    """The Möbius function μ(d) for an int d >= 1 (trial division)."""
+    result, p, n = 1, 2, d
+    while p * p <= n:
+        if n % p == 0:
+            n //= p
+            if n % p == 0:
+                return 0
+            result = -result
+        p += 1
+    return -result if n > 1 else result
+
+
+def divisors(m: int) -> list[int]:
+    """The divisors of an int ``m >= 1``, ascending (trial division up to sqrt(m))."""
+    small = [d for d in range(1, math.isqrt(m) + 1) if m % d == 0]
+    return small + [m // d for d in reversed(small) if d * d != m]
+
+
+def witt_formula(n: int, m: int) -> int:
+    """``(1/m) Σ_{d|m} μ(d) n^{m/d}``: the number of Lyndon words of length ``m`` over ``n``
+    letters (ints >= 1, not checked; the caller bounds ``n^m``)."""
+    if n == 1:
+        return 1 if m == 1 else 0
+    total = sum(mobius(d) * n ** (m // d) for d in divisors(m))
+    assert total % m == 0
+    return total // m
+
+
+def lyndon_count(n: int, m: int, cap: int) -> int:
+    """``Σ_{d=1..m} witt_formula(n, d)`` (the Lyndon words of length <= m over n letters), or
+    ``cap + 1`` as soon as the sum exceeds ``cap``: computed without enumerating and in
+    O(log cap) steps however large ``m`` is (``witt(n, d) >= n^d / (2d)`` for n >= 2, d >= 4)."""
+    if n == 1:
+        return 1
+    total, bits = 0, n.bit_length() - 1               # n >= 2^bits
+    for d in range(1, m + 1):
+        if d >= 4 and d * bits >= cap.bit_length() + (2 * d).bit_length():
+            return cap + 1                             # n^d / (2d) > cap
+        total += witt_formula(n, d)
+        if total > cap:
+            return cap + 1
+    return total
+
+
+def capped_multinomial(parts: list[int], limit: int) -> int:
+    """``(Σ parts)! / Π parts_i!`` (ints >= 0, not checked), or ``limit + 1`` as soon as it
+    exceeds ``limit``: a product of binomials ``C(s, e)``, each built term by term as
+    ``C(s, j + 1) = C(s, j) (s - j) / (j + 1)`` up to ``j = min(e, s - e)``; since
+    ``C(s, j) >= 2^j`` there, at most about ``log2(limit)`` terms per part however large the
+    parts are."""
+    total, s = 1, 0
+    for e in parts:
+        s += e
+        c = 1
+        for j in range(min(e, s - e)):
+            c = c * (s - j) // (j + 1)
+            if total * c > limit:
+                return limit + 1
+        total *= c
+    return total
+
+
+def lyndon_content_count(counts: list[int], cap: int) -> int:
+    """The number of Lyndon words in which letter ``i`` occurs ``counts[i]`` times (ints >= 0,
+    not checked), ``(1/n) Σ_{d | g} μ(d) M(counts / d)`` (``n = Σ counts``, ``g`` their gcd,
+    ``M`` the multinomial), or ``cap + 1`` once it exceeds ``cap``, without enumerating and
+    without the factorials of a large ``n``: ``M(counts/d)^d <= M(counts)`` (``d`` words of
+    content ``counts/d`` concatenate to distinct words of content ``counts``), so the terms
+    ``d > 1`` add up to at most ``n sqrt(M)``, and the count is at least ``M / (2n) > cap`` once
+    ``M`` exceeds ``max(4n², 2n(cap + 1))``. Source: the content formula of Sage's
+    ``LyndonWords(e).cardinality()``; Reutenauer, *Free Lie Algebras*, §7."""
+    parts = [c for c in counts if c]
+    n = sum(parts)
+    if len(parts) <= 1:                       # one letter: a Lyndon word only when n = 1
+        return 1 if n == 1 else 0
+    limit = max(4 * n * n, 2 * n * (cap + 1))
+    if capped_multinomial(parts, limit) > limit:
+        return cap + 1
+    g = math.gcd(*parts)
+    total = sum(mobius(d) * capped_multinomial([c // d for c in parts], limit)
+                for d in divisors(g))
+    return min(total // n, cap + 1)

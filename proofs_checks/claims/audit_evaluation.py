@@ -26,6 +26,7 @@ from seqtheory.numerics.group_cascades import prefix_products
 from seqtheory.theory.groups import FiniteGroup
 
 from ..registry import AUDIT, ControlOutcome, Outcome, Premise, Verdict, claim
+from seqtheory.theory.mp_precision import working_dps
 
 DPS = 50
 
@@ -42,7 +43,7 @@ def prefix_labels(G: FiniteGroup, words: list[tuple[int, ...]]) -> list[tuple[in
 def expected_seen_fraction(group_order: int, T: int, n_train: int) -> mpmath.mpf:
     """Probability that a uniform word of length T occurs among ``n_train`` independent uniform
     training words: ``1 - (1 - |G|^-T)^n_train`` (evaluated at :data:`DPS` digits)."""
-    with mpmath.workdps(DPS):
+    with working_dps(DPS):
         return 1 - (1 - mpmath.mpf(group_order) ** -T) ** n_train
 
 

@@ -20,11 +20,11 @@ from ..released_code import MAX_TRAIN_LENGTH, RELEASED_CODE, reimplemented
 
 
 def package_max_len(rows: Sequence[Sequence[bool]], threshold: float = 0.9) -> int:
-    """The package's own metric (:func:`seqtheory.models.train.max_len_at`: no BOS position) on
+    """The package's own metric (:func:`seqtheory.models.training.max_len_at`: no BOS position) on
     equal-length rows."""
     import numpy as np
 
-    from seqtheory.models.train import max_len_at
+    from seqtheory.models.training import max_len_at
 
     return max_len_at(np.array(rows, dtype=bool), threshold)
 

@@ -45,7 +45,7 @@ def rotation_depths(ctx: Context) -> list[int]:
 
 def constant_mse(cfg) -> float:
     """Held-out MSE of the constant predictor (the mean training target at each position)."""
-    from seqtheory.models.train import build_task
+    from seqtheory.models.training import build_task
 
     d = build_task(cfg)
     mean = d.train_targets.mean(axis=0)

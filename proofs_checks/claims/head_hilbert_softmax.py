@@ -15,6 +15,7 @@ import numpy as np
 
 from seqtheory.proofs_checks.head_evidence import logit_pairs
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
+from seqtheory.theory.mp_precision import working_dps
 
 
 def _hilbert_softmax_errors(formula, n: int, seed: int) -> dict:
@@ -24,7 +25,7 @@ def _hilbert_softmax_errors(formula, n: int, seed: int) -> dict:
 
     rng = np.random.default_rng(seed)
     worst, tiny = 0.0, 0.0
-    with mpmath.workdps(60):
+    with working_dps(60):
         for z, w in logit_pairs(rng, n):
             pz = [mpmath.exp(mpmath.mpf(float(x))) for x in z]
             pw = [mpmath.exp(mpmath.mpf(float(x))) for x in w]

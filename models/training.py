@@ -32,15 +32,16 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from seqtheory.theory._messages import shown
+from seqtheory.theory._messages import counted, shown
+from seqtheory.theory.contract import as_list, check_instance
 
 from ._checks import check_bool_fields, check_int, check_int_fields, check_optional_int, check_real, \
     check_real_field
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
-from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
-                     train_arrays)
+from .recipe import (checked_if_nonfinite, global_rngs_kept, jsonable, lr_factor, run_dtype,
+                     seed_all, task_loss, train_arrays)
 from .store import ResultsStore, config_key, default_owner, keyed_config
 from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
@@ -125,8 +126,9 @@ class TrainConfig:
                                 "train_length", "n_train", "n_test", "steps", "batch_size",
                                 "checkpoint_every", "log_every"))
         check_int_fields(self, ("seed", "data_seed", "warmup", "curriculum_steps"), 0)
-        check_int("curriculum_start", self.curriculum_start, 1)
+        check_int_fields(self, ("curriculum_start", "code_revision"))
         check_bool_fields(self, ("shuffle_labels", "fresh_words"))
+        _check_start(self, "start")
         if self.curriculum_steps and not self.fresh_words:
             raise ValueError("curriculum_steps > 0 needs fresh_words=True (a fixed training set "
                              "has one length)")
@@ -134,7 +136,7 @@ class TrainConfig:
             raise ValueError(f"curriculum_start ({self.curriculum_start}) must be <= train_length "
                              f"({self.train_length})")
         if self.test_length is not None:
-            check_int("test_length", self.test_length, self.train_length)
+            check_int_fields(self, ("test_length",), self.train_length)
         if self.convention not in ("left", "right"):
             raise ValueError(f"convention must be 'left' or 'right', got {self.convention!r}")
         for f, positive in (("lr", True), ("grad_clip", True), ("weight_decay", False)):
@@ -263,7 +265,7 @@ def resolve_device(device: str) -> torch.device:
 def length_at_step(cfg: TrainConfig, step: int) -> int:
     """Training length at (0-based) ``step``: ``train_length``, or with a curriculum the linear
     ramp ``curriculum_start → train_length`` over ``curriculum_steps`` steps (then constant)."""
-    check_int("step", step, 0)
+    step = check_int("step", step, 0)
     if not cfg.curriculum_steps:
         return cfg.train_length
     frac = min(1.0, step / cfg.curriculum_steps)
@@ -343,8 +345,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     for a ``lease_s`` that is not a positive number or a ``wait_s`` below 0 (numpy scalars are
     numbers).
     """
+    check_instance("cfg", cfg, TrainConfig, "a TrainConfig")
+    if store is not None:
+        check_instance("store", store, ResultsStore, "a ResultsStore or None")
     lease_s = check_real("lease_s", lease_s, 0, above=True)
     wait_s = check_real("wait_s", wait_s, 0)
+    threads = check_optional_int("threads", threads)
     if store is not None:
         done = store.result(cfg)
         if done is not None:
@@ -355,12 +361,12 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-    check_optional_int("threads", threads)
     old_threads = torch.get_num_threads()
     try:
         if threads:
             torch.set_num_threads(threads)
-        result = _train(cfg, store, dev, owner, on_progress, lease_s)
+        with global_rngs_kept():         # the run seeds the global RNGs; the caller's come back
+            result = _train(cfg, store, dev, owner, on_progress, lease_s)
     except BaseException as exc:
         if store is not None:
             if isinstance(exc, Exception):
@@ -373,6 +379,19 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     if store is not None:
         store.finish(cfg, owner, result)
     return dict(result, from_store=False)
+
+
+def _check_start(cfg: "TrainConfig", name: str = "start") -> None:
+    """``cfg.start``: three finite reals (:func:`~seqtheory.theory.contract.check_real`); an int or
+    float entry is kept as given (the key a run was stored under before numbers were normalised
+    reads it), another number (numpy, Fraction) is replaced by its float."""
+    start = as_list(name, getattr(cfg, name), "a 3-vector of finite reals")
+    if len(start) != 3:
+        raise ValueError(f"start must be a 3-vector, got {counted(len(start), 'entry', 'entries')}")
+    values = [check_real(f"{name}[{i}]", v) for i, v in enumerate(start)]
+    kept = [v if type(v) in (int, float) else f for v, f in zip(start, values)]
+    if any(a is not b for a, b in zip(kept, start)):
+        object.__setattr__(cfg, name, tuple(kept))
 
 
 def _train(cfg, store, dev, owner, on_progress, lease_s) -> dict[str, Any]:

@@ -42,20 +42,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
-from numbers import Integral, Rational
 
 import mpmath
 import numpy as np
 from flint import fmpq, fmpq_mat
 
 from seqtheory.theory._checks import check_int
-from seqtheory.theory._messages import counted, shown
+from seqtheory.theory._messages import counted
 from seqtheory.theory.linalg import rref_pivots
 
-from .local_error import as_mp_matrices, check_word, mp_to_object_array, path_product
-from .separation import max_class_for_depth
+from .local_error import as_mp_matrices, check_word, frobenius_mp, mp_to_object_array, path_product
+from .separation import check_tensor_size, max_class_for_depth
+from seqtheory.theory.contract import blamed_on, check_exact
+from seqtheory.theory.mp_precision import MAX_DPS, working_dps
 
 __all__ = ["NilpotentCascade", "CascadeLayer", "nilpotent_cascade", "free_group_element",
            "derived_series_tensor_bases", "COUPLINGS"]
@@ -290,16 +290,19 @@ class NilpotentCascade:
     so exact inputs stay exact to that precision)."""
 
     def __init__(self, generators, depth: int, coupling: str, nilpotency_class: int | None):
-        self.generators = as_mp_matrices(generators)   # validated; mpf at the current precision
-        self._source = [np.asarray(G, dtype=object) for G in generators]  # re-read at each dps
+        self.generators = as_mp_matrices(generators, "generators")   # mpf at the current precision
+        self._source = [np.asarray(G.tolist() if hasattr(G, "tolist") else G, dtype=object)
+                        for G in generators]                           # re-read at each dps
         self.n_letters = len(self.generators)
         if self.n_letters < 2:
             raise ValueError("generators must hold at least 2 matrices (one letter is abelian)")
-        self.depth = check_int("depth", depth)
+        self.depth = depth = check_int("depth", depth)
         if coupling not in COUPLINGS:
             raise ValueError(f"coupling must be one of {COUPLINGS}, got {coupling!r}")
         self.coupling = coupling
-        top = self.depth if coupling == "linear" else max_class_for_depth(self.n_letters, depth)
+        with blamed_on("depth", depth):
+            top = depth if coupling == "linear" else max_class_for_depth(self.n_letters, depth)
+            _check_nc(self.n_letters, top)
         c = top if nilpotency_class is None else check_int("nilpotency_class", nilpotency_class)
         if c > top:
             raise ValueError(f"nilpotency_class {c} exceeds the class {top} that {counted(depth, 'layer')} "
@@ -411,10 +414,10 @@ class NilpotentCascade:
     def output(self, state: list[np.ndarray], dps: int = 50):
         """``exp(ρ(log g))`` (mpmath matrix, d×d) for the element ``g`` the state encodes.
         ``dps``: decimal digits of the output map, an int ≥ 15 (``ValueError``/``TypeError``)."""
-        _check_dps(dps)
+        dps = _check_dps(dps)
         c = self.nilpotency_class
         L = _tlog(self.group_element(state), c)
-        with mpmath.workdps(check_int("dps", dps)):
+        with working_dps(dps) as dps:
             gens = as_mp_matrices(self._source)
             words = _word_matrices(gens, c)
             d = gens[0].shape[0]
@@ -437,21 +440,19 @@ class NilpotentCascade:
 
     def error(self, word, eps, dps: int = 50):
         """Frobenius norm of ``simulate(word, ε) − exp(εA_{x_T}) ⋯ exp(εA_{x_1})`` (mpf)."""
-        _check_dps(dps)
-        with mpmath.workdps(check_int("dps", dps)):
+        dps = _check_dps(dps)
+        with working_dps(dps) as dps:
             out = mp_to_object_array(self.simulate(word, eps, dps))
             ref = path_product(self._source, word, _mpf(_as_fmpq(eps)), dps)
-            return mpmath.sqrt(mpmath.fsum(v * v for v in (out - ref).flat))
+            return frobenius_mp(out - ref)
 
 
 MIN_DPS = 15   # fewer decimal digits than a float64 would make the mpmath output meaningless
 
 
-def _check_dps(dps) -> None:
-    if not isinstance(dps, int) or isinstance(dps, bool):
-        raise TypeError(f"dps must be an int (decimal digits), got {type(dps).__name__}")
-    if dps < MIN_DPS:
-        raise ValueError(f"dps must be >= {MIN_DPS} decimal digits, got {dps}")
+def _check_dps(dps) -> int:
+    """``dps`` as an int in ``MIN_DPS..MAX_DPS`` decimal digits."""
+    return check_int("dps", dps, MIN_DPS, MAX_DPS)
 
 
 def nilpotent_cascade(generators, depth: int, coupling: str = "polynomial",
@@ -500,37 +501,17 @@ def _mpf(q: fmpq):
 
 
 def _as_fmpq(eps) -> fmpq:
-    if isinstance(eps, bool):
-        raise TypeError("eps must be a rational number, got a bool")
-    if isinstance(eps, fmpq):
-        q = eps
-    elif isinstance(eps, Integral):
-        q = fmpq(int(eps))
-    elif isinstance(eps, Rational):
-        q = fmpq(int(eps.numerator), int(eps.denominator))
-    elif isinstance(eps, (float, np.floating, str)):   # a float: the decimal it prints as
-        try:
-            f = Fraction(eps if isinstance(eps, str) else str(float(eps)))
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"eps must be a finite rational number, got {shown(eps)}") from None
-        q = fmpq(f.numerator, f.denominator)
-    elif isinstance(eps, mpmath.mpf):                # man · 2^exp: an exact binary rational
-        if not mpmath.isfinite(eps):
-            raise ValueError(f"eps must be a finite rational number, got {shown(eps)}")
-        man, exp = eps.man_exp                      # |man|: mpmath keeps the sign apart
-        q = fmpq(int(man) << exp) if exp >= 0 else fmpq(int(man), 1 << -exp)
-        q = -q if eps < 0 else q
-    else:
-        raise TypeError(f"eps must be a rational number (int, Fraction, fmpq, mpmath mpf, str, "
-                        f"float or a numpy scalar), got {type(eps).__name__}")
-    if q < 0:
-        raise ValueError(f"eps must be >= 0, got {shown(eps)}")
-    return q
-
+    """``eps >= 0`` as an exact ``fmpq`` (:func:`~seqtheory.theory.contract.check_exact`: ints,
+    Fractions, sympy / python-flint rationals, Decimal; a float or an mpmath ``mpf`` by its exact
+    binary value, never by a nearby decimal); ``TypeError`` / ``ValueError`` naming ``eps``."""
+    q = check_exact("eps", eps, floats=True, minimum=0)
+    return fmpq(q.numerator, q.denominator)
 
 
 def _check_nc(n, c) -> tuple[int, int]:
-    n = check_int("n", n)
-    if n < 2:
-        raise ValueError("n must be >= 2")
-    return n, check_int("c", c)
+    """``(n, c)`` as ints, ``n >= 2``, ``c >= 1``, the tensor levels ``0..c`` over ``n`` letters
+    within :data:`~seqtheory.numerics.separation.MAX_TENSOR_ENTRIES` coefficients."""
+    n = check_int("n", n, 2)
+    c = check_int("c", c)
+    check_tensor_size(n, c)
+    return n, c

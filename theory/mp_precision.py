@@ -1,0 +1,38 @@
+"""mpmath's working precision, set per computation and never shared between threads.
+
+mpmath keeps one precision for the whole process (``mpmath.mp.dps``); ``mpmath.workdps`` sets it
+and restores it on exit, but two threads inside ``workdps`` at once read each other's precision
+(a result computed at the wrong precision) and restore each other's value (``mp.dps`` left
+changed after both finish). :func:`working_dps` is ``workdps`` inside one process-wide
+re-entrant lock: the package's arbitrary-precision computations run one at a time per process,
+each at its own precision, nested calls in one thread keep working, and ``mpmath.mp`` is as the
+caller left it afterwards. (Code outside seqtheory that changes ``mpmath.mp`` in another thread
+while a computation runs is not covered: mpmath offers no per-thread context.)
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Iterator
+
+import mpmath
+
+from .contract import check_int
+
+__all__ = ["working_dps", "MAX_DPS"]
+
+#: the most decimal digits a computation runs at (matrix exponentials and logarithms at 10^4
+#: digits take minutes; beyond, a request cannot finish)
+MAX_DPS = 10_000
+
+_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def working_dps(dps: int) -> Iterator[int]:
+    """Hold the package's mpmath lock and ``mpmath.workdps(dps)`` for the ``with`` block; yields
+    ``dps`` as a Python int in ``1..MAX_DPS`` (``ValueError`` / ``TypeError`` naming ``dps``
+    otherwise)."""
+    dps = check_int("dps", dps, 1, MAX_DPS)
+    with _LOCK, mpmath.workdps(dps):
+        yield dps
