@@ -77,9 +77,9 @@ def test_batched_equals_one_at_a_time_diagonal(model, tmp_path):
 
 @pytest.mark.parametrize("model", ["transformer", "deltaproduct"])
 def test_batched_equals_one_at_a_time_other_layers(model, tmp_path):
-    # transformer runs under vmap (torch's attention kernel falls back to a loop there);
-    # deltaproduct is not in VMAP_MODELS and loops over the runs in one autograd graph
-    assert (model in VMAP_MODELS) == (model == "transformer")
+    # every SequenceModel family is stacked (attention, and the delta rule with its interleaved
+    # Householder steps) and also runs under vmap
+    assert model in VMAP_MODELS
     _assert_same_runs(_grid(model)[:3], tmp_path)
 
 
@@ -170,9 +170,12 @@ def test_stacked_forward_matches_each_model(model, positions):
     params = {n: torch.stack([dict(m.named_parameters())[n].detach() for m in models])
               for n, _ in models[0].named_parameters()}
     tokens = torch.as_tensor(data.train_tokens[:12]).reshape(3, 4, -1)
-    out = stacked_forward(models[0], params, tokens)
-    for r, m in enumerate(models):
-        assert float((out[r] - m(tokens[r])).abs().max().detach()) <= 1e-12
+    for strategy in ("auto", "stacked", "vmap", "loop"):
+        out = stacked_forward(models[0], params, tokens, strategy=strategy)
+        for r, m in enumerate(models):
+            assert float((out[r] - m(tokens[r])).abs().max().detach()) <= 1e-12, strategy
+    with pytest.raises(ValueError, match="strategy"):
+        stacked_forward(models[0], params, tokens, strategy="fast")
     with pytest.raises(ValueError, match="tokens must lie"):
         stacked_forward(models[0], params, tokens + 100)
     with pytest.raises(ValueError, match="runs, batch, time"):
