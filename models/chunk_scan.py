@@ -27,6 +27,7 @@ states are plain cumulative sums. The number of operations does not depend on ``
 from __future__ import annotations
 
 import functools
+import math
 
 import torch
 import torch.nn.functional as F
@@ -40,32 +41,45 @@ __all__ = ["segment_sums", "decay_matrix", "sums_after", "pad_time", "to_chunks"
 _LOG_FLOOR = -1e30
 
 
-@functools.lru_cache(maxsize=32)
-def _sum_matrices(L: int, device: torch.device, dtype: torch.dtype):
-    """Constant 0/1 matrices of the sums over a chunk of ``L`` steps, as one ``(L, L² + 2L)``
-    matrix ``[segment | after | prefix]`` (``vals @ M`` gives, per row of ``vals``, the segment
-    sums ``Σ_{s<r≤t}`` at column ``t·L + s``, the suffix sums ``Σ_{r>s}`` and the prefix sums
-    ``Σ_{r≤t}``), the causal mask ``(t ≥ s)`` as ``dtype`` and the mask of the entries above the
-    diagonal (bool). Created once per ``(L, device, dtype)``, outside any inference mode, so that
-    autograd may save them."""
+#: the sums :func:`_sums` computes: over the steps ``s < r ≤ t`` of each pair (``"segment"``,
+#: ``L²`` columns, ``t·L + s``), after each step (``"after"``: ``r > s``) and up to each step
+#: (``"prefix"``: ``r ≤ t``)
+_SUM_PARTS = ("segment", "after", "prefix")
+
+
+@functools.lru_cache(maxsize=64)
+def _sum_matrix(L: int, parts: tuple[str, ...], device: torch.device, dtype: torch.dtype):
+    """The constant 0/1 matrix ``(L, Σ widths)`` whose product with per-step values ``(…, L)``
+    gives the sums ``parts`` of :data:`_SUM_PARTS`, side by side. Created once per argument
+    set, outside any inference mode (so that autograd may save it)."""
     with torch.inference_mode(False):
         r = torch.arange(L, device=device)
-        t, s_ = r[:, None, None], r[None, :, None]
-        rr = r[None, None, :]
-        segment = ((s_ < rr) & (rr <= t)).reshape(L * L, L).T          # (L, L²)
-        after = r[:, None] > r[None, :]                                   # [r, s]: r > s
-        prefix = r[:, None] <= r[None, :]                                 # [r, t]: r ≤ t
-        M = torch.cat([segment, after, prefix], dim=1).to(dtype)
+        cols = {"segment": lambda: ((r[None, :, None] < r[None, None, :])
+                                    & (r[None, None, :] <= r[:, None, None])).reshape(L * L, L).T,
+                "after": lambda: r[:, None] > r[None, :],
+                "prefix": lambda: r[:, None] <= r[None, :]}
+        return torch.cat([cols[p]() for p in parts], dim=1).to(dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _causal(L: int, device: torch.device, dtype: torch.dtype):
+    """``(causal, upper)``: the mask ``t ≥ s`` of an ``L × L`` chunk as ``dtype`` and the mask
+    ``t < s`` as bool (constants, made once)."""
+    with torch.inference_mode(False):
         causal = torch.ones(L, L, dtype=torch.bool, device=device).tril()
-        return M, causal.to(dtype), ~causal
+        return causal.to(dtype), ~causal
 
 
-def _sums(vals: torch.Tensor) -> torch.Tensor:
-    """``vals (..., L)`` → ``(..., L² + 2L)``: the segment, suffix and prefix sums of
-    :func:`_sum_matrices` in one matrix product. Each sum adds exactly the terms it spans (the
-    other coefficients are 0), so a sum of log-decays ``≤ 0`` has no cancellation."""
-    M, _, _ = _sum_matrices(vals.shape[-1], vals.device, vals.dtype)
-    return vals.clamp_min(_LOG_FLOOR) @ M
+def _sums(vals: torch.Tensor, parts: tuple[str, ...]) -> list[torch.Tensor]:
+    """The sums ``parts`` (:data:`_SUM_PARTS`) of per-step values ``vals (…, L)`` by one matrix
+    product, each ``(…, width)``. Each sum adds exactly the terms it spans (the other
+    coefficients are 0), so a sum of log-decays ``≤ 0`` has no cancellation. Values below
+    ``−1e30`` (``-inf``: a closed gate; ``0 · (−inf)`` would be NaN) count as ``−1e30``."""
+    L = vals.shape[-1]
+    out = vals.clamp_min(_LOG_FLOOR) @ _sum_matrix(L, parts, vals.device, vals.dtype)
+    if len(parts) == 1:
+        return [out]
+    return list(out.split([L * L if p == "segment" else L for p in parts], dim=-1))
 
 
 def segment_sums(vals: torch.Tensor, fill: float = float("-inf")) -> torch.Tensor:
@@ -80,24 +94,27 @@ def segment_sums(vals: torch.Tensor, fill: float = float("-inf")) -> torch.Tenso
     (``-inf``: a closed gate) count as ``−1e30``.
     """
     L = vals.shape[-1]
-    _, _, upper = _sum_matrices(L, vals.device, vals.dtype)
-    return _sums(vals)[..., :L * L].unflatten(-1, (L, L)).masked_fill(upper, fill)
+    (seg,) = _sums(vals, ("segment",))
+    return seg.unflatten(-1, (L, L)).masked_fill(_causal(L, vals.device, vals.dtype)[1], fill)
+
+
+def _decays(seg: torch.Tensor) -> torch.Tensor:
+    """The causal decay matrix ``exp`` of segment sums ``(…, L²)`` (:func:`_sums`), zeros above
+    the diagonal, ``(…, L, L)``."""
+    L = math.isqrt(seg.shape[-1])
+    return torch.exp(seg.unflatten(-1, (L, L))) * _causal(L, seg.device, seg.dtype)[0]
 
 
 def decay_matrix(vals: torch.Tensor) -> torch.Tensor:
     """``exp`` of :func:`segment_sums` with zeros above the diagonal: the causal decay matrix
     ``W[..., t, s] = ∏_{s<r≤t} a_r`` of log-decays ``vals (..., L)``, entries in ``[0, 1]``."""
-    L = vals.shape[-1]
-    _, causal, _ = _sum_matrices(L, vals.device, vals.dtype)
-    return torch.exp(_sums(vals)[..., :L * L].unflatten(-1, (L, L))) * causal
+    return _decays(_sums(vals, ("segment",))[0])
 
 
 def sums_after(vals: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """``out_s = Σ_{r>s} vals_r`` along ``dim`` (sums of the spanned terms only, no
     cancellation): the log-decay from step ``s`` to the end of its chunk."""
-    v = vals.movedim(dim, -1)
-    L = v.shape[-1]
-    return _sums(v)[..., L * L:L * L + L].movedim(-1, dim)
+    return _sums(vals.movedim(dim, -1), ("after",))[0].movedim(-1, dim)
 
 
 def pad_time(t: torch.Tensor | None, pad: int) -> torch.Tensor | None:
@@ -174,14 +191,13 @@ def decay_scan_chunked(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     kc, vc = (to_chunks(pad_time(t, pad), nc) for t in (k, v))
     scores = qc @ kc.transpose(-1, -2)                                  # (*, B, H, nc, L, L)
     if log_decay is None:
-        _, _, upper = _sum_matrices(L, k.device, torch.float32)
-        scores = scores.masked_fill(upper, 0.0)
+        scores = scores.masked_fill(_causal(L, k.device, torch.float32)[1], 0.0)
     else:
         g = to_chunks(pad_time(log_decay, pad), nc)                     # (B, H, nc, L)
-        sums = _sums(g)                                                 # one product: all the sums
-        _, causal, _ = _sum_matrices(L, g.device, g.dtype)
-        W = torch.exp(sums[..., :L * L].unflatten(-1, (L, L))) * causal  # segment decays
-        scores = scores * W.to(scores.dtype)
+        parts = ("segment",) + (("prefix",) if nc > 1 or state0 is not None else ()) + \
+            (("after",) if nc > 1 else ())
+        sums = dict(zip(parts, _sums(g, parts)))                        # one product: every sum
+        scores = scores * _decays(sums["segment"]).to(scores.dtype)
     y = scores @ vc
     if nc == 1 and state0 is None:
         return from_chunks(y, T)
@@ -192,10 +208,10 @@ def decay_scan_chunked(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
             return from_chunks(y + qc @ state0[:, :, None], T)
         starts = chunk_starts(kc.transpose(-1, -2) @ vc, None, state0)
         return from_chunks(y + qc @ starts, T)
-    cs = sums[..., L * L + L:]                                          # ≤ 0: decay from the chunk start
+    cs = sums["prefix"]                                                 # ≤ 0: decay from the chunk start
     if nc == 1:
         starts = state0[:, :, None]
     else:
-        to_end = torch.exp(sums[..., L * L:L * L + L]).to(kc.dtype)[..., None]
+        to_end = torch.exp(sums["after"]).to(kc.dtype)[..., None]
         starts = chunk_starts((kc * to_end).transpose(-1, -2) @ vc, cs[..., -1], state0)
     return from_chunks(y + (qc * torch.exp(cs).to(qc.dtype)[..., None]) @ starts, T)

@@ -129,7 +129,8 @@ def scalar_decay_scan_reference(x, b, c, log_mag, parity=None, phase=None, state
     """Step-by-step reference of ``S_t = a_t S_{t−1} + x_t b_tᵀ``, ``y_t = S_t c_t`` per head.
 
     Shapes: ``x (B, T, H, P)``, ``b, c (B, T, H, N)``, ``log_mag (B, T, H)`` (``log|a_t|``; ``None``:
-    ``|a_t| = 1``), ``parity (B, T, H)`` optional 0/1 float (1 where ``a_t < 0``), ``phase (B, T, H)``
+    ``|a_t| = 1``), ``parity (B, T, H)`` optional 0/1 float (1 where ``a_t < 0``; an indicator,
+    which the chunked form does not differentiate), ``phase (B, T, H)``
     optional (``a_t = |a_t| e^{i phase}``, complex state; ``x, b, c`` may then be complex).
     Returns ``y (B, T, H, P)`` (complex when ``phase`` is given). ``S_0 = state0`` (``(H, P, N)``
     or ``(B, H, P, N)``, real or complex; real without ``phase``), ``0`` when ``state0`` is None.
@@ -210,7 +211,8 @@ def _scalar_decay_chunks(x, b, c, log_mag, parity, phase, chunk: int, state0,
     z0 = None if state0 is None else state0.transpose(-1, -2)          # (…, N, P): Z_0 = S_0ᵀ
     sign = None
     if parity is not None:                 # (−1)^(count of negative a_r, r ≤ t): exact in floats
-        sign = 1.0 - 2.0 * torch.remainder(parity.cumsum(1), 2.0)
+        with torch.no_grad():              # a 0/1 indicator: no gradient flows through it
+            sign = 1.0 - 2.0 * torch.remainder(parity.cumsum(1), 2.0)
     if phase is None:
         q, k = (c, b) if sign is None else (c * sign[..., None], b * sign[..., None])
         return decay_scan_chunked(q, k, x, log_mag, z0, chunk)
@@ -292,9 +294,9 @@ class MambaMixer(nn.Module):
         check_mode(mode)
         check_input(x, self.width, self.runs)
         H, N, P, R = self.n_heads, self.d_state, self.head_dim, self.runs
-        proj = self.in_proj(x)
-        xin, z, bb, cc = torch.split(proj[..., :-H], [self.width, self.width, H * N, H * N], dim=-1)
-        log_mag, parity, dt = self.transitions(proj[..., -H:])
+        xin, z, bb, cc, dt_raw = torch.split(self.in_proj(x), [self.width, self.width, H * N, H * N, H],
+                                             dim=-1)
+        log_mag, parity, dt = self.transitions(dt_raw)
         xin = xin.unflatten(-1, (H, P))
         u = xin * dt[..., None]
         bb, cc = bb.unflatten(-1, (H, N)), cc.unflatten(-1, (H, N))
