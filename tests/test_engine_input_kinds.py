@@ -50,6 +50,23 @@ def test_default_dtype_does_not_change_a_float32_run(engine, request):
     assert torch.get_default_dtype() == torch.float64          # the caller's setting is kept
 
 
+def test_default_dtype_does_not_change_a_head_run(default_dtype_float64):
+    from seqtheory.models.lm import quick_config, train_run
+    from seqtheory.models.lm_stacked import train_stacked
+    from seqtheory.models.text import TextData
+
+    data = TextData.from_corpus(b"abcdefghij" * 200, level="char", val_fraction=0.2)
+    cfg = quick_config(steps=4, warmup=1, eval_windows=2, panel_windows=1, seq_len=8, batch_size=2)
+    results = []
+    for dtype in (torch.float32, torch.float64):
+        torch.set_default_dtype(dtype)
+        results.append([train_run(data, cfg, "rownorm", 0.05, 0),
+                        train_stacked(data, cfg, [("rownorm", 0.05, 0), ("adamw", 0.01, 1)])[0]])
+    for a, b in zip(*results):
+        a.pop("seconds"), b.pop("seconds")
+        assert a == b
+
+
 def test_caller_state_does_not_change_a_run_and_is_restored():
     plain = train(CFG, device="cpu")
     torch.manual_seed(123)
