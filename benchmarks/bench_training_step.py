@@ -1,0 +1,199 @@
+"""The training step of the batched engine against the engine of main at 760aeba, in one run.
+
+    python benchmarks/bench_training_step.py [--device cpu|cuda] [--models mamba aussm ...]
+        [--depths 1 2] [--lengths 16 128] [--runs 4] [--reps 3] [--quick-job]
+    python -m pytest benchmarks/bench_training_step.py -m benchmark -s     (CPU, a small table)
+
+Per model, depth and training length ``T``: milliseconds per step of a group of ``--runs`` runs
+(S3 word problem, width 64, 4 heads, state 16, minibatch 32, float32, one torch thread on a CPU),
+tokens per second (``runs × 32 × T`` per step), and on CUDA the share of the step's wall time
+that the GPU spends in kernels (``torch.profiler``), for the current engine (``new``) and the
+engine of :data:`frozen_engine.BASELINE_COMMIT` (``old``, imported from the git history by
+:mod:`frozen_engine`; the package keeps one engine). A step's cost is the difference of two
+trainings of ``n1`` and ``n2`` steps (setup and evaluation cancel); the engines alternate
+``--reps`` times and the fastest repetition counts (CPU time on a CPU, so other processes on a
+shared machine distort it less; synchronised wall time on CUDA).
+
+``--quick-job``: the CPU seconds of one quick training job of ``seqtheory verify`` (the AUSSM
+depth-2 D8 group of the word-problem claims, 3 runs of 600 steps, evaluation included) with
+each engine, beside a fixed loop of 10^7 Python additions.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from frozen_engine import BASELINE_COMMIT, load_engine  # noqa: E402
+
+from seqtheory.models.batched import train_batched  # noqa: E402
+from seqtheory.models.train import TrainConfig  # noqa: E402
+
+MODELS = ("mamba", "signed_mamba", "aussm", "gla")
+
+
+def _configs(model: str, depth: int, T: int, runs: int, steps: int) -> list[TrainConfig]:
+    base = TrainConfig(task="S3", model=model, depth=depth, width=64, n_heads=4, d_state=16,
+                       train_length=T, n_train=512, n_test=32, steps=steps, batch_size=32,
+                       warmup=2, log_every=max(1, steps), checkpoint_every=10 ** 6,
+                       precision="fp32")
+    return [dataclasses.replace(base, seed=s) for s in range(runs)]
+
+
+def _engines():
+    old = load_engine()
+
+    def old_run(cfgs, device):
+        old_cfgs = [old.models.train.TrainConfig(**{k: v for k, v in dataclasses.asdict(c).items()
+                                                    if k != "code_revision"}) for c in cfgs]
+        return old.models.batched.train_batched(old_cfgs, device=device)
+
+    return {"old": old_run, "new": lambda cfgs, device: train_batched(cfgs, device=device)}
+
+
+def _clock(device: str):
+    if device == "cuda":
+        def now():
+            torch.cuda.synchronize()
+            return time.perf_counter()
+        return now
+    return time.process_time
+
+
+def _kernel_seconds(fn) -> tuple[float, float]:
+    """``(kernel seconds, wall seconds)`` of ``fn()`` on CUDA, from ``torch.profiler``."""
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    kernels = sum(getattr(e, "self_device_time_total", 0.0) for e in prof.key_averages()
+                  if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA)
+    return kernels / 1e6, wall
+
+
+def step_costs(model: str, depth: int, T: int, runs: int, device: str, reps: int,
+               n1: int, n2: int) -> dict[str, dict]:
+    """Per engine: ``ms_step``, ``tokens_s`` and (CUDA) ``kernel_share`` of one step of a group."""
+    engines, clock = _engines(), _clock(device)
+    short, long_ = _configs(model, depth, T, runs, n1), _configs(model, depth, T, runs, n2)
+    for run in engines.values():                                # warm-up: imports, kernels
+        run(_configs(model, depth, T, runs, 2), device)
+    best = {name: float("inf") for name in engines}
+    for _ in range(reps):
+        for name, run in engines.items():
+            t0 = clock()
+            run(short, device)
+            t1 = clock()
+            run(long_, device)
+            t2 = clock()
+            best[name] = min(best[name], ((t2 - t1) - (t1 - t0)) / (n2 - n1))
+    out = {}
+    for name, run in engines.items():
+        sec = max(best[name], 1e-9)
+        row = {"ms_step": 1e3 * sec, "tokens_s": runs * 32 * T / sec}
+        if device == "cuda":
+            k1, w1 = _kernel_seconds(lambda: run(short, device))
+            k2, w2 = _kernel_seconds(lambda: run(long_, device))
+            row["kernel_share"] = (k2 - k1) / max(1e-9, w2 - w1)
+        out[name] = row
+    return out
+
+
+def quick_job_cpu(reps: int = 2) -> dict:
+    """CPU seconds of the quick AUSSM depth-2 D8 job (3 runs) with each engine, and the loop."""
+    from seqtheory.proofs_checks import training_runs as tr
+    from seqtheory.proofs_checks.registry import Context, get_claim
+
+    ctx = Context()
+    jobs = tr.plan_jobs([get_claim("depth.exp.word_problems")], ctx)
+    group = [c for c in jobs if not isinstance(c, tr.StoreJob) and c.model == "aussm"
+             and c.depth == 2 and c.task == "D8"]
+    seen: set = set()
+    group = [c for c in group if not (c.key in seen or seen.add(c.key))]
+    engines = _engines()
+    best = {name: float("inf") for name in engines}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)               # as verify's training workers (one thread each)
+    try:
+        for _ in range(reps):
+            for name, run in engines.items():
+                t0 = time.process_time()
+                run(group, "cpu")
+                best[name] = min(best[name], time.process_time() - t0)
+    finally:
+        torch.set_num_threads(threads)
+    t0 = time.perf_counter()
+    s = 0
+    for i in range(10 ** 7):
+        s += i
+    return dict(best, runs=len(group), steps=group[0].steps, loop_s=time.perf_counter() - t0)
+
+
+def _table(rows: list[tuple], device: str) -> str:
+    head = f"{'model':13s} {'depth':>5s} {'T':>4s} | {'old ms/step':>11s} {'new ms/step':>11s} " \
+           f"{'speed-up':>8s} | {'old tok/s':>10s} {'new tok/s':>10s}"
+    if device == "cuda":
+        head += f" | {'old kernels':>11s} {'new kernels':>11s}"
+    lines = [head, "-" * len(head)]
+    for model, depth, T, r in rows:
+        o, n = r["old"], r["new"]
+        line = (f"{model:13s} {depth:5d} {T:4d} | {o['ms_step']:11.2f} {n['ms_step']:11.2f} "
+                f"{o['ms_step'] / n['ms_step']:7.2f}x | {o['tokens_s']:10.0f} {n['tokens_s']:10.0f}")
+        if device == "cuda":
+            line += f" | {100 * o['kernel_share']:10.0f}% {100 * n['kernel_share']:10.0f}%"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--models", nargs="+", default=list(MODELS))
+    ap.add_argument("--depths", nargs="+", type=int, default=[1, 2])
+    ap.add_argument("--lengths", nargs="+", type=int, default=[16, 128])
+    ap.add_argument("--runs", type=int, default=4)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--steps", nargs=2, type=int, default=None, metavar=("N1", "N2"),
+                    help="the two training lengths whose difference is timed")
+    ap.add_argument("--quick-job", action="store_true")
+    a = ap.parse_args(argv)
+    if a.device == "cpu":
+        torch.set_num_threads(1)
+    n1, n2 = a.steps or ((10, 40) if a.device == "cuda" else (4, 12))
+    print(f"baseline: main at {BASELINE_COMMIT}; device {a.device}"
+          + (f" ({torch.cuda.get_device_name(0)})" if a.device == "cuda" else "")
+          + f"; torch {torch.__version__}; group of {a.runs} runs, minibatch 32, width 64; "
+          f"step = difference of {n1} and {n2} steps, best of {a.reps}", flush=True)
+    rows = []
+    for model in a.models:
+        for depth in a.depths:
+            for T in a.lengths:
+                rows.append((model, depth, T, step_costs(model, depth, T, a.runs, a.device,
+                                                         a.reps, n1, n2)))
+                print(_table(rows[-1:], a.device).splitlines()[-1], flush=True)
+    print(_table(rows, a.device))
+    if a.quick_job:
+        q = quick_job_cpu()
+        print(f"quick job (AUSSM depth 2, D8, {q['runs']} runs x {q['steps']} steps): old "
+              f"{q['old']:.2f} CPU-s, new {q['new']:.2f} CPU-s, {q['old'] / q['new']:.2f}x less; "
+              f"loop {q['loop_s']:.2f} s")
+
+
+@pytest.mark.benchmark
+def test_training_step_table():
+    main(["--device", "cpu", "--models", "mamba", "aussm", "--depths", "1", "2",
+          "--lengths", "16", "128", "--runs", "2", "--reps", "2", "--quick-job"])
+
+
+if __name__ == "__main__":
+    main()
