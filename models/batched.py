@@ -52,8 +52,8 @@ from torch.func import functional_call, vmap
 from ._checks import check_optional_int
 
 from .model import MODEL_NAMES, SequenceModel
-from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_losses,
-                     train_arrays)
+from .recipe import checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, train_arrays
+from .compiled_step import check_compile, step_forward
 from .run_state import isolated_run_state
 from .stacking import stack_models, stacked_shell
 from .store import ResultsStore, RunHeldError, default_owner
@@ -284,7 +284,7 @@ def train_many(configs: Sequence[TrainConfig], max_group: int | None = None,
 def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = None,
                   device: str = "auto", owner: str | None = None,
                   on_progress: ProgressFn | None = None, lease_s: float = 120.0,
-                  threads: int | None = None) -> list[dict[str, Any]]:
+                  threads: int | None = None, compile: str | None = None) -> list[dict[str, Any]]:
     """Train runs of one shape together; returns one result per config, in order.
 
     ``configs``: TrainConfigs differing only in :data:`PER_RUN_FIELDS` (``ValueError`` naming the
@@ -298,6 +298,10 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     (a failure marks the unfinished runs failed); :class:`~seqtheory.models.store.RunHeldError`
     when another live worker holds one of them (nothing is claimed then). ``on_progress(info)`` is called every
     ``log_every`` steps with ``step``, ``steps`` and the per-run lists ``keys``, ``loss``, ``acc``.
+    ``compile``: ``None`` (eager, the default), ``"auto"`` (compiled on CUDA only) or a
+    ``torch.compile`` backend of :data:`~seqtheory.models.compiled_step.COMPILE_BACKENDS` for the
+    step's forward and backward (:mod:`seqtheory.models.compiled_step`: guarded, eager fallback);
+    ``ValueError`` for another value.
     """
     configs = _check_configs(configs)
     _check_one_shape(configs)
@@ -312,13 +316,15 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     if not todo:
         return results  # type: ignore[return-value]
     dev = resolve_device(device)
-    owner = owner or default_owner()
+    call = _Call(store, dev, owner or default_owner(), on_progress, lease_s,
+                 check_compile(compile, dev))
+    owner = call.owner
+    check_optional_int("threads", threads)
     claimed = _claim_all(store, [configs[i] for i in todo], owner, lease_s)
     finished: set[str] = set()
-    check_optional_int("threads", threads)
     try:
         with isolated_run_state(dev, threads):
-            _train_todo(configs, todo, results, finished, store, dev, owner, on_progress, lease_s)
+            _train_todo(configs, todo, results, finished, call)
     except BaseException as exc:
         for cfg in claimed:
             if cfg.key in finished:
@@ -331,9 +337,22 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     return results  # type: ignore[return-value]
 
 
-def _train_todo(configs, todo, results, finished, store, dev, owner, on_progress, lease_s) -> None:
+@dataclasses.dataclass(frozen=True)
+class _Call:
+    """The options of one :func:`train_batched` call that every group of it trains with."""
+
+    store: ResultsStore | None
+    dev: torch.device
+    owner: str
+    on_progress: ProgressFn | None
+    lease_s: float
+    compile: str | None
+
+
+def _train_todo(configs, todo, results, finished, call: _Call) -> None:
     """Train the runs ``configs[i]`` for ``i`` in ``todo`` (grouped by their checkpoints' step),
     store each finished one and put its result in ``results[i]``."""
+    store = call.store
     checkpoints = {i: store.load_checkpoint(configs[i]) if store is not None else None
                    for i in todo}
     by_start: dict[int, list[int]] = {}
@@ -341,11 +360,10 @@ def _train_todo(configs, todo, results, finished, store, dev, owner, on_progress
         by_start.setdefault(checkpoints[i]["step"] if checkpoints[i] else 0, []).append(i)
     for idx in by_start.values():
         group = [configs[i] for i in idx]
-        trained = _train_group(group, [checkpoints[i] for i in idx], store, dev, owner,
-                               on_progress, lease_s)
+        trained = _train_group(group, [checkpoints[i] for i in idx], call)
         for i, cfg, res in zip(idx, group, trained):
             if store is not None:
-                store.finish(cfg, owner, res)
+                store.finish(cfg, call.owner, res)
                 finished.add(cfg.key)
             results[i] = dict(res, from_store=False)
 
@@ -378,8 +396,10 @@ def _build_runs(cfgs: list[TrainConfig], dev: torch.device):
     return data, models
 
 
-def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store, dev, owner,
-                 on_progress, lease_s) -> list[dict[str, Any]]:
+def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None],
+                 call: _Call) -> list[dict[str, Any]]:
+    store, dev, owner, on_progress, lease_s = (call.store, call.dev, call.owner, call.on_progress,
+                                               call.lease_s)
     c0, R = cfgs[0], len(cfgs)
     regression, dtype = c0.is_rotation, run_dtype(c0)
     data, models = _build_runs(cfgs, dev)
@@ -398,6 +418,7 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
     lrs = torch.tensor([[c.lr * lr_factor(c, step) for c in cfgs] for step in range(c0.steps)],
                        dtype=dtype, device=dev)                 # the schedule of every step
     vocab = models[0].cfg.vocab_size
+    step_fn = step_forward(stacked, regression, call.compile, dev)
     curves = [list(ck["curve"]) if ck else [] for ck in checkpoints]
     elapsed = max((ck.get("elapsed", 0.0) for ck in checkpoints if ck), default=0.0)
     t0, last_hb = time.perf_counter(), time.time()
@@ -407,11 +428,7 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
             raise ValueError(f"tokens must lie in [0, {vocab})")
         xb = torch.as_tensor(xnp).to(dev)
         yb = torch.as_tensor(ynp, dtype=ydtype).to(dev)
-        def forward(xb=xb, yb=yb):
-            out = stacked.logits(xb)
-            return out, task_losses(out, yb, regression)
-
-        out, losses = checked_if_nonfinite(forward)
+        out, losses = checked_if_nonfinite(lambda xb=xb, yb=yb: step_fn(xb, yb))
         grads = opt.flatten(torch.autograd.grad(losses.sum(), plist))
         clip_grad_norm_per_run([grads], max_norm)
         opt.step(grads, lrs[step], weight_decay)

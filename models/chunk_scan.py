@@ -47,6 +47,14 @@ _LOG_FLOOR = -1e30
 _SUM_PARTS = ("segment", "after", "prefix")
 
 
+def _constant(builder, *args):
+    """``builder(*args)``, made once per argument set and kept (:func:`functools.lru_cache`);
+    under ``torch.compile`` built in the graph instead (a constant the compiler folds)."""
+    if torch.compiler.is_compiling():
+        return builder.__wrapped__(*args)
+    return builder(*args)
+
+
 @functools.lru_cache(maxsize=64)
 def _sum_matrix(L: int, parts: tuple[str, ...], device: torch.device, dtype: torch.dtype):
     """The constant 0/1 matrix ``(L, Σ widths)`` whose product with per-step values ``(…, L)``
@@ -76,7 +84,7 @@ def _sums(vals: torch.Tensor, parts: tuple[str, ...]) -> list[torch.Tensor]:
     coefficients are 0), so a sum of log-decays ``≤ 0`` has no cancellation. Values below
     ``−1e30`` (``-inf``: a closed gate; ``0 · (−inf)`` would be NaN) count as ``−1e30``."""
     L = vals.shape[-1]
-    out = vals.clamp_min(_LOG_FLOOR) @ _sum_matrix(L, parts, vals.device, vals.dtype)
+    out = vals.clamp_min(_LOG_FLOOR) @ _constant(_sum_matrix, L, parts, vals.device, vals.dtype)
     if len(parts) == 1:
         return [out]
     return list(out.split([L * L if p == "segment" else L for p in parts], dim=-1))
@@ -95,14 +103,14 @@ def segment_sums(vals: torch.Tensor, fill: float = float("-inf")) -> torch.Tenso
     """
     L = vals.shape[-1]
     (seg,) = _sums(vals, ("segment",))
-    return seg.unflatten(-1, (L, L)).masked_fill(_causal(L, vals.device, vals.dtype)[1], fill)
+    return seg.unflatten(-1, (L, L)).masked_fill(_constant(_causal, L, vals.device, vals.dtype)[1], fill)
 
 
 def _decays(seg: torch.Tensor) -> torch.Tensor:
     """The causal decay matrix ``exp`` of segment sums ``(…, L²)`` (:func:`_sums`), zeros above
     the diagonal, ``(…, L, L)``."""
     L = math.isqrt(seg.shape[-1])
-    return torch.exp(seg.unflatten(-1, (L, L))) * _causal(L, seg.device, seg.dtype)[0]
+    return torch.exp(seg.unflatten(-1, (L, L))) * _constant(_causal, L, seg.device, seg.dtype)[0]
 
 
 def decay_matrix(vals: torch.Tensor) -> torch.Tensor:
@@ -191,7 +199,7 @@ def decay_scan_chunked(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     kc, vc = (to_chunks(pad_time(t, pad), nc) for t in (k, v))
     scores = qc @ kc.transpose(-1, -2)                                  # (*, B, H, nc, L, L)
     if log_decay is None:
-        scores = scores.masked_fill(_causal(L, k.device, torch.float32)[1], 0.0)
+        scores = scores.masked_fill(_constant(_causal, L, k.device, torch.float32)[1], 0.0)
     else:
         g = to_chunks(pad_time(log_decay, pad), nc)                     # (B, H, nc, L)
         parts = ("segment",) + (("prefix",) if nc > 1 or state0 is not None else ()) + \
