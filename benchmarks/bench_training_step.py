@@ -7,7 +7,8 @@
 Per model, depth and training length ``T``: milliseconds per step of a group of ``--runs`` runs
 (S3 word problem, width 64, 4 heads, state 16, minibatch 32, float32, one torch thread on a CPU),
 tokens per second (``runs × 32 × T`` per step), and on CUDA the share of the step's wall time
-that the GPU spends in kernels (``torch.profiler``), for the current engine (``new``) and the
+that the GPU spends in kernels (``torch.profiler``), for the current engine (``new``; with
+``--compile BACKEND`` also ``compiled``, ``train_batched(compile=BACKEND)``) and the
 engine of :data:`frozen_engine.BASELINE_COMMIT` (``old``, imported from the git history by
 :mod:`frozen_engine`; the package keeps one engine). A step's cost is the difference of two
 trainings of ``n1`` and ``n2`` steps (setup and evaluation cancel); the engines alternate
@@ -46,7 +47,7 @@ def _configs(model: str, depth: int, T: int, runs: int, steps: int) -> list[Trai
     return [dataclasses.replace(base, seed=s) for s in range(runs)]
 
 
-def _engines():
+def _engines(compile: str | None = None):
     old = load_engine()
 
     def old_run(cfgs, device):
@@ -54,7 +55,11 @@ def _engines():
                                                     if k != "code_revision"}) for c in cfgs]
         return old.models.batched.train_batched(old_cfgs, device=device)
 
-    return {"old": old_run, "new": lambda cfgs, device: train_batched(cfgs, device=device)}
+    engines = {"old": old_run, "new": lambda cfgs, device: train_batched(cfgs, device=device)}
+    if compile:
+        engines["compiled"] = lambda cfgs, device: train_batched(cfgs, device=device,
+                                                                 compile=compile)
+    return engines
 
 
 def _clock(device: str):
@@ -82,9 +87,11 @@ def _kernel_seconds(fn) -> tuple[float, float]:
 
 
 def step_costs(model: str, depth: int, T: int, runs: int, device: str, reps: int,
-               n1: int, n2: int) -> dict[str, dict]:
-    """Per engine: ``ms_step``, ``tokens_s`` and (CUDA) ``kernel_share`` of one step of a group."""
-    engines, clock = _engines(), _clock(device)
+               n1: int, n2: int, compile: str | None = None) -> dict[str, dict]:
+    """Per engine (``old``, ``new``, and ``compiled`` with a ``compile`` backend): ``ms_step``,
+    ``tokens_s`` and (CUDA) ``kernel_share`` of one step of a group. The compiled engine's
+    first (warm-up) call compiles."""
+    engines, clock = _engines(compile), _clock(device)
     short, long_ = _configs(model, depth, T, runs, n1), _configs(model, depth, T, runs, n2)
     for run in engines.values():                                # warm-up: imports, kernels
         run(_configs(model, depth, T, runs, 2), device)
@@ -140,17 +147,20 @@ def quick_job_cpu(reps: int = 2) -> dict:
 
 
 def _table(rows: list[tuple], device: str) -> str:
-    head = f"{'model':13s} {'depth':>5s} {'T':>4s} | {'old ms/step':>11s} {'new ms/step':>11s} " \
-           f"{'speed-up':>8s} | {'old tok/s':>10s} {'new tok/s':>10s}"
+    names = list(rows[0][3])                                   # old, new[, compiled]
+    head = f"{'model':13s} {'depth':>5s} {'T':>4s} | " + " ".join(f"{n + ' ms/step':>16s}" for n in names) \
+        + " | " + " ".join(f"{n + ' x':>10s}" for n in names[1:]) + " | " \
+        + " ".join(f"{n + ' tok/s':>14s}" for n in names)
     if device == "cuda":
-        head += f" | {'old kernels':>11s} {'new kernels':>11s}"
+        head += " | " + " ".join(f"{n + ' kernels':>16s}" for n in names)
     lines = [head, "-" * len(head)]
     for model, depth, T, r in rows:
-        o, n = r["old"], r["new"]
-        line = (f"{model:13s} {depth:5d} {T:4d} | {o['ms_step']:11.2f} {n['ms_step']:11.2f} "
-                f"{o['ms_step'] / n['ms_step']:7.2f}x | {o['tokens_s']:10.0f} {n['tokens_s']:10.0f}")
+        o = r["old"]["ms_step"]
+        line = (f"{model:13s} {depth:5d} {T:4d} | " + " ".join(f"{r[n]['ms_step']:16.2f}" for n in names)
+                + " | " + " ".join(f"{o / r[n]['ms_step']:9.2f}x" for n in names[1:]) + " | "
+                + " ".join(f"{r[n]['tokens_s']:14.0f}" for n in names))
         if device == "cuda":
-            line += f" | {100 * o['kernel_share']:10.0f}% {100 * n['kernel_share']:10.0f}%"
+            line += " | " + " ".join(f"{100 * r[n]['kernel_share']:15.0f}%" for n in names)
         lines.append(line)
     return "\n".join(lines)
 
@@ -166,6 +176,8 @@ def main(argv=None) -> None:
     ap.add_argument("--steps", nargs=2, type=int, default=None, metavar=("N1", "N2"),
                     help="the two training lengths whose difference is timed")
     ap.add_argument("--quick-job", action="store_true")
+    ap.add_argument("--compile", default=None, metavar="BACKEND",
+                    help="also time train_batched(compile=BACKEND), e.g. inductor on CUDA")
     a = ap.parse_args(argv)
     if a.device == "cpu":
         torch.set_num_threads(1)
@@ -179,7 +191,7 @@ def main(argv=None) -> None:
         for depth in a.depths:
             for T in a.lengths:
                 rows.append((model, depth, T, step_costs(model, depth, T, a.runs, a.device,
-                                                         a.reps, n1, n2)))
+                                                         a.reps, n1, n2, a.compile)))
                 print(_table(rows[-1:], a.device).splitlines()[-1], flush=True)
     print(_table(rows, a.device))
     if a.quick_job:
