@@ -15,13 +15,16 @@ transitions of all tokens commute. State updates use the left action of SPEC §2
   ``α_t ∈ (0, 1)^{d_k}``, ``S_t = diag(α_t) S_{t−1} + k_t v_tᵀ``, ``o_t = S_tᵀ q_t``.
 
 Each layer has two mathematically identical forms, selected by ``forward(x, mode=...)``:
-``"recurrent"`` (step-by-step reference loop) and ``"parallel"`` (chunked: exact intra-chunk
-products computed in log space as segment sums, which are ≤ 0 and therefore never overflow, plus a
-short recurrence over chunk states). Tensors are ``(batch, time, width)``; any float dtype and
-device. Both forms agree in float64 to ~1e-12 (tests/test_layers.py), also at saturated gates
-(log-gates ``−1e4`` or ``≈ 0``) for every chunk size, and in float32 to ~1e-6 relative
-(tests/test_layers_saturated.py): no in-chunk quantity is the exponential of a positive
-number or a difference of cumulative sums.
+``"recurrent"`` (step-by-step reference loop, kept as the reference) and ``"parallel"`` (the
+closed form over chunks of :mod:`seqtheory.models.chunk_scan`: intra-chunk products from segment
+sums of log-decays, which are ≤ 0 and therefore never overflow, and the chunk start states of
+all chunks at once; signs and phases moved into read-outs and inputs, a rotating frame).
+Tensors are ``(batch, time, width)`` (``(runs, batch, time, width)`` for stacked runs,
+:mod:`seqtheory.models.stacking`); any float dtype and device. Both forms agree in float64 to
+~1e-12 (tests/test_layers.py, tests/test_chunk_scan.py, gradients included), also at saturated
+gates (log-gates ``−1e4`` or ``≈ 0``) for every chunk size, and in float32 to ~1e-6 relative
+(tests/test_layers_saturated.py): no in-chunk quantity is the exponential of a positive number
+or a difference of cumulative sums (GLA's factorised path, under its span bound, excepted).
 """
 from __future__ import annotations
 
