@@ -22,8 +22,9 @@ Each run is *the same run* as :func:`seqtheory.models.train.train` would train a
 
 The step reads one value back from the device (whether the losses are finite,
 :func:`~seqtheory.models.recipe.checked_if_nonfinite`), plus the logged losses and accuracies
-every ``log_every`` steps; tokens are checked on the host and the learning-rate schedule of
-every step is on the device from the start.
+every ``log_every`` steps; tokens are checked on the host, copied to a GPU from pinned memory
+without waiting, and the learning-rate schedule of every step is on the device from the start.
+Optionally the step is compiled (``compile``, :mod:`seqtheory.models.compiled_step`).
 
 Equivalence with one-at-a-time training is tested in float64 (tests/test_batched.py): losses,
 final parameters and test metrics agree to 1e-10 (the batched products round differently from
@@ -426,8 +427,8 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None],
         xnp, ynp = training_batches(cfgs, data, step)
         if xnp.size and (xnp.min() < 0 or xnp.max() >= vocab):     # checked on the host
             raise ValueError(f"tokens must lie in [0, {vocab})")
-        xb = torch.as_tensor(xnp).to(dev)
-        yb = torch.as_tensor(ynp, dtype=ydtype).to(dev)
+        xb = _to_device(torch.as_tensor(xnp), dev)
+        yb = _to_device(torch.as_tensor(ynp, dtype=ydtype), dev)
         out, losses = checked_if_nonfinite(lambda xb=xb, yb=yb: step_fn(xb, yb))
         grads = opt.flatten(torch.autograd.grad(losses.sum(), plist))
         clip_grad_norm_per_run([grads], max_norm)
@@ -447,6 +448,14 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None],
     train_time = elapsed + time.perf_counter() - t0
     return [_finish_run(r, cfgs[r], models[r], params, curves[r], data[r], arrays[r], dev,
                         train_time, R, c0.steps - start) for r in range(R)]
+
+
+def _to_device(t: torch.Tensor, dev: torch.device) -> torch.Tensor:
+    """``t`` (on the host) on ``dev``; to a GPU through pinned memory without waiting (a copy
+    from pageable memory would wait for the GPU's queued work: a host synchronisation)."""
+    if dev.type != "cuda":
+        return t.to(dev)
+    return t.pin_memory().to(dev, non_blocking=True)
 
 
 def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
