@@ -29,7 +29,7 @@ def _fresh_dynamo():
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
 def test_every_family_traces_without_graph_breaks(name):
-    models = [SequenceModel(ModelConfig(name, vocab_size=5, n_out=5, depth=2, width=8, n_heads=2,
+    models = [SequenceModel(ModelConfig(name, vocab_size=5, n_out=5, depth=1, width=8, n_heads=2,
                                         d_state=4)) for _ in range(2)]
     stacked = stack_models(models)
     x = torch.randint(0, 5, (2, 3, 7), generator=torch.Generator().manual_seed(0))
