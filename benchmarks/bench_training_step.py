@@ -1,7 +1,7 @@
 """The training step of the batched engine against the engine of main at 760aeba, in one run.
 
     python benchmarks/bench_training_step.py [--device cpu|cuda] [--models mamba aussm ...]
-        [--depths 1 2] [--lengths 16 128] [--runs 4] [--reps 3] [--quick-job]
+        [--depths 1 2] [--lengths 16 128] [--runs 4] [--reps 3] [--quick-job] [--compile BACKEND]
     python -m pytest benchmarks/bench_training_step.py -m benchmark -s     (CPU, a small table)
 
 Per model, depth and training length ``T``: milliseconds per step of a group of ``--runs`` runs
@@ -10,10 +10,10 @@ tokens per second (``runs × 32 × T`` per step), and on CUDA the share of the s
 that the GPU spends in kernels (``torch.profiler``), for the current engine (``new``; with
 ``--compile BACKEND`` also ``compiled``, ``train_batched(compile=BACKEND)``) and the
 engine of :data:`frozen_engine.BASELINE_COMMIT` (``old``, imported from the git history by
-:mod:`frozen_engine`; the package keeps one engine). A step's cost is the difference of two
-trainings of ``n1`` and ``n2`` steps (setup and evaluation cancel); the engines alternate
-``--reps`` times and the fastest repetition counts (CPU time on a CPU, so other processes on a
-shared machine distort it less; synchronised wall time on CUDA).
+:mod:`frozen_engine`; the package keeps one engine). A step's cost is the median of the
+intervals between the training's logs (every ``--every`` steps; setup and evaluation excluded),
+the least over ``--reps`` trainings, the engines alternating (CPU time on a CPU, so other
+processes on a shared machine distort it less; synchronised wall time on CUDA).
 
 ``--quick-job``: the CPU seconds of one quick training job of ``seqtheory verify`` (the AUSSM
 depth-2 D8 group of the word-problem claims, 3 runs of 600 steps, evaluation included) with
@@ -39,26 +39,29 @@ from seqtheory.models.train import TrainConfig  # noqa: E402
 MODELS = ("mamba", "signed_mamba", "aussm", "gla")
 
 
-def _configs(model: str, depth: int, T: int, runs: int, steps: int) -> list[TrainConfig]:
+def _configs(model: str, depth: int, T: int, runs: int, steps: int,
+             log_every: int | None = None) -> list[TrainConfig]:
     base = TrainConfig(task="S3", model=model, depth=depth, width=64, n_heads=4, d_state=16,
                        train_length=T, n_train=512, n_test=32, steps=steps, batch_size=32,
-                       warmup=2, log_every=max(1, steps), checkpoint_every=10 ** 6,
-                       precision="fp32")
+                       warmup=2, log_every=log_every or max(1, steps),
+                       checkpoint_every=10 ** 6, precision="fp32")
     return [dataclasses.replace(base, seed=s) for s in range(runs)]
 
 
 def _engines(compile: str | None = None):
     old = load_engine()
 
-    def old_run(cfgs, device):
+    def old_run(cfgs, device, on_progress=None):
         old_cfgs = [old.models.train.TrainConfig(**{k: v for k, v in dataclasses.asdict(c).items()
                                                     if k != "code_revision"}) for c in cfgs]
-        return old.models.batched.train_batched(old_cfgs, device=device)
+        return old.models.batched.train_batched(old_cfgs, device=device, on_progress=on_progress)
 
-    engines = {"old": old_run, "new": lambda cfgs, device: train_batched(cfgs, device=device)}
+    engines = {"old": old_run,
+               "new": lambda cfgs, device, on_progress=None: train_batched(
+                   cfgs, device=device, on_progress=on_progress)}
     if compile:
-        engines["compiled"] = lambda cfgs, device: train_batched(cfgs, device=device,
-                                                                 compile=compile)
+        engines["compiled"] = lambda cfgs, device, on_progress=None: train_batched(
+            cfgs, device=device, on_progress=on_progress, compile=compile)
     return engines
 
 
@@ -87,28 +90,30 @@ def _kernel_seconds(fn) -> tuple[float, float]:
 
 
 def step_costs(model: str, depth: int, T: int, runs: int, device: str, reps: int,
-               n1: int, n2: int, compile: str | None = None) -> dict[str, dict]:
+               intervals: int, every: int, compile: str | None = None) -> dict[str, dict]:
     """Per engine (``old``, ``new``, and ``compiled`` with a ``compile`` backend): ``ms_step``,
-    ``tokens_s`` and (CUDA) ``kernel_share`` of one step of a group. The compiled engine's
-    first (warm-up) call compiles."""
+    ``tokens_s`` and (CUDA) ``kernel_share`` of one step of a group. A training of
+    ``(intervals + 1) · every`` steps logs every ``every`` steps; the clock is read at each log
+    (``on_progress``; on CUDA after the log's read-back, i.e. with the queued work done), and a
+    step costs the median interval over ``every``, the least over ``reps`` trainings (the
+    engines alternate). The compiled engine's first (warm-up) training compiles."""
     engines, clock = _engines(compile), _clock(device)
-    short, long_ = _configs(model, depth, T, runs, n1), _configs(model, depth, T, runs, n2)
+    cfgs = _configs(model, depth, T, runs, (intervals + 1) * every, every)
     for run in engines.values():                                # warm-up: imports, kernels
         run(_configs(model, depth, T, runs, 2), device)
     best = {name: float("inf") for name in engines}
     for _ in range(reps):
         for name, run in engines.items():
-            t0 = clock()
-            run(short, device)
-            t1 = clock()
-            run(long_, device)
-            t2 = clock()
-            best[name] = min(best[name], ((t2 - t1) - (t1 - t0)) / (n2 - n1))
+            stamps: list[float] = []
+            run(cfgs, device, lambda info: stamps.append(clock()))
+            gaps = sorted(b - a for a, b in zip(stamps, stamps[1:]))
+            best[name] = min(best[name], gaps[len(gaps) // 2] / every)
     out = {}
     for name, run in engines.items():
         sec = max(best[name], 1e-9)
         row = {"ms_step": 1e3 * sec, "tokens_s": runs * 32 * T / sec}
         if device == "cuda":
+            short, long_ = (_configs(model, depth, T, runs, n * every, every) for n in (1, 4))
             k1, w1 = _kernel_seconds(lambda: run(short, device))
             k2, w2 = _kernel_seconds(lambda: run(long_, device))
             row["kernel_share"] = (k2 - k1) / max(1e-9, w2 - w1)
@@ -173,25 +178,27 @@ def main(argv=None) -> None:
     ap.add_argument("--lengths", nargs="+", type=int, default=[16, 128])
     ap.add_argument("--runs", type=int, default=4)
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--steps", nargs=2, type=int, default=None, metavar=("N1", "N2"),
-                    help="the two training lengths whose difference is timed")
+    ap.add_argument("--intervals", type=int, default=None,
+                    help="timed intervals per training (their median counts)")
+    ap.add_argument("--every", type=int, default=2, help="steps per timed interval")
     ap.add_argument("--quick-job", action="store_true")
     ap.add_argument("--compile", default=None, metavar="BACKEND",
                     help="also time train_batched(compile=BACKEND), e.g. inductor on CUDA")
     a = ap.parse_args(argv)
     if a.device == "cpu":
         torch.set_num_threads(1)
-    n1, n2 = a.steps or ((10, 40) if a.device == "cuda" else (4, 12))
+    intervals = a.intervals or (20 if a.device == "cuda" else 7)
     print(f"baseline: main at {BASELINE_COMMIT}; device {a.device}"
           + (f" ({torch.cuda.get_device_name(0)})" if a.device == "cuda" else "")
           + f"; torch {torch.__version__}; group of {a.runs} runs, minibatch 32, width 64; "
-          f"step = difference of {n1} and {n2} steps, best of {a.reps}", flush=True)
+          f"step = median of {intervals} intervals of {a.every} steps, least of {a.reps} "
+          f"trainings", flush=True)
     rows = []
     for model in a.models:
         for depth in a.depths:
             for T in a.lengths:
                 rows.append((model, depth, T, step_costs(model, depth, T, a.runs, a.device,
-                                                         a.reps, n1, n2, a.compile)))
+                                                         a.reps, intervals, a.every, a.compile)))
                 print(_table(rows[-1:], a.device).splitlines()[-1], flush=True)
     print(_table(rows, a.device))
     if a.quick_job:
