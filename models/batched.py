@@ -43,6 +43,7 @@ import dataclasses
 import time
 import traceback
 import warnings
+import weakref
 from dataclasses import asdict
 from typing import Any, Callable, Sequence
 
@@ -138,7 +139,7 @@ def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
         raise ValueError(f"tokens must have shape (runs, batch, time), got {tuple(tokens.shape)}")
     R = tokens.shape[0]
     if strategy in ("auto", "stacked"):
-        shell = stacked_shell(template, R)
+        shell = _shell(template, R)
         shell.check_tokens(tokens)
         return functional_call(_Logits(shell), {f"model.{n}": p for n, p in params.items()},
                                (tokens, mode))
@@ -151,6 +152,18 @@ def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
             warnings.filterwarnings("ignore", message="There is a performance drop")
             return vmap(call)(params, tokens)
     return torch.stack([call({n: p[r] for n, p in params.items()}, tokens[r]) for r in range(R)])
+
+
+_SHELLS: "weakref.WeakKeyDictionary[SequenceModel, dict[int, SequenceModel]]" = weakref.WeakKeyDictionary()
+
+
+def _shell(template: SequenceModel, runs: int) -> SequenceModel:
+    """The stacked copy of ``template``'s architecture for ``runs`` runs (made once per template
+    and number of runs; ``functional_call`` supplies every parameter)."""
+    shells = _SHELLS.setdefault(template, {})
+    if runs not in shells:
+        shells[runs] = stacked_shell(template, runs)
+    return shells[runs]
 
 
 class _Logits(torch.nn.Module):
