@@ -89,7 +89,7 @@ def test_step_breakdown(batch):
     y = torch.as_tensor(data.train_labels[:R * batch]).reshape(R, batch, T)
 
     rows = []
-    for k, strategy in ((4, "vmap"), (8, "vmap"), (16, "vmap"), (16, "loop")):
+    for k, strategy in ((4, "vmap"), (8, "vmap"), (16, "vmap"), (16, "loop"), (16, "stacked")):
         sub = {n: p[:k].detach().clone().requires_grad_() for n, p in params.items()}
         leaves = list(sub.values())
 

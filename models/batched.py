@@ -2,11 +2,11 @@
 
 Runs that share a *shape* (same task, model, depth, width, lengths, steps, batch size, precision:
 every :class:`~seqtheory.models.train.TrainConfig` field except :data:`PER_RUN_FIELDS`) are
-trained together. Their parameters are stacked along a leading run dimension ``R``; one forward
-pass maps the model over the runs with ``torch.func.vmap`` of ``torch.func.functional_call``
-(the layers' parallel, chunked forms run under ``vmap`` unchanged), and one backward pass gives
-every run its own gradient (the total loss is the plain sum of the per-run losses, so no
-gradient mixes runs).
+trained together. Their parameters are stacked along a leading run dimension ``R`` in one
+stacked model (:func:`seqtheory.models.stacking.stack_models`: the layers' own forward code with
+one matrix product per run in each linear map, and the parameter-free scans over the runs'
+sequences as one batch); one backward pass gives every run its own gradient (the total loss is
+the plain sum of the per-run losses, so no gradient mixes runs).
 
 Each run is *the same run* as :func:`seqtheory.models.train.train` would train alone
 (:mod:`seqtheory.models.recipe`):
@@ -16,13 +16,19 @@ Each run is *the same run* as :func:`seqtheory.models.train.train` would train a
   fresh words with the length curriculum; its dataset from ``cfg.data_seed``/``shuffle_labels``),
 * its own optimizer: AdamW (betas (0.9, 0.999), eps 1e-8) with its own learning rate, warm-up,
   cosine schedule and decoupled weight decay, and gradient-norm clipping at its own
-  ``grad_clip`` over its own parameters (:class:`StackedAdamW`, :func:`clip_grad_norm_per_run`).
+  ``grad_clip`` over its own parameters (:class:`StackedAdamW`, :func:`clip_grad_norm_per_run`:
+  a few operations on one flat ``(R, n_parameters)`` buffer per step, whatever the number of
+  parameter tensors).
+
+The step reads one value back from the device (whether the losses are finite,
+:func:`~seqtheory.models.recipe.checked_if_nonfinite`), plus the logged losses and accuracies
+every ``log_every`` steps; tokens are checked on the host, copied to a GPU from pinned memory
+without waiting, and the learning-rate schedule of every step is on the device from the start.
+Optionally the step is compiled (``compile``, :mod:`seqtheory.models.compiled_step`).
 
 Equivalence with one-at-a-time training is tested in float64 (tests/test_batched.py): losses,
-final parameters and test metrics agree to 1e-10 (on torch 2.13's CPU kernels they are
-bit-identical, in float32 too; a build whose batched matrix products round differently from the
-unbatched ones may differ in the last bits). Precisions ``fp32`` and ``fp64``; ``bf16`` is
-refused.
+final parameters and test metrics agree to 1e-10 (the batched products round differently from
+the unbatched ones in the last bits). Precisions ``fp32`` and ``fp64``; ``bf16`` is refused.
 
 Results have the dict format of ``train`` (``config``, ``key``, ``curve``, ``test``, ``train`` …)
 plus ``engine = {"name": "batched", "group_size": R}``; ``train_time_s`` is the wall time of the
@@ -37,6 +43,7 @@ import dataclasses
 import time
 import traceback
 import warnings
+import weakref
 from dataclasses import asdict
 from typing import Any, Callable, Sequence
 
@@ -47,11 +54,13 @@ from torch.func import functional_call, vmap
 from ._checks import check_optional_int
 
 from .model import MODEL_NAMES, SequenceModel
-from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
-                     train_arrays)
+from .recipe import checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, train_arrays
+from .compiled_step import check_compile, step_forward
+from .run_state import isolated_run_state
+from .stacking import stack_models, stacked_shell
 from .store import ResultsStore, RunHeldError, default_owner
 from .train import (TrainConfig, build_model, build_task, evaluate, resolve_device,
-                    training_batch)
+                    training_batches)
 
 __all__ = ["PER_RUN_FIELDS", "VMAP_MODELS", "shape_key", "train_batched", "train_many",
            "StackedAdamW", "clip_grad_norm_per_run", "stacked_forward"]
@@ -59,10 +68,9 @@ __all__ = ["PER_RUN_FIELDS", "VMAP_MODELS", "shape_key", "train_batched", "train
 #: TrainConfig fields that may differ between the runs of one batched group.
 PER_RUN_FIELDS = ("seed", "data_seed", "lr", "weight_decay", "warmup", "grad_clip",
                   "shuffle_labels")
-#: Models whose layers run under ``torch.func.vmap``; the others (``deltanet``, ``deltaproduct``:
-#: their mixer writes a batched query into an unbatched buffer in place, which ``vmap`` refuses)
-#: loop over the runs inside one autograd graph.
-VMAP_MODELS = ("transformer", "mamba", "signed_mamba", "aussm", "gla")
+#: Models the batched engine stacks (every :class:`SequenceModel` family); their layers also run
+#: under ``torch.func.vmap`` (:func:`stacked_forward`'s ``"vmap"`` strategy).
+VMAP_MODELS = MODEL_NAMES
 ProgressFn = Callable[[dict], None]
 _CLIP_EPS = 1e-6        # torch.nn.utils.clip_grad_norm_: coef = max_norm / (norm + 1e-6)
 
@@ -116,59 +124,57 @@ def stacked_forward(template: SequenceModel, params: dict[str, torch.Tensor],
 
     ``params``: name → stacked parameter ``(R, *shape)`` (names of ``template.named_parameters()``);
     ``tokens``: long ``(R, B, T)``, run ``r`` reads ``tokens[r]``. Returns ``(R, B, T, n_out)``:
-    ``out[r] = SequenceModel.forward(tokens[r])`` with run ``r``'s parameters. ``strategy``:
-    ``"vmap"`` (``torch.func.vmap`` over the runs), ``"loop"`` (a loop over the runs, one
-    autograd graph; ``ValueError`` for any other name), or ``"auto"``
-    (``vmap`` for :data:`VMAP_MODELS`, else ``loop``). The body is
-    ``SequenceModel.forward`` (embedding, positions, blocks, final norm, readout) without its
-    token checks, which read tensor values and cannot run under ``vmap``; the tokens are checked
-    here once for all runs (``ValueError`` outside ``[0, vocab_size)``, ``TypeError`` for a
+    ``out[r] = SequenceModel.forward(tokens[r])`` with run ``r``'s parameters, differentiable in
+    ``params``. ``strategy``: ``"stacked"`` (a stacked copy of ``template``,
+    :mod:`seqtheory.models.stacking`; ``"auto"`` is this one), ``"vmap"`` (``torch.func.vmap``
+    of ``SequenceModel.logits`` over the runs) or ``"loop"`` (a loop over the runs, one autograd
+    graph); ``ValueError`` for any other name. The tokens are checked once for all runs
+    (``ValueError`` outside ``[0, vocab_size)`` or of another shape, ``TypeError`` for a
     non-integer tensor).
     """
-    if not isinstance(tokens, torch.Tensor) or tokens.dtype not in (torch.int64, torch.int32):
-        raise TypeError("tokens must be an integer torch.Tensor of shape (runs, batch, time)")
-    if tokens.ndim != 3:
+    if strategy not in ("auto", "stacked", "vmap", "loop"):
+        raise ValueError(f"strategy must be 'auto', 'stacked', 'vmap' or 'loop', got {strategy!r}")
+    if not isinstance(tokens, torch.Tensor) or tokens.ndim != 3:
+        template.check_tokens(tokens)          # the unstacked message names the dtype or shape
         raise ValueError(f"tokens must have shape (runs, batch, time), got {tuple(tokens.shape)}")
-    if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= template.cfg.vocab_size):
-        raise ValueError(f"tokens must lie in [0, {template.cfg.vocab_size})")
-    if strategy not in ("auto", "vmap", "loop"):
-        raise ValueError(f"strategy must be 'auto', 'vmap' or 'loop', got {strategy!r}")
-    if strategy == "auto":
-        strategy = "vmap" if template.cfg.name in VMAP_MODELS else "loop"
-    groups = _split_params(template, params)
+    R = tokens.shape[0]
+    if strategy in ("auto", "stacked"):
+        shell = _shell(template, R)
+        shell.check_tokens(tokens)
+        return functional_call(_Logits(shell), {f"model.{n}": p for n, p in params.items()},
+                               (tokens, mode))
+    for r in range(R):
+        template.check_tokens(tokens[r])
+    one = _Logits(template)
+    call = lambda p, x: functional_call(one, {f"model.{n}": v for n, v in p.items()}, (x, mode))  # noqa: E731
     if strategy == "vmap":
         with warnings.catch_warnings():     # torch's CPU attention kernel has no batching rule yet
             warnings.filterwarnings("ignore", message="There is a performance drop")
-            return vmap(lambda p, x: _forward_one(template, p, x, mode))(groups, tokens)
-    return torch.stack([_forward_one(template, _select(groups, r), tokens[r], mode)
-                        for r in range(tokens.shape[0])])
+            return vmap(call)(params, tokens)
+    return torch.stack([call({n: p[r] for n, p in params.items()}, tokens[r]) for r in range(R)])
 
 
-def _select(groups: dict, r: int) -> dict:
-    return {k: {n: p[r] for n, p in sub.items()} for k, sub in groups.items()}
+_SHELLS: "weakref.WeakKeyDictionary[SequenceModel, dict[int, SequenceModel]]" = weakref.WeakKeyDictionary()
 
 
-def _split_params(template: SequenceModel, params: dict) -> dict:
-    """``params`` grouped by the top-level sub-module of ``template`` that owns them."""
-    out: dict[str, dict] = {}
-    for name, p in params.items():
-        head, _, rest = name.partition(".")
-        if head == "blocks":
-            i, _, rest = rest.partition(".")
-            head = f"blocks.{i}"
-        out.setdefault(head, {})[rest] = p
-    return out
+def _shell(template: SequenceModel, runs: int) -> SequenceModel:
+    """The stacked copy of ``template``'s architecture for ``runs`` runs (made once per template
+    and number of runs; ``functional_call`` supplies every parameter)."""
+    shells = _SHELLS.setdefault(template, {})
+    if runs not in shells:
+        shells[runs] = stacked_shell(template, runs)
+    return shells[runs]
 
 
-def _forward_one(template: SequenceModel, p: dict, tokens: torch.Tensor, mode: str):
-    x = functional_call(template.embed, p["embed"], (tokens,))
-    if template.pos is not None:
-        x = x + functional_call(template.pos, p["pos"],
-                                (torch.arange(tokens.shape[-1], device=tokens.device),))[None]
-    for i, blk in enumerate(template.blocks):
-        x = functional_call(blk, p[f"blocks.{i}"], (x, mode))
-    return functional_call(template.readout, p["readout"],
-                           (functional_call(template.norm, p["norm"], (x,)),))
+class _Logits(torch.nn.Module):
+    """``model.logits`` as a module's forward (for ``functional_call``)."""
+
+    def __init__(self, model: SequenceModel):
+        super().__init__()
+        self.model = model
+
+    def forward(self, tokens: torch.Tensor, mode: str) -> torch.Tensor:
+        return self.model.logits(tokens, mode)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,13 +184,17 @@ def _forward_one(template: SequenceModel, p: dict, tokens: torch.Tensor, mode: s
 def clip_grad_norm_per_run(grads: Sequence[torch.Tensor], max_norm: torch.Tensor) -> torch.Tensor:
     """Clip each run's gradient to global 2-norm ``max_norm[r]``, in place.
 
-    ``grads``: stacked gradients ``(R, *shape)``; ``max_norm``: ``(R,)``. Run ``r``'s norm is over
-    all of its gradients, as ``torch.nn.utils.clip_grad_norm_`` computes it for one run, and the
-    gradients are scaled by ``min(1, max_norm / (norm + 1e-6))``. Returns the norms ``(R,)``
-    before clipping.
+    ``grads``: stacked gradients ``(R, *shape)`` (or one flat ``(R, n)`` tensor of all of them,
+    :meth:`StackedAdamW.flatten`); ``max_norm``: ``(R,)``. Run ``r``'s norm is over all of its
+    gradients, as ``torch.nn.utils.clip_grad_norm_`` computes it for one run, and the gradients
+    are scaled by ``min(1, max_norm / (norm + 1e-6))``. Returns the norms ``(R,)`` before
+    clipping.
     """
     R = grads[0].shape[0]
-    norms = torch.stack([g.reshape(R, -1).norm(dim=1) for g in grads], dim=1).norm(dim=1)
+    if len(grads) == 1:
+        norms = grads[0].reshape(R, -1).norm(dim=1)
+    else:
+        norms = torch.stack([g.reshape(R, -1).norm(dim=1) for g in grads], dim=1).norm(dim=1)
     coef = (max_norm.to(norms.dtype) / (norms + _CLIP_EPS)).clamp(max=1.0)
     for g in grads:
         g.mul_(coef.to(g.dtype).view((R,) + (1,) * (g.ndim - 1)))
@@ -197,46 +207,66 @@ class StackedAdamW:
     betas ``(β1, β2)``, bias corrections, ``eps`` added to the corrected root second moment)
     with its own ``lr_r`` and ``wd_r``; moments are per run, so runs never mix.
 
-    ``step(grads, lr, weight_decay)``: ``grads`` stacked like the parameters; ``lr`` and
-    ``weight_decay`` sequences of ``R`` floats (the current learning rates, schedule applied;
-    ``ValueError`` for other lengths). ``t`` counts the steps taken (bias corrections use it).
+    The parameters (one dtype and device) are moved into one flat buffer ``flat (R, n)`` (each
+    parameter tensor becomes a view of its columns, in place: ``param.data`` is re-pointed), and
+    the moments ``exp_avg_flat``, ``exp_avg_sq_flat`` are buffers of the same layout, so a step
+    is a few operations on ``(R, n)`` tensors whatever the number of parameters (the per-run
+    learning rates broadcast as ``(R, 1)``). ``exp_avg`` / ``exp_avg_sq``: per-parameter views
+    of the moments, shaped like the parameters.
+
+    ``step(grads, lr, weight_decay)``: ``grads`` stacked like the parameters (a list), or flat
+    ``(R, n)`` (:meth:`flatten`); ``lr`` and ``weight_decay`` of ``R`` values each (sequences of
+    floats, or ``(R,)`` tensors on the parameters' device: the current learning rates, schedule
+    applied; ``ValueError`` for other lengths). ``t`` counts the steps taken (bias corrections
+    use it).
     """
 
     def __init__(self, params: Sequence[torch.Tensor], betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8):
         self.params = list(params)
+        if len({(p.dtype, p.device) for p in self.params}) != 1:
+            raise ValueError("params must share one dtype and device")
+        R = self.params[0].shape[0]
         self.betas, self.eps, self.t = betas, eps, 0
-        self.exp_avg = [torch.zeros_like(p) for p in self.params]
-        self.exp_avg_sq = [torch.zeros_like(p) for p in self.params]
+        with torch.no_grad():
+            self.flat = torch.cat([p.detach().reshape(R, -1) for p in self.params], dim=1)
+            for p, v in zip(self.params, self._views(self.flat)):
+                p.data = v
+        self.exp_avg_flat = torch.zeros_like(self.flat)
+        self.exp_avg_sq_flat = torch.zeros_like(self.flat)
+        self.exp_avg = self._views(self.exp_avg_flat)
+        self.exp_avg_sq = self._views(self.exp_avg_sq_flat)
+
+    def _views(self, flat: torch.Tensor) -> list[torch.Tensor]:
+        sizes = [p[0].numel() for p in self.params]
+        return [v.view(p.shape) for v, p in zip(flat.split(sizes, dim=1), self.params)]
+
+    def flatten(self, grads: Sequence[torch.Tensor]) -> torch.Tensor:
+        """The gradients ``grads`` (one per parameter, stacked like it) as one ``(R, n)``
+        tensor in the layout of :attr:`flat`."""
+        R = self.flat.shape[0]
+        return torch.cat([g.reshape(R, -1) for g in grads], dim=1)
 
     @torch.no_grad()
-    def step(self, grads: Sequence[torch.Tensor], lr: Sequence[float],
-             weight_decay: Sequence[float]) -> None:
-        R = self.params[0].shape[0]
-        if len(lr) != R or len(weight_decay) != R or len(grads) != len(self.params):
+    def step(self, grads: Sequence[torch.Tensor] | torch.Tensor, lr, weight_decay) -> None:
+        R = self.flat.shape[0]
+        if len(lr) != R or len(weight_decay) != R or (
+                not isinstance(grads, torch.Tensor) and len(grads) != len(self.params)):
             raise ValueError(f"step needs one gradient per parameter ({len(self.params)}) and "
-                             f"{R} learning rates and weight decays, got {len(grads)}, "
+                             f"{R} learning rates and weight decays, got "
+                             f"{1 if isinstance(grads, torch.Tensor) else len(grads)}, "
                              f"{len(lr)}, {len(weight_decay)}")
+        g = grads if isinstance(grads, torch.Tensor) else self.flatten(grads)
+        lr, wd = (torch.as_tensor(v, dtype=self.flat.dtype, device=self.flat.device).view(R, 1)
+                  for v in (lr, weight_decay))
         self.t += 1
         b1, b2 = self.betas
         bc1, bc2_sqrt = 1 - b1 ** self.t, (1 - b2 ** self.t) ** 0.5
-        p0 = self.params[0]
-        decay = torch.tensor([1 - a * w for a, w in zip(lr, weight_decay)], dtype=p0.dtype,
-                             device=p0.device)
-        step_size = torch.tensor([a / bc1 for a in lr], dtype=p0.dtype, device=p0.device)
-        # the update of each parameter, as one list operation per step of it (torch._foreach_*:
-        # the same per-tensor kernels, one Python call for all parameters)
-        shapes = [(p.shape[0],) + (1,) * (p.ndim - 1) for p in self.params]
-        params, grads = self.params, list(grads)
-        torch._foreach_mul_(params, [decay.view(sh) for sh in shapes])
-        torch._foreach_lerp_(self.exp_avg, grads, 1 - b1)
-        torch._foreach_mul_(self.exp_avg_sq, b2)
-        torch._foreach_addcmul_(self.exp_avg_sq, grads, grads, value=1 - b2)
-        denom = torch._foreach_div(torch._foreach_sqrt(self.exp_avg_sq), bc2_sqrt)
-        torch._foreach_add_(denom, self.eps)
-        upd = torch._foreach_div(torch._foreach_mul(self.exp_avg, [step_size.view(sh) for sh in shapes]),
-                                 denom)
-        torch._foreach_sub_(params, upd)
+        self.flat.mul_(1 - lr * wd)
+        self.exp_avg_flat.lerp_(g, 1 - b1)
+        self.exp_avg_sq_flat.mul_(b2).addcmul_(g, g, value=1 - b2)
+        denom = (self.exp_avg_sq_flat.sqrt() / bc2_sqrt).add_(self.eps)
+        self.flat.addcdiv_(self.exp_avg_flat * (lr / bc1), denom, value=-1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,7 +298,7 @@ def train_many(configs: Sequence[TrainConfig], max_group: int | None = None,
 def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = None,
                   device: str = "auto", owner: str | None = None,
                   on_progress: ProgressFn | None = None, lease_s: float = 120.0,
-                  threads: int | None = None) -> list[dict[str, Any]]:
+                  threads: int | None = None, compile: str | None = None) -> list[dict[str, Any]]:
     """Train runs of one shape together; returns one result per config, in order.
 
     ``configs``: TrainConfigs differing only in :data:`PER_RUN_FIELDS` (``ValueError`` naming the
@@ -282,6 +312,10 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     (a failure marks the unfinished runs failed); :class:`~seqtheory.models.store.RunHeldError`
     when another live worker holds one of them (nothing is claimed then). ``on_progress(info)`` is called every
     ``log_every`` steps with ``step``, ``steps`` and the per-run lists ``keys``, ``loss``, ``acc``.
+    ``compile``: ``None`` (eager, the default), ``"auto"`` (compiled on CUDA only) or a
+    ``torch.compile`` backend of :data:`~seqtheory.models.compiled_step.COMPILE_BACKENDS` for the
+    step's forward and backward (:mod:`seqtheory.models.compiled_step`: guarded, eager fallback);
+    ``ValueError`` for another value.
     """
     configs = _check_configs(configs)
     _check_one_shape(configs)
@@ -296,28 +330,15 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
     if not todo:
         return results  # type: ignore[return-value]
     dev = resolve_device(device)
-    owner = owner or default_owner()
+    call = _Call(store, dev, owner or default_owner(), on_progress, lease_s,
+                 check_compile(compile, dev))
+    owner = call.owner
+    check_optional_int("threads", threads)
     claimed = _claim_all(store, [configs[i] for i in todo], owner, lease_s)
     finished: set[str] = set()
-    check_optional_int("threads", threads)
-    old_threads = torch.get_num_threads()
     try:
-        if threads:
-            torch.set_num_threads(threads)
-        checkpoints = {i: store.load_checkpoint(configs[i]) if store is not None else None
-                       for i in todo}
-        by_start: dict[int, list[int]] = {}
-        for i in todo:
-            by_start.setdefault(checkpoints[i]["step"] if checkpoints[i] else 0, []).append(i)
-        for idx in by_start.values():
-            group = [configs[i] for i in idx]
-            trained = _train_group(group, [checkpoints[i] for i in idx], store, dev, owner,
-                                   on_progress, lease_s)
-            for i, cfg, res in zip(idx, group, trained):
-                if store is not None:
-                    store.finish(cfg, owner, res)
-                    finished.add(cfg.key)
-                results[i] = dict(res, from_store=False)
+        with isolated_run_state(dev, threads):
+            _train_todo(configs, todo, results, finished, call)
     except BaseException as exc:
         for cfg in claimed:
             if cfg.key in finished:
@@ -327,9 +348,38 @@ def train_batched(configs: Sequence[TrainConfig], store: ResultsStore | None = N
             else:
                 store.release(cfg, owner)
         raise
-    finally:
-        torch.set_num_threads(old_threads)
     return results  # type: ignore[return-value]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Call:
+    """The options of one :func:`train_batched` call that every group of it trains with."""
+
+    store: ResultsStore | None
+    dev: torch.device
+    owner: str
+    on_progress: ProgressFn | None
+    lease_s: float
+    compile: str | None
+
+
+def _train_todo(configs, todo, results, finished, call: _Call) -> None:
+    """Train the runs ``configs[i]`` for ``i`` in ``todo`` (grouped by their checkpoints' step),
+    store each finished one and put its result in ``results[i]``."""
+    store = call.store
+    checkpoints = {i: store.load_checkpoint(configs[i]) if store is not None else None
+                   for i in todo}
+    by_start: dict[int, list[int]] = {}
+    for i in todo:
+        by_start.setdefault(checkpoints[i]["step"] if checkpoints[i] else 0, []).append(i)
+    for idx in by_start.values():
+        group = [configs[i] for i in idx]
+        trained = _train_group(group, [checkpoints[i] for i in idx], call)
+        for i, cfg, res in zip(idx, group, trained):
+            if store is not None:
+                store.finish(cfg, call.owner, res)
+                finished.add(cfg.key)
+            results[i] = dict(res, from_store=False)
 
 
 def _claim_all(store, cfgs, owner, lease_s) -> list[TrainConfig]:
@@ -360,8 +410,10 @@ def _build_runs(cfgs: list[TrainConfig], dev: torch.device):
     return data, models
 
 
-def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store, dev, owner,
-                 on_progress, lease_s) -> list[dict[str, Any]]:
+def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None],
+                 call: _Call) -> list[dict[str, Any]]:
+    store, dev, owner, on_progress, lease_s = (call.store, call.dev, call.owner, call.on_progress,
+                                               call.lease_s)
     c0, R = cfgs[0], len(cfgs)
     regression, dtype = c0.is_rotation, run_dtype(c0)
     data, models = _build_runs(cfgs, dev)
@@ -370,29 +422,30 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
     for m, ck in zip(models, checkpoints):
         if ck is not None:
             m.load_state_dict(ck["model"])
-    names = [n for n, _ in models[0].named_parameters()]
-    params = {n: torch.stack([dict(m.named_parameters())[n].detach() for m in models]).clone()
-              .requires_grad_() for n in names}
-    plist = [params[n] for n in names]
+    stacked = stack_models(models)
+    params = dict(stacked.named_parameters())
+    plist = list(params.values())
     opt = StackedAdamW(plist)
     start = _resume_optimizer(opt, checkpoints)
     max_norm = torch.tensor([c.grad_clip for c in cfgs], dtype=dtype, device=dev)
+    weight_decay = torch.tensor([c.weight_decay for c in cfgs], dtype=dtype, device=dev)
+    lrs = torch.tensor([[c.lr * lr_factor(c, step) for c in cfgs] for step in range(c0.steps)],
+                       dtype=dtype, device=dev)                 # the schedule of every step
+    vocab = models[0].cfg.vocab_size
+    step_fn = step_forward(stacked, regression, call.compile, dev)
     curves = [list(ck["curve"]) if ck else [] for ck in checkpoints]
     elapsed = max((ck.get("elapsed", 0.0) for ck in checkpoints if ck), default=0.0)
     t0, last_hb = time.perf_counter(), time.time()
     for step in range(start, c0.steps):
-        batches = [training_batch(c, d, step) for c, d in zip(cfgs, data)]
-        xb = torch.as_tensor(np.stack([b[0] for b in batches])).to(dev)
-        yb = torch.as_tensor(np.stack([b[1] for b in batches]), dtype=ydtype).to(dev)
-        def forward(xb=xb, yb=yb):
-            out = stacked_forward(models[0], params, xb)
-            return out, torch.stack([task_loss(o, y, regression)
-                                     for o, y in zip(out.unbind(0), yb.unbind(0))])
-
-        out, losses = checked_if_nonfinite(forward)
-        grads = torch.autograd.grad(losses.sum(), plist)
-        clip_grad_norm_per_run(grads, max_norm)
-        opt.step(grads, [c.lr * lr_factor(c, step) for c in cfgs], [c.weight_decay for c in cfgs])
+        xnp, ynp = training_batches(cfgs, data, step)
+        if xnp.size and (xnp.min() < 0 or xnp.max() >= vocab):     # checked on the host
+            raise ValueError(f"tokens must lie in [0, {vocab})")
+        xb = _to_device(torch.as_tensor(xnp), dev)
+        yb = _to_device(torch.as_tensor(ynp, dtype=ydtype), dev)
+        out, losses = checked_if_nonfinite(lambda xb=xb, yb=yb: step_fn(xb, yb))
+        grads = opt.flatten(torch.autograd.grad(losses.sum(), plist))
+        clip_grad_norm_per_run([grads], max_norm)
+        opt.step(grads, lrs[step], weight_decay)
         s = step + 1
         if s % c0.log_every == 0 or s == c0.steps:
             _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress)
@@ -408,6 +461,14 @@ def _train_group(cfgs: list[TrainConfig], checkpoints: list[dict | None], store,
     train_time = elapsed + time.perf_counter() - t0
     return [_finish_run(r, cfgs[r], models[r], params, curves[r], data[r], arrays[r], dev,
                         train_time, R, c0.steps - start) for r in range(R)]
+
+
+def _to_device(t: torch.Tensor, dev: torch.device) -> torch.Tensor:
+    """``t`` (on the host) on ``dev``; to a GPU through pinned memory without waiting (a copy
+    from pageable memory would wait for the GPU's queued work: a host synchronisation)."""
+    if dev.type != "cuda":
+        return t.to(dev)
+    return t.pin_memory().to(dev, non_blocking=True)
 
 
 def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
@@ -432,10 +493,12 @@ def _resume_optimizer(opt: StackedAdamW, checkpoints: list[dict | None]) -> int:
 
 def _log(cfgs, curves, s, out, yb, losses, regression, store, t0, on_progress) -> None:
     dt = time.perf_counter() - t0
+    loss_values = losses.detach().tolist()
+    accs = [None] * len(cfgs) if regression else \
+        (out.argmax(-1) == yb).float().flatten(1).mean(1).tolist()
     points, logged = [], []
     for r, cfg in enumerate(cfgs):
-        acc = None if regression else float((out[r].argmax(-1) == yb[r]).float().mean())
-        point = {"step": s, "loss": float(losses[r].detach()), "acc": acc}
+        point = {"step": s, "loss": loss_values[r], "acc": accs[r]}
         curves[r].append(point)
         points.append(point)
         logged.append((cfg, s, dict(point, steps=cfg.steps, lr=cfg.lr * lr_factor(cfg, s),

@@ -16,6 +16,7 @@ from torch import nn
 
 from .layers_diagonal import check_input, check_mode, check_sizes
 from .nonfinite import finite_stand_ins, poison_after
+from .stacking import Linear, fold, unfold
 
 __all__ = ["rotary_embedding", "causal_attention", "CausalSelfAttention"]
 
@@ -46,7 +47,10 @@ def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch
 
 
 class CausalSelfAttention(nn.Module):
-    """Multi-head causal self-attention with optional rotary positions."""
+    """Multi-head causal self-attention with optional rotary positions. Shapes ``(B, T, width)``
+    (``(R, B, T, width)`` when stacked, :mod:`seqtheory.models.stacking`)."""
+
+    runs = 0
 
     def __init__(self, width: int, n_heads: int = 4, positions: str = "rotary"):
         super().__init__()
@@ -55,15 +59,14 @@ class CausalSelfAttention(nn.Module):
             raise ValueError(f"positions must be 'rotary' or 'learned', got {positions!r}")
         self.width, self.n_heads, self.positions = width, n_heads, positions
         self.head_dim = width // n_heads
-        self.qkv = nn.Linear(width, 3 * width)
-        self.out_proj = nn.Linear(width, width)
+        self.qkv = Linear(width, 3 * width)
+        self.out_proj = Linear(width, width)
 
     def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
         check_mode(mode)
-        check_input(x, self.width)
-        Bsz, T, _ = x.shape
-        H, D = self.n_heads, self.head_dim
-        q, k, v = self.qkv(x).reshape(Bsz, T, 3, H, D).unbind(2)
+        check_input(x, self.width, self.runs)
+        H, D, R = self.n_heads, self.head_dim, self.runs
+        q, k, v = fold(self.qkv(x), R).unflatten(-1, (3, H, D)).unbind(-3)
         if self.positions == "rotary":
             q, k = rotary_embedding(q), rotary_embedding(k)
-        return self.out_proj(causal_attention(q, k, v).reshape(Bsz, T, self.width))
+        return self.out_proj(unfold(causal_attention(q, k, v), R).flatten(-2))

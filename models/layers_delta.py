@@ -27,14 +27,19 @@ from torch import nn
 
 from ._checks import check_int
 from .nonfinite import finite_stand_ins, poison_after
-from .layers_diagonal import check_input, check_mode, check_sizes, scan_dtype_guard
+from .layers_diagonal import check_input, check_mode, check_sizes, scan_context, scan_dtype_guard
+from .scan_inputs import promote_scan_inputs
+from .stacking import Linear, fold, unfold
 
 __all__ = ["delta_rule_reference", "delta_rule_chunked", "DeltaProductMixer"]
 
 
 def delta_rule_reference(q, k, v, beta):
     """Step-by-step delta rule. ``q, k (B, T, H, K)``, ``v (B, T, H, V)``, ``beta (B, T, H)``;
-    returns ``o (B, T, H, V)`` with ``o_t = S_tᵀ q_t``."""
+    returns ``o (B, T, H, V)`` with ``o_t = S_tᵀ q_t``. Real arguments of mixed precisions are
+    promoted to one (:mod:`seqtheory.models.scan_inputs`); ``TypeError`` naming a complex or
+    non-floating one."""
+    q, k, v, beta = _delta_inputs(q, k, v, beta)
     Bsz, T, H, K = k.shape
     V = v.shape[-1]
     S = k.new_zeros(Bsz, H, K, V)
@@ -47,12 +52,21 @@ def delta_rule_reference(q, k, v, beta):
     return torch.stack(out, dim=1) if out else v.new_zeros(Bsz, 0, H, V)
 
 
+def _delta_inputs(q, k, v, beta):
+    t, _ = promote_scan_inputs({"q": q, "k": k, "v": v, "beta": beta})
+    return t["q"], t["k"], t["v"], t["beta"]
+
+
 def delta_rule_chunked(q, k, v, beta, chunk: int = 32):
-    """Chunked (WY/UT) delta rule; same arguments and result as :func:`delta_rule_reference`.
-    ``T`` need not be a multiple of ``chunk`` (zero padding at the end: β = 0 is the identity).
-    Non-finite inputs: outputs before the first one equal the reference's, later ones are NaN
-    (:mod:`seqtheory.models.nonfinite`)."""
+    """Chunked (WY/UT) delta rule; same arguments and result as :func:`delta_rule_reference`
+    (empty inputs too: a batch of 0, ``T = 0``). ``T`` need not be a multiple of ``chunk`` (zero
+    padding at the end: β = 0 is the identity). Non-finite inputs: outputs before the first one
+    equal the reference's, later ones are NaN (:mod:`seqtheory.models.nonfinite`)."""
     chunk = check_int("chunk", chunk)
+    q, k, v, beta = _delta_inputs(q, k, v, beta)
+    Bsz, T, H, _ = k.shape
+    if Bsz * T * H * v.shape[-1] == 0:
+        return v.new_zeros(Bsz, T, H, v.shape[-1])
     (k, v, beta), (q,), _, poisoned = finite_stand_ins((k, v, beta), (q,))
     return poison_after(_delta_chunks(q, k, v, beta, chunk), poisoned)
 
@@ -102,8 +116,11 @@ class DeltaProductMixer(nn.Module):
     """DeltaNet (``n_householder=1``) / DeltaProduct (``n_householder=n_h ≥ 2``) layer.
 
     ``β = sigmoid(·)`` ∈ (0, 1), or ``2·sigmoid(·)`` ∈ (0, 2) when ``allow_negative`` (default),
-    keys L2-normalised, output gate ``silu(W_g x)``. Shapes ``(B, T, width)``.
+    keys L2-normalised, output gate ``silu(W_g x)``. Shapes ``(B, T, width)`` (``(R, B, T, width)``
+    when stacked, :mod:`seqtheory.models.stacking`).
     """
+
+    runs = 0
 
     def __init__(self, width: int, n_heads: int = 4, n_householder: int = 1,
                  allow_negative: bool = True, chunk: int = 64):
@@ -113,32 +130,31 @@ class DeltaProductMixer(nn.Module):
         self.allow_negative = allow_negative
         self.head_dim = width // n_heads
         nh = n_householder
-        self.q_proj = nn.Linear(width, width)
-        self.kv_proj = nn.Linear(width, 2 * nh * width)
-        self.beta_proj = nn.Linear(width, nh * n_heads)
-        self.gate = nn.Linear(width, width)
-        self.out_proj = nn.Linear(width, width)
+        self.q_proj = Linear(width, width)
+        self.kv_proj = Linear(width, 2 * nh * width)
+        self.beta_proj = Linear(width, nh * n_heads)
+        self.gate = Linear(width, width)
+        self.out_proj = Linear(width, width)
 
     def forward(self, x: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
         check_mode(mode)
-        check_input(x, self.width)
-        Bsz, T, _ = x.shape
-        H, D, nh = self.n_heads, self.head_dim, self.nh
-        q = F.normalize(self.q_proj(x).reshape(Bsz, T, H, D), dim=-1)
-        k, v = self.kv_proj(x).reshape(Bsz, T, nh, 2, H, D).unbind(3)    # (B, T, nh, H, D)
+        check_input(x, self.width, self.runs)
+        H, D, nh, R = self.n_heads, self.head_dim, self.nh, self.runs
+        q = F.normalize(fold(self.q_proj(x), R).unflatten(-1, (H, D)), dim=-1)
+        Bsz, T = q.shape[:2]
+        k, v = fold(self.kv_proj(x), R).reshape(Bsz, T, nh, 2, H, D).unbind(3)    # (B, T, nh, H, D)
         k = F.normalize(k, dim=-1)
-        beta = torch.sigmoid(self.beta_proj(x).reshape(Bsz, T, nh, H))
+        beta = torch.sigmoid(fold(self.beta_proj(x), R).reshape(Bsz, T, nh, H))
         if self.allow_negative:
             beta = 2.0 * beta
         # interleave the n_h sub-steps; the query acts only after the last one
-        qs = torch.zeros(Bsz, T, nh, H, D, dtype=q.dtype, device=q.device)
-        qs[:, :, -1] = q
+        qs = torch.cat([q.new_zeros(Bsz, T, nh - 1, H, D), q[:, :, None]], dim=2)
         flat = lambda t: t.reshape(Bsz, T * nh, *t.shape[3:])  # noqa: E731
         fn = delta_rule_reference if mode == "recurrent" else (
             lambda *a: delta_rule_chunked(*a, chunk=self.chunk))
         dtype = v.dtype
         args = scan_dtype_guard(flat(qs), flat(k), flat(v), flat(beta))
-        with torch.autocast(x.device.type, enabled=False):
+        with scan_context(x):
             o = fn(*args).to(dtype)
-        o = o.reshape(Bsz, T, nh, H, D)[:, :, -1].reshape(Bsz, T, self.width)
+        o = unfold(o.reshape(Bsz, T, nh, H, D)[:, :, -1].flatten(-2), R)
         return self.out_proj(o * F.silu(self.gate(x)))

@@ -34,6 +34,7 @@ from ._checks import check_int, check_int_fields, check_real_field
 from .layers_attention import causal_attention
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, muon_for_hidden, split_parameters
 from .recipe import checked_if_nonfinite
+from .run_state import isolated_run_state
 from .text import TextData
 
 __all__ = ["LMConfig", "DecoderLM", "train_run", "lr_factor", "quick_config", "gpu_config",
@@ -194,10 +195,11 @@ def lr_factor(step: int, cfg: LMConfig, steps: int) -> float:
 
 def train_run(data: TextData, cfg: LMConfig, head: str, head_lr: float, seed: int, *,
               steps: int | None = None, diagnostics: bool = True) -> dict:
-    """Train one model; see :func:`_train_run` (runs with ``cfg.torch_threads`` intra-op threads,
-    :func:`torch_threads`). :mod:`seqtheory.models.lm_stacked` trains several runs of one
-    configuration together, each with exactly this run's result."""
-    with torch_threads(cfg.torch_threads):
+    """Train one model; see :func:`_train_run` (runs with ``cfg.torch_threads`` intra-op threads and
+    torch's global state pinned, :func:`~seqtheory.models.run_state.isolated_run_state`).
+    :mod:`seqtheory.models.lm_stacked` trains several runs of one configuration together, each
+    with exactly this run's result."""
+    with isolated_run_state(cfg.device, cfg.torch_threads):
         return _train_run(data, cfg, head, head_lr, seed, steps=steps, diagnostics=diagnostics)
 
 

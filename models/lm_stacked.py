@@ -41,9 +41,10 @@ import torch.nn.functional as F
 from torch.func import functional_call, vmap
 
 from .lm import (DecoderLM, LMConfig, check_head, eval_loss, lr_factor, record_steps, run_result,
-                 run_steps, torch_threads)
+                 run_steps)
 from .optim import AdamWHead, HeadDiagnostics, RowNorm, split_parameters
 from .recipe import checked_if_nonfinite
+from .run_state import isolated_run_state
 from .text import TextData
 
 __all__ = ["train_stacked", "StackedMuon", "newton_schulz_stacked"]
@@ -130,7 +131,7 @@ def train_stacked(data: TextData, cfg: LMConfig, runs: Sequence[tuple[str, float
     (``seconds``: the stack's wall time). ``ValueError`` for an empty list or an unknown head,
     ``TypeError`` for an entry that is not a triple; the head optimizers check their lrs."""
     runs = _check_runs(runs)
-    with torch_threads(cfg.torch_threads):
+    with isolated_run_state(cfg.device, cfg.torch_threads):
         return _Stack(data, cfg, runs, run_steps(cfg, steps), diagnostics).train()
 
 

@@ -30,6 +30,7 @@ from .layers_attention import CausalSelfAttention
 from .layers_delta import DeltaProductMixer
 from .layers_diagonal import AUSSMMixer, GLAMixer, MambaMixer, check_mode
 from .names import MODEL_NAMES, RECURRENT_MODELS
+from .stacking import Embedding, Linear, run_view
 
 __all__ = ["MODEL_NAMES", "RECURRENT_MODELS", "ModelConfig", "SequenceModel", "make_mixer"]
 
@@ -83,13 +84,16 @@ def make_mixer(cfg: ModelConfig) -> nn.Module:
 
 
 class RMSNorm(nn.Module):
+    runs = 0
+
     def __init__(self, width: int, eps: float = 1e-6):
         super().__init__()
         self.weight = nn.Parameter(torch.ones(width))
         self.eps = eps
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+        scale = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+        return x * scale * run_view(self.weight, x.ndim, self.runs)
 
 
 class Block(nn.Module):
@@ -97,8 +101,8 @@ class Block(nn.Module):
         super().__init__()
         self.norm1, self.norm2 = RMSNorm(cfg.width), RMSNorm(cfg.width)
         self.mixer = make_mixer(cfg)
-        self.mlp = nn.Sequential(nn.Linear(cfg.width, cfg.mlp_ratio * cfg.width), nn.GELU(),
-                                 nn.Linear(cfg.mlp_ratio * cfg.width, cfg.width))
+        self.mlp = nn.Sequential(Linear(cfg.width, cfg.mlp_ratio * cfg.width), nn.GELU(),
+                                 Linear(cfg.mlp_ratio * cfg.width, cfg.width))
 
     def forward(self, x: torch.Tensor, mode: str) -> torch.Tensor:
         x = x + self.mixer(self.norm1(x), mode=mode)
@@ -110,33 +114,53 @@ class SequenceModel(nn.Module):
 
     ``forward(tokens (B, T) long, mode="parallel"|"recurrent") -> (B, T, n_out)``. Raises
     ``ValueError`` for tokens outside ``[0, vocab_size)`` or a learned-position model fed more than
-    ``max_len`` positions, ``TypeError`` for non-integer tokens.
+    ``max_len`` positions, ``TypeError`` for non-integer tokens. A stacked model
+    (:func:`seqtheory.models.stacking.stack_models`, ``runs = R``) maps tokens ``(R, B, T)`` to
+    ``(R, B, T, n_out)``, run ``r``'s model on ``tokens[r]``.
     """
+
+    runs = 0
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.cfg = cfg
-        self.embed = nn.Embedding(cfg.vocab_size, cfg.width)
-        self.pos = (nn.Embedding(cfg.max_len, cfg.width)
+        self.embed = Embedding(cfg.vocab_size, cfg.width)
+        self.pos = (Embedding(cfg.max_len, cfg.width)
                     if cfg.name == "transformer" and cfg.positions == "learned" else None)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.depth))
         self.norm = RMSNorm(cfg.width)
-        self.readout = nn.Linear(cfg.width, cfg.n_out)
+        self.readout = Linear(cfg.width, cfg.n_out)
 
     def forward(self, tokens: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
         check_mode(mode)
+        self.check_tokens(tokens)
+        return self.logits(tokens, mode)
+
+    def check_tokens(self, tokens: torch.Tensor) -> None:
+        """``TypeError`` / ``ValueError`` unless ``tokens`` is an integer tensor ``(batch, time)``
+        (``(runs, batch, time)`` when stacked) with values in ``[0, vocab_size)`` (a learned-position
+        model: at most ``max_len`` positions). Reads the values (a host synchronisation on a GPU)."""
+        shape = "(runs, batch, time)" if self.runs else "(batch, time)"
         if not isinstance(tokens, torch.Tensor) or tokens.dtype not in (torch.int64, torch.int32):
-            raise TypeError("tokens must be an integer torch.Tensor of shape (batch, time)")
-        if tokens.ndim != 2:
-            raise ValueError(f"tokens must have shape (batch, time), got {tuple(tokens.shape)}")
+            raise TypeError(f"tokens must be an integer torch.Tensor of shape {shape}")
+        if tokens.ndim != 2 + bool(self.runs) or (self.runs and tokens.shape[0] != self.runs):
+            raise ValueError(f"tokens must have shape {shape}, got {tuple(tokens.shape)}")
         if tokens.numel() and (int(tokens.min()) < 0 or int(tokens.max()) >= self.cfg.vocab_size):
             raise ValueError(f"tokens must lie in [0, {self.cfg.vocab_size})")
+        if self.pos is not None and tokens.shape[-1] > self.cfg.max_len:
+            raise ValueError(f"sequence length {tokens.shape[-1]} exceeds max_len {self.cfg.max_len}")
+
+    def logits(self, tokens: torch.Tensor, mode: str = "parallel") -> torch.Tensor:
+        """:meth:`forward` without the checks of :meth:`check_tokens` (reads no tensor value:
+        for a caller that checked its tokens once, e.g. on the host)."""
         x = self.embed(tokens)
         if self.pos is not None:
-            T = tokens.shape[1]
-            if T > self.cfg.max_len:
-                raise ValueError(f"sequence length {T} exceeds max_len {self.cfg.max_len}")
-            x = x + self.pos(torch.arange(T, device=tokens.device))[None]
+            T = tokens.shape[-1]
+            positions = torch.arange(T, device=tokens.device)
+            if self.runs:                                   # (R, 1, T, width)
+                x = x + self.pos(positions.expand(self.runs, T))[:, None]
+            else:
+                x = x + self.pos(positions)[None]
         for blk in self.blocks:
             x = blk(x, mode)
         return self.readout(self.norm(x))

@@ -33,12 +33,12 @@ _CHECKED = [True]
 
 @contextmanager
 def unchecked():
-    """Within the block, :func:`finite_stand_ins` checks nothing (each tensor comes back through a
-    mask that replaces nothing, so with the values, layout and backward pass of a stand-in that
-    found nothing bad, and ``poisoned`` is ``None``) and :func:`poison_after` returns ``y`` the same
-    way. With finite inputs the layers compute exactly
-    what they compute checked; with a non-finite one the parallel forms spread NaN over its whole
-    chunk. For training steps whose loss is then checked (a poisoned output is NaN, so a
+    """Within the block, :func:`finite_stand_ins` checks nothing (the tensors come back as they
+    are and ``poisoned`` is ``None``, as when a check finds nothing bad) and :func:`poison_after`
+    returns ``y``. With finite inputs the layers run the same operations as checked (bit for
+    bit the same values, gradients included), without the checks' cost (masks, cumulative sums,
+    a read of a device value per layer); with a non-finite input the parallel forms spread NaN
+    over its whole chunk. For training steps whose loss is then checked (a poisoned output is NaN, so a
     non-finite layer input makes the loss non-finite either way) and redone checked when it is
     not finite; see :func:`seqtheory.models.recipe.checked_if_nonfinite`. Not thread-safe (one
     flag per process)."""
@@ -64,13 +64,16 @@ def _split(t: torch.Tensor | None, log_gate: bool):
     return t.masked_fill(bad, 0.0), steps
 
 
-_NO = torch.zeros((), dtype=torch.bool)
-
-
-def _unmasked(t: torch.Tensor | None) -> torch.Tensor | None:
-    """``t`` through a mask that replaces nothing: the values, layout and backward pass of a
-    stand-in (or poisoning) that found nothing to replace."""
-    return None if t is None else t.masked_fill(_NO.to(t.device), 0.0)
+def _any_bad(flags: list[torch.Tensor]) -> bool:
+    """Whether any flag is set (one read of a device value). Under ``torch.func`` transforms,
+    which cannot branch on a value, True (the masking path is exact when nothing is bad)."""
+    if not flags:
+        return False
+    found = flags[0].any() if len(flags) == 1 else torch.stack([f.any() for f in flags]).any()
+    try:
+        return bool(found)
+    except RuntimeError:                       # data-dependent control flow under vmap
+        return True
 
 
 def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torch.Tensor | None] = (),
@@ -78,14 +81,16 @@ def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torc
     """``(carried', read', log_gates', poisoned)``: each tensor with its bad entries replaced by
     0 (a gate of ``log a = 0``), in the order given (``None`` stays ``None``), and ``poisoned``
     ``(B, T, H)`` bool, true from the first bad carried input or log gate of a batch element and
-    head on, and at every step whose read input is bad (see the module docstring); inside
-    :func:`unchecked` the tensors as they are (contiguous) and ``poisoned = None``."""
+    head on, and at every step whose read input is bad (see the module docstring). When no entry
+    is bad, and always inside :func:`unchecked`: the tensors themselves and ``poisoned = None``
+    (so with finite inputs the checked and unchecked layers run the same operations)."""
     if not _CHECKED[-1]:
-        return [_unmasked(t) for t in carried], [_unmasked(t) for t in read], \
-            [_unmasked(t) for t in log_gates], None
+        return list(carried), list(read), list(log_gates), None
     c = [_split(t, False) for t in carried]
     g = [_split(t, True) for t in log_gates]
     r = [_split(t, False) for t in read]
+    if not _any_bad([f for _, f in c + g + r if f is not None]):
+        return list(carried), list(read), list(log_gates), None
     flags = [f for _, f in c + g if f is not None]
     poisoned = flags[0]
     for f in flags[1:]:
@@ -97,10 +102,10 @@ def finite_stand_ins(carried: Sequence[torch.Tensor | None], read: Sequence[torc
     return [t for t, _ in c], [t for t, _ in r], [t for t, _ in g], poisoned
 
 
-def poison_after(y: torch.Tensor, poisoned: torch.Tensor) -> torch.Tensor:
+def poison_after(y: torch.Tensor, poisoned: torch.Tensor | None) -> torch.Tensor:
     """``y`` (``(B, T, H, ...)``) with NaN at every poisoned step (``poisoned`` ``(B, T, H)``;
-    ``None``, from :func:`unchecked`: ``y`` as it is, contiguous)."""
+    ``None``, nothing poisoned or from :func:`unchecked`: ``y`` itself)."""
     if poisoned is None:
-        return _unmasked(y)
+        return y
     mask = poisoned.reshape(*poisoned.shape, *([1] * (y.ndim - 3)))
     return y.masked_fill(mask, float("nan"))

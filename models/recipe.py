@@ -19,7 +19,6 @@ The formulas are those of ``seqtheory.models.training`` (code revision 2).
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from typing import Callable
@@ -31,7 +30,7 @@ import torch.nn.functional as F
 from ._checks import check_int
 from .nonfinite import unchecked
 
-__all__ = ["seed_all", "global_rngs_kept", "lr_factor", "task_loss", "run_dtype", "train_arrays",
+__all__ = ["seed_all", "lr_factor", "task_loss", "task_losses", "run_dtype", "train_arrays",
            "jsonable", "checked_if_nonfinite"]
 
 
@@ -41,20 +40,6 @@ def seed_all(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
-
-
-@contextlib.contextmanager
-def global_rngs_kept():
-    """Save python's ``random``, numpy's global generator and torch's CPU generator, and restore
-    them when the block ends (a run that :func:`seed_all` inside leaves its caller's random
-    streams as they were)."""
-    py, npy = random.getstate(), np.random.get_state()
-    with torch.random.fork_rng(devices=[]):
-        try:
-            yield
-        finally:
-            random.setstate(py)
-            np.random.set_state(npy)
 
 
 def lr_factor(cfg, step: int) -> float:
@@ -70,10 +55,21 @@ def lr_factor(cfg, step: int) -> float:
 def task_loss(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Tensor:
     """Mean loss of outputs ``out (B, T, C)`` against targets ``y``: MSE for ``regression``
     (float32 unless ``out`` is float64), else cross-entropy over ``C`` classes with labels
-    ``y (B, T)`` (logits cast to float32)."""
+    ``y (B, T)`` (logits cast to float32). The one-run case of :func:`task_losses` (the same
+    operations, so one run trained alone and in a stacked group computes the same loss)."""
+    return task_losses(out[None], y[None], regression)[0]
+
+
+def task_losses(out: torch.Tensor, y: torch.Tensor, regression: bool) -> torch.Tensor:
+    """:func:`task_loss` of each run of a stacked batch, ``(R,)``: outputs ``out (R, B, T, C)``
+    against targets ``y`` (``(R, B, T)`` labels or ``(R, B, T, C)`` regression targets), computed
+    by one loss call over all runs (per-element losses, then each run's mean)."""
+    R = out.shape[0]
     if regression:
-        return F.mse_loss(out.float(), y.float()) if out.dtype != torch.float64 else F.mse_loss(out, y)
-    return F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1))
+        o, t = (out, y) if out.dtype == torch.float64 else (out.float(), y.float())
+        return F.mse_loss(o, t, reduction="none").reshape(R, -1).mean(1)
+    per = F.cross_entropy(out.float().reshape(-1, out.shape[-1]), y.reshape(-1), reduction="none")
+    return per.reshape(R, -1).mean(1)
 
 
 def checked_if_nonfinite(forward: Callable[[], tuple]) -> tuple:
@@ -82,11 +78,12 @@ def checked_if_nonfinite(forward: Callable[[], tuple]) -> tuple:
     finite, ``forward()`` again with the layers' checks on, and that result.
 
     Why this is the checked forward pass: with finite layer inputs the unchecked layers compute
-    exactly what the checked ones compute (a stand-in replaces nothing; its layout is kept), and
-    a non-finite layer input makes the loss non-finite either way (checked, the outputs from it on
+    exactly what the checked ones compute (a check that finds nothing leaves the tensors as they
+    are: the same operations run), and a non-finite layer input makes the loss non-finite either way (checked, the outputs from it on
     are NaN; unchecked, NaN spreads over its chunk), so such a step is recomputed checked. The
-    checks cost a sizeable share of a small model's step (isfinite, masks, cumulative sums in
-    every layer, and their backward)."""
+    checks cost a sizeable share of a small model's step (isfinite, masks and a read of a
+    device value in every layer). The one read here (is the loss finite?) is the step's one
+    host synchronisation on a GPU."""
     with unchecked():
         out, loss = forward()
     if bool(torch.isfinite(loss.detach()).all()):

@@ -40,8 +40,9 @@ from ._checks import check_bool_fields, check_int, check_int_fields, check_optio
 from .abelian import AbelianStateModel
 from .model import ModelConfig, SequenceModel
 from .names import MODEL_NAMES, PRECISIONS
-from .recipe import (checked_if_nonfinite, global_rngs_kept, jsonable, lr_factor, run_dtype,
-                     seed_all, task_loss, train_arrays)
+from .recipe import (checked_if_nonfinite, jsonable, lr_factor, run_dtype, seed_all, task_loss,
+                     train_arrays)
+from .run_state import isolated_run_state
 from .store import ResultsStore, config_key, default_owner, keyed_config
 from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblemSpec,
                     canonical_task_name, make_rotation_task, make_token_task, make_word_problem,
@@ -50,12 +51,13 @@ from .tasks import (ROTATION_TASKS, TOKEN_TASK_SUFFIX, RotationSpec, WordProblem
 __all__ = ["TrainConfig", "build_task", "build_model", "TaskShape", "task_shape", "resolve_device",
            "train", "evaluate",
            "load_model", "PRECISIONS", "CODE_REVISION", "max_len_at", "TRAIN_MODELS",
-           "length_at_step", "training_batch"]
+           "length_at_step", "training_batch", "training_batches"]
 
 #: Revision of the model/task code. It is part of every run configuration (hence of the store
 #: key): bump it whenever a change to layers, tasks or training alters what a configuration
 #: trains, so that stale stored results are not reused.
-CODE_REVISION = 3   # 2: AUSSM learned start state; chunk = min(chunk, T); 3: fresh words, curriculum
+CODE_REVISION = 4   # 2: AUSSM learned start state; chunk = min(chunk, T); 3: fresh words, curriculum;
+#                     4: closed-form chunked scans, stacked batched engine, per-element loss means
 #: Model names a run may use: the :class:`SequenceModel` families plus ``"abelian"``
 #: (:class:`~seqtheory.models.abelian.AbelianStateModel`, one purely abelian layer; depth 1 only).
 TRAIN_MODELS = MODEL_NAMES + ("abelian",)
@@ -290,6 +292,34 @@ def training_batch(cfg: TrainConfig, data, step: int) -> tuple[np.ndarray, np.nd
     return words, y
 
 
+def training_batches(cfgs, datas, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """The minibatches of ``step`` of several runs of one shape (same task, batch size and
+    lengths; :func:`seqtheory.models.batched.shape_key`), stacked: ``(R, B, ℓ)`` tokens and
+    ``(R, B, ℓ)`` labels / ``(R, B, ℓ, 3)`` targets, equal to stacking
+    :func:`training_batch` of each ``(cfgs[r], datas[r])``. With fresh words, the labels of the
+    runs that share a dataset object are computed in one call (the per-run generators draw the
+    words and shuffles exactly as :func:`training_batch` does)."""
+    shapes = {(c.fresh_words, c.batch_size, length_at_step(c, step), c.is_rotation) for c in cfgs}
+    if len(shapes) != 1 or not cfgs[0].fresh_words:
+        xs, ys = zip(*(training_batch(c, d, step) for c, d in zip(cfgs, datas)))
+        return np.stack(xs), np.stack(ys)
+    rngs = [np.random.default_rng([c.seed, step]) for c in cfgs]
+    B, length = cfgs[0].batch_size, length_at_step(cfgs[0], step)
+    words = np.stack([rng.integers(0, d.vocab_size, (B, length)) for rng, d in zip(rngs, datas)])
+    ys: list = [None] * len(cfgs)
+    sharing: dict[int, list[int]] = {}
+    for r, d in enumerate(datas):
+        sharing.setdefault(id(d), []).append(r)
+    for idx in sharing.values():
+        d, w = datas[idx[0]], words[idx].reshape(len(idx) * B, length)
+        y = d.propagate(w) if cfgs[0].is_rotation else d.label(w)
+        for k, r in enumerate(idx):
+            ys[r] = y[k * B:(k + 1) * B]
+            if cfgs[r].shuffle_labels:
+                ys[r] = ys[r][rngs[r].permutation(B)]
+    return words, np.stack(ys)
+
+
 def max_len_at(correct: np.ndarray, threshold: float = 0.9) -> int:
     """From a boolean ``(N, T)`` array of per-position correctness: the largest ``ℓ`` with
     ``mean_n all(correct[n, :ℓ]) ≥ threshold`` (0 when even ``ℓ = 1`` fails)."""
@@ -338,7 +368,9 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
     at the end, and its result stored. ``on_progress(info)`` is called every ``log_every`` steps
     with ``step, steps, loss, acc`` (training-batch accuracy or None), ``tokens_per_s``.
     ``threads``: torch intra-op threads for this run (restored afterwards); 1 avoids
-    oversubscription on a shared CPU. ``wait_s``: when another live worker holds the run, poll
+    oversubscription on a shared CPU. Torch's global state (default dtype, random generators,
+    autocast, matmul precision) is pinned during the run and restored afterwards
+    (:func:`~seqtheory.models.run_state.isolated_run_state`): the result depends on ``cfg`` only. ``wait_s``: when another live worker holds the run, poll
     the store for up to this long (its result is returned when it finishes; the run is taken over
     if its lease expires) instead of raising at once.
     Returns the result dict (config, key, device, metrics, curves, timings). ``ValueError``
@@ -361,11 +393,8 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
         done = store.wait_or_claim(cfg, owner, lease_s=lease_s, wait_s=wait_s)
         if done is not None:
             return dict(done, from_store=True)
-    old_threads = torch.get_num_threads()
     try:
-        if threads:
-            torch.set_num_threads(threads)
-        with global_rngs_kept():         # the run seeds the global RNGs; the caller's come back
+        with isolated_run_state(dev, threads):
             result = _train(cfg, store, dev, owner, on_progress, lease_s)
     except BaseException as exc:
         if store is not None:
@@ -374,8 +403,6 @@ def train(cfg: TrainConfig, store: ResultsStore | None = None, device: str = "au
             else:  # KeyboardInterrupt / SystemExit: give the lease back, keep the checkpoint
                 store.release(cfg, owner)
         raise
-    finally:
-        torch.set_num_threads(old_threads)
     if store is not None:
         store.finish(cfg, owner, result)
     return dict(result, from_store=False)

@@ -77,9 +77,9 @@ def test_batched_equals_one_at_a_time_diagonal(model, tmp_path):
 
 @pytest.mark.parametrize("model", ["transformer", "deltaproduct"])
 def test_batched_equals_one_at_a_time_other_layers(model, tmp_path):
-    # transformer runs under vmap (torch's attention kernel falls back to a loop there);
-    # deltaproduct is not in VMAP_MODELS and loops over the runs in one autograd graph
-    assert (model in VMAP_MODELS) == (model == "transformer")
+    # every SequenceModel family is stacked (attention, and the delta rule with its interleaved
+    # Householder steps) and also runs under vmap
+    assert model in VMAP_MODELS
     _assert_same_runs(_grid(model)[:3], tmp_path)
 
 
@@ -170,9 +170,12 @@ def test_stacked_forward_matches_each_model(model, positions):
     params = {n: torch.stack([dict(m.named_parameters())[n].detach() for m in models])
               for n, _ in models[0].named_parameters()}
     tokens = torch.as_tensor(data.train_tokens[:12]).reshape(3, 4, -1)
-    out = stacked_forward(models[0], params, tokens)
-    for r, m in enumerate(models):
-        assert float((out[r] - m(tokens[r])).abs().max().detach()) <= 1e-12
+    for strategy in ("auto", "stacked", "vmap", "loop"):
+        out = stacked_forward(models[0], params, tokens, strategy=strategy)
+        for r, m in enumerate(models):
+            assert float((out[r] - m(tokens[r])).abs().max().detach()) <= 1e-12, strategy
+    with pytest.raises(ValueError, match="strategy"):
+        stacked_forward(models[0], params, tokens, strategy="fast")
     with pytest.raises(ValueError, match="tokens must lie"):
         stacked_forward(models[0], params, tokens + 100)
     with pytest.raises(ValueError, match="runs, batch, time"):
@@ -273,3 +276,36 @@ def test_bad_input():
     with pytest.raises(ValueError, match="max_group"):
         train_many([cfg], max_group=0)
     assert "depth" not in PER_RUN_FIELDS and "seed" in PER_RUN_FIELDS
+
+
+@pytest.mark.parametrize("task", ["S3", "rotation_a5", "S3.token"])
+@pytest.mark.parametrize("fresh", [False, True])
+def test_training_batches_equal_the_per_run_batches(task, fresh):
+    from seqtheory.models.train import training_batch, training_batches
+
+    base = TrainConfig(task=task, model="mamba", **dict(TINY, fresh_words=fresh,
+                                                        curriculum_steps=3 if fresh else 0))
+    shuffle = not base.is_rotation
+    cfgs = [base, dataclasses.replace(base, seed=4, shuffle_labels=shuffle),
+            dataclasses.replace(base, seed=5, data_seed=2)]
+    datas = [build_task(c) for c in cfgs[:2]] + [build_task(cfgs[2])]
+    datas[1] = datas[0] if not shuffle else datas[1]           # two runs sharing a dataset
+    for step in (0, 2, 5):
+        x, y = training_batches(cfgs, datas, step)
+        for r, (c, d) in enumerate(zip(cfgs, datas)):
+            xr, yr = training_batch(c, d, step)
+            assert np.array_equal(x[r], xr) and np.array_equal(y[r], yr)
+
+
+def test_stacked_adamw_keeps_one_flat_buffer():
+    params = [torch.zeros(2, 3, dtype=torch.float64), torch.ones(2, 4, 5, dtype=torch.float64)]
+    opt = StackedAdamW(params)
+    assert opt.flat.shape == (2, 23) and params[1].data_ptr() == opt.flat[:, 3:].data_ptr()
+    grads = [torch.ones(2, 3, dtype=torch.float64), torch.ones(2, 4, 5, dtype=torch.float64)]
+    opt.step(opt.flatten(grads), torch.tensor([0.1, 0.0], dtype=torch.float64),
+             torch.tensor([0.0, 0.0], dtype=torch.float64))
+    assert torch.allclose(params[0][0], torch.full((3,), -0.1, dtype=torch.float64))
+    assert torch.equal(params[0][1], torch.zeros(3, dtype=torch.float64))    # lr 0: unchanged
+    assert torch.equal(opt.exp_avg[1], opt.exp_avg_flat[:, 3:].view(2, 4, 5))
+    with pytest.raises(ValueError, match="one dtype and device"):
+        StackedAdamW([torch.zeros(2, 3), torch.zeros(2, 3, dtype=torch.float64)])

@@ -1,5 +1,5 @@
 """The failure kinds of issue 33, one test each (kinds 6, 7 and 12 are the training engine's: their
-cases are in tests/test_contract_harness.py, marked xfail until it lands). Each test failed
+cases are in tests/test_contract_harness.py and tests/test_run_state.py, tests/test_scan_inputs.py). Each test failed
 before its kind was fixed; the harness (tests/test_contract_harness.py) holds the whole public
 API to the same contract."""
 from __future__ import annotations

@@ -64,3 +64,15 @@ def test_batched_training_equals_one_at_a_time_on_cuda():
         a = [p["loss"] for p in alone["curve"]]
         b = [p["loss"] for p in res["curve"]]
         assert len(a) == len(b) and max(abs(x - y) for x, y in zip(a, b)) <= 1e-8
+
+
+def test_compiled_step_on_cuda_equals_the_eager_step():
+    # inductor with CUDA graphs (models/compiled_step.py): the same runs up to float32 rounding
+    from seqtheory.models.batched import train_batched
+
+    cfgs = [_small("aussm", seed=s, steps=10, curriculum_steps=0) for s in (0, 1)]
+    eager = train_batched(cfgs, device="cuda")
+    compiled = train_batched(cfgs, device="cuda", compile="inductor")
+    for a, b in zip(eager, compiled):
+        la, lb = ([p["loss"] for p in r["curve"]] for r in (a, b))
+        assert len(la) == len(lb) and max(abs(x - y) for x, y in zip(la, lb)) <= 1e-3
