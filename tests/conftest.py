@@ -120,7 +120,7 @@ def _working_tree_is_unchanged():
 LONG_FILES = ("test_notebook_training.py", "test_sweep_ray_cluster.py", "test_notebooks.py",
               "test_sweep_ray.py", "test_training_runs.py", "test_sweep.py", "test_batched.py",
               "test_report_safety.py", "test_claims_depth_prop33.py", "test_float_lie_stress.py",
-              "test_contract_harness.py")
+              "test_contract_harness.py", "test_gap_structure.py")
 
 
 def pytest_collection_modifyitems(items):
