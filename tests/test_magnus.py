@@ -158,3 +158,18 @@ def test_complex_coefficients_are_kept():
     res = magnus([P, Q], order=2)
     assert np.iscomplexobj(res.terms[1])
     assert np.allclose(res.terms[1], (Q @ P - P @ Q) / 12)  # Ω2 = (t³/12)[Q, P] at t = 1
+
+
+def test_magnus_takes_nested_lists_as_generated_by_does():
+    """Nested lists (as LieAlgebra.generated_by takes them): exact entries give the exact path,
+    a float entry the float64 path; a bool or a string entry is refused by its position."""
+    X, Y = [[0, 1], [0, 0]], [[0, 0], [1, 0]]
+    exact = magnus([X, Y], order=2).terms[1]
+    ref = magnus([np.array(X, dtype=object), np.array(Y, dtype=object)], order=2).terms[1]
+    assert exact[0, 0] == Fraction(-1, 12) and (exact == ref).all()
+    floats = magnus([[[0.0, 1], [0, 0]], Y], order=2).terms[1]
+    assert floats.dtype == np.float64 and np.allclose(floats, np.array(ref, dtype=float))
+    with pytest.raises(TypeError, match=r"A\[0\]\[0\]\[1\]"):
+        magnus([[[0, True], [0, 0]]])
+    with pytest.raises(ValueError, match="rows of different lengths"):
+        magnus([[[0, 1], [0]]])

@@ -167,12 +167,41 @@ def _sympy_number(t) -> bool:
     return type(t).__module__.startswith("sympy") and bool(getattr(t, "is_number", False))
 
 
+def _nested_matrices(coeffs: list) -> list:
+    """Coefficients given as nested lists (as :meth:`LieAlgebra.generated_by` takes them) made
+    arrays: numpy object arrays of ``Fraction`` when every nested entry is exact (int, Fraction,
+    sympy rational, Decimal: the exact path), else float64 arrays (numbers only: a bool or a
+    string is a ``TypeError`` naming ``A[k][i][j]``). Other coefficients are kept as given."""
+    nested = {k: [as_list(f"A[{k}][{i}]", r, "a row of numbers") for i, r in enumerate(M)]
+              for k, M in enumerate(coeffs) if isinstance(M, (list, tuple))}
+    for k, rows in nested.items():
+        if len({len(r) for r in rows}) > 1:
+            raise ValueError(f"A[{k}]: rows of different lengths")
+    try:
+        conv = {k: [[check_exact(f"A[{k}][{i}][{j}]", v) for j, v in enumerate(r)]
+                    for i, r in enumerate(rows)] for k, rows in nested.items()}
+        dtype = object
+    except TypeError:
+        conv = {k: [[check_real(f"A[{k}][{i}][{j}]", v) for j, v in enumerate(r)]
+                    for i, r in enumerate(rows)] for k, rows in nested.items()}
+        dtype = np.float64
+    out = list(coeffs)
+    for k, rows in conv.items():
+        arr = np.empty((len(rows), len(rows[0]) if rows else 0), dtype=dtype)
+        for i, r in enumerate(rows):
+            arr[i, :] = r
+        out[k] = arr
+    return out
+
+
 def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, t: Any = 1,
            convention: str = "AY", nodes: int = 24) -> MagnusResult:
     """Magnus terms ``Ω_1(t), …, Ω_order(t)`` for ``Y' = A(t)Y`` (``convention="AY"``) or
     ``Y' = YA(t)`` (``"YA"``), ``Y(0) = I``.
 
-    * ``A`` a sequence of square matrices ``[A_0, A_1, …]``: the polynomial ``A(t) = Σ t^k A_k``;
+    * ``A`` a sequence of square matrices ``[A_0, A_1, …]`` (numpy arrays, sympy or mpmath
+      matrices, or nested lists: exact when every entry is exact, else float64): the polynomial
+      ``A(t) = Σ t^k A_k``;
       terms are the exact Lie polynomials of :func:`magnus_lie_terms` evaluated at
       ``t^{k+1} A_k`` -- exact for sympy / numpy object (Fraction) matrices (``t`` exact:
       int, Fraction, sympy number, Decimal; a float ``t`` is a ``TypeError`` there, never read as
@@ -195,6 +224,7 @@ def magnus(A: Sequence[Any] | Callable[[float], np.ndarray], order: int = 4, *, 
     if len(coeffs) > len(_LETTERS):
         raise ValueError(f"A has {len(coeffs)} coefficient matrices; at most {len(_LETTERS)}")
     letters = _LETTERS[:len(coeffs)]
+    coeffs = _nested_matrices(coeffs)
     kind, n = check_matrices(dict(zip(letters, coeffs)), tuple(letters), "A")
     if kind == "mpmath":
         tt = _mp(t)
