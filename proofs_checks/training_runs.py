@@ -33,7 +33,7 @@ from seqtheory.theory._messages import counted, shown
 
 __all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "MAX_GROUP_CUDA", "max_group_for",
            "StoreJob", "n_seeds", "seeds", "store",
-           "from_bundle", "batchable", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
+           "from_bundle", "missing_outcome", "batchable", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
            "prefetch", "schedule", "queue_order", "cpu_workers", "exit_with_parent",
            "training_cost"]
 
@@ -73,9 +73,9 @@ def store(ctx: Context):
     from seqtheory.theory._io import cache_dir
 
     if ctx.evidence is not None:
-        from .evidence import bundle_store
+        from .evidence import evidence_store
 
-        return bundle_store(ctx.evidence)              # read-only: nothing is written there
+        return evidence_store(ctx.evidence)            # read-only: nothing is written there
     if ctx.results_dir is not None:
         root = Path(ctx.results_dir)
     elif ctx.out_dir is not None:
@@ -499,7 +499,7 @@ def run_arms(ctx: Context, arms: dict[Any, list]) -> dict[Any, list[dict]]:
 def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     """The results of ``configs`` from the evidence bundle of ``ctx`` (never trained here);
     :class:`~seqtheory.proofs_checks.evidence.MissingEvidence` naming how many it lacks."""
-    from .evidence import MissingEvidence, describe, load_provenance
+    from .evidence import MissingEvidence, describe, evidence_provenance
 
     st = store(ctx)
     out = [st.result(c) for c in configs]
@@ -507,10 +507,30 @@ def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     if missing:
         raise MissingEvidence(
             f"{len(missing)} of {counted(len(configs), 'run')} {'is' if len(missing) == 1 else 'are'}"
-            f" not in the {describe(load_provenance(ctx.evidence))} "
+            f" not in the {describe(evidence_provenance(ctx.evidence))} "
             f"at {ctx.evidence} "
-            f"(first missing: {_label(st, missing[0])}); they are not trained here")
+            f"(first missing: {_label(st, missing[0])}); they are not trained here",
+            missing=len(missing))
     return out
+
+
+def missing_outcome(claim: Any, ctx: Context, exc: Exception):
+    """The outcome of a trained claim whose runs the evidence of ``ctx`` lacks (``exc``: the
+    :class:`~seqtheory.proofs_checks.evidence.MissingEvidence` its check raised): ``inconclusive``
+    with the key figure ``missing N runs``, ``N`` the runs of the claim's training plan (without
+    controls) that the evidence lacks (at least ``exc.missing``). Absence of evidence never
+    refutes (SPEC §3)."""
+    from .registry import Outcome, Verdict
+
+    st = store(ctx)
+    planned = [j.config if isinstance(j, StoreJob) else j
+               for j in (claim.plan(ctx, False) if claim.plan is not None else [])]
+    keys = list(dict.fromkeys(st.key(c) for c in planned))
+    n = max(sum(st.result(k) is None for k in keys), getattr(exc, "missing", 0), 1)
+    return Outcome("inconclusive", f"missing {counted(n, 'run')}",
+                   evidence={"missing_runs": n, "planned_runs": len(keys)},
+                   notes=f"The evidence lacks {n} of the claim's {counted(len(keys), 'planned run')}"
+                         f"; absence of evidence never refutes (SPEC §3). {exc}")
 
 
 def _label(st, cfg) -> str:
