@@ -13,21 +13,15 @@ from pathlib import Path
 import pytest
 
 from seqtheory.models.store import ResultsStore
-from seqtheory.models.train import TrainConfig, train
+from seqtheory.models.train import train
 from seqtheory.proofs_checks import evidence as ev
 from seqtheory.proofs_checks import shards as sh
 from seqtheory.proofs_checks import training_runs as tr
 from seqtheory.proofs_checks.cli import main
 from seqtheory.proofs_checks.registry import Context
+from test_evidence import _cfg                        # the tiny run of the bundle tests
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _cfg(**kw):
-    base = dict(task="S3", model="signed_mamba", train_length=4, steps=6, width=8, n_heads=2,
-                d_state=4, batch_size=4, n_train=16, n_test=8, fresh_words=True)
-    base.update(kw)
-    return TrainConfig(**base)
 
 
 @pytest.fixture(scope="module")
