@@ -104,10 +104,13 @@ def _check_results_dir(path: Path | None, needed: bool) -> None:
 
 
 def _check_evidence(args: argparse.Namespace) -> Path | None:
-    """The evidence bundle of ``--evidence`` (None without one); sets ``args.provenance``.
-    ``ValueError`` for a bad bundle, a bundle of another profile or seed, or a GPU profile
+    """The evidence of ``--evidence`` (None without one): one bundle, or a folder of bundles
+    read as their union (:func:`~seqtheory.proofs_checks.evidence.evidence_provenance`); sets
+    ``args.provenance`` (every bundle's provenance). ``ValueError`` for a bad bundle, bundles
+    that disagree on a run, evidence of another profile or seed, or a GPU profile
     (:data:`~seqtheory.proofs_checks.profiles.GPU_PROFILES`) asked to train on a CPU."""
-    from .evidence import bundle_store, load_provenance, provenance_problems, unverified_lines
+    from .evidence import (bundle_store, bundles_in, evidence_provenance, provenance_problems,
+                           unverified_lines)
     from .profiles import GPU_PROFILES
 
     args.provenance = None
@@ -117,16 +120,18 @@ def _check_evidence(args: argparse.Namespace) -> Path | None:
                              "or read an evidence bundle made there with --evidence DIR")
         return None
     root = Path(args.evidence).resolve()
-    prov = load_provenance(root)
+    prov = evidence_provenance(root)
     for key in ("profile", "seed"):
         if prov[key] != getattr(args, key):
             raise ValueError(f"--evidence {str(root)!r} was made with {key} {prov[key]!r}; this "
                              f"run uses {getattr(args, key)!r} (give --{key} {prov[key]})")
-    try:                                                # checked again: never taken on trust
-        problems = provenance_problems(bundle_store(root))
-    except (sqlite3.Error, ValueError) as exc:
-        raise ValueError(f"--evidence {str(root)!r}: the runs of its results store cannot be "
-                         f"read ({exc})") from None
+    problems: dict[str, str] = {}
+    for bundle in bundles_in(root):                     # checked again: never taken on trust
+        try:
+            problems.update(provenance_problems(bundle_store(bundle)))
+        except (sqlite3.Error, ValueError) as exc:
+            raise ValueError(f"--evidence {str(bundle)!r}: the runs of its results store cannot "
+                             f"be read ({exc})") from None
     for line in unverified_lines(problems):
         print(f"seqtheory verify: note: {line}" if not line.startswith(" ") else line,
               file=sys.stderr)
@@ -521,8 +526,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_results_option(v, "trained-model results store")
     v.add_argument("--evidence", default=None, metavar="DIR",
                    help="read the trained claims' runs from this evidence bundle (made by "
-                        "seqtheory evidence pack on another machine) instead of --results; "
-                        "nothing is trained, a missing run is reported (default none)")
+                        "seqtheory evidence pack on another machine), or from the union of the "
+                        "bundles in this folder (one per shard), instead of --results; nothing is "
+                        "trained; a claim whose runs are missing is inconclusive, 'missing N "
+                        "runs' (default none)")
     v.add_argument("--replace", action="store_true",
                    help="write a fresh report instead of merging into the one in --out")
     v.add_argument("--controls", action="store_true",

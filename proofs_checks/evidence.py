@@ -45,6 +45,7 @@ from seqtheory.theory._messages import counted
 from .environment import environment_info
 
 __all__ = ["BUNDLE_FORMAT", "MissingEvidence", "pack", "load_provenance", "describe",
+           "bundles_in", "evidence_store", "evidence_provenance", "EvidenceFolder",
            "bundle_store_dir", "bundle_store", "keyed_classes", "provenance_problems",
            "unverified_lines", "report_evidence"]
 
@@ -55,7 +56,12 @@ _REQUIRED = {"format": int, "profile": str, "seed": int, "git_commit": str, "dev
 
 
 class MissingEvidence(RuntimeError):
-    """A trained claim asked an evidence bundle for runs it does not hold."""
+    """A trained claim asked an evidence bundle for runs it does not hold; ``missing``: how many
+    of the runs asked for."""
+
+    def __init__(self, message: str, missing: int = 0):
+        super().__init__(message)
+        self.missing = missing
 
 
 def bundle_store_dir(bundle: str | os.PathLike) -> Path:
@@ -192,7 +198,14 @@ def _torch_versions(store) -> list[str]:
 
 
 def describe(prov: dict[str, Any]) -> str:
-    """One line naming a bundle's origin: device, commit, torch, profile, seed, runs, date."""
+    """One line naming a bundle's origin: device, commit, torch, profile, seed, runs, date; for
+    an evidence folder (:func:`evidence_provenance`), its bundles' devices, commits and dates."""
+    if "bundles" in prov:
+        b = prov["bundles"]
+        return (f"evidence folder of {counted(len(b), 'bundle')} made on {prov['device']} at "
+                f"{counted(len({x['git_commit'] for x in b}), 'commit')} "
+                f"({', '.join(sorted({x['git_commit'][:12] for x in b}))}; profile {prov['profile']}, "
+                f"seed {prov['seed']}, {counted(prov['runs'], 'run')}, {prov['created_utc']})")
     torch_v = prov["versions"].get("torch") or "unknown"
     return (f"evidence bundle made on {prov['device']} at commit {prov['git_commit'][:12]} "
             f"(torch {torch_v}, profile {prov['profile']}, seed {prov['seed']}, "
@@ -200,7 +213,8 @@ def describe(prov: dict[str, Any]) -> str:
 
 
 def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str, seed: int,
-         device: str | None = None) -> dict[str, Any]:
+         device: str | None = None, exclude: str | os.PathLike | None = None,
+         shard: int | None = None) -> dict[str, Any]:
     """Write the bundle ``out`` from the finished runs of the results store ``results_dir``
     (made by ``verify --profile PROFILE --seed SEED``); returns its provenance, whose
     ``unverified_runs`` marks the runs whose provenance does not check
@@ -210,8 +224,11 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
     ``"cuda"`` adds the GPU's name when torch sees one). Only finished runs are copied, with
     their metric curves and the model weights of their final checkpoints. The bundle is built in
     a temporary folder next to ``out`` and moved into place, so an interrupted pack leaves no
-    half bundle. ``ValueError`` when ``results_dir`` holds no finished run, when ``out`` exists,
-    or for an unknown profile."""
+    half bundle. ``exclude``: an evidence bundle or folder of bundles (:func:`bundles_in`) whose
+    runs are left out (a shard bundle holds only the new runs); ``shard``: the shard's number
+    (:mod:`~seqtheory.proofs_checks.shards`), recorded in the provenance. ``ValueError`` when
+    ``results_dir`` holds no finished run (none that ``exclude`` lacks), when ``out`` exists, or
+    for an unknown profile."""
     from seqtheory.models.store import holds_store
 
     from .profiles import check_profile
@@ -224,6 +241,9 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
         raise ValueError(f"results_dir {str(src)!r} holds no results store")
     if dst.exists():
         raise ValueError(f"out {str(dst)!r} exists; choose a new folder")
+    if shard is not None and (not isinstance(shard, int) or isinstance(shard, bool) or shard < 1):
+        raise ValueError(f"shard must be a positive int, got {shard!r}")
+    skip = _evidence_keys(exclude) if exclude is not None else set()
     made = [p for p in (dst.absolute().parent, *dst.absolute().parent.parents) if not p.exists()]
     dst.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -232,9 +252,10 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
         _remove_empty(made)
         raise
     try:
-        devices, n = _copy_finished(src, bundle_store_dir(tmp))
+        devices, n = _copy_finished(src, bundle_store_dir(tmp), skip)
         if not n:
-            raise ValueError(f"results_dir {str(src)!r} holds no finished run")
+            raise ValueError(f"results_dir {str(src)!r} holds no finished run"
+                             + (f" that {str(exclude)!r} lacks" if skip else ""))
         dev = device or ("+".join(sorted(devices)) if devices else "unknown")
         env = environment_info(dev)
         prov = {"format": BUNDLE_FORMAT, "profile": profile, "seed": seed,
@@ -242,6 +263,8 @@ def pack(results_dir: str | os.PathLike, out: str | os.PathLike, *, profile: str
                 "device": env.get("device_name", dev) if dev.startswith("cuda") else dev,
                 "versions": env["versions"], "platform": env["platform"], "runs": n,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+        if shard is not None:
+            prov["shard"] = shard
         packed = bundle_store(tmp)
         prov["unverified_runs"] = provenance_problems(packed)
         prov["run_torch_versions"] = _torch_versions(packed)
@@ -265,10 +288,16 @@ def _remove_empty(folders: list[Path]) -> None:
             pass
 
 
-def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
-    """Copy the finished runs of the store ``src`` into a new store ``dst`` (their metric curves
-    and the model weights of their final checkpoints included); returns (devices recorded in the
-    results, runs copied)."""
+def _evidence_keys(path: str | os.PathLike) -> set[str]:
+    """The keys of the finished runs of the evidence ``path`` (a bundle or a folder of them)."""
+    st = evidence_store(path)
+    return st.keys() if isinstance(st, EvidenceFolder) else {r.key for r in st.runs("finished")}
+
+
+def _copy_finished(src: Path, dst: Path, skip: set[str] = frozenset()) -> tuple[set[str], int]:
+    """Copy the finished runs of the store ``src`` whose keys ``skip`` lacks into a new store
+    ``dst`` (their metric curves and the model weights of their final checkpoints included);
+    returns (devices recorded in the results, runs copied)."""
     from seqtheory.models.store import DB_NAME, ResultsStore, sqlite_uri
 
     dst.mkdir(parents=True)
@@ -276,6 +305,8 @@ def _copy_finished(src: Path, dst: Path) -> tuple[set[str], int]:
     out = sqlite3.connect(dst / DB_NAME)
     try:
         con.backup(out)
+        out.executemany("DELETE FROM runs WHERE key = ?", [(k,) for k in skip])
+        out.commit()
         rows = out.execute("SELECT key, result FROM runs WHERE status = 'finished'").fetchall()
     finally:
         con.close()
@@ -304,3 +335,132 @@ def report_evidence(report: dict) -> str | None:
     they read this machine's runs."""
     ev = report.get("environment", {}).get("evidence")
     return describe(ev) if ev else None
+
+
+# ------------------------------------------------------------------------------------------------
+# an evidence folder: several bundles (one per shard, :mod:`~seqtheory.proofs_checks.shards`) read
+# as one
+# ------------------------------------------------------------------------------------------------
+#: result fields that say how a run ran (machine, speed, engine), not what it found: two bundles'
+#: results of one run that differ only there are the same result
+_CIRCUMSTANCES = ("device", "torch", "train_time_s", "tokens_per_s", "engine", "seconds")
+
+
+def bundles_in(path: str | os.PathLike) -> list[Path]:
+    """The bundles of the evidence ``path``: ``[path]`` when it is a bundle (holds
+    ``provenance.json``), else its sub-folders that are, sorted by name. ``ValueError`` when
+    ``path`` is not a folder or holds no bundle."""
+    root = Path(path)
+    if not root.is_dir():
+        raise ValueError(f"evidence {str(root)!r} is not a folder")
+    if (root / _PROVENANCE).exists():
+        return [root]
+    found = sorted(p for p in root.iterdir() if p.is_dir() and (p / _PROVENANCE).exists())
+    if not found:
+        raise ValueError(f"evidence {str(root)!r} is neither a bundle nor a folder of bundles "
+                         f"(no {_PROVENANCE} in it or its sub-folders)")
+    return found
+
+
+def _found(result: Any) -> str:
+    """The part of a run's result that says what it found, as canonical JSON."""
+    if isinstance(result, dict):
+        result = {k: v for k, v in result.items() if k not in _CIRCUMSTANCES}
+    return json.dumps(result, sort_keys=True, default=str)
+
+
+class EvidenceFolder:
+    """The union of the results stores of several bundles (:func:`bundles_in`), read-only, with
+    the methods of a results store that reading needs (``key``, ``key_of``, ``get``,
+    ``result``, ``runs``, ``metrics``, ``load_checkpoint``, ``checkpoint_path``). A run held by
+    several bundles is read from the first (by name); ``ValueError`` naming both bundles and the
+    run's key when two bundles hold different results for one run (identical results, the fields
+    of :data:`_CIRCUMSTANCES` aside, are fine)."""
+
+    def __init__(self, root: str | os.PathLike):
+        from seqtheory.models.store import ResultsStore
+
+        self.root = Path(root)
+        self.bundles = bundles_in(root)
+        self.stores = [bundle_store(b) for b in self.bundles]
+        self.key = ResultsStore.key
+        self._where: dict[str, int] = {}
+        for i, st in enumerate(self.stores):
+            for rec in st.runs("finished"):
+                j = self._where.setdefault(rec.key, i)
+                if j != i and _found(self.stores[j].get(rec.key).result) != _found(rec.result):
+                    raise ValueError(
+                        f"evidence {str(self.root)!r}: bundles {self.bundles[j].name!r} and "
+                        f"{self.bundles[i].name!r} hold different results for the run "
+                        f"{rec.key}; remove one of them")
+
+    def keys(self) -> set[str]:
+        """The store keys of every finished run of the union."""
+        return set(self._where)
+
+    def _store_of(self, config_or_key: Any):
+        key = config_or_key if isinstance(config_or_key, str) else self.key(config_or_key)
+        i = self._where.get(key)
+        if i is None:                                  # a legacy key: ask each bundle's store
+            i = next((n for n, st in enumerate(self.stores) if st.get(config_or_key) is not None), 0)
+        return self.stores[i]
+
+    def key_of(self, config_or_key: Any) -> str:
+        return self._store_of(config_or_key).key_of(config_or_key)
+
+    def get(self, config_or_key: Any):
+        return self._store_of(config_or_key).get(config_or_key)
+
+    def result(self, config_or_key: Any) -> dict | None:
+        return self._store_of(config_or_key).result(config_or_key)
+
+    def runs(self, status: str | None = None) -> list:
+        seen, out = set(), []
+        for st in self.stores:
+            for rec in st.runs(status):
+                if rec.key not in seen:
+                    seen.add(rec.key)
+                    out.append(rec)
+        return out
+
+    def metrics(self, config_or_key: Any) -> list[dict]:
+        return self._store_of(config_or_key).metrics(config_or_key)
+
+    def checkpoint_path(self, config_or_key: Any) -> Path:
+        return self._store_of(config_or_key).checkpoint_path(config_or_key)
+
+    def load_checkpoint(self, config: Any, map_location: str = "cpu") -> dict | None:
+        return self._store_of(config).load_checkpoint(config, map_location)
+
+
+def evidence_store(path: str | os.PathLike):
+    """The read-only store of the evidence ``path``: the bundle's store (:func:`bundle_store`)
+    for one bundle, an :class:`EvidenceFolder` for a folder of bundles."""
+    bundles = bundles_in(path)
+    return bundle_store(bundles[0]) if bundles == [Path(path)] else EvidenceFolder(path)
+
+
+def evidence_provenance(path: str | os.PathLike) -> dict[str, Any]:
+    """The provenance of the evidence ``path``: the bundle's (:func:`load_provenance`) for one
+    bundle; for a folder of bundles, ``bundles`` (each bundle's provenance with its ``path``),
+    ``profile`` and ``seed`` (the bundles' own: ``ValueError`` when they differ), ``runs``
+    (finished runs of the union), ``device`` / ``git_commit`` / ``created_utc`` (the bundles'
+    distinct values joined), ``format`` and ``versions`` (the first bundle's). ``ValueError`` for
+    a bad bundle or two bundles that disagree on a run (:class:`EvidenceFolder`)."""
+    bundles = bundles_in(path)
+    if bundles == [Path(path)]:
+        return load_provenance(path)
+    provs = [dict(load_provenance(b), path=str(b)) for b in bundles]
+    for key in ("profile", "seed"):
+        values = {p[key] for p in provs}
+        if len(values) > 1:
+            raise ValueError(f"evidence {str(path)!r}: its bundles were made with different "
+                             f"{key}s {sorted(values, key=str)}")
+
+    def joined(key: str) -> str:
+        return ", ".join(dict.fromkeys(p[key] for p in provs))
+
+    return {"format": BUNDLE_FORMAT, "profile": provs[0]["profile"], "seed": provs[0]["seed"],
+            "device": joined("device"), "git_commit": joined("git_commit"),
+            "created_utc": joined("created_utc"), "versions": provs[0]["versions"],
+            "runs": len(EvidenceFolder(path).keys()), "bundles": provs}

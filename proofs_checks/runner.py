@@ -102,16 +102,30 @@ def _checked(value: Any, err: str | None, kind: type, what: str) -> tuple[Any, s
     return value, err
 
 
+def _check(claim: Claim, ctx: Context):
+    """``claim.check(ctx)``; a check that finds its runs missing from the evidence is
+    inconclusive (:func:`~seqtheory.proofs_checks.training_runs.missing_outcome`), never crashed."""
+    from .evidence import MissingEvidence
+
+    try:
+        return claim.check(ctx)
+    except MissingEvidence as exc:
+        from .training_runs import missing_outcome
+
+        return missing_outcome(claim, ctx, exc)
+
+
 def run_claim(claim: Claim, ctx: Context, controls: bool = False) -> ClaimResult:
     """Run ``claim.check(ctx)`` (and its negative control when ``controls``); never raises for a
-    crashing check: the traceback is stored in ``error`` (also for a return value that is not
+    crashing check: the traceback is stored in ``error`` (a check whose runs an evidence bundle
+    lacks is ``inconclusive``, "missing N runs") (also for a return value that is not
     a well-formed :class:`Outcome` / :class:`ControlOutcome`, e.g. a non-str key figure).
 
     A control counts only when it went through the claim's registered decision rule
     (:meth:`Claim.decision_rule`); a control that bypasses it, or a claim without a rule, is
     recorded as a control error. A trained claim's result carries the fresh-store cost of its
     runs in ``extra["training"]`` (:func:`_training_cost`)."""
-    outcome, err, secs = _timed(lambda: claim.check(ctx))
+    outcome, err, secs = _timed(lambda: _check(claim, ctx))
     outcome, err = _checked(outcome, err, Outcome, "check")
     res = ClaimResult(claim, outcome, err, secs)
     if claim.plan is not None:

@@ -22,7 +22,8 @@ from seqtheory.proofs_checks.registry import Context
 from seqtheory.proofs_checks.seed_blocks import n_block_seeds
 from seqtheory.proofs_checks.training_runs import seeds
 
-__all__ = ["SUCCESS", "RATE_RULE", "PAPER_T", "PAPER_RECIPE", "S3_FACTORS", "recipe", "paper_width",
+__all__ = ["SUCCESS", "RATE_RULE", "PAPER_T", "PAPER_RECIPE", "S3_FACTORS", "recipe", "paper_batch",
+           "paper_scale", "PAPER_BATCH_MAX_TOKENS_DEPTH",
            "seed_configs", "wp_cfgs", "s3_scale", "acc_at", "validate_heldout", "check_protocol"]
 
 SUCCESS = 0.9          # sequence accuracy that counts as "solved" (the paper's threshold)
@@ -32,15 +33,15 @@ RATE_RULE = SeedRule(min_rate=0.8, max_rate=0.0)
 #: length is 256)
 PAPER_T = 128
 #: the package's training budget of the ``paper`` profile's word-problem family (parity, S3, Table
-#: 1, rotation, A5), float32, batch 32 (the recipe's), 5 seeds per cell: the paper's is unknown.
-#: ESTIMATE from the plans, not a measurement: 165 distinct float32 runs (controls included; the
-#: S3 cells are shared by s3_depth and word_problems), Σ steps × batch × train length × depth =
-#: 2.3e9 token-layer steps, about 180× the measured reference (benchmarks/README_batched.md: 32
-#: batched runs of S3, mamba, width 32, T = 16, batch 64, depth 2, 200 steps = 1.3e7 in 3.6 s on
-#: one H200). Scaled linearly that is about 10 minutes, but width 64, words up to 128 (tested up to
-#: 16T = 2048), AUSSM layers and batched groups of 5–10 runs per shape (not 32) differ from the
-#: reference: the 10-minute target is unverified until measured.
-PAPER_RECIPE = dict(width=64, steps=2000)
+#: 1, rotation, A5), float32, 5 seeds per block: the paper's is unknown. Width and steps are the
+#: package's choice; the batch is the smaller of the paper grid's two (``sweeps/paper_full.toml``:
+#: 256 and 2048) where the cell allows it (:func:`paper_batch`).
+PAPER_RECIPE = dict(width=64, steps=2000, batch_size=256)
+#: the largest train length × depth of a cell trained at the paper grid's batch 256: one run of a
+#: longer or deeper cell at batch 256 is estimated to need more than one 6-minute shard of an
+#: H200 (:mod:`~seqtheory.proofs_checks.shards`: A5 depth 8 at T = 128, about 410 s), and a run
+#: cannot be cut across shards, so such cells keep the recipe's batch 32
+PAPER_BATCH_MAX_TOKENS_DEPTH = 512
 #: extrapolation factors of the word-problem cells: tested on words 8T and 16T long (far beyond
 #: the trained range)
 S3_FACTORS = (8, 16)
@@ -57,10 +58,22 @@ def recipe(T: int, steps: int, **kw) -> dict:
     return d
 
 
-def paper_width(ctx: Context) -> dict:
-    """Recipe overrides of the profile: :data:`PAPER_RECIPE`'s width in ``paper``, none in
-    ``quick`` / ``full`` (width 32). The steps are picked with each claim's train length."""
-    return ctx.by_profile({}, {}, paper={"width": PAPER_RECIPE["width"]})
+def paper_batch(T: int, depth: int) -> int:
+    """The batch of a ``paper`` cell of train length ``T`` and ``depth`` layers:
+    :data:`PAPER_RECIPE`'s 256 (the paper grid's smaller batch) when ``T × depth`` is at most
+    :data:`PAPER_BATCH_MAX_TOKENS_DEPTH`, else the recipe's 32 (one run would not fit a shard).
+    The grid's batch 2048 is not used: one run at T = 128 and depth 2 is estimated at about 410 s
+    of an H200 (8× the tokens of batch 256; :mod:`~seqtheory.proofs_checks.shards`), more than a
+    shard. Every ``paper`` cell draws fresh words each step, so any batch is allowed by the data."""
+    return PAPER_RECIPE["batch_size"] if T * depth <= PAPER_BATCH_MAX_TOKENS_DEPTH else 32
+
+
+def paper_scale(ctx: Context, T: int, depth: int) -> dict:
+    """Recipe overrides of the profile for a cell of train length ``T`` and ``depth`` layers:
+    :data:`PAPER_RECIPE`'s width and :func:`paper_batch` in ``paper``, none in ``quick`` /
+    ``full`` (width 32, batch 32). The steps are picked with each claim's train length."""
+    return ctx.by_profile({}, {}, paper={"width": PAPER_RECIPE["width"],
+                                         "batch_size": paper_batch(T, depth)})
 
 
 def seed_configs(ctx: Context, salt: str, n: int, **kw) -> list:
@@ -81,7 +94,7 @@ def wp_cfgs(ctx: Context, group: str, model: str, depth: int, T: int, steps: int
     return seed_configs(ctx, f"wp:{group}:{model}:{depth}:{T}" + (":shuffled" if shuffle else ""),
                         n_block_seeds(ctx), task=group, model=model, depth=depth, shuffle_labels=shuffle,
                         **recipe(T, steps, test_length=max(S3_FACTORS) * T, n_test=128,
-                                 **paper_width(ctx)))
+                                 **paper_scale(ctx, T, depth)))
 
 
 def s3_scale(ctx: Context) -> tuple[int, int]:

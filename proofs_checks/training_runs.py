@@ -31,15 +31,27 @@ from seqtheory.proofs_checks.registry import Context
 from seqtheory.theory._checks import check_real
 from seqtheory.theory._messages import counted, shown
 
-__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "StoreJob", "n_seeds", "seeds", "store",
-           "from_bundle", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
+__all__ = ["QUICK_SEEDS", "FULL_SEEDS", "MAX_GROUP", "MAX_GROUP_CUDA", "max_group_for",
+           "StoreJob", "n_seeds", "seeds", "store",
+           "from_bundle", "missing_outcome", "batchable", "run_many", "run_arms", "train_all", "TrainingPool", "plan_jobs",
            "prefetch", "schedule", "queue_order", "cpu_workers", "exit_with_parent",
            "training_cost"]
 
 QUICK_SEEDS = 3
 FULL_SEEDS = 5
-#: most runs one batched job stacks (larger groups spill out of the CPU caches; benchmarks/README_batched.md)
+#: most runs one batched job stacks on a CPU (larger groups spill out of the CPU caches;
+#: benchmarks/README_batched.md)
 MAX_GROUP = 8
+#: most runs one batched job stacks on a CUDA GPU: a launch-bound step costs about the same for
+#: 1 or 32 runs (benchmarks/README_batched.md: 32 stacked runs 14x the runs/min of one at a time
+#: on an H200), so every run of one shape is stacked (the ``paper`` plans have 10-20 per shape)
+MAX_GROUP_CUDA = 64
+
+
+def max_group_for(device: str) -> int:
+    """Most runs one batched job stacks on ``device``: :data:`MAX_GROUP_CUDA` on CUDA,
+    :data:`MAX_GROUP` else."""
+    return MAX_GROUP_CUDA if str(device).startswith("cuda") else MAX_GROUP
 
 
 def n_seeds(ctx: Context) -> int:
@@ -61,9 +73,9 @@ def store(ctx: Context):
     from seqtheory.theory._io import cache_dir
 
     if ctx.evidence is not None:
-        from .evidence import bundle_store
+        from .evidence import evidence_store
 
-        return bundle_store(ctx.evidence)              # read-only: nothing is written there
+        return evidence_store(ctx.evidence)            # read-only: nothing is written there
     if ctx.results_dir is not None:
         root = Path(ctx.results_dir)
     elif ctx.out_dir is not None:
@@ -110,7 +122,9 @@ class StoreJob:
         check_real("cpu_seconds", self.cpu_seconds, 0)
 
 
-def _batchable(cfg) -> bool:
+def batchable(cfg) -> bool:
+    """True when the batched engine can stack ``cfg`` with runs of its shape (a
+    :class:`~seqtheory.models.batched.VMAP_MODELS` model, not bf16)."""
     from seqtheory.models.batched import VMAP_MODELS
 
     return cfg.model in VMAP_MODELS and cfg.precision != "bf16"
@@ -143,7 +157,7 @@ def _jobs(configs: Sequence[Any], workers: int, batched: bool, max_group: int) -
     for c in configs:
         if isinstance(c, StoreJob):
             jobs.append(c)
-        elif batched and _batchable(c):
+        elif batched and batchable(c):
             groups.setdefault(shape_key(c), []).append(c)
         else:
             jobs.append([c])
@@ -282,7 +296,8 @@ class TrainingPool:
     """Training of ``jobs`` (TrainConfigs and :class:`StoreJob` objects) into the store of
     ``ctx``, started at construction and finished by :meth:`wait`. The jobs the store holds
     finished are skipped; the others are split into jobs (runs of one shape stacked by the batched
-    engine, :func:`seqtheory.models.batched.train_batched`, when ``batched``; it reproduces
+    engine, :func:`seqtheory.models.batched.train_batched`, when ``batched``, at most
+    ``max_group`` runs per job, default :func:`max_group_for` the device; it reproduces
     one-at-a-time training, tests/test_batched.py). On CPU with more than one job they run in
     :func:`cpu_workers` subprocesses (one torch thread each) that take the jobs from one queue,
     the costliest first (:func:`queue_order`; a worker that finishes early takes the next job,
@@ -294,12 +309,12 @@ class TrainingPool:
     ``workers`` (processes; 0 when in this process)."""
 
     def __init__(self, ctx: Context, jobs: Sequence[Any], batched: bool = True,
-                 max_group: int = MAX_GROUP):
+                 max_group: int | None = None):
         self._t0 = time.perf_counter()
         self._store = store(ctx)
         workers = cpu_workers() if ctx.device == "cpu" else 1
         todo = [] if ctx.evidence is not None else _unfinished(self._store, jobs)   # never train into a bundle
-        self._plan = queue_order(_jobs(todo, workers, batched, max_group))
+        self._plan = queue_order(_jobs(todo, workers, batched, max_group or max_group_for(ctx.device)))
         #: store key of each run this pool trains -> the index of its job in the queue
         self._job_of = {self._store.key(c): i for i, j in enumerate(self._plan)
                         for c in ([j.config] if isinstance(j, StoreJob) else j)}
@@ -403,9 +418,10 @@ class TrainingPool:
 
 
 def train_all(ctx: Context, jobs: Sequence[Any], batched: bool = True,
-              max_group: int = MAX_GROUP) -> dict[str, Any]:
+              max_group: int | None = None) -> dict[str, Any]:
     """Train every job of ``jobs`` that the store of ``ctx`` does not hold finished
-    (:class:`TrainingPool`) and wait; returns the pool's summary."""
+    (:class:`TrainingPool`; at most ``max_group`` runs stacked per job, default
+    :func:`max_group_for` the device) and wait; returns the pool's summary."""
     return TrainingPool(ctx, jobs, batched, max_group).wait()
 
 
@@ -483,7 +499,7 @@ def run_arms(ctx: Context, arms: dict[Any, list]) -> dict[Any, list[dict]]:
 def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     """The results of ``configs`` from the evidence bundle of ``ctx`` (never trained here);
     :class:`~seqtheory.proofs_checks.evidence.MissingEvidence` naming how many it lacks."""
-    from .evidence import MissingEvidence, describe, load_provenance
+    from .evidence import MissingEvidence, describe, evidence_provenance
 
     st = store(ctx)
     out = [st.result(c) for c in configs]
@@ -491,10 +507,30 @@ def from_bundle(ctx: Context, configs: Sequence[Any]) -> list[dict]:
     if missing:
         raise MissingEvidence(
             f"{len(missing)} of {counted(len(configs), 'run')} {'is' if len(missing) == 1 else 'are'}"
-            f" not in the {describe(load_provenance(ctx.evidence))} "
+            f" not in the {describe(evidence_provenance(ctx.evidence))} "
             f"at {ctx.evidence} "
-            f"(first missing: {_label(st, missing[0])}); they are not trained here")
+            f"(first missing: {_label(st, missing[0])}); they are not trained here",
+            missing=len(missing))
     return out
+
+
+def missing_outcome(claim: Any, ctx: Context, exc: Exception):
+    """The outcome of a trained claim whose runs the evidence of ``ctx`` lacks (``exc``: the
+    :class:`~seqtheory.proofs_checks.evidence.MissingEvidence` its check raised): ``inconclusive``
+    with the key figure ``missing N runs``, ``N`` the runs of the claim's training plan (without
+    controls) that the evidence lacks (at least ``exc.missing``). Absence of evidence never
+    refutes (SPEC §3)."""
+    from .registry import Outcome, Verdict
+
+    st = store(ctx)
+    planned = [j.config if isinstance(j, StoreJob) else j
+               for j in (claim.plan(ctx, False) if claim.plan is not None else [])]
+    keys = list(dict.fromkeys(st.key(c) for c in planned))
+    n = max(sum(st.result(k) is None for k in keys), getattr(exc, "missing", 0), 1)
+    return Outcome("inconclusive", f"missing {counted(n, 'run')}",
+                   evidence={"missing_runs": n, "planned_runs": len(keys)},
+                   notes=f"The evidence lacks {n} of the claim's {counted(len(keys), 'planned run')}"
+                         f"; absence of evidence never refutes (SPEC §3). {exc}")
 
 
 def _label(st, cfg) -> str:

@@ -78,10 +78,13 @@ def test_a_run_missing_from_the_bundle_is_reported_not_trained(bundle, monkeypat
         tr.run_many(ctx, [_cfg(seed=1), _cfg(seed=3), _cfg(seed=7)])     # 3 unfinished there
 
 
-def test_a_trained_claim_with_a_bundle_lacking_its_runs_crashes_naming_the_bundle(bundle):
+def test_a_trained_claim_with_a_bundle_lacking_its_runs_is_inconclusive_naming_the_bundle(bundle):
     load_all()
     r = run_claim(get_claim("finding.parity_negative_eigenvalues"), Context(seed=0, evidence=bundle))
-    assert r.outcome is None and "MissingEvidence" in r.error and "not trained here" in r.error
+    assert r.error is None and r.outcome.verdict.value == "inconclusive"      # never refuted
+    n = r.outcome.evidence["missing_runs"]
+    assert r.outcome.key_figure == f"missing {n} runs" and n == r.outcome.evidence["planned_runs"]
+    assert "not trained here" in r.outcome.notes and "never refutes" in r.outcome.notes
 
 
 @pytest.mark.parametrize("damage, match", [

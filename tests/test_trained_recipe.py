@@ -28,11 +28,23 @@ def test_acc_at_reads_the_prefix_accuracy_and_refuses_other_lengths():
             tr.acc_at(r, bad)
 
 
-def test_recipe_overrides_and_the_paper_width():
+def test_recipe_overrides_and_the_paper_scale():
     d = tr.recipe(8, 300, width=16)
     assert d["width"] == 16 and d["curriculum_steps"] == 100 and d["warmup"] == 15
-    assert tr.paper_width(Context(profile="paper")) == {"width": tr.PAPER_RECIPE["width"]}
-    assert tr.paper_width(Context(profile="full")) == {}
+    paper = Context(profile="paper")
+    assert tr.paper_scale(paper, 128, 2) == {"width": tr.PAPER_RECIPE["width"], "batch_size": 256}
+    assert tr.paper_scale(Context(profile="full"), 128, 2) == {}
+    assert tr.paper_scale(Context(profile="quick"), 4, 1) == {}
+
+
+def test_paper_batch_is_the_grid_batch_where_one_run_fits_a_shard():
+    import tomllib
+    from pathlib import Path
+
+    grid = tomllib.loads((Path(__file__).parents[1] / "sweeps" / "paper_full.toml").read_text())
+    assert tr.PAPER_RECIPE["batch_size"] in grid["grid"]["batch_size"]
+    assert tr.paper_batch(128, 4) == tr.paper_batch(64, 8) == tr.paper_batch(32, 8) == 256
+    assert tr.paper_batch(128, 8) == 32          # A5 depth 8 at T = 128: one run exceeds a shard
 
 
 def test_run_arms_returns_each_arm_in_order_from_one_call(monkeypatch):

@@ -23,7 +23,7 @@ from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Out
 from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
                                                  n_block_seeds, split_blocks)
-from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_width, recipe,
+from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_scale, recipe,
                                                     seed_configs)
 from seqtheory.proofs_checks.training_runs import run_arms
 from seqtheory.theory._messages import counted
@@ -42,7 +42,7 @@ def a5_cfgs(ctx: Context) -> dict[int, list]:
     depths, T, steps = ctx.by_profile(([1, 2], 3, 400), ([1, 2, 3, 4], 4, 2000),
                                       paper=([1, 2, 4, 8], 32, PAPER_RECIPE["steps"]))
     return {L: seed_configs(ctx, f"a5:{L}", n_block_seeds(ctx), task="A5", model="signed_mamba", depth=L,
-                            **recipe(T, steps, test_length=A5_TEST_FACTOR * T, **paper_width(ctx)))
+                            **recipe(T, steps, test_length=A5_TEST_FACTOR * T, **paper_scale(ctx, T, L)))
             for L in depths}
 
 

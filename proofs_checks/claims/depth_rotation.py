@@ -21,7 +21,7 @@ from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
                                                  n_block_seeds, split_blocks)
-from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, RATE_RULE, paper_width, recipe,
+from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, RATE_RULE, paper_scale, recipe,
                                                     seed_configs)
 from seqtheory.proofs_checks.training_runs import run_arms
 
@@ -36,7 +36,8 @@ def rotation_cfgs(ctx: Context, depth: int, salt: str = "") -> list:
     T, steps = ctx.by_profile((6, 300), (12, 2000), paper=(64, PAPER_RECIPE["steps"]))
     return seed_configs(ctx, f"rot:signed_mamba:{depth}{salt}", n_block_seeds(ctx), task="rotation_a5",
                         model="signed_mamba", depth=depth,
-                        **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0, **paper_width(ctx)))
+                        **recipe(T, steps, lr=1e-2, n_train=512, curriculum_steps=0,
+                                 **paper_scale(ctx, T, depth)))
 
 
 def rotation_depths(ctx: Context) -> list[int]:

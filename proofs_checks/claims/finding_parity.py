@@ -22,7 +22,7 @@ from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.proofs_checks.registry import FINDING, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.seed_blocks import arm_blocks, blocks_text, replicated
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, PAPER_T, RATE_RULE, check_protocol,
-                                                    paper_width, recipe, seed_configs)
+                                                    paper_scale, recipe, seed_configs)
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
 from seqtheory.proofs_checks.training_runs import run_arms
 from seqtheory.theory._messages import counted
@@ -39,7 +39,7 @@ def parity_cfgs(ctx: Context, model: str) -> list:
     """The :data:`PARITY_SEEDS` runs of one arm (``model``): depth 1, the profile's T and steps."""
     T, steps = ctx.by_profile((8, 1000), (16, 1500), paper=(PAPER_T, PAPER_RECIPE["steps"]))
     return seed_configs(ctx, f"parity:{model}", PARITY_SEEDS, task="C2", model=model, depth=1,
-                        **recipe(T, steps, **paper_width(ctx)))
+                        **recipe(T, steps, **paper_scale(ctx, T, 1)))
 
 
 def token_cfgs(ctx: Context, model: str) -> list:
