@@ -118,12 +118,16 @@ def test_rule_direction_convergence_and_no_paper_width():
     small = [_pt(d, [x * math.sqrt(d) for x in (0.5, 0.55, 0.6)], [2.0, 2.1, 2.2]) for d in (64, 128)]
     verdict, why, _ = v(_both(small))
     assert verdict is Verdict.INCONCLUSIVE and "no paper width" in why
+    # RowNorm not smaller below the paper's widths: reported, never a refutation (the statement
+    # is made at d = 512 / 768 / 1024)
     rev = small + [_pt(256, [0.5, 0.6, 0.7], [0.5, 0.6, 0.8], frac=0.0)]
-    assert v(_both(rev))[0] is Verdict.REFUTED
-    # final ratios > 1 but RowNorm not smaller at every recorded measurement: its own test fails
-    verdict, why, parts = v(_both(small + [_pt(256, [9, 9, 9], [3, 3, 3], frac=0.9)]))
-    assert verdict is Verdict.REFUTED and "d=256 (90% of them)" in why
-    assert parts["blocks"]["A"]["every_measurement"] == {64: True, 128: True, 256: False}
+    verdict, why, parts = v(_both(rev))
+    assert verdict is Verdict.INCONCLUSIVE and "not evidence against it" in why
+    assert parts["blocks"]["A"]["below_paper_widths_not_smaller"] == {256: 0.0}
+    # at a paper width: final ratios > 1 but RowNorm not smaller at every recorded measurement
+    verdict, why, parts = v(_both(small + [_pt(512, [9, 9, 9], [3, 3, 3], frac=0.9)]))
+    assert verdict is Verdict.REFUTED and "d=512 (90% of them)" in why
+    assert parts["blocks"]["A"]["every_measurement"] == {64: True, 128: True, 512: False}
     assert v(_both([_pt(64, [5, 5, 5.1], [2, 2, 2.1], converged=False)]))[0] is Verdict.INCONCLUSIVE
 
 

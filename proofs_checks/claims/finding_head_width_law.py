@@ -40,8 +40,9 @@ def _fit_text(fit: dict | None, name: str) -> str:
 #: what evidence would decide the finding when it is inconclusive (report.md shows it)
 DECIDED_BY = ("a width sweep over at least three head widths whose diameter-ratio exponent has a "
               "seed interval narrow enough to fall inside or outside 0.5 ± 0.1 in both seed "
-              "blocks; the full profile's sweep (d = 64 … 1024) gives one, the quick profile's "
-              "two small widths do not")
+              "blocks; the full profile's sweep (d = 64 … 1024) gives one; the quick profile's "
+              "three small widths (d = 32, 64, 128) give one only when both blocks' intervals "
+              "fall on the same side")
 
 
 @claim("finding.head_width_law", title="The AdamW/RowNorm head diameter ratio grows like √d",
