@@ -82,6 +82,10 @@ class WidthPoint:
     lr_rownorm: float
     code_revision: int = WIDTH_CODE_REVISION
 
+    def n_models(self) -> int:
+        """Models this width trains: one per head (AdamW, RowNorm) and seed."""
+        return 2 * len(self.seeds)
+
 
 @keyed_config
 @dataclass(frozen=True)

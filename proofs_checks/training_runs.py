@@ -442,7 +442,8 @@ def prefetch(claims: Sequence[Any], ctx: Context, controls: bool = False) -> dic
 def training_cost(ctx: Context, jobs: Sequence[Any]) -> dict[str, Any] | None:
     """What the runs of ``jobs`` (a claim's training plan) cost a fresh results store:
     ``{"runs": n, "seconds": s}``, ``n`` the runs (a stored experiment counts its parts:
-    precision sweeps, head widths), ``s`` the wall time during which
+    precision sweeps, head widths; a part that trains several models, a head experiment's two
+    heads per seed, counts them: its ``n_models()``), ``s`` the wall time during which
     they trained (the union of each finished record's interval in the store, the parts of a
     stored experiment included, from its first claim to its finish; runs trained
     side by side count once; a run interrupted and resumed counts its pause too), ``None`` for
@@ -455,8 +456,9 @@ def training_cost(ctx: Context, jobs: Sequence[Any]) -> dict[str, Any] | None:
     # a stored experiment of stored parts (precision sweeps, head widths) trains in its parts
     parts = [x for c in configs for x in (c, *getattr(c, "sweeps", ()), *getattr(c, "points", ()))]
     keys = list(dict.fromkeys(st.key(c) for c in parts))
-    runs = len({st.key(x) for c in configs
-                for x in (getattr(c, "sweeps", ()) or getattr(c, "points", ()) or (c,))})
+    trained = {st.key(x): x for c in configs
+               for x in (getattr(c, "sweeps", ()) or getattr(c, "points", ()) or (c,))}
+    runs = sum(x.n_models() if hasattr(x, "n_models") else 1 for x in trained.values())
     spans = []
     for key in keys:
         rec = st.get(key)

@@ -130,7 +130,7 @@ def prop37_support():
 def _cor38_ev(size, certificate: bool) -> dict:
     T = list(range(2, 21))
     return {"witt_equals_lyndon": True, "cumulative_to_20_n2": 111013,
-            "lie_coordinates_realised": True,
+            "lie_coordinates_realised": True, "reading_source": "a source for the reading",
             "certificate": ({"steps": {"ratio_step": True, "geometric_sum": True},
                              "witt_rows": [{"holds": True, "counts_primitive_words": True}],
                              "bound_rows": [{"holds": True}]} if certificate else None),
@@ -145,6 +145,7 @@ def cor38_refute():
 
 
 def cor38_support():
+    """Certified, with the Lie-coordinate reading sourced (unsourced, as today, the rule refines)."""
     return _rule("depth.cor3.8")(_cor38_ev(lambda t: 3 * 2 ** t // t + 1, certificate=True))
 
 

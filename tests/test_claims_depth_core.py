@@ -10,7 +10,7 @@ from seqtheory.proofs_checks.registry import Context, Verdict, get_claim
 EXPECTED = {
     "depth.thm3.4": Verdict.SUPPORTED,   # 9 groups (finite-group form), 6 + 2 Lie algebras
     "depth.prop3.7": Verdict.REFINED,    # ⌈log2 T⌉+1 holds; least depth 2 (lookup readout)
-    "depth.cor3.8": Verdict.CONFIRMED,   # dim N(n,T) ≤ (n/(n−1))² n^T/T for every T (certificate)
+    "depth.cor3.8": Verdict.REFINED,     # certified for every T, under the Lie-coordinate reading (unsourced)
 }
 
 
@@ -156,8 +156,8 @@ def test_cor38_rule_on_synthetic_evidence():
     faster = lambda n, t: n ** t * t                   # noqa: E731  n^T·T
     tiny = lambda n, t: t                              # noqa: E731  far below
 
-    def ev(lie_size, up=big, lo=tiny, cert=None, built=True):
-        return {"witt_equals_lyndon": True, "cumulative_to_20_n2": 111013,
+    def ev(lie_size, up=big, lo=tiny, cert=None, built=True, source="a source"):
+        return {"witt_equals_lyndon": True, "cumulative_to_20_n2": 111013, "reading_source": source,
                 "certificate": cert, "lie_coordinates_realised": built, "constructions": [
                     _construction("lie", "paper", "Lie-algebra coordinates", 2, lie_size),
                     _construction("up", "reading", "faithful representation, upper bound", 2, up),
@@ -166,6 +166,11 @@ def test_cor38_rule_on_synthetic_evidence():
 
     assert cor38_decide(ev(small, cert=_CERT))[0] is Verdict.CONFIRMED
     assert cor38_decide(ev(small))[0] is Verdict.SUPPORTED
+    # the reading unsourced (as today: SPEC §3.1): at most refined, the reading named
+    v, why = cor38_decide(ev(small, cert=_CERT, source=""))[:2]
+    assert v is Verdict.REFINED and "Lie-coordinate reading" in why
+    assert cor38_decide(ev(small, source=""))[0] is Verdict.REFINED
+    assert cor38_decide(ev(big, source=""))[0] is Verdict.REFUTED
     assert cor38_decide(ev(small, cert=_CERT, built=False))[0] is Verdict.SUPPORTED
     for broken in ({"steps": {"ratio_step": False, "geometric_sum": True}},
                    {"witt_rows": [{"holds": False, "counts_primitive_words": None}]},

@@ -78,7 +78,7 @@ def test_cor36_blocks_replicate():
 
 
 def test_cor36_candidates_include_the_built_exponent():
-    assert [cor36.CANDIDATES["c_k(60)+1 (built)"](k) for k in (1, 2, 3)] == [2, 4, 8]
+    assert [cor36.CANDIDATES["c_k(60)+1 (class-maximal cascade)"](k) for k in (1, 2, 3)] == [2, 4, 8]
     assert [cor36.CANDIDATES["k+1"](k) for k in (1, 2)] == [cor36.CANDIDATES["2^(k-1)+1"](k) for k in (1, 2)]
 
 

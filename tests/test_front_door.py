@@ -211,6 +211,19 @@ def test_training_cost_is_the_union_of_the_runs_store_intervals(tmp_path):
         {"runs": 4, "seconds": None}                      # one still training: unknown
 
 
+def test_training_cost_counts_each_model_of_a_head_experiment(tmp_path):
+    """A head experiment trains two heads per seed: its record counts 2 x seeds runs (the
+    report's reproduce line said 2 runs where 12 models trained)."""
+    from seqtheory.proofs_checks import training_runs as tr
+    from seqtheory.proofs_checks.claims.head_training import _experiment_config
+    from seqtheory.proofs_checks.registry import Context
+
+    ctx = Context(seed=0, results_dir=tmp_path)
+    jobs = [tr.StoreJob("m:f", _experiment_config(ctx, b), 1.0) for b in ("A", "B")]
+    n = sum(len(j.config.seeds) for j in jobs)
+    assert n >= 2 and tr.training_cost(ctx, jobs) == {"runs": 2 * n, "seconds": None}
+
+
 # --------------------------------------------------------------------------- cite, changelog
 def test_cite_names_each_version_and_gives_bibtex(tmp_path, capsys):
     fast = "free_lie.witt_dimensions"

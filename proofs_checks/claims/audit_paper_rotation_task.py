@@ -56,7 +56,7 @@ _RELEASED = ("released, x·g = x∘g", "released, x·g = g∘x")
                           "-> A, b = [1,2,3,4,0] -> B, build_group_representation_from_table)",
                           "seqtheory.theory.representations (paper_rotation_map, "
                           "paper_rotation_matrices)"),
-    title="The released A5 rotation map of [DEPTH] is not a representation of A5",
+    title="The released A5 rotation map of [DEPTH] is a representation of A5 (its task's premise)",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) released code, A5 rotation data; SPEC §3.1 "
                  "dataset audits"),
     statement=("The A5 rotation data of the released code of [DEPTH] labels each group element "

@@ -48,7 +48,7 @@ CEILING_PREMISE = ("k stacked abelian layers generate a Lie algebra of derived l
                    "error Θ(ε^(c+1))")
 #: the candidate exponents at depth k on n letters (the built one: the class-maximal cascade)
 CANDIDATES = {"k+1": lambda n, k: k + 1, "2^(k-1)+1": lambda n, k: 2 ** (k - 1) + 1,
-              "c_k(n)+1 (built)": lambda n, k: max_class_for_depth(min(n, 3), k) + 1}
+              "c_k(n)+1 (class-maximal cascade)": lambda n, k: max_class_for_depth(min(n, 3), k) + 1}
 #: alphabets of the candidate table: the built targets' 2 and 3 letters, the trained task's 60
 #: (c_k(n) is the same for every n ≥ 3: depth.cor3.6.trained.built_exponent)
 CANDIDATE_LETTERS = (2, 3, 60)
@@ -124,12 +124,14 @@ def cor36(ctx) -> Outcome:
                for n in (2, 3)}
     card_fails = sorted({(r["n_letters"], r["k"]) for r in rows if r["coupling"] == "linear"
                          and not _reaches(r["slope"], r["ci"], r["2^(k-1)+1"], SLOPE_RESOLUTION)})
-    summary = "; ".join(f"{r['coupling'][:4]} k={r['k']}: {r['slope']:.2f} (c={r['class_c']})"
+    summary = "; ".join(f"{r['coupling']} k={r['k']}: {r['slope']:.2f} (c={r['class_c']})"
                         for r in so3)
     cands = candidate_table(ks)
     return Outcome(
         verdict=verdict,
-        key_figure=f"so(3)/A5, n=2, built cascades: {summary}",
+        key_figure=("local-error exponents of built depth-k abelian cascades (smooth output map), "
+                    "beside [DEPTH] v1's 2^(k−1)+1 (v2 corrects this index; not checked): "
+                    f"so(3)/A5, n=2: {summary}"),
         evidence={"decision": why, "slope_resolution": SLOPE_RESOLUTION,
                   "candidates": cands, "ceiling_premise": CEILING_PREMISE,
                   "judged (target, k): polynomial cascade built": sorted(

@@ -58,7 +58,7 @@ def built_exponent(k: int) -> int:
 #: the candidate exponents of the local error of a depth-k abelian model: [DEPTH] v1, the
 #: simplified form (2^(k−1)+1 ≥ k+1, equal for k ≤ 2) and the built cascades' c_k(n)+1
 CANDIDATES = {"2^(k-1)+1": lambda k: 2 ** (k - 1) + 1, "k+1": lambda k: k + 1,
-              "c_k(60)+1 (built)": built_exponent}
+              "c_k(60)+1 (class-maximal cascade)": built_exponent}
 
 
 def _point_row(p: dict) -> dict:

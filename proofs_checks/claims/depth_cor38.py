@@ -132,12 +132,12 @@ def cor38(ctx) -> Outcome:
     figures = save_figure(fig, ctx, "cor38_dimensions")
     cert = ev["certificate"]
     worst = max(cert["bound_rows"], key=lambda r: r["ratio"])
-    key = (f"dim N(n, T) ≤ (n/(n−1))² n^T/T for every T (certificate: m·dim L_m ≤ n^m on "
-           f"{counted(len(cert['witt_rows']), '(n, m) pair')}, steps checked with sympy; largest "
-           f"ratio to the bound {worst['ratio']:.3f} at n={worst['n']}, T={worst['T']}); growth "
-           + "; ".join(f"{name} n=2: β = {rows[(name, 2)]['beta']:+.3f} ({rows[(name, 2)]['class']})"
-                       for name in _CONSTRUCTIONS)
-           + f"; faithful-representation reading: {readings[0].outcome.value}")
+    paper = next(name for name in _CONSTRUCTIONS if rows[(name, 2)]["role"] == "paper")
+    key = (f"{READING_NAMED}: dim N(n, T) ≤ (n/(n−1))² n^T/T for every T (certificate: "
+           f"m·dim L_m ≤ n^m on {counted(len(cert['witt_rows']), '(n, m) pair')}, steps checked "
+           f"with sympy; largest ratio to the bound {worst['ratio']:.3f} at n={worst['n']}, "
+           f"T={worst['T']}; growth exponent n=2: β = {rows[(paper, 2)]['beta']:+.3f}); the "
+           "faithful-representation reading is reported below the verdict")
     return Outcome(
         verdict=verdict,
         key_figure=key,
@@ -153,7 +153,9 @@ def cor38(ctx) -> Outcome:
                 "built cascades: state = Lie coordinates": ev["built_cascades"]},
         figures=figures,
         readings=readings,
-        notes=("The construction's state (the paper's reading) is the Lie-algebra coordinates of "
+        notes=("Reading used (the paper's definition of the construction's state is not known "
+               "exactly, SPEC §3.1; so the verdict is at most refined): the construction's state is "
+               "the Lie-algebra coordinates of "
                "the class-T truncation, dim N(n, T) = Σ_(m≤T) dim L_m(n): the built "
                "polynomial-coupling cascades hold exactly that many (table). Certificate for every "
                "T: m·dim L_m(n) counts the primitive words of length m (checked by enumeration "
@@ -227,7 +229,8 @@ def _cor38_evidence(witt: list[dict], cum20: int, ctx, replace: dict | None = No
     return {"witt_equals_lyndon": all(r["witt"] == r["lyndon_count"] for r in witt),
             "cumulative_to_20_n2": cum20, "constructions": constructions,
             "certificate": _certificate(ctx), "built_cascades": built,
-            "lie_coordinates_realised": bool(built) and all(r["equal"] for r in built)}
+            "lie_coordinates_realised": bool(built) and all(r["equal"] for r in built),
+            "reading_source": READING_SOURCE}
 
 
 def _certified(ev: dict) -> tuple[bool, str]:
@@ -246,6 +249,13 @@ def _certified(ev: dict) -> tuple[bool, str]:
                 f"{ev['lie_coordinates_realised']}")
 
 
+#: The reading the verdict uses, named in its text (SPEC §3: the paper's definition unknown).
+READING_NAMED = "under the Lie-coordinate reading of the construction's state"
+#: A source for that reading, if one were known (the [DEPTH] v1 statement does not define the
+#: construction's state; the v2 text could not be obtained): none, so the verdict is at most refined.
+READING_SOURCE = ""
+
+
 @cor38.decision_rule
 def cor38_decide(ev: dict) -> tuple[Verdict, str, list[dict], list[Reading]]:
     """Decision rule of ``depth.cor3.8`` (pure). Returns ``(verdict, why, growth table,
@@ -254,12 +264,15 @@ def cor38_decide(ev: dict) -> tuple[Verdict, str, list[dict], list[Reading]]:
     The counts are wrong (Witt ≠ Lyndon or Σ_(m≤20) dim L_m(2) ≠ 111013) → inconclusive (the
     machinery, not the claim, fails). Otherwise each construction and alphabet size gets a
     growth class (:func:`growth_class`) and a sub-verdict. The verdict reads the paper's
-    construction (role ``"paper"``: Lie-algebra coordinates, the paper's reading): confirmed when
+    construction (role ``"paper"``: Lie-algebra coordinates). Where the evidence names no source
+    for that reading (``ev["reading_source"]`` empty: the paper's definition of the construction's
+    state is not known exactly, SPEC §3.1) the verdict names the reading and is at most refined
+    (SPEC §3); with a source it may be confirmed or supported. Confirmed (sourced) / refined when
     the exact certificate holds (both algebraic steps, m·dim L_m ≤ n^m and the primitive-word
     count on every (n, m) given, the bound on every (n, T) given, and the built cascades' state
     equal to dim N(n, c)) and no growth fit contradicts it; inconclusive when a fit does (the
     evidence contradicts itself); without the certificate, refuted if the state is not O(n^T/T)
-    for some n, inconclusive if undecided, else supported (finitely many T).
+    for some n, inconclusive if undecided, else supported (sourced) / refined (finitely many T).
 
     The faithful-representation reading (rows of role ``"reading"``: the least dimension of a
     faithful matrix representation, bracketed by a lower and an upper bound) is returned as a
@@ -290,17 +303,21 @@ def cor38_decide(ev: dict) -> tuple[Verdict, str, list[dict], list[Reading]]:
     if certified and not_o:
         return (Verdict.INCONCLUSIVE, f"the certificate ({what}) and the growth fits ({show(lie)}) "
                 "contradict each other", table, readings)
+    sourced = ev.get("reading_source")
+    reading = f"under the Lie-coordinate reading ({sourced})" if sourced else READING_NAMED
     if certified:
-        return (Verdict.CONFIRMED, f"certificate for every T and n ≥ 2: dim N(n, T) ≤ "
-                f"(n/(n−1))² n^T/T ({what}); growth fits agree ({show(lie)})", table, readings)
+        return (Verdict.CONFIRMED if sourced else Verdict.REFINED,
+                f"{reading}: certificate for every T and n ≥ 2: dim N(n, T) ≤ (n/(n−1))² n^T/T "
+                f"({what}); growth fits agree ({show(lie)})", table, readings)
     if not_o:
         return (Verdict.REFUTED, f"the construction's state grows faster than n^T/T ({show(lie)})",
                 table, readings)
     if any(r["class"] == "undecided" for r in lie):
         return Verdict.INCONCLUSIVE, f"growth undecided ({show(lie)}); {what}", table, readings
     Ts = ", ".join(f"n={r['n']}: T ≤ {r['T_range'][1]}" for r in lie)
-    return (Verdict.SUPPORTED, f"O(n^T/T) on every T measured ({Ts}; {show(lie)}); no certificate "
-            f"({what})", table, readings)
+    return (Verdict.SUPPORTED if sourced else Verdict.REFINED,
+            f"{reading}: O(n^T/T) on every T measured ({Ts}; {show(lie)}); no certificate ({what})",
+            table, readings)
 
 
 def _representation_reading(table: list[dict]) -> list[Reading]:

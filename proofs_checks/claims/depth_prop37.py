@@ -73,6 +73,25 @@ _prop37_claim = claim(
 _T3_SEARCH = {2: 16, 3: 9}
 
 
+#: How the key figure names the reading its verdict uses (SPEC §3: the paper's definition of
+#: simulation is not known exactly; the linear-readout reading is reported beside the verdict).
+READING_LEAD = ("under the smooth-output reading (Theorem 3.4's output map; the linear-readout "
+                "reading is undecided, below)")
+
+
+def _t_values(ts: list[int]) -> str:
+    """``T = 1 and 2`` (or ``no T``) for the key figure and notes."""
+    if not ts:
+        return "no T computed"
+    return "T = " + (", ".join(map(str, ts[:-1])) + " and " + str(ts[-1]) if len(ts) > 1 else str(ts[0]))
+
+
+def _holds_text(holds: bool, tight: list[int]) -> str:
+    """Whether the bound holds at every T computed and where it is tight, in words."""
+    return (f"holds at every T computed, tight only at {_t_values(tight)}" if holds
+            else "fails at some T computed (table)")
+
+
 def _cascade_summary(rows: list[dict]) -> dict:
     """What the least depth 2 rests on, per alphabet size n: a lookup output map (one value per
     word of length ≤ T), and which construction: the free-nilpotent one (class c*(T), states of
@@ -130,11 +149,12 @@ def prop37(ctx) -> Outcome:
     failing = [k for k in _candidates(2) if violations[k]]
     return Outcome(
         verdict=verdict,
-        key_figure=("least depth 2 for 2 ≤ T (1 layer is order-free), with a lookup output map (one "
-                    "value per word: " + ", ".join(f"{summary[n]['lookup_entries']} at n={n}, "
-                                                   f"T={summary[n]['T']}" for n in (2, 3))
+        key_figure=(f"{READING_LEAD}: least depth 2 for 2 ≤ T (1 layer is order-free), with a "
+                    "lookup output map (one value per word: "
+                    + ", ".join(f"{summary[n]['lookup_entries']} at n={n}, T={summary[n]['T']}"
+                                for n in (2, 3))
                     + "); " + _depth2_sources(summary)
-                    + f"; ⌈log2 T⌉+1 holds: {holds[main]}, tight only at T ∈ {tight[main]}"),
+                    + f"; ⌈log2 T⌉+1 {_holds_text(holds[main], tight[main])}"),
         evidence={"decision": why, "bound_holds": holds, "tight_at_T_n2": tight,
                   "violations": violations, "series_consistent_with_c_k": series_ok,
                   "two_layer_cascade": casc, "two_layer_cascade_summary": summary,
@@ -166,7 +186,7 @@ def prop37(ctx) -> Outcome:
                + ". " + _depth2_sources(summary).capitalize() + ". One diagonal layer is order-free (ab ~ ba; the 1-layer variant collides: "
                f"{not one[2]['separates_all']}), so the least depth is exactly 2 for T ≥ 2 (1 at "
                "T = 1) under unbounded precision: ⌈log2 T⌉+1 holds but is tight only at "
-               f"T ∈ {tight[main]}. Candidate bounds violated somewhere: {failing}. With a linear "
+               f"{_t_values(tight[main])}. Candidate bounds violated somewhere: {failing}. With a linear "
                "readout (the other reading, reported beside the verdict) neither construction "
                "applies and no shallower one is built here. Trained models on A5 (part c) are in "
                "depth.prop3.7.trained. Decision: " + why),

@@ -99,8 +99,9 @@ def rotation(ctx: Context) -> Outcome:
     verdict, why, per = mse_decreasing(mse_blocks(runs), base)
     T = runs[min(runs)][0]["config"]["train_length"]
     figs = _mse_figure(ctx, runs, T)
-    return Outcome(verdict, ", ".join(f"depth {L}: MSE {np.mean(v):.3g} ± {np.std(v):.2g}"
-                                      for L, v in mses.items()) + f" (constant predictor {base:.3g})",
+    return Outcome(verdict, "held-out MSE, mean ± s.d. over seeds: "
+                   + ", ".join(f"depth {L}: {np.mean(v):.3g} ± {np.std(v):.2g}" for L, v in mses.items())
+                   + f" (constant predictor {base:.3g})",
                    evidence={"mse": {str(L): v for L, v in mses.items()}, "constant_predictor_mse": base,
                              "blocks": {b: {"verdict": r[0].value, "why": r[1]} for b, r in per.items()},
                              "audit": runs[min(runs)][0]["data"]["audit"]},

@@ -187,7 +187,7 @@ def wp_table_row(r: dict, block: str = "") -> dict:
     per-seed accuracies at 2T."""
     rate = success_rate(a >= SUCCESS for a in r["seq_acc"])
     lo, hi = rate["wilson95"]
-    reading = ("succeeds" if RATE_RULE.succeeds(rate) else "fails" if RATE_RULE.fails(rate)
+    reading = ("solved" if RATE_RULE.succeeds(rate) else "not solved" if RATE_RULE.fails(rate)
                else "undecided")
     return {**({"block": block} if block else {}), "group": r["group"],
             "family": FAMILY_NAMES.get(r["model"], r["model"]), "depth": r["depth"],

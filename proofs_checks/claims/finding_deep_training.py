@@ -107,9 +107,8 @@ DECIDED_BY = ('in both seed blocks, a clear split of the parity cell: one layer 
 @claim(id="finding.deep_models_hard_to_train", title="Deep (8-layer) models are hard to train",
        decided_by=DECIDED_BY,
        source=FINDING("seqtheory (this package): a hypothesis about training at depth",
-                      "a remark made about [DEPTH]'s depth-8 runs (Table 1, Figure 2; not a "
-                      "theorem; the paper's wording is not held by the package)",
-                      arxiv="2603.05573"),
+                      "prompted by remarks about [DEPTH]'s depth-8 runs (Table 1, Figure 2); "
+                      "neither paper states it, and its verdict says nothing about [DEPTH]"),
        uses_training=True,
        statement=("with the recipe of the trained claims, at the profile's scale, an 8-layer "
                   "diagonal model (signed Mamba) fails to fit, at the training length, a task that "

@@ -57,6 +57,10 @@ class HeadExperiment:
     block: str = "A"
     code_revision: int = HEAD_CODE_REVISION
 
+    def n_models(self) -> int:
+        """Models the experiment trains: one per head (AdamW, RowNorm) and seed."""
+        return 2 * len(self.seeds)
+
 
 def _experiment_config(ctx: Context, block: str = "A") -> HeadExperiment:
     from seqtheory.models.lm import gpu_config, quick_config
@@ -154,7 +158,7 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
     key = "; ".join(
         f"block {b}: D ratio {res['summary']['ratio_diameter']:.1f}×, Hilbert RMS ratio "
         f"{res['summary']['ratio_hilbert_rms']:.1f}×, Δval {res['summary']['val_loss_diff']:+.4f}"
-        f" ± {res['summary']['val_loss_diff_se']:.4f}" for b, res in results.items())
+        f" ± {res['summary']['val_loss_diff_se']:.4f} (s.e.)" for b, res in results.items())
     return Outcome(
         verdict,
         f"at {n:,} params, {counted(len(first['runs']['adamw']), 'seed')} per block: {key} "
