@@ -208,7 +208,8 @@ def thm32(ctx) -> Outcome:
         tables={"paper reading: ε-scan": [dict(p, target=r["target"]) for r in rows
                                           for p in r["points"]],
                 "growth with T": growth["rows"],
-                "depth 2: ε-scan": [dict(p, target=r["target"], ratio=p["error"] / p["mass"])
+                "depth 2: ε-scan": [dict(p, target=r["target"], **{"error / mass":
+                                                                   p["error"] / p["mass"]})
                                     for r in depth2["rows"] for p in r["points"]],
                 "depth 2: second-order certificate": [
                     {"T": r["T"], "model_degree": r["model_degree"],
