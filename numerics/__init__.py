@@ -43,6 +43,8 @@ _EXPORTS = {
     "restricted_layer_state": "restricted",
     "affine_target_state": "restricted",
     "restricted_vs_target_table": "restricted",
+    "stack_output_map": "restricted_stack",
+    "stack_error_scan": "restricted_stack",
     "agl13_coordinates": "affine_layer",
     "agl_layer_states": "affine_layer",
     "two_layer_cascade_states": "two_layer_cascade",

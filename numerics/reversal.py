@@ -54,6 +54,7 @@ __all__ = [
     "affine_diagonal_final_state",
     "euclidean_norm",
     "spectral_norm",
+    "mp_spectral_norm",
 ]
 
 
@@ -99,15 +100,16 @@ def euclidean_norm(v):
     return frobenius_mp(v)
 
 
-def _mp_spectral_norm(M):
-    """``‖M‖₂`` of a real mpf object array at the working precision (largest singular value)."""
+def mp_spectral_norm(M):
+    """``‖M‖₂`` of a real matrix (mpf object array, or numbers) at the working mpmath precision:
+    its largest singular value (``mpmath.svd_r``), an mpf."""
     return max(mpmath.svd_r(mpmath.matrix(np.asarray(M).tolist()), compute_uv=False))
 
 
 def _applied_norm(M, h):
     """``‖M h‖₂`` for a vector ``h``, or the spectral norm ``‖M‖₂`` (sup over unit h) when
     ``h`` is None; an mpf at the working precision."""
-    return _mp_spectral_norm(M) if h is None else euclidean_norm(M.dot(h))
+    return mp_spectral_norm(M) if h is None else euclidean_norm(M.dot(h))
 
 
 def spectral_norm(M) -> float:

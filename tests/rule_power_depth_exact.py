@@ -42,15 +42,27 @@ def _scan(slope: float, C: float = 1.0) -> dict:
 _GROWTH = {"slope": 1.0, "ci": [0.98, 1.02]}
 
 
+def _depth2(slope: float) -> dict:
+    """A two-layer restricted stack's ε-scan whose error falls like ε^slope."""
+    return {"restricted": True, "rows": [_scan(slope)]}
+
+
 def thm32_refute():
-    """A restricted model exact on a word whose commutator mass is 1."""
+    """One restricted layer exact on a word whose commutator mass is 1 (the depth-2 witness
+    beside it does not soften a failure at depth 1)."""
     exact = {"target": "T", "points": [{"eps": 1.0, "error": 0.0, "mass": 1.0}],
              "error_slope": 2.0, "error_ci": [1.99, 2.01], "mass_slope": 2.0}
-    return _rule("depth.thm3.2")([exact], _GROWTH)
+    return _rule("depth.thm3.2")([exact], _GROWTH, None, _depth2(3.0))
 
 
 def thm32_support():
-    return _rule("depth.thm3.2")([_scan(2.0)], _GROWTH)
+    """One layer and a two-layer restricted stack both above C·ε²‖Ω2‖."""
+    return _rule("depth.thm3.2")([_scan(2.0)], _GROWTH, None, _depth2(2.0))
+
+
+def thm32_refine():
+    """One layer above the bound, a two-layer restricted stack with error O(ε³) below it."""
+    return _rule("depth.thm3.2")([_scan(2.0)], _GROWTH, None, _depth2(3.0))
 
 
 # ------------------------------------------------------------------ depth.thm3.2.abelian
@@ -176,7 +188,7 @@ def error_depth_support():
 
 CASES = {
     "depth.lemma3.1": {"refute": lemma31_refute, "support": lemma31_support},
-    "depth.thm3.2": {"refute": thm32_refute, "support": thm32_support},
+    "depth.thm3.2": {"refute": thm32_refute, "support": thm32_support, "refine": thm32_refine},
     "depth.thm3.2.abelian": {"refute": thm32_abelian_refute, "support": thm32_abelian_support},
     "finding.s3_one_restricted_layer": {"refute": s3_refute, "support": s3_support},
     "depth.prop3.3": {"refute": prop33_refute, "support": prop33_support},

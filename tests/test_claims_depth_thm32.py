@@ -74,6 +74,26 @@ def test_thm32_rule_on_synthetic_evidence():
         thm32_decide([dict(_scan(2), points=[{"eps": 0.1, "error": float("nan"), "mass": 1.0}])])
 
 
+def _depth2(slope, restricted=True):
+    return {"restricted": restricted, "rows": [_scan(slope, target="stack")]}
+
+
+def test_thm32_rule_with_a_depth2_stack():
+    v, why, _ = thm32_decide([_scan(2)], _GROWTH, None, _depth2(3))
+    assert v is Verdict.REFINED
+    assert "one restricted layer (depth 1)" in why and "any fixed depth" in why
+    assert thm32_decide([_scan(2)], _GROWTH, None, _depth2(2))[0] is Verdict.SUPPORTED
+    # a failure at depth 1 stays a failure whatever depth 2 shows
+    assert thm32_decide([_scan(3)], _GROWTH, None, _depth2(2))[0] is Verdict.REFUTED
+    # a stack whose linear parts do not commute is not the named class: depth 2 untested
+    v, why, _ = thm32_decide([_scan(2)], _GROWTH, None, _depth2(3, restricted=False))
+    assert v is Verdict.INCONCLUSIVE and "not a restricted model" in why
+    assert thm32_decide([_scan(2)], _GROWTH, None, dict(_depth2(3), rows=[dict(
+        _scan(3), error_ci=[2.0, 4.0])]))[0] is Verdict.INCONCLUSIVE
+    with pytest.raises(TypeError, match="restricted"):
+        thm32_decide([_scan(2)], _GROWTH, None, _depth2(3, restricted="yes"))
+
+
 def test_thm32_fixed_state_reading_never_enters_the_verdict():
     fixed = {"target": "slice", "points": [{"word": "ab", "error": 0.0, "mass": 1.0}]}
     v, _, readings = thm32_decide([_scan(2)], _GROWTH, fixed)
@@ -116,7 +136,7 @@ def test_abelian_rule_rejects_wrong_exponent_and_unobserved_mass():
         is Verdict.REFUTED
 
 
-@pytest.mark.parametrize("cid,expected", [("depth.thm3.2", Verdict.SUPPORTED),
+@pytest.mark.parametrize("cid,expected", [("depth.thm3.2", Verdict.REFINED),
                                           ("depth.thm3.2.abelian", Verdict.SUPPORTED)])
 def test_claim_quick_and_control(cid, expected, tmp_path):
     c = get_claim(cid)
@@ -136,6 +156,10 @@ def test_thm32_paper_reading_and_the_fixed_state_search():
     out = get_claim("depth.thm3.2").check(Context(seed=0))
     for r in out.evidence["paper reading"]:
         assert abs(r["error_slope"] - 2) < 0.01 and abs(r["ratio_at_min_eps"] - 1) < 1e-3, r
+    for r in out.evidence["depth 2"]["rows"]:      # the two-layer witness: O(ε³), ratio → 0
+        assert abs(r["error_slope"] - 3) < 0.01 and \
+            r["ratio_at_min_eps"] < 0.02 * r["ratio_at_max_eps"], r
+    assert out.key_figure.startswith("holds for one restricted layer (depth 1), not for two")
     fixed = out.evidence["fixed initial state"]
     s = fixed["search"]
     assert s["n_bound_fails"] == s["n_targets"] and fixed["max_error"] == 0.0

@@ -3,7 +3,8 @@ claim, synthetic evidence that its rule must refute and synthetic evidence that 
 (or confirm). A rule that cannot refute is a defect, and so is one that cannot support.
 
 The cases live in ``tests/rule_power_*.py``, one file per group of claims, each a dict ``CASES``
-mapping a claim id to ``{"refute": fn, "support": fn}``; ``fn()`` calls the claim's registered
+mapping a claim id to ``{"refute": fn, "support": fn}`` (and, for a rule that can give
+``refined``, ``"refine": fn``); ``fn()`` calls the claim's registered
 decision rule (``get_claim(id).decision``, or the module's rule function, which is the same
 object) on made-up evidence and returns what the rule returns. The test reads the verdict with
 :func:`~seqtheory.proofs_checks.registry.verdict_of` and checks that the call went through the
@@ -30,11 +31,14 @@ def _cases() -> dict:
 
 
 CASES = _cases()
-_EXPECTED = {"refute": (Verdict.REFUTED,), "support": (Verdict.SUPPORTED, Verdict.CONFIRMED)}
+_EXPECTED = {"refute": (Verdict.REFUTED,), "support": (Verdict.SUPPORTED, Verdict.CONFIRMED),
+             "refine": (Verdict.REFINED,)}
+#: the kinds every rule must have; "refine" is optional (rules that can give refined)
+_REQUIRED = ("refute", "support")
 
 
 def test_every_rule_has_a_refuting_and_a_supporting_case():
-    missing = [f"{c.id}: {kind}" for c in all_claims() for kind in _EXPECTED
+    missing = [f"{c.id}: {kind}" for c in all_claims() for kind in _REQUIRED
                if kind not in CASES.get(c.id, (None, {}))[1]]
     unknown = sorted(set(CASES) - {c.id for c in all_claims()})
     assert not unknown, f"cases for claims that are not registered: {unknown}"

@@ -13,6 +13,14 @@ the best error of restricted models on the pair is ``½‖Φ_x − Φ_x̄‖₂ 
 (:func:`seqtheory.numerics.reversal.reversal_scan` with ``h0=None``). Measured against
 ``ε²‖Ω2‖₂`` on non-solvable targets (so(3) of the A5 rotations, sl2, a random gl3) and on the
 affine target ``[[α_x, β_x], [0, 1]]`` from every initial state, with its growth on ``(ab)^r``.
+
+Depth 2. The statement names constant-depth models; "constant depth" is read as any fixed depth
+(the paper's exact statement is not known). Two restricted layers
+(:mod:`seqtheory.numerics.restricted_stack`: layer 1 with commuting unipotent linear parts
+``[[I, 0, 0], [Y, I, 0], [Y², 0, I]]``, layer 2 with linear part ``I`` and a bias linear in layer
+1's state, a linear readout) reproduce every target to second order in ε from every initial state:
+their error on ``{x, x̄}`` is ``O(ε³)`` against ``ε²‖Ω2‖₂``, so the bound holds only under the
+hypothesis "one restricted layer (depth 1)": ``refined``, with that witness.
 Decision: :func:`thm32_decide`.
 
 Another reading, reported beside the verdict (never in it): from initial states whose last
@@ -31,6 +39,8 @@ from seqtheory.numerics.fits import fit_loglog_slope
 from seqtheory.numerics.local_error import target_generators
 from seqtheory.numerics.restricted import (affine_generators, eps_scaled_rows,
                                            random_target_search, restricted_vs_target_table)
+from seqtheory.numerics.restricted_stack import (commutation_certificate,
+                                                 second_order_certificate, stack_error_scan)
 from seqtheory.numerics.reversal import reversal_scan
 from seqtheory.numerics.reversal_experiments import commutator_mass_growth
 from seqtheory.theory._messages import counted
@@ -53,6 +63,15 @@ EPS_WORD = (0, 1, 1, 0, 1)
 EPS_VALUES = (Fraction(1, 1000), Fraction(1, 100), Fraction(1, 10), Fraction(1))
 #: The non-palindromic word of the ε-scans (a word and its reversal differ).
 WORD = [0, 1, 0, 1, 1]
+
+#: The hypothesis under which the statement holds, and the reading of "constant depth" used.
+HYPOTHESIS = "one restricted layer (depth 1)"
+DEPTH_READING = ("reading 'constant depth' as any fixed depth; the paper's exact statement is not "
+                 "known")
+DECIDED_BY = ("the paper's exact statement of Theorem 3.2: whether 'constant depth' takes in two "
+              "restricted layers (then the two-layer stack with error O(ε³) refutes the bound "
+              "C·ε²‖Ω2‖) or the bound's term changes with the depth (then the depth-1 evidence "
+              "with a depth-k term would decide)")
 
 
 def _targets(ctx) -> dict[str, list]:
@@ -82,6 +101,33 @@ def paper_reading_rows(ctx, variant: str = "") -> list[dict]:
     """One ε-scan row per target of :func:`_targets` (6 ε in [1e-4, 1e-2]; full: 10)."""
     grid = np.geomspace(1e-4, 1e-2, 6 if ctx.quick else 10)
     return [_scan_row(name, gens, grid, variant=variant) for name, gens in _targets(ctx).items()]
+
+
+def depth2_rows(ctx) -> dict:
+    """The depth-2 witness (:mod:`seqtheory.numerics.restricted_stack`) as :func:`thm32_decide`
+    reads it: ``{"restricted"`` (layer 1's linear parts commute for all tokens: symbolic
+    certificate), ``"second_order"`` (symbolic: the output agrees with every target to order ε²
+    and misses its ε³ term, words of length ≤ 6), ``"certificate"`` (its rows),
+    ``"rows"}``: per target of :func:`_targets`, the stack's worst error over unit h0 on
+    ``{x, x̄}`` against ``ε²‖Ω2‖₂`` over the grid of :func:`paper_reading_rows`, with its log-log
+    fit."""
+    grid = np.geomspace(1e-4, 1e-2, 6 if ctx.quick else 10)
+    rows = []
+    for name, gens in _targets(ctx).items():
+        pts = stack_error_scan(gens, WORD, grid)
+        fit = fit_loglog_slope(list(grid), [p["error"] for p in pts])
+        mfit = fit_loglog_slope(list(grid), [p["mass"] for p in pts])
+        rows.append({"target": name, "word": "".join("ab"[i] for i in WORD),
+                     "points": [{k: p[k] for k in ("eps", "error", "mass")} for p in pts],
+                     "error_slope": fit.slope, "error_ci": [fit.ci_low, fit.ci_high],
+                     "mass_slope": mfit.slope, "ratio_at_min_eps": pts[0]["ratio"],
+                     "ratio_at_max_eps": pts[-1]["ratio"]})
+    cert = second_order_certificate(len(WORD) + 1)
+    comm = commutation_certificate()
+    return {"restricted": comm["linear_parts_commute"], "tokens_commute": comm["tokens_commute"],
+            "second_order": all(r["agree_to_order"] == 2 and r["model_degree"] == 2
+                                for r in cert),
+            "certificate": cert, "layer1_product": comm["product"], "rows": rows}
 
 
 def _growth(ctx) -> dict:
@@ -117,27 +163,39 @@ def _fixed_search(ctx) -> dict:
                "Mamba, GLA, diagonal linear RNNs) has simulation error bounded below by a term "
                "scaling with the commutator mass ‖Ω2‖; the error can accumulate with T"),
     premise=SIMULATION_PREMISE,
-    claim_version=3,  # v1: abelian models in place of restricted ones; v2: fixed initial states
+    claim_version=4,  # v1: abelian models in place of restricted ones; v2: fixed initial states;
+                      # v3: one restricted layer only (no depth-2 stack)
+    decided_by=DECIDED_BY,
 )
 def thm32(ctx) -> Outcome:
     rows = paper_reading_rows(ctx)
     growth = _growth(ctx)
     fixed = fixed_state_rows(ctx)
     search = _fixed_search(ctx)
-    verdict, why, readings = thm32_decide(rows, growth, fixed)
+    depth2 = depth2_rows(ctx)
+    verdict, why, readings = thm32_decide(rows, growth, fixed, depth2)
     eps_rows = eps_scaled_rows(ALPHA, BETA, H0, EPS_WORD, EPS_VALUES)
-    per = "; ".join(f"{r['target']}: slope {r['error_slope']:.3f} (mass {r['mass_slope']:.3f}), "
-                    f"ratio {r['ratio_at_min_eps']:.5f}" for r in rows)
     return Outcome(
         verdict=verdict,
-        key_figure=(f"paper's reading ({PAPER_READING}): best error of restricted models on "
-                    f"{{x, x̄}} = ½‖Φx − Φx̄‖₂ vs ε²‖Ω2‖₂: {per}; growth on (ab)^r ∝ "
-                    f"T^{growth['slope']:.2f}; fixed initial state (last coordinate 1): "
-                    f"{readings[0].outcome.value}"),
+        key_figure=_key_figure(verdict, rows, growth, depth2, readings),
         evidence={"decision": why, "error_tol": ERROR_TOL, "mass_threshold": MASS_THRESHOLD,
-                  "slope_resolution": SLOPE_RESOLUTION,
+                  "slope_resolution": SLOPE_RESOLUTION, "hypothesis": HYPOTHESIS,
+                  "reading of constant depth": DEPTH_READING,
                   "paper reading": [{k: v for k, v in r.items() if k != "points"} for r in rows],
                   "growth": {"slope": growth["slope"], "ci": growth["ci"]},
+                  "depth 2": {
+                      "model": ("layer 1: state (c, a, q) from (h0, 0, 0), linear part "
+                                "[[I, 0, 0], [Y, I, 0], [Y², 0, I]] with Y = εX_x, no bias; "
+                                "layer 2: state r from 0, linear part I, bias Y a; readout "
+                                "c + a − q/2 + r (linear)"),
+                      "layer-1 linear parts commute (symbolic, every dimension)":
+                          depth2["restricted"],
+                      "tokens commute": depth2["tokens_commute"],
+                      "layer-1 product L(Y)L(Z)": depth2["layer1_product"],
+                      "matches every target to order ε² (symbolic, words of length ≤ "
+                      f"{len(depth2['certificate'])})": depth2["second_order"],
+                      "rows": [{k: v for k, v in r.items() if k != "points"}
+                               for r in depth2["rows"]]},
                   "fixed initial state": {
                       "target_matrices": "M_a = [[9/10, 1], [0, 1]], M_b = [[1/2, 2], [0, 1]] on "
                                          "(h, 1)",
@@ -150,6 +208,15 @@ def thm32(ctx) -> Outcome:
         tables={"paper reading: ε-scan": [dict(p, target=r["target"]) for r in rows
                                           for p in r["points"]],
                 "growth with T": growth["rows"],
+                "depth 2: ε-scan": [dict(p, target=r["target"], **{"error / mass":
+                                                                   p["error"] / p["mass"]})
+                                    for r in depth2["rows"] for p in r["points"]],
+                "depth 2: second-order certificate": [
+                    {"T": r["T"], "model_degree": r["model_degree"],
+                     "agree_to_order": r["agree_to_order"],
+                     "missed terms of order ε³": r["first_difference_terms"],
+                     "first_difference": r["first_difference"] if r["T"] <= 2 else "…"}
+                    for r in depth2["certificate"]],
                 "fixed initial state: all words": fixed["table"],
                 "fixed initial state: ε-scaled": eps_rows,
                 "fixed initial state: random targets": search["targets"]},
@@ -162,9 +229,19 @@ def thm32(ctx) -> Outcome:
                "runs {x, x̄} × {h0, −h0} some error is ≥ ½‖(Φx − Φx̄)h0‖, and the order-free output "
                "½(Φx + Φx̄)h0 attains it: the best error over unit h0 is ½‖Φx − Φx̄‖₂ = "
                "ε²‖Ω2‖₂(1 + O(ε)) (reversal keeps Ω1 and flips Ω2). Measured per target: slope 2 "
-               "like the mass and ratio → 1, so a bound C·ε²‖Ω2‖ holds with C → 1 on the pair; "
-               "the mass and the error grow linearly with T on (ab)^r. Finitely many targets and "
-               "words: supported. Fixed-initial-state reading (reported, not in the verdict): the "
+               "like the mass and ratio → 1, so a bound C·ε²‖Ω2‖ holds for one restricted layer "
+               "with C → 1 on the pair; the mass and the error grow linearly with T on (ab)^r. "
+               "Depth 2 ('constant depth' read as any fixed depth; the paper's exact statement is "
+               "not known): two restricted layers escape the bound. Layer 1 has linear parts "
+               "L(Y) = [[I, 0, 0], [Y, I, 0], [Y², 0, I]] (L(Y)L(Z) = [[I, 0, 0], [Y + Z, I, 0], "
+               "[Y² + Z², 0, I]] is symmetric in Y, Z: they commute for all tokens, checked "
+               "symbolically) and no bias; layer 2 has linear part I and the bias Y·a (a: layer "
+               "1's middle block); the linear readout c + a − q/2 + r equals the terms of degree "
+               "≤ 2 in ε of Φ_w h0 (checked symbolically with non-commuting symbols), so the "
+               "error from every initial state is O(ε³); the ε-scan measures its slope against "
+               "the mass's. Where it vanishes faster than the mass, the bound holds only under "
+               "the hypothesis 'one restricted layer (depth 1)' (refined; at most refined, since "
+               "the paper's exact statement is not known). Fixed-initial-state reading (reported, not in the verdict): the "
                "affine maps h ↦ αh + β do not commute (fixed points 10 and 4), so the target "
                "[[α_x, β_x], [0, 1]] has ‖Ω2‖ > 0, yet from initial states (h0, 1) the restricted "
                "layer h ← α_x h + β_x tracks it exactly (all words ≤ 6, exact rationals; every ε in "
@@ -174,6 +251,26 @@ def thm32(ctx) -> Outcome:
                "simulation supplies. The corrected statement for abelian (linear, commuting, "
                "no-bias) models is depth.thm3.2.abelian. Decision: " + why),
     )
+
+
+def _key_figure(verdict: Verdict, rows: list[dict], growth: dict, depth2: dict,
+                readings: list[Reading]) -> str:
+    """The key figure: the reading and the hypothesis first, then the measured figures."""
+    lead = {Verdict.REFINED: f"holds for {HYPOTHESIS}, not for two restricted layers "
+                             f"({DEPTH_READING})",
+            Verdict.SUPPORTED: f"holds for one and for two restricted layers ({DEPTH_READING})"
+            }.get(verdict, f"{verdict.value} ({DEPTH_READING})")
+    one = "; ".join(f"{r['target']}: slope {r['error_slope']:.3f} (mass {r['mass_slope']:.3f}), "
+                    f"ratio {r['ratio_at_min_eps']:.5f}" for r in rows)
+    two = "; ".join(f"{r['target']}: slope {r['error_slope']:.2f}, ratio "
+                    f"{r['ratio_at_max_eps']:.3g} at ε = {r['points'][-1]['eps']:g} → "
+                    f"{r['ratio_at_min_eps']:.2g} at ε = {r['points'][0]['eps']:g}"
+                    for r in depth2["rows"])
+    return (f"{lead}. One restricted layer ({PAPER_READING}): best error on {{x, x̄}} = "
+            f"½‖Φx − Φx̄‖₂ against ε²‖Ω2‖₂: {one}; grows ∝ T^{growth['slope']:.2f} on (ab)^r. "
+            f"Two restricted layers (commuting linear parts, checked symbolically): worst error "
+            f"over unit h0 on {{x, x̄}} against ε²‖Ω2‖₂: {two}. Fixed initial state (last "
+            f"coordinate 1): {readings[0].outcome.value}")
 
 
 def _check_points(points: list[dict], where: str) -> None:
@@ -227,11 +324,32 @@ def _decide_rows(rows: list[dict], growth: dict | None, tol: float, threshold: f
     return Verdict.SUPPORTED, f"{why}; grows ∝ T^{growth['slope']:.2f} on (ab)^r"
 
 
+def _with_depth2(one: tuple[Verdict, str], depth2: dict, tol: float, threshold: float,
+                 resolution: float) -> tuple[Verdict, str]:
+    """The verdict once the depth-2 evidence is in (see :func:`thm32_decide`); ``one`` is the
+    one-layer verdict, supported."""
+    _, why = one
+    if not isinstance(depth2.get("restricted"), bool):
+        raise TypeError(f"depth2['restricted'] must be a bool, got {depth2.get('restricted')!r}")
+    if not depth2["restricted"]:
+        return Verdict.INCONCLUSIVE, (f"{why}; depth 2 untested: the two-layer stack's linear "
+                                      "parts do not commute, so it is not a restricted model")
+    v2, why2 = _decide_rows(depth2["rows"], None, tol, threshold, resolution)
+    if v2 is Verdict.REFUTED:
+        return Verdict.REFINED, (f"holds under the hypothesis '{HYPOTHESIS}': {why}. Fails for "
+                                 f"two restricted layers ({DEPTH_READING}): {why2}")
+    if v2 is Verdict.INCONCLUSIVE:
+        return Verdict.INCONCLUSIVE, f"{why}; depth 2 cannot decide: {why2}"
+    return Verdict.SUPPORTED, f"{why}; two restricted layers: {why2}"
+
+
 @thm32.decision_rule
 def thm32_decide(rows: list[dict], growth: dict | None = None, fixed_state: dict | None = None,
-                 tol: float = ERROR_TOL, threshold: float = MASS_THRESHOLD,
+                 depth2: dict | None = None, tol: float = ERROR_TOL,
+                 threshold: float = MASS_THRESHOLD,
                  resolution: float = SLOPE_RESOLUTION) -> tuple[Verdict, str, list[Reading]]:
-    """Decision rule of ``depth.thm3.2`` (pure). ``rows``: the paper's reading, per target
+    """Decision rule of ``depth.thm3.2`` (pure). ``rows``: the paper's reading for one restricted
+    layer, per target
     ``{"target", "points": [{"eps", "error", "mass"}], "error_slope", "error_ci", "mass_slope"}``
     with ``error`` the best error of restricted models with a linear readout over every unit
     initial state (or a built model's error) and ``mass`` = ε²‖Ω2‖ (finite, ≥ 0; ``ValueError``
@@ -244,12 +362,23 @@ def thm32_decide(rows: list[dict], growth: dict | None = None, fixed_state: dict
     1 − ``resolution``). Otherwise supported (finitely many targets), with the smallest ratio
     error / mass.
 
+    ``depth2`` (the statement names constant-depth models; "constant depth" is read as any fixed
+    depth): ``{"restricted"`` (bool: the stack's linear parts commute, ``TypeError`` otherwise),
+    ``"rows"}`` (a built two-layer restricted stack's error, rows of the form above). Used when
+    one layer is supported: the same rule on its rows; where it refutes (the stack beats every
+    bound C·ε²‖Ω2‖) the verdict is ``refined``, holding under the hypothesis "one restricted
+    layer (depth 1)", with the stack as the witness (at most refined: the paper's exact statement
+    is not known); where it supports, supported; a stack that is not restricted, or rows that
+    cannot decide, give inconclusive.
+
     ``fixed_state``: the fixed-initial-state reading (``{"target", "points": [{"word", "error",
     "mass"}]}``, a built restricted layer's error from initial states with last coordinate 1),
     judged by the same rule and returned as a
     :class:`~seqtheory.proofs_checks.registry.Reading`; it never enters the verdict.
     Returns ``(verdict, why, readings)``."""
     verdict, why = _decide_rows(rows, growth, tol, threshold, resolution)
+    if depth2 is not None and verdict is Verdict.SUPPORTED:
+        verdict, why = _with_depth2((verdict, why), depth2, tol, threshold, resolution)
     readings = []
     if fixed_state is not None:
         v, w = _decide_rows([fixed_state], None, tol, threshold, resolution)
@@ -266,7 +395,7 @@ def _thm32_control(ctx) -> ControlOutcome:
     fixed-initial-state counterexample's rows given as the paper's reading (a restricted layer
     exact while the mass is non-zero); (b) the unobserved direction A = diag(1,0), B = E12 seen
     from h0 = e1 only (the reversal bound is ≡ 0 while ‖Ω2‖ > 0); (c) errors that vanish like ε³
-    (the third-order residual in place of the best error). None may be supported."""
+    (the third-order residual in place of the best error). None may be supported or refined."""
     from seqtheory.numerics.reversal import reversal_scan as scan
 
     fixed = fixed_state_rows(ctx)
@@ -281,7 +410,7 @@ def _thm32_control(ctx) -> ControlOutcome:
     }
     out = {n: thm32_decide(rows) for n, rows in variants.items()}
     return ControlOutcome(
-        rejected=all(v is not Verdict.SUPPORTED for v, _, _ in out.values()),
+        rejected=all(v not in (Verdict.SUPPORTED, Verdict.REFINED) for v, _, _ in out.values()),
         variant="; ".join(variants),
         reason=" | ".join(f"{n}: {v.value} ({w})" for n, (v, w, _) in out.items()),
         evidence={n: v.value for n, (v, _, _) in out.items()})
