@@ -128,7 +128,7 @@ TERMS: dict[str, str] = {
     "attained": "the stated bound is reached by some instance (the bound is tight there)",
     "bound": "the stated bound evaluated on the row's instance",
     "ratio": "measured value divided by the bound (≤ 1: the bound holds)",
-    "mass": "the commutator mass ε²‖Ω₂‖₂ of the row's word (spectral norm of the second Magnus term)",
+    "mass": "the commutator mass ε²‖Ω₂‖₂ of the row's word (spectral norm of the second Magnus term: every unit initial state), which Theorem 3.2 compares with the row's error (one layer: ½‖Φ_x − Φ_x̄‖₂)",
     "error / mass": "the error divided by ε²‖Ω₂‖₂; a lower bound C·ε²‖Ω₂‖ needs it bounded away from 0 as ε → 0",
     "model_degree": "degree in ε of the built model's output map (a polynomial in ε)",
     "agree_to_order": "the highest order in ε up to which the model's output and the target's expansion agree exactly",
@@ -299,7 +299,6 @@ TERMS: dict[str, str] = {
     "bound_over_eps2": "bound / ε² (constant when the bound is ε²‖Ω₂h0‖)",
     "bound_slope_in_eps": "fitted exponent of the bound in ε",
     "variant_slope": "fitted exponent of the wrong variant",
-    "mass": "ε²‖Ω₂‖₂ (spectral norm: every unit initial state), the commutator mass Theorem 3.2 compares with the row's `error`, ½‖Φ_x − Φ_x̄‖₂",
     "term": "the general Magnus term compared: product convention and order m (e.g. `AY: Ω2`)",
     # --- trained / precision runs
     "heldout_rms": "RMS error on held-out words",
