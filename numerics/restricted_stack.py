@@ -38,7 +38,7 @@ import numpy as np
 import sympy
 
 from seqtheory.theory._checks import check_int
-from seqtheory.theory.contract import as_list
+from seqtheory.theory.contract import as_list, check_real
 from seqtheory.theory.mp_precision import working_dps
 
 from .local_error import as_mp_matrices, check_word, path_product, to_mpf
@@ -53,9 +53,15 @@ MAX_CERTIFIED_LENGTH = 8
 
 
 def _square(Y, name: str) -> np.ndarray:
+    """``Y`` as a square object array, its entries kept as given: symbolic sympy expressions,
+    or real numbers (:func:`~seqtheory.theory.contract.check_real` decides which: a bool, a
+    string, a complex number, NaN or inf is refused, naming ``name[i][j]``)."""
     A = np.asarray(Y.tolist() if hasattr(Y, "tolist") else Y, dtype=object)
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
         raise ValueError(f"{name} must be a non-empty square matrix, got shape {A.shape}")
+    for (i, j), v in np.ndenumerate(A):
+        if not (isinstance(v, sympy.Basic) and not v.is_number):
+            check_real(f"{name}[{i}][{j}]", v)
     return A
 
 

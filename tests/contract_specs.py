@@ -491,6 +491,14 @@ def numerics_specs() -> dict[str, list[Spec]]:
     add("omega2", Spec("omega2(gens, word, dps)", lambda gens, word: nm.omega2(gens, word, 20),
                        {"gens": (Matrices(low=SAME), sl2), "word": (Word(2), [0, 1])},
                        oracle=lambda a, r: _eq(np.array([[-0.5, 0.0], [0.0, 0.5]]))(a, r.astype(float))))
+    rot_diag = [np.array([[0, 1], [-1, 0]]), np.array([[1, 0], [0, -1]])]
+    add("stack_output_map", Spec("stack_output_map(Ys)", lambda Ys: np.array(nm.stack_output_map(Ys), dtype=float),
+                                 {"Ys": (Matrices(low=SAME), sl2)},
+                                 oracle=lambda a, r: _eq(np.array([[1.0, 1.0], [1.0, 2.0]]))(a, r)))
+    add("stack_error_scan", Spec("stack_error_scan(gens, word, eps_grid)", lambda gens, word:
+                                 [row["ratio"] for row in nm.stack_error_scan(gens, word, [0.1, 0.01], 30)],
+                                 {"gens": (Matrices(low=SAME), rot_diag), "word": (Word(2), [0, 1, 1])},
+                                 oracle=lambda a, r: bool(0 < r[1] < r[0] / 5)))   # error O(ε³)
     add("reversal_bound", Spec("reversal_bound(gens, word, h0, eps, dps)", lambda gens, h0, eps:
                                nm.reversal_bound(gens, [0, 1], h0, eps, 20),
                                {"gens": (Matrices(low=SAME), sl2), "h0": (RealArray(low=SAME, optional=True), h0),
