@@ -81,7 +81,9 @@ def agl_permutation_action(max_len: int, bias: bool = True) -> dict[str, Any]:
     coordinates is ``[g = h]``), which carry the check to every length. ``bias=False`` drops the
     bias (``z ← s·z``, a purely abelian layer; a wrong variant). Exact (Fractions).
 
-    Returns ``{"coordinates (s, c) per element", "system_commutes", "linear_parts_commute",
+    Returns ``{"coordinates (s, c) per element", "system_commutes", "target_determinants"`` (the
+    distinct determinants of the system's matrices: −1 marks a map that is no time-one map of a
+    real flow), ``"linear_parts_commute",
     "max_len", "prefixes"`` (words checked), ``"mismatches", "first_wrong_word"`` (element
     indices joined by ``-``, or ``""``), ``"step_transitions", "step_failures", "initial_ok",
     "readout_pairs", "readout_failures"}``. ``ValueError`` / ``TypeError`` for ``max_len`` not
@@ -115,6 +117,7 @@ def agl_permutation_action(max_len: int, bias: bool = True) -> dict[str, Any]:
             stack.append((w, sg, zz, gx))
     return {"coordinates (s, c) per element": {str(p): c for p, c in zip(G.elements, coords)},
             "system_commutes": all(A * B == B * A for A in mats for B in mats),
+            "target_determinants": sorted({int(M.det()) for M in mats}),
             "linear_parts_commute": all(A * B == B * A for A in lin for B in lin),
             "max_len": max_len, "prefixes": prefixes, "mismatches": mismatches,
             "first_wrong_word": first_wrong,

@@ -20,7 +20,7 @@ def test_lemma31(tmp_path):
     assert "weakest" not in o.evidence["decision"]
     assert {r.name: r.outcome for r in o.readings} == {
         "fixed initial state h0, abelian layers (no bias)": Verdict.REFINED,
-        "periodic output map (multiplies a stored h0; not a linear P)": Verdict.REFUTED}
+        "periodic output map (multiplies a stored h0; not a linear P)": Verdict.INCONCLUSIVE}  # S3: no flow
     assert o.readings[1].finding == "finding.s3_one_restricted_layer"
     paper = o.evidence["paper reading"]
     assert paper["identity_holds"] and paper["order_blind"]
@@ -67,6 +67,7 @@ def _ab(rows, identifies=True):
 
 
 _RESTRICTED_OK = {"linear_parts_commute": True, "system_commutes": False, "max_len": 4,
+                  "target_determinants": [1],
                   "prefixes": 1554, "mismatches": 0, "first_wrong_word": "",
                   "step_transitions": 36, "step_failures": 0, "initial_ok": True,
                   "readout_pairs": 36, "readout_failures": 0}
@@ -104,6 +105,9 @@ def test_lemma31_readings_never_enter_the_verdict():
     v, _, readings = decide(_PAPER, refined, _RESTRICTED_OK)
     assert v is Verdict.CONFIRMED
     assert [r.outcome for r in readings] == [Verdict.REFINED, Verdict.REFUTED]
+    # the package's S3 witness is not a flow: that reading decides nothing
+    s3 = l31.lemma31_decide(_PAPER, refined, l31.restricted_s3_evidence(2))[2][1]
+    assert s3.outcome is Verdict.INCONCLUSIVE and "not" in s3.why and "flow" in s3.why
     v, _, readings = decide({**_PAPER, "identity_holds": False}, refined, _RESTRICTED_OK)
     assert v is Verdict.INCONCLUSIVE and readings[1].outcome is Verdict.REFUTED
 
@@ -130,7 +134,8 @@ def test_periodic_reading_on_synthetic_evidence():
     assert reading(_RESTRICTED_OK) is Verdict.REFUTED
     for bad in (dict(mismatches=3), dict(step_failures=1), dict(readout_failures=2),
                 dict(initial_ok=False), dict(linear_parts_commute=False),
-                dict(system_commutes=True), dict(prefixes=0)):
+                dict(system_commutes=True), dict(prefixes=0),
+                dict(target_determinants=[-1, 1])):    # a discrete witness (S3's transpositions)
         assert reading({**_RESTRICTED_OK, **bad}) is Verdict.INCONCLUSIVE, bad
     with pytest.raises(ValueError, match="mismatches"):
         reading({**_RESTRICTED_OK, "mismatches": -1})

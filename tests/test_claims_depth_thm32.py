@@ -159,7 +159,7 @@ def test_thm32_paper_reading_and_the_fixed_state_search():
     for r in out.evidence["depth 2"]["rows"]:      # the two-layer witness: O(ε³), ratio → 0
         assert abs(r["error_slope"] - 3) < 0.01 and \
             r["ratio_at_min_eps"] < 0.02 * r["ratio_at_max_eps"], r
-    assert out.key_figure.startswith("holds for one restricted layer (depth 1), not for two")
+    assert out.key_figure.startswith("holds for one restricted layer (depth 1) under the paper's simulation; two")
     fixed = out.evidence["fixed initial state"]
     s = fixed["search"]
     assert s["n_bound_fails"] == s["n_targets"] and fixed["max_error"] == 0.0

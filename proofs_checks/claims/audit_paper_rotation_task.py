@@ -56,13 +56,15 @@ _RELEASED = ("released, x·g = x∘g", "released, x·g = g∘x")
                           "-> A, b = [1,2,3,4,0] -> B, build_group_representation_from_table)",
                           "seqtheory.theory.representations (paper_rotation_map, "
                           "paper_rotation_matrices)"),
-    title="The released A5 rotation map of [DEPTH] is a representation of A5 (its task's premise)",
+    title="The released A5 rotation map of [DEPTH] labels A5's elements by a representation",
     source=AUDIT("[DEPTH] (arXiv:2603.05573) released code, A5 rotation data; SPEC §3.1 "
                  "dataset audits"),
     statement=("The A5 rotation data of the released code of [DEPTH] labels each group element "
                "with a rotation built by breadth-first search from a = [1,2,0,3,4] -> A (cyclic "
-               "permutation matrix), b = [1,2,3,4,0] -> B (golden-ratio rotation); for the task "
-               "to be a word problem this map must be a homomorphism of A5."),
+               "permutation matrix), b = [1,2,3,4,0] -> B (golden-ratio rotation); the task "
+               "treats this labelling as a representation of A5, which needs the map to be a "
+               "homomorphism (the audit tests the labelling: A and B themselves generate a group "
+               "of order 60, so the targets remain products of icosahedral rotations)."),
 )
 def paper_rotation_task(ctx) -> Outcome:
     rep = icosahedral_representation()

@@ -77,6 +77,13 @@ def _periodic_reading(ev: dict[str, Any]) -> tuple[Verdict, str]:
         return Verdict.INCONCLUSIVE, "the layer is not restricted: its linear parts do not commute"
     if ev["system_commutes"]:
         return Verdict.INCONCLUSIVE, "the system is abelian: it is not a general one"
+    if any(d <= 0 for d in ev["target_determinants"]):
+        return Verdict.INCONCLUSIVE, (
+            "the only witness is a discrete system (determinants "
+            + ", ".join(map(str, ev["target_determinants"])) + "), no time-one map of a flow "
+            "h' = A(x)h, so it lies outside the lemma's class and decides nothing; that one "
+            "restricted layer with a periodic output map tracks it is finding."
+            "s3_one_restricted_layer")
     if not ev["prefixes"]:
         return Verdict.INCONCLUSIVE, "no word checked"
     if ev["mismatches"]:
@@ -208,8 +215,9 @@ def lemma31(ctx) -> Outcome:
         verdict=verdict,
         key_figure=(f"paper's reading ({PAPER_READING}, SPEC §3.1): {verdict.value}: every restricted layer "
                     "gives xy and yx the same h0-dependent output (symbolic identity), so some "
-                    f"run errs by at least ½‖Φ_xy − Φ_yx‖₂: {bounds}; other readings: fixed h0 "
-                    f"{readings[0].outcome.value}, periodic readout {readings[1].outcome.value}"),
+                    f"run errs by at least ½‖Φ_xy − Φ_yx‖₂: {bounds}; other readings (not in the "
+                    f"verdict; reasons below): fixed h0: {readings[0].outcome.value}, periodic "
+                    f"readout: {readings[1].outcome.value}"),
         evidence={"decision": why, "paper reading": paper,
                   "reading_outcomes": {r.name: r.outcome.value for r in readings},
                   "fixed initial state (abelian layers)": {
