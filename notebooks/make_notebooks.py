@@ -226,7 +226,9 @@ NB01 = [
         With a *periodic* output map that multiplies a stored copy of `h0`, one restricted layer
         reproduces S3's permutation action exactly from every `h0` (the finding
         `finding.s3_one_restricted_layer`); the best *affine* readout of the same state errs by
-        RMS √(2/3) ≈ 0.816 against a target RMS of 1.
+        RMS √(2/3) ≈ 0.816 against a target RMS of 1. S3's transpositions have determinant −1, so
+        this action is a discrete system, not a flow h′ = A(x)h: under the periodic-readout
+        reading it decides nothing about the lemma (that reading is inconclusive).
     """),
     code("""
         lemma31 = show_claim("depth.lemma3.1")
@@ -326,8 +328,8 @@ NB01 = [
         same for a memoriser and for the group (the premise about Figure 2 is sourced, not
         checked). Lemma 3.1 is confirmed under the paper's reading (linear readout, every initial
         state) by an exact certificate with flow witnesses; with a fixed initial state it needs
-        observability, and with a periodic readout one restricted layer tracks S3 (a finding, not
-        the verdict). Proposition 3.3's
+        observability, and with a periodic readout one restricted layer tracks S3's permutation
+        action (a finding, not the verdict; a discrete system, so no witness for the lemma). Proposition 3.3's
         bounds hold on every instance computed and are attained with polynomial coupling (k for
         abelian layers, 2k for restricted layers whose linear part reads the previous layer);
         linear coupling reaches only `1 + ⌈log2 k⌉` (abelian) and `1 + ⌈log2(k+1)⌉` (restricted).
