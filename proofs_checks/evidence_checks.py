@@ -21,7 +21,8 @@ from typing import Any, Hashable, Sequence
 
 from seqtheory.theory._checks import check_int, check_real
 
-__all__ = ["measured", "fraction", "count", "rate_counts", "per_seed", "unique_rows"]
+__all__ = ["measured", "fraction", "count", "rate_counts", "per_seed", "per_seed_blocks", "absent_keys",
+           "unique_rows"]
 
 
 def measured(at: str, field: str, value: Any, minimum: float | None = None,
@@ -37,9 +38,9 @@ def fraction(at: str, field: str, value: Any) -> float:
     return measured(at, field, value, 0, 1)
 
 
-def count(at: str, field: str, value: Any, minimum: int = 0) -> int:
-    """An ``int`` count ≥ ``minimum`` (not a bool, not a float): ``ValueError`` / ``TypeError``
-    naming ``"{at}: {field}"``."""
+def count(at: str, field: str, value: Any, minimum: int | None = 0) -> int:
+    """An ``int`` ≥ ``minimum`` (``None``: any int; not a bool, not a float): ``ValueError`` /
+    ``TypeError`` naming ``"{at}: {field}"``."""
     return check_int(f"{at}: {field}" if at else field, value, minimum)
 
 
@@ -88,3 +89,26 @@ def unique_rows(rows: Sequence[dict], key: Sequence[str], name: str = "rows") ->
         seen[k] = i
         out.append(r)
     return out
+
+
+def per_seed_blocks(blocks: Any, field: str, minimum: float | None = None,
+                    maximum: float | None = None) -> None:
+    """Check replication blocks ``{name: (seeds, {key: [value per seed]})}`` (a depth or an arm
+    per key): every non-empty list holds one value per seed of its block, each finite within
+    [``minimum``, ``maximum``] (:func:`per_seed`, named ``"block A: {field} at 2[i]"``). Not a
+    dict: nothing checked here (the block splitter refuses it)."""
+    if not isinstance(blocks, dict):
+        return
+    for name, (seeds, values) in blocks.items():
+        for key, v in values.items():
+            if len(v):
+                per_seed(f"block {name}", f"{field} at {key}", list(v), seeds, minimum, maximum)
+
+
+def absent_keys(values: dict, what: str = "depth") -> str | None:
+    """Why ``values`` (``{key: [value per seed]}``) is absent evidence, or ``None``: ``"no
+    depths"`` when empty, ``"no seeds at depth [2]"`` when a key has no values."""
+    if not values:
+        return f"no {what}s"
+    missing = [k for k, v in values.items() if not len(v)]
+    return f"no seeds at {what} {missing}" if missing else None

@@ -232,14 +232,15 @@ def prop37_decision(rows: list[dict], key: str, cascade: dict | None = None
     output map, so under it no construction within the bound is shown: inconclusive (refuted
     only if the proven lower bound exceeds the bound). Returns ``(verdict, why, readings)``.
     No rows: inconclusive under both readings ("no lengths computed"); a depth that is not an
-    int (``lower_depth``, ``least_depth`` ≥ 1; the bound ``key`` ≥ 0) is a ``ValueError`` (a
+    int (``lower_depth``, ``least_depth`` ≥ 1; the bound ``key`` any int: a bound below 1
+    is wrong, and refuted) is a ``ValueError`` (a
     ``TypeError`` for a non-integer) naming the row."""
     if not rows:
         why = f"no lengths computed: nothing to compare with {key}"
         return Verdict.INCONCLUSIVE, why, [Reading("linear readout P (SPEC §3.1's default)",
                                                     Verdict.INCONCLUSIVE, why)]
     for i, r in enumerate(rows):
-        for f, least in (("lower_depth", 1), ("least_depth", 1), (key, 0)):
+        for f, least in (("lower_depth", 1), ("least_depth", 1), (key, None)):
             count(f"rows[{i}]", f, r.get(f), least)
     if any(r["lower_depth"] > r[key] for r in rows):
         bad = ", ".join(f"(n, T) = ({r.get('n', '?')}, {r['T']})" for r in rows

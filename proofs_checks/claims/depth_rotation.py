@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
-from seqtheory.proofs_checks.evidence_checks import measured, per_seed
+from seqtheory.proofs_checks.evidence_checks import absent_keys, measured, per_seed_blocks
 from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
@@ -118,9 +118,9 @@ def rotation(ctx: Context) -> Outcome:
 def decide_block(mses: dict[int, list[float]], baseline: float | None = None,
                  margin: float = 0.05) -> tuple[Verdict, str]:
     """One block's verdict (see :func:`mse_decreasing`)."""
-    if not mses or not all(len(v) for v in mses.values()):
-        missing = [L for L, v in mses.items() if not len(v)]
-        return Verdict.INCONCLUSIVE, (f"no seeds at depth {missing}" if missing else "no depths")
+    absent = absent_keys(mses)
+    if absent:
+        return Verdict.INCONCLUSIVE, absent
     learned = {L: baseline is None or np.mean(v) < LEARNED * baseline for L, v in mses.items()}
     if not any(learned.values()):
         return Verdict.INCONCLUSIVE, (f"no depth learned the task: every mean MSE is within "
@@ -162,11 +162,7 @@ def mse_decreasing(blocks: dict[str, tuple[list, dict[int, list[float]]]], basel
     per_block)``."""
     if baseline is not None:
         measured("", "baseline", baseline, 0, above=True)
-    if isinstance(blocks, dict):
-        for name, (seeds, mses) in blocks.items():
-            for L, v in mses.items():
-                if len(v):
-                    per_seed(f"block {name}", f"mse at depth {L}", list(v), seeds, 0)
+    per_seed_blocks(blocks, "mse", 0)
     return decide_blocks(blocks, lambda m: decide_block(m, baseline, margin))
 
 
