@@ -24,6 +24,7 @@ labels each run by its place in its cell with :func:`seed_blocks`: the first ``â
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from typing import Any, Callable, Sequence
 
 from .registry import Context, Verdict, combine_verdicts, replicate
@@ -83,10 +84,26 @@ def decide_blocks(blocks: dict[str, tuple[Sequence[Any], Any]],
     (:func:`~seqtheory.proofs_checks.registry.replicate`). ``blocks[name] = (seeds, evidence)``:
     the block's seeds (or seed indices, :func:`block_indices`) and its evidence, which ``decide``
     (a pure rule returning ``(verdict, why, ...)``) reads alone. Returns ``(verdict, why,
-    per_block)`` with ``per_block[name]`` the tuple ``decide`` returned. ``ValueError`` for fewer
-    than two blocks, an empty block or blocks that share a seed (from ``replicate``)."""
+    per_block)`` with ``per_block[name]`` the tuple ``decide`` returned. A block without seeds is
+    absent evidence: ``inconclusive`` ("no seeds in block B"; ``decide`` is not called on it).
+    ``ValueError`` for fewer than two blocks, blocks that share a seed (from ``replicate``) or
+    seed labels of different types across the blocks (``0`` in one, ``"0"`` in another: their
+    disjointness would say nothing)."""
     if not isinstance(blocks, dict):
         raise TypeError(f"blocks must be a dict name -> (seeds, evidence), got {type(blocks).__name__}")
+    if len(blocks) < 2:
+        raise ValueError(f"decide_blocks needs at least two blocks of seeds, got {list(blocks)}")
+    seeds = {name: list(s) for name, (s, _) in blocks.items()}
+    kinds = {"int" if isinstance(x, numbers.Integral) else type(x).__name__
+             for s in seeds.values() for x in s}
+    if len(kinds) > 1:
+        raise ValueError(f"seed labels must be of one type across the blocks, got "
+                         f"{ {name: s for name, s in seeds.items()} !r:.120}")
+    empty = [name for name, s in seeds.items() if not s]
+    if empty:
+        why = "; ".join(f"no seeds in block {name}" for name in empty)
+        return Verdict.INCONCLUSIVE, why, {name: (Verdict.INCONCLUSIVE, f"no seeds in block {name}")
+                                           for name in empty}
     per = {name: decide(ev) for name, (_, ev) in blocks.items()}
     v, why = replicate({name: (seeds, per[name][0], per[name][1])
                         for name, (seeds, _) in blocks.items()})

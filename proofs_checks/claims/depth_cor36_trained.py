@@ -25,8 +25,11 @@ reference); the depth-2 model with its coupling removed.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from seqtheory.numerics.separation import max_class_for_depth
 from seqtheory.proofs_checks import precision_sweeps
+from seqtheory.proofs_checks.evidence_checks import measured
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.seed_blocks import block_indices, decide_blocks
@@ -90,6 +93,19 @@ def depth_evidence(results: list[dict]) -> dict:
             "fit_all_points": fit_points(points)}
 
 
+def _checked_fit(k: Any, ev: dict) -> dict | None:
+    """Depth ``k``'s fit with finite CI ends, low ≤ high (``ValueError`` naming the depth
+    otherwise); ``None`` when uncertified."""
+    f = ev.get("fit") if isinstance(ev, dict) else None
+    if f is None:
+        return None
+    at = f"evidence[{k!r}]['fit']"
+    lo, hi = measured(at, "ci_low", f.get("ci_low")), measured(at, "ci_high", f.get("ci_high"))
+    if lo > hi:
+        raise ValueError(f"{at}: ci_low must be <= ci_high, got {lo!r} > {hi!r}")
+    return f
+
+
 def _exponent_status(ev: dict, p: float) -> str:
     f = ev["fit"]
     if f is None:
@@ -118,6 +134,8 @@ def reference_reach(k: int, ev: dict) -> tuple[bool, str]:
     ratios = [p.get(f"ratio_{ref}") for p in ev["points"] if p["certified"]]
     if not ratios or None in ratios:
         return False, f"no certified point carries its ratio to the built reference ({ref})"
+    ratios = [measured(f"depth {k} certified point {i}", f"ratio_{ref}", r, 0, above=True)
+              for i, r in enumerate(ratios)]
     lo, hi = min(ratios), max(ratios)
     return hi <= REACH, (f"held-out error {lo:.2f}–{hi:.2f}× the built depth-{k} reference ({ref}; "
                          f"reached when ≤ {REACH})")
@@ -129,7 +147,13 @@ def _fit_text(e: dict) -> str:
 
 
 def decide_block(evidence: dict) -> tuple[Verdict, str, dict]:
-    """One block's verdict (see :func:`cor36_decide`); ``evidence[k]``: :func:`depth_evidence`."""
+    """One block's verdict (see :func:`cor36_decide`); ``evidence[k]``: :func:`depth_evidence`.
+    No depth: inconclusive ("no depths"). ``ValueError`` for a fit whose CI ends are not finite
+    or not ordered, and for a reference ratio that is not a positive finite number."""
+    if not evidence:
+        return Verdict.INCONCLUSIVE, "no depths: no fit to decide on", {"status": {}, "reference_reach": {}}
+    for k, e in evidence.items():
+        _checked_fit(k, e)
     status = {n: {k: _exponent_status(e, fn(k)) for k, e in evidence.items()} for n, fn in CANDIDATES.items()}
     reach = {k: reference_reach(k, e) for k, e in evidence.items()}
     v1, simple = status["2^(k-1)+1"], status["k+1"]
@@ -273,6 +297,9 @@ def cor36_decide(blocks: dict[str, tuple[list, dict]]) -> tuple[Verdict, str, di
     2^(k−1)+1; otherwise inconclusive, naming the failed certificate checks, the undecided fits and
     the contradictions that did not reach their reference. The blocks' verdicts are replicated
     (:func:`~seqtheory.proofs_checks.seed_blocks.decide_blocks`): disagreement is inconclusive.
+    Absent evidence (a block without depths or without seeds) is inconclusive; invalid evidence
+    (a fit's CI end NaN / ±inf or low > high, a reference ratio not positive and finite) is a
+    ``ValueError`` naming the depth and field (:mod:`~seqtheory.proofs_checks.evidence_checks`).
     Returns ``(verdict, why, per_block)``."""
     return decide_blocks(blocks, decide_block)
 

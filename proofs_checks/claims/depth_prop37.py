@@ -20,6 +20,7 @@ from seqtheory.numerics.separation import (colliding_pair, least_depth_for_class
 from seqtheory.numerics.two_layer_cascade import two_layer_cascade_states
 from seqtheory.theory._messages import counted
 
+from ..evidence_checks import count
 from ..figures import new_figure, save_figure
 from ..registry import DEPTH, ControlOutcome, Outcome, Reading, Verdict, claim
 
@@ -229,7 +230,18 @@ def prop37_decision(rows: list[dict], key: str, cascade: dict | None = None
     The linear-readout reading (SPEC §3.1's default: a projection P of the state) is returned as
     a :class:`~seqtheory.proofs_checks.registry.Reading`: the constructions here use a lookup
     output map, so under it no construction within the bound is shown: inconclusive (refuted
-    only if the proven lower bound exceeds the bound). Returns ``(verdict, why, readings)``."""
+    only if the proven lower bound exceeds the bound). Returns ``(verdict, why, readings)``.
+    No rows: inconclusive under both readings ("no lengths computed"); a depth that is not an
+    int (``lower_depth``, ``least_depth`` ≥ 1; the bound ``key`` any int: a bound below 1
+    is wrong, and refuted) is a ``ValueError`` (a
+    ``TypeError`` for a non-integer) naming the row."""
+    if not rows:
+        why = f"no lengths computed: nothing to compare with {key}"
+        return Verdict.INCONCLUSIVE, why, [Reading("linear readout P (SPEC §3.1's default)",
+                                                    Verdict.INCONCLUSIVE, why)]
+    for i, r in enumerate(rows):
+        for f, least in (("lower_depth", 1), ("least_depth", 1), (key, None)):
+            count(f"rows[{i}]", f, r.get(f), least)
     if any(r["lower_depth"] > r[key] for r in rows):
         bad = ", ".join(f"(n, T) = ({r.get('n', '?')}, {r['T']})" for r in rows
                         if r["lower_depth"] > r[key])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from seqtheory.proofs_checks.evidence_checks import absent_keys, per_seed_blocks
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.report import format_stat
@@ -119,6 +120,10 @@ def decide_block(lengths: dict[int, list[int]], train_length: int) -> tuple[Verd
     """One block's verdict (see :func:`prop37_decide`)."""
     from scipy.stats import kendalltau
 
+    nan = {"tau": float("nan"), "p_greater": float("nan"), "p_less": float("nan")}
+    absent = absent_keys(lengths)
+    if absent:
+        return Verdict.INCONCLUSIVE, absent, nan
     x = [L for L, v in lengths.items() for _ in v]
     y = [float(u) for v in lengths.values() for u in v]
     if len(set(y)) < 2 or len(set(x)) < 2:
@@ -150,7 +155,11 @@ def prop37_decide(blocks: dict[str, tuple[list, dict[int, list[int]]]],
     p ≤ 0.05; refuted when the one-sided test of decrease has p ≤ 0.05 and every run deeper than
     the shallowest depth fits its training length (length ≥ T), inconclusive when some does not (a
     model that did not train); else inconclusive (including when every run has the same length).
-    The blocks are replicated (disagreement: inconclusive). Returns ``(verdict, why, per_block)``."""
+    The blocks are replicated (disagreement: inconclusive). Absent evidence (no depths, a depth
+    without runs, a block without seeds) is inconclusive; invalid evidence (a length NaN, ±inf or
+    negative, a depth with a number of lengths other than the block's seeds) is a ``ValueError``
+    naming the block, depth and seed. Returns ``(verdict, why, per_block)``."""
+    per_seed_blocks(blocks, "lengths", 0)
     return decide_blocks(blocks, lambda lengths: decide_block(lengths, train_length))
 
 

@@ -13,9 +13,12 @@ against depth 1 trained with other seeds, labelled as depth 2, which must not be
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from seqtheory.proofs_checks.figures import new_figure, save_figure
+from seqtheory.proofs_checks.evidence_checks import absent_keys, measured, per_seed_blocks
 from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
@@ -115,6 +118,9 @@ def rotation(ctx: Context) -> Outcome:
 def decide_block(mses: dict[int, list[float]], baseline: float | None = None,
                  margin: float = 0.05) -> tuple[Verdict, str]:
     """One block's verdict (see :func:`mse_decreasing`)."""
+    absent = absent_keys(mses)
+    if absent:
+        return Verdict.INCONCLUSIVE, absent
     learned = {L: baseline is None or np.mean(v) < LEARNED * baseline for L, v in mses.items()}
     if not any(learned.values()):
         return Verdict.INCONCLUSIVE, (f"no depth learned the task: every mean MSE is within "
@@ -123,7 +129,7 @@ def decide_block(mses: dict[int, list[float]], baseline: float | None = None,
     Ls = sorted(mses)
     steps = []
     for a, b in zip(Ls, Ls[1:]):
-        ratio = [y / x for x, y in zip(mses[a], mses[b])]
+        ratio = [y / x if x > 0 else (1.0 if y == 0 else math.inf) for x, y in zip(mses[a], mses[b])]
         steps.append((a, b, success_rate(r <= 1 - margin for r in ratio),
                       success_rate(r > 1 + margin for r in ratio)))
     desc = "; ".join(f"{a}→{b}: improves {rate_text(up)}" for a, b, up, _ in steps)
@@ -149,7 +155,14 @@ def mse_decreasing(blocks: dict[str, tuple[list, dict[int, list[float]]]], basel
     when it rises by more. Supported: at every step ≥ 80% of the seeds improve; refuted: at some
     step ≥ 80% worsen and the deeper depth learned (mean MSE below 0.9 × ``baseline``; a deeper
     model that did not train is inconclusive); else inconclusive. The blocks are replicated
-    (disagreement: inconclusive). Returns ``(verdict, why, per_block)``."""
+    (disagreement: inconclusive). Absent evidence (no depths, a depth without seeds, a block
+    without seeds) is inconclusive; invalid evidence (an MSE NaN, ±inf or negative, a depth with
+    a number of values other than the block's seeds, a baseline that is not a positive finite
+    number) is a ``ValueError`` naming the block, depth and seed. Returns ``(verdict, why,
+    per_block)``."""
+    if baseline is not None:
+        measured("", "baseline", baseline, 0, above=True)
+    per_seed_blocks(blocks, "mse", 0)
     return decide_blocks(blocks, lambda m: decide_block(m, baseline, margin))
 
 

@@ -21,6 +21,7 @@ two-layer arm trained on shuffled labels, which the rule must not support.
 """
 from __future__ import annotations
 
+from seqtheory.proofs_checks.evidence_checks import per_seed
 from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Reading, Verdict, claim
 from seqtheory.proofs_checks.seed_blocks import block_indices, block_size, decide_blocks, split_blocks
@@ -132,6 +133,10 @@ def decide_block(seq_acc: dict[str, dict[str, list[float]]], at: str = PROTOCOL,
                  arms: tuple = DECIDED) -> tuple[Verdict, str, dict]:
     """One block's verdict (see :func:`s3_decide`)."""
     name, one_arm, two_arm = arms
+    absent = [f"no {a} runs at {at}" for a in (one_arm, two_arm)
+              if a and not (seq_acc.get(a) or {}).get(at)]
+    if absent:
+        return Verdict.INCONCLUSIVE, "; ".join(absent), {}
     rates = {a: success_rate(x >= SUCCESS for x in seq_acc[a][at]) for a in (one_arm, two_arm) if a}
     one, two = rates[one_arm], rates.get(two_arm)
     if RATE_RULE.succeeds(one):
@@ -161,8 +166,23 @@ def s3_decide(blocks: dict[str, tuple[list, dict]], at: str = PROTOCOL,
     against "one fails"); with a two-layer arm, supported when it succeeds in ≥ 80% and the
     one-layer arm in none, inconclusive when it does not (a model that did not train), else
     inconclusive; without one, supported when the one-layer arm succeeds in no seed. The blocks
-    are replicated (disagreement: inconclusive). Returns ``(verdict, why, per_block)``."""
+    are replicated (disagreement: inconclusive). Absent evidence (a block without seeds, an arm
+    missing or without values at ``at``) is inconclusive; invalid evidence (an accuracy NaN or
+    outside [0, 1], a number of values other than the block's seeds) is a ``ValueError`` naming
+    the block, arm and seed. Returns ``(verdict, why, per_block)``."""
+    if isinstance(blocks, dict):
+        for b, (seeds, ev) in blocks.items():
+            _check_block(b, seeds, ev, at, arms)
     return decide_blocks(blocks, lambda ev: decide_block(ev, at, arms))
+
+
+def _check_block(name: str, seeds: list, seq_acc: dict, at: str, arms: tuple) -> None:
+    """``ValueError`` unless each present arm of ``arms`` holds at ``at`` one accuracy in
+    [0, 1] per seed of the block."""
+    for a in arms[1:]:
+        acc = (seq_acc.get(a) or {}).get(at) if a else None
+        if acc:
+            per_seed(f"block {name}: {a}", at, acc, seeds, 0, 1)
 
 
 @s3_depth.control

@@ -19,10 +19,13 @@ abelian models, (b) the coupled depth-2 model (not order-free) in place of the a
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from seqtheory.models.reversal_pairs import PAIR_RTOL, pair_rows
 from seqtheory.proofs_checks import precision_sweeps
+from seqtheory.proofs_checks.evidence_checks import count, fraction, measured
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.report import format_stat
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
@@ -124,8 +127,31 @@ def _below(rows: list[dict], factor: float) -> list[tuple]:
             if r["worst_ratio"] == r["worst_ratio"] and r["worst_ratio"] < factor * (1 - PAIR_RTOL)]
 
 
+def checked_pair_rows(rows: list[dict]) -> list[dict]:
+    """The rows of :func:`~seqtheory.models.reversal_pairs.pair_rows` that hold pairs
+    (``n_pairs ≥ 1``; a row without pairs carries no evidence and is left out), each checked:
+    ``n_pairs`` an int ≥ 0, ``frac_pairs_above`` in [0, 1], ``class_gap`` finite ≥ 0,
+    ``worst_ratio`` finite ≥ 0 or NaN (no pair with a bound above 1e-14: no ratio); a
+    ``ValueError`` (``TypeError`` for a non-number) names the row and field otherwise."""
+    out = []
+    for i, r in enumerate(rows):
+        at = f"rows[{i}]"
+        if count(at, "n_pairs", r.get("n_pairs")) == 0:
+            continue
+        fraction(at, "frac_pairs_above", r.get("frac_pairs_above"))
+        measured(at, "class_gap", r.get("class_gap"), 0)
+        w = r.get("worst_ratio")
+        if not (isinstance(w, float) and math.isnan(w)):
+            measured(at, "worst_ratio", w, 0)
+        out.append(r)
+    return out
+
+
 def decide_block(rows: list[dict], factor: float = BOUND_FACTOR) -> tuple[Verdict, str]:
     """One block's verdict (see :func:`thm32_decide`)."""
+    rows = checked_pair_rows(rows)
+    if not rows:
+        return Verdict.INCONCLUSIVE, "no pairs: no (ε, seed) cell holds a word and its reversal"
     gap = max(r["class_gap"] for r in rows)
     below = _below(rows, factor)
     bound = "the bound" if factor == BOUND_FACTOR else f"{factor:g}× the bound"
@@ -156,7 +182,9 @@ def thm32_decide(blocks: dict[str, tuple[list, list[dict]]],
     factor 1 this contradicts the argument, i.e. a numerical defect); confirmed at factor 1 (the
     argument certifies the whole class; its premise holds on every model); supported above 1
     (pairs measured, no argument). The blocks are replicated (disagreement: inconclusive).
-    ``ValueError`` for ``factor < 1``."""
+    Absent evidence (no rows, no pairs, no seeds) is inconclusive; invalid rows (NaN where a
+    measured number is required, a fraction outside [0, 1], a negative count or gap) are a
+    ``ValueError`` naming the row (:func:`checked_pair_rows`). ``ValueError`` for ``factor < 1``."""
     if not factor >= 1:
         raise ValueError(f"factor must be >= 1 (the statement's constant is 1), got {factor!r}")
     return decide_blocks(blocks, lambda rows: decide_block(rows, factor))

@@ -22,6 +22,7 @@ Control: the depth-2 D8/S3 runs trained on shuffled labels, which must not suppo
 """
 from __future__ import annotations
 
+from seqtheory.proofs_checks.evidence_checks import per_seed, rate_counts, unique_rows
 from seqtheory.proofs_checks.rates import success_rate
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import (DEPTH, Context, ControlOutcome, Outcome, Reading, Verdict,
@@ -55,6 +56,8 @@ VERDICT_FAMILIES = ("gla", "mamba", "signed_mamba", "aussm")
 READING_FAMILIES = tuple(f for f in TABLE1_FAMILIES if f not in VERDICT_FAMILIES)
 #: the parts of a family without runs at the profile's scale
 NOT_RUN = {"scale": "not run at this scale"}
+#: the groups of part (B) ("on D8 and S3 depth 2 succeeds"): each must be run
+B_GROUPS = ("D8", "S3")
 #: family names in the report
 FAMILY_NAMES = {"transformer": "Transformer", "gla": "GLA", "mamba": "Mamba (positive)",
                 "signed_mamba": "signed Mamba", "aussm": "AUSSM", "deltaproduct": "DeltaProduct"}
@@ -224,9 +227,12 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
     met is inconclusive (a model that did not train); (C) on S4 depth 2 fails and 3 succeeds — a
     depth-2 success rate ≥ 80% refutes; (D) A5's least succeeding depth does not decrease with T
     and grows between the shortest and the longest T. Supported when every part present holds (and
-    at least A, B are present); inconclusive when a part is not met or absent."""
+    at least A, B are present, B on both D8 and S3); inconclusive when a part is not met or
+    absent. Rows are checked by :func:`checked_rows` (a cell without seeds is absent; invalid
+    counts and conflicting duplicates are a ``ValueError``)."""
     from seqtheory.theory.groups import FiniteGroup
 
+    rows = checked_rows(rows)
     by: dict[tuple[str, int], dict[int, dict]] = {}
     for r in rows:
         by.setdefault((r["group"], r["train_length"]), {})[r["depth"]] = r
@@ -244,11 +250,14 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
     parts["A"] = (("holds" if a_ok else "not met") + f" on {_cells_text(a_cells)}") \
         if a_cells else "not run"
     ok &= bool(a_cells) and a_ok
-    b_cells = [(g, T) for (g, T) in by if g in ("D8", "S3")]
+    b_cells = [(g, T) for (g, T) in by if g in B_GROUPS]
+    b_missing = [g for g in B_GROUPS if g not in {g for g, _ in b_cells}]
     b_ok = all(2 in by[k] and RATE_RULE.succeeds(_rate_of(by[k][2])) for k in b_cells)
     parts["B"] = (("holds" if b_ok else "not met (depth 2 did not train)") + f" on {_cells_text(b_cells)}") \
         if b_cells else "not run"
-    ok &= bool(b_cells) and b_ok
+    if b_cells and b_missing:
+        parts["B"] += f"; not run on {', '.join(b_missing)} (the statement names {' and '.join(B_GROUPS)})"
+    ok &= bool(b_cells) and b_ok and not b_missing
     if s4:
         c_ok = all(2 in by[k] and 3 in by[k] and RATE_RULE.fails(_rate_of(by[k][2]))
                    and RATE_RULE.succeeds(_rate_of(by[k][3])) for k in s4)
@@ -268,6 +277,24 @@ def wp_pattern(rows: list[dict]) -> tuple[Verdict, dict[str, str]]:
     return (Verdict.SUPPORTED if ok else Verdict.INCONCLUSIVE), parts
 
 
+def checked_rows(rows: list[dict]) -> list[dict]:
+    """One family's rows, checked (:mod:`~seqtheory.proofs_checks.evidence_checks`): ``successes``
+    and ``seeds`` ints with 0 ≤ successes ≤ seeds, ``seq_acc`` (when present) one accuracy in
+    [0, 1] per seed, one row per (group, train length, depth) (an exact repeat kept once;
+    conflicting values: ``ValueError`` naming both rows). A row with no seeds carries no evidence
+    and is left out (its cell is absent)."""
+    rows = unique_rows(rows, ("group", "train_length", "depth"))
+    out = []
+    for i, r in enumerate(rows):
+        at = f"rows[{i}] ({r['group']}, T={r['train_length']}, depth {r['depth']})"
+        _, n = rate_counts(at, r.get("successes"), r.get("seeds"))
+        if "seq_acc" in r:
+            per_seed(at, "seq_acc", r["seq_acc"], range(n), 0, 1)
+        if n:
+            out.append(r)
+    return out
+
+
 def decide_block(rows: list[dict], families: tuple[str, ...] = VERDICT_FAMILIES) -> tuple[Verdict, str, dict]:
     """One block: :func:`wp_pattern` per family of ``families`` (a family without rows:
     inconclusive, not run at this scale), combined as parts (weakest decides)."""
@@ -283,7 +310,8 @@ def decide_block(rows: list[dict], families: tuple[str, ...] = VERDICT_FAMILIES)
 def wp_decide(blocks: dict[str, tuple[list, list[dict]]],
               families: tuple[str, ...] = VERDICT_FAMILIES) -> tuple[Verdict, str, dict]:
     """``blocks[name] = (seed indices, rows)``, rows ``{group, model, depth, train_length,
-    successes, seeds}`` of that block's seeds. Per block, each family of ``families`` is decided by
+    successes, seeds}`` of that block's seeds (checked by :func:`checked_rows`: absent cells
+    are inconclusive, invalid counts a ``ValueError``). Per block, each family of ``families`` is decided by
     :func:`wp_pattern` (no rows: inconclusive, not run at this scale) and the families combine as
     parts of the statement (refuted > inconclusive > supported); the blocks are replicated
     (disagreement: inconclusive). Returns ``(verdict, why, per_block)``, ``per_block[name] =

@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from seqtheory.proofs_checks.evidence_checks import measured
 from seqtheory.proofs_checks.head_evidence import logit_pairs
 from seqtheory.proofs_checks.registry import HEAD, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.theory.mp_precision import working_dps
@@ -82,7 +83,12 @@ def hilbert_softmax_decide(symbolic_identity: bool, max_rel_err: float
                            ) -> tuple[Verdict, str]:
     """Confirmed iff the symbolic identity holds (the certificate, every V) and the formula
     matches the 60-digit Hilbert distance within ``_TOL_ID`` (relative) on every pair (a guard
-    on the implementation); refuted otherwise."""
+    on the implementation); refuted otherwise. ``TypeError`` unless ``symbolic_identity`` is a
+    bool; ``ValueError`` unless ``max_rel_err`` is a finite number ≥ 0 (a relative error cannot be
+    NaN or negative: such a value is a defect of the measurement, not evidence)."""
+    if not isinstance(symbolic_identity, (bool, np.bool_)):
+        raise TypeError(f"symbolic_identity must be a bool, got {symbolic_identity!r}")
+    max_rel_err = measured("", "max_rel_err", max_rel_err, 0)
     tolerance = _TOL_ID
     if symbolic_identity and max_rel_err <= tolerance:
         return Verdict.CONFIRMED, ("symbolic certificate for every V; formula within "
