@@ -140,6 +140,9 @@ def test_rotation_refuses_negative_mse_and_decides_absent_depths_inconclusive():
         rot.mse_decreasing(both({1: [0.2], 2: [0.1]}), NAN)
     _inconclusive(rot.mse_decreasing(both({}, n=3), 1.0), "no depths")
     _inconclusive(rot.mse_decreasing(both({1: [0.2], 2: []}), 1.0), "no seeds at depth [2]")
+    # a diverged run (NaN MSE) is an outcome, not invalid evidence: inconclusive, never a crash
+    _inconclusive(rot.mse_decreasing(both({1: [0.2, 0.2, 0.2], 2: [NAN, 0.1, 0.1]}, n=3), 1.0),
+                  "diverged")
 
 
 # 7. head.hilbert_softmax -------------------------------------------------------------------------------------

@@ -156,12 +156,19 @@ def mse_decreasing(blocks: dict[str, tuple[list, dict[int, list[float]]]], basel
     step ≥ 80% worsen and the deeper depth learned (mean MSE below 0.9 × ``baseline``; a deeper
     model that did not train is inconclusive); else inconclusive. The blocks are replicated
     (disagreement: inconclusive). Absent evidence (no depths, a depth without seeds, a block
-    without seeds) is inconclusive; invalid evidence (an MSE NaN, ±inf or negative, a depth with
+    without seeds) is inconclusive, and so is a diverged run (an MSE NaN: its loss went
+    non-finite); invalid evidence (an MSE ±inf or negative, a depth with
     a number of values other than the block's seeds, a baseline that is not a positive finite
     number) is a ``ValueError`` naming the block, depth and seed. Returns ``(verdict, why,
     per_block)``."""
     if baseline is not None:
         measured("", "baseline", baseline, 0, above=True)
+    diverged = [f"block {b}, depth {L}, seed #{i}" for b, (_, m) in blocks.items()
+                for L, vs in m.items() for i, v in enumerate(vs)
+                if isinstance(v, float) and math.isnan(v)]
+    if diverged:      # a run whose loss went non-finite: a real outcome, and no evidence either way
+        return (Verdict.INCONCLUSIVE, f"{counted(len(diverged), 'run')} diverged (held-out MSE "
+                f"NaN: {', '.join(diverged[:3])}{', …' if len(diverged) > 3 else ''})", {})
     per_seed_blocks(blocks, "mse", 0)
     return decide_blocks(blocks, lambda m: decide_block(m, baseline, margin))
 
