@@ -564,8 +564,7 @@ NB03 = [
         `x̄`, against `ε²‖Ω2‖₂` (the ratio falls like ε):
     """),
     code("""
-        [(r["eps"], r["error"], r["ratio"])
-         for r in stack_error_scan(so3, [0, 1, 0, 1, 1], [1e-2, 1e-3, 1e-4])]
+        stack_error_scan(so3, [0, 1, 0, 1, 1], [1e-2, 1e-3, 1e-4])
     """),
     code("""
         thm32 = show_claim("depth.thm3.2")

@@ -16,6 +16,8 @@ import argparse
 import json
 import sys
 
+from seqtheory.theory._messages import counted
+
 __all__ = ["register"]
 
 
@@ -128,11 +130,11 @@ def _cmd_shards(args: argparse.Namespace) -> int:
         for row in shard_rows(shards):
             print(json.dumps(row))
         return 0
-    print(f"{len(shards)} shards, {sum(s.runs for s in shards)} runs, estimated "
+    print(f"{counted(len(shards), 'shard')}, {counted(sum(s.runs for s in shards), 'run')}, estimated "
           f"{sum(s.seconds for s in shards):.0f} s in all (H200 estimate, not measured)")
     for s in shards:
         flag = "  OVER THE LIMIT" if s.over_limit else ""
-        print(f"shard {s.number:3d}  {s.runs:3d} runs  {s.seconds:6.1f} s  "
+        print(f"shard {s.number:3d}  {counted(s.runs, 'run'):>8}  {s.seconds:6.1f} s  "
               f"{', '.join(s.tiers)}{flag}\n    claims: {', '.join(s.claims)}\n    cells: "
               f"{'; '.join(s.cells)}")
     return 0
@@ -169,10 +171,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
     row = shard_rows([shard])[0]
     if args.info:
         atomic_write_text(Path(args.info), json.dumps(row) + "\n")
-    print(f"shard {shard.number}: {shard.runs} runs, estimated {shard.seconds:.0f} s "
+    print(f"shard {shard.number}: {counted(shard.runs, 'run')}, estimated {shard.seconds:.0f} s "
           f"({', '.join(shard.tiers)})", flush=True)
     ctx = Context(seed=args.seed, profile=args.profile, device=args.device,
                   results_dir=Path(args.results).resolve())
     summary = train_all(ctx, [j for job in shard.jobs for j in (job if isinstance(job, list) else [job])])
-    print(f"trained {summary['runs']} runs in {summary['seconds']:.1f} s")
+    print(f"trained {counted(summary['runs'], 'run')} in {summary['seconds']:.1f} s")
     return 0

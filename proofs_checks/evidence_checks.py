@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Hashable, Sequence
 
 from seqtheory.theory._checks import check_int, check_real
+from seqtheory.theory._messages import counted
 
 __all__ = ["measured", "fraction", "count", "rate_counts", "per_seed", "per_seed_blocks", "absent_keys",
            "unique_rows"]
@@ -63,8 +64,8 @@ def per_seed(at: str, field: str, values: Any, seeds: Sequence[Any] | None = Non
     if not isinstance(values, (list, tuple)):
         raise TypeError(f"{at}: {field} must be a list of numbers (one per seed), got {values!r:.80}")
     if seeds is not None and len(values) != len(seeds):
-        raise ValueError(f"{at}: {field} holds {len(values)} values but the block declares "
-                         f"{len(seeds)} seeds ({list(seeds)!r:.80})")
+        raise ValueError(f"{at}: {field} holds {counted(len(values), 'value')} but the block "
+                         f"declares {counted(len(seeds), 'seed')} ({list(seeds)!r:.80})")
     return [measured(at, f"{field}[{i}]", x, minimum, maximum) for i, x in enumerate(values)]
 
 
@@ -79,7 +80,8 @@ def unique_rows(rows: Sequence[dict], key: Sequence[str], name: str = "rows") ->
             raise TypeError(f"{name}[{i}] must be a dict, got {type(r).__name__}")
         missing = [k for k in key if k not in r]
         if missing:
-            raise ValueError(f"{name}[{i}] lacks the field(s) {missing}")
+            raise ValueError(f"{name}[{i}] lacks {counted(len(missing), 'field')}: "
+                             f"{', '.join(map(str, missing))}")
         k = tuple(r[f] for f in key)
         if k in seen:
             if rows[seen[k]] != r:

@@ -38,7 +38,7 @@ def test_checks_name_the_row_and_field():
     with pytest.raises(TypeError, match="successes must be an int"):
         ec.rate_counts("rows[0]", NAN, 2)
     assert ec.rate_counts("rows[0]", 0, 0) == (0, 0)
-    with pytest.raises(ValueError, match="holds 3 values but the block declares 1 seeds"):
+    with pytest.raises(ValueError, match="holds 3 values but the block declares 1 seed "):
         ec.per_seed("block A", "acc", [0.1, 0.2, 0.3], [0])
     rows = [{"g": "S3", "k": 1}, {"g": "S3", "k": 1}, {"g": "D8", "k": 2}]
     assert ec.unique_rows(rows, ("g",)) == [rows[0], rows[2]]
@@ -93,12 +93,12 @@ def test_s3_refuses_impossible_accuracies(one):
 
 
 def test_s3_declared_seeds_and_absent_arms():
-    with pytest.raises(ValueError, match="declares 1 seeds"):
+    with pytest.raises(ValueError, match="declares 1 seed "):
         s3.s3_decide({"A": ([0], _s3((0, 0, 0), (1, 1, 1))), "B": ([1], _s3((0,), (1,)))})
     with pytest.raises(ValueError, match="one type"):
         s3.s3_decide({"A": ([0, 1], _s3((0, 0), (1, 1))), "B": (["0", "1"], _s3((0, 0), (1, 1)))})
-    _inconclusive(s3.s3_decide(both(_s3((), ()), n=2)), "no aussm L=1 runs at 2T")
-    _inconclusive(s3.s3_decide(both({"aussm L=1": {"2T": [0.0, 0.0]}}, n=2)), "no aussm L=2 runs")
+    _inconclusive(s3.s3_decide(both(_s3((), ()), n=2)), "no runs of aussm L=1 at 2T")
+    _inconclusive(s3.s3_decide(both({"aussm L=1": {"2T": [0.0, 0.0]}}, n=2)), "no runs of aussm L=2")
 
 
 # 5. depth.exp.word_problems -------------------------------------------------------------------------------

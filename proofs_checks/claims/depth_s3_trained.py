@@ -133,7 +133,7 @@ def decide_block(seq_acc: dict[str, dict[str, list[float]]], at: str = PROTOCOL,
                  arms: tuple = DECIDED) -> tuple[Verdict, str, dict]:
     """One block's verdict (see :func:`s3_decide`)."""
     name, one_arm, two_arm = arms
-    absent = [f"no {a} runs at {at}" for a in (one_arm, two_arm)
+    absent = [f"no runs of {a} at {at}" for a in (one_arm, two_arm)
               if a and not (seq_acc.get(a) or {}).get(at)]
     if absent:
         return Verdict.INCONCLUSIVE, "; ".join(absent), {}
