@@ -10,7 +10,6 @@ is rational (1/N).
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import mpmath
@@ -20,7 +19,7 @@ from .fits import fit_loglog_slope
 from .local_error import default_eps_grid, frobenius_mp, log_series_coefficients, path_product
 from .nilpotent_cascades import free_group_element, nilpotent_cascade
 from seqtheory.theory.contract import check_exact, check_int
-from seqtheory.theory.mp_precision import working_dps
+from seqtheory.theory.mp_precision import resolving_dps, working_dps
 
 __all__ = ["cascade_scan", "cascade_error_at"]
 
@@ -100,7 +99,7 @@ def _working_dps(gens, word, c: int, eps_min) -> int:
     """Digits that resolve the smallest error ``≈ ε_min^(c+1) ‖Z_{c+1}‖`` with 25 to spare."""
     lead = max(1e-300, float(np.linalg.norm(np.array(
         log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
-    return max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(eps_min)))) + 25)
+    return max(40, resolving_dps(lead, c + 1, eps_min, 25))
 
 
 def _error_vs_target(out, gens, word, eps: Fraction, dps: int):
