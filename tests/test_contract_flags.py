@@ -39,6 +39,7 @@ FLAGS = [("seqtheory.theory.bch_series", "bch", "use_cache"),
 def test_flag_refuses_a_non_bool(module, func, flag, value):
     f = getattr(importlib.import_module(module), func)
     params = inspect.signature(f).parameters
-    args = {p: None for p, v in params.items() if v.default is inspect.Parameter.empty and p != flag}
+    args = {p: True if v.annotation in (bool, "bool") else None for p, v in params.items()
+            if v.default is inspect.Parameter.empty and p != flag}
     with pytest.raises(TypeError, match=f"^{flag} must be True or False"):
         f(**args, **{flag: value})
