@@ -22,6 +22,7 @@ from typing import Any
 import sympy
 
 from seqtheory.theory._checks import check_int
+from seqtheory.theory.contract import check_bool
 
 from .affine_layer import agl13_coordinates, agl_step_certificate
 
@@ -88,6 +89,7 @@ def agl_permutation_action(max_len: int, bias: bool = True) -> dict[str, Any]:
     indices joined by ``-``, or ``""``), ``"step_transitions", "step_failures", "initial_ok",
     "readout_pairs", "readout_failures"}``. ``ValueError`` / ``TypeError`` for ``max_len`` not
     an int ≥ 1 (the word count is 6^max_len: keep it small)."""
+    bias = check_bool("bias", bias)
     from seqtheory.theory.groups import FiniteGroup
 
     max_len = check_int("max_len", max_len)

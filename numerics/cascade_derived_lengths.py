@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import sympy
 
+from seqtheory.theory.contract import check_bool
 from seqtheory.theory.lie_cascades import cascade_lie_algebra, random_cascade
 from seqtheory.theory.polynomial_cascades import (affine_pair_fields, derived_length_k_cascade,
                                                   random_polynomial_cascade,
@@ -47,6 +48,7 @@ def instance_row(cls: str, k: int, kind: str, seed, dim, series, finite: bool,
     (``finite=True``) has its exact derived series ``series`` (a ``None`` derived length = not
     solvable: the series does not reach 0); an infinite-dimensional one has an exact lower bound
     (a witness) and an upper bound (a symbolic certificate, or ``None``)."""
+    finite = check_bool("finite", finite)
     if finite:
         dl = len(series) - 1 if series[-1] == 0 else None
         lower = upper = dl
@@ -63,6 +65,8 @@ def linear_cascade_row(cls: str, k: int, seed: int, layer_dims: Sequence[int], a
     with 3 inputs, layer dimensions ``layer_dims``, ``affine`` layers or not;
     ``commuting=False`` lets a layer's diagonal blocks not commute, a wrong variant) and the
     exact derived series of its matrix Lie algebra."""
+    affine = check_bool("affine", affine)
+    commuting = check_bool("commuting", commuting)
     c = random_cascade(layer_dims, 3, affine=affine, seed=seed, commuting_layers=commuting)
     L = cascade_lie_algebra(c)
     return instance_row(cls, k, f"random, layer dims {list(c.layer_dims)}", seed, L.dim,
@@ -89,6 +93,7 @@ def polynomial_cascade_row(cls: str, k: int, layer: str, seed: int, max_dim: int
     """A random polynomial-coupled cascade of ``k`` ``layer`` layers (``"abelian"`` or
     ``"restricted"``, :func:`~seqtheory.theory.polynomial_cascades.random_polynomial_cascade`;
     ``sdl``: the linear part depends on the previous state) as a :func:`vector_field_row`."""
+    sdl = check_bool("sdl", sdl)
     pc = random_polynomial_cascade(k, layer=layer, seed=seed, state_dependent_linear=sdl)
     kind = "random" + (", linear part depends on the previous state" if sdl else "")
     return vector_field_row(cls, k, kind, seed, pc.fields, max_dim, cap, upper or {})

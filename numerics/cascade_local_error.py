@@ -10,7 +10,6 @@ is rational (1/N).
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import mpmath
@@ -19,8 +18,8 @@ import numpy as np
 from .fits import fit_loglog_slope
 from .local_error import default_eps_grid, frobenius_mp, log_series_coefficients, path_product
 from .nilpotent_cascades import free_group_element, nilpotent_cascade
-from seqtheory.theory.contract import check_exact, check_int
-from seqtheory.theory.mp_precision import working_dps
+from seqtheory.theory.contract import check_bool, check_exact, check_int
+from seqtheory.theory.mp_precision import resolving_dps, working_dps
 
 __all__ = ["cascade_scan", "cascade_error_at"]
 
@@ -49,6 +48,8 @@ def cascade_scan(gens, word, depth: int, coupling: str, n_points: int = 6,
     the word and that each layer's update does not depend on its own state (translation).
     Returns ``{"depth", "coupling", "class_c", "layer_dims", "eps", "errors", "slope", "ci",
     "dps", "exact_group_element", "translations", "variant"}``."""
+    reverse_input = check_bool("reverse_input", reverse_input)
+    drop_top_layer = check_bool("drop_top_layer", drop_top_layer)
     built = depth - 1 if drop_top_layer else depth
     C = nilpotent_cascade(gens, built, coupling)
     c = C.nilpotency_class
@@ -80,6 +81,8 @@ def cascade_error_at(gens, word, depth: int, coupling: str, eps,
     "translations", "variant"}``. ``ValueError`` for ``eps`` not a positive rational,
     ``TypeError`` for a float or a string (:func:`~seqtheory.theory.contract.check_exact`: never
     read as a nearby rational); ``depth`` an int >= 1."""
+    reverse_input = check_bool("reverse_input", reverse_input)
+    drop_top_layer = check_bool("drop_top_layer", drop_top_layer)
     eps = check_exact("eps", eps, minimum=0, above=True)
     depth = check_int("depth", depth)
     built = depth - 1 if drop_top_layer else depth
@@ -100,7 +103,7 @@ def _working_dps(gens, word, c: int, eps_min) -> int:
     """Digits that resolve the smallest error ``≈ ε_min^(c+1) ‖Z_{c+1}‖`` with 25 to spare."""
     lead = max(1e-300, float(np.linalg.norm(np.array(
         log_series_coefficients(gens, list(word), c + 1, dps=30)[c], dtype=float))))
-    return max(40, int(math.ceil(-math.log10(lead) - (c + 1) * math.log10(float(eps_min)))) + 25)
+    return max(40, resolving_dps(lead, c + 1, eps_min, 25))
 
 
 def _error_vs_target(out, gens, word, eps: Fraction, dps: int):

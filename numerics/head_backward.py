@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from seqtheory.theory._messages import shown
+from seqtheory.theory.contract import check_bool
 from seqtheory.theory.hilbert import row_diameter
 from seqtheory.theory.mp_precision import working_dps
 
@@ -135,6 +136,7 @@ def backward_change(U, S, h, y, *, frozen_probabilities: bool = False) -> np.nda
     gradients). ``frozen_probabilities=True`` keeps ``p′ = p_U(h)`` (the change of the head's
     Jacobian alone, ``Sᵀ(p − e_y)``): a wrong reading used as a negative control.
     Arguments as in :func:`backward_signal`, with ``S`` of the shape of ``U``."""
+    frozen_probabilities = check_bool("frozen_probabilities", frozen_probabilities)
     U, S, h, y = _inputs(U, _required(S), h, y)
     p = _softmax(U @ h)
     q = p if frozen_probabilities else _softmax((U + S) @ h)

@@ -19,7 +19,6 @@ their product, ``mp.logm``, minus the truncated series.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -28,7 +27,7 @@ import numpy as np
 
 from seqtheory.theory._checks import check_int
 from seqtheory.theory.contract import as_list, check_exact, check_instance, check_int_sequence
-from seqtheory.theory.mp_precision import MAX_DPS, working_dps
+from seqtheory.theory.mp_precision import MAX_DPS, resolving_dps, working_dps
 
 __all__ = [
     "as_mp_matrices",
@@ -309,8 +308,7 @@ def local_error_scan(gens, word, c: int, n_points: int = 9, dps: int | None = No
     lead = float(frobenius_mp(coeffs[c]))
     # predicted smallest error: ε_min^(c+1) ‖Z_{c+1}‖ -> digits needed (in logs: the product
     # underflows float64 for small ε and large c, which once gave 60 digits where more were needed)
-    log10_smallest = math.log10(max(lead, 1e-300)) + (c + 1) * math.log10(float(grid.min()))
-    need = int(math.ceil(-log10_smallest)) + 25
+    need = resolving_dps(lead, c + 1, float(grid.min()), 25)
     if dps is None and need > work:
         work = need
         coeffs = log_series_coefficients(gens, sw, c + 2, dps=work)

@@ -28,7 +28,7 @@ Everything is exact (sympy) except the spectral norm of the difference, reported
 from __future__ import annotations
 
 from seqtheory.theory._messages import counted
-from seqtheory.theory.contract import as_list, check_exact_sympy, check_int
+from seqtheory.theory.contract import as_list, check_bool, check_exact_sympy, check_int
 
 import itertools
 from typing import Any
@@ -51,6 +51,7 @@ def restricted_pair_identity(commuting: bool = True) -> dict[str, Any]:
     Returns ``{"identity_holds"`` (Δ = P[A_y, A_x](s − t), exactly), ``"order_blind"`` (Δ = 0
     after the commutation rule, or without it when ``commuting`` is False), ``"difference"`` (Δ
     as text), ``"commuting"}``. ``TypeError`` for a ``commuting`` that is not a bool."""
+    commuting = check_bool("commuting", commuting)
     if not isinstance(commuting, bool):
         raise TypeError(f"commuting must be a bool, got {type(commuting).__name__}")
     Ax, Ay, bx, by, P, s, t = sympy.symbols("A_x A_y b_x b_y P s t", commutative=False)

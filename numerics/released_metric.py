@@ -15,6 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
+from seqtheory.theory.contract import check_bool
+
 __all__ = ["THRESHOLD", "released_prefix_accuracies", "released_max_len"]
 
 #: the threshold of ``max_seq_len_at_90``
@@ -27,6 +29,7 @@ def released_prefix_accuracies(rows: Sequence[Sequence[bool]], bos: bool = True)
     ``bos``: the labels begin with a ``[BOS]`` position (predicted right). Rows are right-padded
     to the longest; a padded position is not valid, so a row keeps its last value there.
     Returns the accuracy per position (length: longest word + 1 with BOS)."""
+    bos = check_bool("bos", bos)
     if not rows:
         raise ValueError("rows must hold at least one word")
     lab = [([True] if bos else []) + [bool(c) for c in r] for r in rows]

@@ -22,6 +22,7 @@ import mpmath
 import numpy as np
 
 from seqtheory.theory.bch_series import bch
+from seqtheory.theory.contract import check_bool
 from seqtheory.theory.lie_poly import LiePolynomial
 from seqtheory.theory.magnus_series import magnus, magnus_discrete, taylor_ode_solution
 
@@ -124,6 +125,7 @@ def bch_truncation_slopes(seed: int, n_points: int, flip_degree2: bool = False,
     """:func:`truncation_slopes` of the BCH series of ``log(e^{εX} e^{εY})`` (random X, Y of unit
     Frobenius norm) truncated after degree c = 1..6, against ``logm(expm(εX) expm(εY))``, expected
     order ``c + 1 + exponent_shift``; ``flip_degree2`` negates the degree-2 term."""
+    flip_degree2 = check_bool("flip_degree2", flip_degree2)
     cs = list(TRUNCATION_ORDERS)
     Z = bch(max(cs))
     if flip_degree2:
@@ -145,6 +147,8 @@ def magnus_truncation_slopes(seed: int, convention: str, n_points: int, flip2: b
     truncated after degree c = 1..6, against ``logm`` of the ``dps``-digit Taylor-series ODE
     solution; expected order ``c + 1 + shift``. ``flip2`` negates Ω2, ``swap`` uses the other
     convention's terms."""
+    flip2 = check_bool("flip2", flip2)
+    swap = check_bool("swap", swap)
     cs = list(TRUNCATION_ORDERS)
     rng = np.random.default_rng(seed)
     with working_dps(dps) as dps:
@@ -174,6 +178,8 @@ def magnus_residuals(seed: int, order: int, scale: float, swap_convention: bool 
     ``odefun``, the Taylor solution against :func:`mpmath.odefun` (``"odefun_vs_taylor"``).
     ``swap_convention`` uses the other convention's terms and reverses the product (a wrong
     variant). Floats."""
+    swap_convention = check_bool("swap_convention", swap_convention)
+    odefun = check_bool("odefun", odefun)
     rng = np.random.default_rng(seed)
     out = {}
     with working_dps(dps) as dps:

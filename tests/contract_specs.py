@@ -85,10 +85,10 @@ def theory_specs() -> dict[str, list[Spec]]:
               "tol": (Real(0, 1, above=True, optional=True), 1e-9)}, oracle=_eq((3, (3, 1, 0), (3, 1, 0)))),
         Spec("LieAlgebra.spanned_by(mats)", lambda mats: dims(t.LieAlgebra.spanned_by(mats)),
              {"mats": (Matrices(), SL2 + [np.array([[1, 0], [0, -1]])])}, oracle=_eq((3, (3,), (3,)))),
-        Spec("LieAlgebra.from_structure_constants(c, dim=)",
-             lambda c, dim: t.LieAlgebra.from_structure_constants(c, dim=dim).dim,
+        Spec("LieAlgebra.from_structure_constants(c, dim=, check=)",
+             lambda c, dim, check: t.LieAlgebra.from_structure_constants(c, dim=dim, check=check).dim,
              {"c": (Obj("structure constants"), {(0, 1): {2: 1}, (1, 0): {2: -1}}),
-              "dim": (Int(1, big=REFUSE, optional=True), 3)}, oracle=_eq(3)))
+              "dim": (Int(1, big=REFUSE, optional=True), 3), "check": (Flag(), True)}, oracle=_eq(3)))
     add("LieSeries", Spec("LieAlgebra.derived_series() -> LieSeries",
                           lambda mats: t.LieAlgebra.generated_by(mats).derived_series().dims,
                           {"mats": (Matrices(), SL2)}, oracle=_eq((3,))))
@@ -375,6 +375,8 @@ def _perm_group_specs(t, add) -> None:
         Spec("PermGroup.from_permutations(gens, degree)", lambda gens, degree: P.from_permutations(
             gens, degree).order, {"gens": (Obj("permutations"), [[1, 2, 0], [1, 0, 2]]),
                                   "degree": (Int(1, optional=True), 4)}, oracle=_eq(6)),
+        Spec("PermGroup(group)", lambda group: P(group).order,
+             {"group": (Obj("a sympy PermutationGroup"), P.symmetric(3).sympy_group)}, oracle=_eq(6)),
         Spec("PermGroup.symmetric(n)", lambda n: P.symmetric(n).order, {"n": (Int(1), 8)},
              oracle=_eq(40320)),
         Spec("PermGroup.alternating(n)", lambda n: P.alternating(n).order, {"n": (Int(1), 5)}, oracle=_eq(60)),

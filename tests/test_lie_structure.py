@@ -221,3 +221,14 @@ def test_direct_sum_decomposition():
     parts = direct_sum_decomposition(so(4))
     assert all(p.is_semisimple and is_ideal(so(4), p) for p in parts)
     assert parts[0].bracket_space(parts[1]).dim == 0
+
+
+@pytest.mark.parametrize("flag", ["", 0, None, "False", 1])
+def test_structure_constant_check_flag_must_be_a_bool(flag):
+    """'' / 0 / None once skipped validation silently: a bracket failing Jacobi got derived
+    length 3."""
+    bad = {(0, 1): {2: 1}, (1, 2): {0: 1}, (0, 2): {0: 1}}
+    with pytest.raises(TypeError, match="check must be True or False"):
+        LieAlgebra.from_structure_constants(bad, check=flag)
+    with pytest.raises(ValueError):
+        LieAlgebra.from_structure_constants(bad, check=True)

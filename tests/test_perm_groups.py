@@ -99,3 +99,12 @@ def test_agrees_with_the_cayley_table_path(seed):
 @pytest.mark.parametrize("name", ["D8", "S4", "A5", "C6"])
 def test_named_groups_agree_with_finite_group(name):
     assert _invariants(PermGroup.named(name)) == _invariants(FiniteGroup.named(name))
+
+
+@pytest.mark.parametrize("group", [[[1, 0, 2], [1, 2, 0]], "(0 1)", None, 3])
+def test_constructor_refuses_what_is_not_a_sympy_group(group):
+    """Once accepted, then AttributeError on first use (``.order``)."""
+    with pytest.raises(TypeError, match="group must be a sympy PermutationGroup.*from_permutations"):
+        PermGroup(group)
+    with pytest.raises(TypeError, match="name"):
+        PermGroup(PermGroup.symmetric(3).sympy_group, name=3)

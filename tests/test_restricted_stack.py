@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+import sympy
 from scipy.linalg import expm
 
 from seqtheory.numerics.fits import fit_loglog_slope
@@ -102,3 +103,81 @@ def test_bad_input():
         stack_output_map([])
     with pytest.raises(ValueError, match="one size"):
         stack_output_map([np.eye(2), np.eye(3)])
+
+
+# ------------------------------------------------------------------ inputs (break-it pass, round 2)
+_ROT_DIAG = [np.array([[0, 1], [-1, 0.]]), np.array([[1, 0], [0, -1.]])]
+
+
+def _exact_error(word, eps: Fraction):
+    """Oracle: the stack's output in exact Fractions, the target in closed form
+    (e^{εJ} a rotation, e^{εD} = diag(e^ε, e^-ε)) at 300 digits, the spectral norm there."""
+    import mpmath
+
+    Ys = [np.array([[0, eps], [-eps, 0]], dtype=object) if a == 0 else
+          np.array([[eps, 0], [0, -eps]], dtype=object) for a in word]
+    with mpmath.workdps(300):
+        e = mpmath.mpf(eps.numerator) / eps.denominator
+        c, s = mpmath.cos(e), mpmath.sin(e)
+        factors = {0: mpmath.matrix([[c, s], [-s, c]]),
+                   1: mpmath.matrix([[mpmath.exp(e), 0], [0, mpmath.exp(-e)]])}
+        target = mpmath.eye(2)
+        for a in word:
+            target = factors[a] * target
+        M = mpmath.matrix([[mpmath.mpf(v.numerator) / v.denominator for v in row]
+                           for row in stack_output_map(Ys).tolist()])
+        return float(max(mpmath.svd_r(M - target, compute_uv=False)))
+
+
+@pytest.mark.parametrize("eps", [Fraction(1, 10 ** 30), Fraction(1, 10 ** 17), Fraction(1, 10)])
+def test_error_keeps_its_digits_at_small_eps(eps):
+    """Once 0.0 below ε ≈ 1e-17 (terms of size 1 cancelling to ε³ at 50 digits)."""
+    row = stack_error_scan(_ROT_DIAG, [0, 1], [eps])[0]
+    want = max(_exact_error(w, eps) for w in ([0, 1], [1, 0]))
+    assert want > 0 and row["error"] == pytest.approx(want, rel=1e-13)
+    assert row["ratio"] == pytest.approx(row["error"] / row["mass"], rel=1e-13)
+    assert stack_error_scan(_ROT_DIAG, [0, 1], [1e-30])[0]["error"] > 0   # a float ε too
+
+
+def test_eps_beyond_the_precision_bound_is_refused():
+    with pytest.raises(ValueError, match=r"eps_grid\[1\].*MAX_DPS"):
+        stack_error_scan(_ROT_DIAG, [0, 1], [0.1, Fraction(1, 10 ** 4000)])
+
+
+def test_eps_message_names_floats():
+    with pytest.raises(TypeError, match=r"eps_grid\[0\] must be a real number \(int, float"):
+        stack_error_scan(_ROT_DIAG, [0, 1], [True])
+
+
+def test_long_word_refused_before_starting():
+    with pytest.raises(ValueError, match=r"len\(word\) = 2000000 .*MAX_SCAN_STEPS"):
+        stack_error_scan(_ROT_DIAG, [0, 1] * 10 ** 6, [0.1])
+
+
+def test_mixed_entry_kinds_are_converted_once():
+    from decimal import Decimal
+
+    import mpmath
+
+    exact = [np.array([[Fraction(1, 10), Fraction(1, 3)], [0, 0]], dtype=object)]
+    got = stack_output_map([[[Decimal("0.1"), Fraction(1, 3)], [0, 0]]])    # once SystemError
+    assert all(isinstance(v, Fraction) for v in got.flat) and (got == _second_order(exact)).all()
+    got = stack_output_map([[[Decimal("0.1"), 1.5], [0, 0]]])                # once TypeError
+    assert all(type(v) is float for v in got.flat)
+    np.testing.assert_allclose(np.array(got, dtype=float), np.array(_second_order(
+        [np.array([[0.1, 1.5], [0, 0]], dtype=object)]), dtype=float), rtol=1e-15)
+    got = stack_output_map([[[mpmath.mpf(1), Fraction(1, 3)], [0, 0]]])
+    assert all(isinstance(v, mpmath.mpf) for v in got.flat)
+    ints = stack_output_map([[[1, 2], [3, 4]]])
+    assert ints[0, 0] == Fraction(11, 2) and isinstance(ints[0, 0], Fraction)
+
+
+@pytest.mark.parametrize("Ys, match", [([[[1e200]]], "Ys: the result overflows"),
+                                       ([[[sympy.oo * sympy.Symbol("x"), 0], [0, 0]]], r"Ys\[0\]\[0\]\[0\]"),
+                                       ([[[sympy.zoo]]], r"Ys\[0\]\[0\]\[0\]"),
+                                       ([[[sympy.nan]]], r"Ys\[0\]\[0\]\[0\]")])
+def test_infinite_results_and_entries_refused(Ys, match):
+    with pytest.raises(ValueError, match=match):
+        stack_output_map(Ys)
+    with pytest.raises(ValueError, match="Y"):
+        layer1_linear_part(Ys[0])

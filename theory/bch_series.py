@@ -56,6 +56,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from ._checks import check_int
+from .contract import check_bool
 from ._messages import counted
 from .lie_poly import (LiePolynomial, as_fraction, check_series_size, log_word_coefficient,
                        lyndon_coordinates_encoded)
@@ -928,6 +929,7 @@ def bch(degree: int, kind: str = "classical", *, use_cache: bool = True, method:
     Raises ``ValueError`` for degree < 1, degree > 23 with ``method="fast"`` (integer bounds of the
     engine), degree > 16 with ``method="generic"`` (hours of work), or an
     unknown kind/method; a cache folder that cannot be written only gives a ``RuntimeWarning``."""
+    use_cache = check_bool("use_cache", use_cache)
     degree = check_int("degree", degree)
     if kind not in BCH_KINDS:
         raise ValueError(f"kind must be one of {BCH_KINDS}, got {kind!r}")

@@ -332,7 +332,7 @@ def check_exact(name: str, value: Any, *, floats: bool = False, minimum: Any = N
 
 def _exact_value(name: str, value: Any, floats: bool) -> Fraction:
     if _is_bool(value) or _is_complex(value) or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be an exact number (int, Fraction, sympy Rational), got "
+        raise TypeError(f"{name} must be {_exact_kinds(floats)}, got "
                         f"{'complex' if _is_complex(value) else type(value).__name__} {shown(value)}")
     if isinstance(value, Fraction):
         return value
@@ -358,8 +358,14 @@ def _exact_value(name: str, value: Any, floats: bool) -> Fraction:
                             f"a nearby rational; pass Fraction(...) (or Fraction(x) for the "
                             f"float's exact binary value)")
         return f
-    raise TypeError(f"{name} must be an exact number (int, Fraction, sympy Rational), got "
-                    f"{type(value).__name__} {shown(value)}")
+    raise TypeError(f"{name} must be {_exact_kinds(floats)}, got {type(value).__name__} "
+                    f"{shown(value)}")
+
+
+def _exact_kinds(floats: bool) -> str:
+    """What :func:`check_exact` accepts, for its messages (floats named only where accepted)."""
+    return ("a real number (int, float, Fraction, Decimal, sympy Rational)" if floats else
+            "an exact number (int, Fraction, sympy Rational, Decimal)")
 
 
 def check_exact_sympy(name: str, value: Any):

@@ -101,7 +101,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ._messages import counted
-from .contract import as_list
+from .contract import as_list, check_bool
 from .field_input import check_number, concat_rows, row_count, to_field_rows
 from .field_linalg import domain
 from .float_rank import NumericalRankError, check_tol, decision_count, is_recording, rank_decision, \
@@ -342,6 +342,7 @@ class LieAlgebra:
         the entries generate.
         Source: GAP ``LieAlgebraByStructureConstants`` (the format), Humphreys §1 (the identities).
         """
+        check = check_bool("check", check)
         N, entries = parse_structure(c, dim)
         if field is not None and field != "QQ":
             I, J, K, C, field = field_table(entries, domain(field))

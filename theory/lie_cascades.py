@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 
 from ._checks import check_int
+from .contract import check_bool
 from .lie import LieAlgebra
 from ._messages import shown
 
@@ -75,6 +76,8 @@ def random_cascade(layer_dims: Sequence[int], n_inputs: int = 2, *, affine: bool
     layers are then not abelian) used as a negative control.
     Raises ``ValueError`` for empty / non-positive layer sizes, ``n_inputs < 1``, a bad range.
     """
+    affine = check_bool("affine", affine)
+    commuting_layers = check_bool("commuting_layers", commuting_layers)
     if isinstance(layer_dims, (str, bytes)) or not hasattr(layer_dims, "__iter__"):
         raise ValueError(f"layer_dims must be a non-empty sequence of positive ints, got {shown(layer_dims)}")
     dims = tuple(layer_dims)
@@ -122,6 +125,7 @@ def cascade_lie_algebra(c: Cascade) -> LieAlgebra:
 def structural_bound(k: int, affine: bool = False) -> int:
     """``1 + ceil(log2 k)`` (linear) or ``1 + ceil(log2 (k+1))`` (affine): the derived-length
     bound implied by block-triangularity (module doc). ``k >= 1``."""
+    affine = check_bool("affine", affine)
     k = check_int("k", k)
     m = k + 1 if affine else k
     return 1 + math.ceil(math.log2(m)) if m > 1 else 1

@@ -51,7 +51,7 @@ from typing import Any, Iterable, Sequence
 
 from ._checks import check_int
 from ._messages import counted
-from .contract import as_list, check_optional_int
+from .contract import as_list, check_instance, check_optional_int
 from .groups import MAX_ORDER, FiniteGroup, GroupSeries
 from .permutation_notation import MAX_DEGREE
 
@@ -83,11 +83,20 @@ class PermGroup:
     """A permutation group on ``0..degree-1`` held by sympy's ``PermutationGroup`` (module
     docstring). Build it with :meth:`from_permutations`, :meth:`named`, :meth:`symmetric`,
     :meth:`alternating`, :meth:`cyclic`, :meth:`dihedral`, :meth:`abelian`, :meth:`rubik`;
-    subgroups (series terms, centre, Sylow subgroups) are ``PermGroup`` objects too."""
+    subgroups (series terms, centre, Sylow subgroups) are ``PermGroup`` objects too.
+
+    The constructor wraps a sympy ``PermutationGroup`` as it is (``name``: a string or None);
+    anything else -- a list of permutations included, which :meth:`from_permutations` reads
+    with its checks and notations -- is refused with a ``TypeError`` naming ``group`` (never an
+    ``AttributeError`` on first use)."""
 
     def __init__(self, group, *, name: str | None = None):
-        self._G = group
-        self.name = name
+        from sympy.combinatorics import PermutationGroup
+
+        self._G = check_instance("group", group, PermutationGroup,
+                                 "a sympy PermutationGroup (for permutations, use "
+                                 "PermGroup.from_permutations(gens))")
+        self.name = None if name is None else check_instance("name", name, str, "a string or None")
 
     # ---------------------------------------------------------------- construction
     @classmethod

@@ -32,6 +32,7 @@ import random
 from dataclasses import dataclass, field
 
 from ._checks import check_int
+from .contract import check_bool
 from .vector_fields import PolyVectorField, VectorFieldAlgebra, generated_algebra
 
 __all__ = ["PolynomialCascade", "derived_length_k_cascade", "random_polynomial_cascade",
@@ -111,6 +112,7 @@ def random_polynomial_cascade(k: int, n_inputs: int = 2, *, layer: str = "abelia
 
     Raises ``ValueError`` for a bad ``k``, ``n_inputs``, ``degree``, ``entry_range`` or
     ``layer``, and for ``state_dependent_linear`` with abelian layers (not defined there)."""
+    state_dependent_linear = check_bool("state_dependent_linear", state_dependent_linear)
     k = _check_k(k)
     n_inputs, degree, entry_range, seed = (
         check_int(name, v, lo) for name, v, lo in (("n_inputs", n_inputs, 1), ("degree", degree, 0),
