@@ -67,8 +67,8 @@ def _claim_block(c, versions: list[dict], ledger: dict) -> list[str]:
          + (f", {src.location}" if src.location else "") + ".", "",
          f"- claim version {c.claim_version} (current)"]
     for e in reversed(versions):
-        L.append(f"  - v{e['version']} ({e['recorded']}): {e['change']}")
-    L.append("  - v1: the first registration" if versions or c.claim_version == 1 else
+        L.append(f"  - claim version {e['version']} ({e['recorded']}): {e['change']}")
+    L.append("  - claim version 1: the first registration" if versions or c.claim_version == 1 else
              "  - earlier versions: not recorded")
     entry = ledger.get(c.id)
     now = rule_fingerprint(c.decision) if c.decision else ""

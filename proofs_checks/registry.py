@@ -149,7 +149,7 @@ def replicate(blocks: dict[str, tuple[Any, Verdict, str]]) -> tuple[Verdict, str
                 raise ValueError(f"seed {s!r} is in blocks {seen[s]!r} and {name!r}: blocks must "
                                  "be disjoint")
             seen[s] = name
-    shown = "; ".join(f"block {n} (seeds {_seed_list(s)}): {v.value} ({w})"
+    shown = "; ".join(f"block {n} ({_seed_list(s)}): {v.value} ({w})"
                       for n, (s, v, w) in blocks.items())
     verdicts = {v for _, v, _ in blocks.values()}
     if len(verdicts) == 1:
@@ -160,16 +160,16 @@ def replicate(blocks: dict[str, tuple[Any, Verdict, str]]) -> tuple[Verdict, str
 
 
 def _seed_list(seeds: Any) -> str:
-    """A block's seeds in a line: ``0–4`` for a run of small integers, the labels as they are
-    (``#0, #1``), and derived 32-bit seeds by their number and first digits (``3 seeds:
-    1877093675, …``; report.json holds them in full)."""
+    """A block's seeds in a line: ``seeds 0–4`` for a run of small integers, the labels as they
+    are (``seeds #0, #1``), and derived 32-bit seeds by their number and the first one (``3
+    derived seeds: 1877093675, …``; report.json holds them in full)."""
     seeds = list(seeds)
     if len(seeds) > 2 and all(isinstance(s, int) for s in seeds) and \
             seeds == list(range(seeds[0], seeds[0] + len(seeds))):
-        return f"{seeds[0]}–{seeds[-1]}"
+        return f"seeds {seeds[0]}–{seeds[-1]}"
     if any(isinstance(s, int) and abs(s) > 99_999 for s in seeds):
         return f"{len(seeds)} derived seeds: {seeds[0]}{', …' if len(seeds) > 1 else ''}"
-    return ", ".join(str(s) for s in seeds)
+    return "seeds " + ", ".join(str(s) for s in seeds)
 
 
 def parts_table(parts: dict[str, tuple[Verdict, str]]) -> list[dict[str, str]]:

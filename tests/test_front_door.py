@@ -268,7 +268,7 @@ def test_the_changelog_records_every_claim_version():
     for c in claims:
         if c.claim_version > 1:
             latest = versions[c.id][-1]
-            assert (f"- claim version {c.claim_version} (current)\n  - v{c.claim_version} "
+            assert (f"- claim version {c.claim_version} (current)\n  - claim version {c.claim_version} "
                     f"({latest['recorded']}):") in text, c.id
     bumped = [c for c in claims if c.claim_version > 1]
     assert claim_version_problems(bumped, {}) == [

@@ -124,8 +124,10 @@ def cor36(ctx) -> Outcome:
                for n in (2, 3)}
     card_fails = sorted({(r["n_letters"], r["k"]) for r in rows if r["coupling"] == "linear"
                          and not _reaches(r["slope"], r["ci"], r["2^(k-1)+1"], SLOPE_RESOLUTION)})
-    summary = "; ".join(f"{r['coupling']} k={r['k']}: {r['slope']:.2f} (c={r['class_c']})"
-                        for r in so3)
+    judged = {r["k"] for r in so3 if r["coupling"] == "polynomial"}
+    summary = "; ".join(f"{r['coupling']} k={r['k']}: {r['slope']:.2f} (c={r['class_c']}"
+                        + ("" if r["k"] in judged else "; not judged: linear only") + ")"
+                        for r in sorted(so3, key=lambda r: (r["coupling"] != "polynomial", r["k"])))
     cands = candidate_table(ks)
     return Outcome(
         verdict=verdict,

@@ -158,7 +158,7 @@ def rownorm_vs_adamw(ctx: Context) -> Outcome:
     key = "; ".join(
         f"block {b}: D ratio {res['summary']['ratio_diameter']:.1f}×, Hilbert RMS ratio "
         f"{res['summary']['ratio_hilbert_rms']:.1f}×, Δval {res['summary']['val_loss_diff']:+.4f}"
-        f" ± {res['summary']['val_loss_diff_se']:.4f} (s.e.)" for b, res in results.items())
+        f" ± {res['summary']['val_loss_diff_se']:.4f} nats (s.e.)" for b, res in results.items())
     return Outcome(
         verdict,
         f"at {n:,} params, {counted(len(first['runs']['adamw']), 'seed')} per block: {key} "
