@@ -129,7 +129,7 @@ def _finite(M: np.ndarray, name: str) -> np.ndarray:
         if isinstance(v, float) and not math.isfinite(v) or \
                 type(v).__module__.startswith("mpmath") and not mpmath.isfinite(v):
             raise ValueError(f"{name}: the result overflows the float range (an entry is {v}); "
-                             "pass exact (Fraction) or mpmath entries, or smaller ones")
+                             "give the entries as exact Fractions or mpmath numbers, or smaller")
     return M
 
 
