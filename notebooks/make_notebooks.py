@@ -979,8 +979,9 @@ NB05 = [
         same family fits. The cell: parity with signed Mamba, the 1-layer runs of 5.7 against the
         same recipe at depth 8. Per seed block: supported when the 1-layer model fits in ≥ 80% of
         the seeds and the 8-layer one in none; refuted when the 8-layer model fits in ≥ 80% (it
-        trains at this scale). The control labels 1-layer runs with other seeds as the deep arm;
-        the rule must not call them hard to train.
+        trains at this scale). The control has two wrong variants: 1-layer runs with other seeds
+        labelled as the deep arm (the rule must not call them hard to train), and the deep runs
+        stopped after one step (a deep model that did not train: the rule must not refute).
     """),
     code("""
         deep_training = show_claim("finding.deep_models_hard_to_train")

@@ -52,8 +52,11 @@ def test_deep_plan_reuses_the_parity_runs_and_the_control_is_one_layer():
     assert all(getattr(d, f) == getattr(ref[0], f) for d in arms["deep"] for f in same)
     ctl = dt.deep_arms(ctx, control=True)["deep"]
     assert all(c.depth == 1 for c in ctl) and not {c.seed for c in ctl} & {c.seed for c in ref}
+    untrained = dt.untrained_deep_arms(ctx)["deep"]    # control (b): the deep runs stopped at once
+    assert all(c.depth == 8 and c.steps == 1 for c in untrained)
+    assert [c.seed for c in untrained] == [c.seed for c in arms["deep"]]
     plan = get_claim("finding.deep_models_hard_to_train").plan(ctx, True)
-    assert len(plan) == 3 * fp.PARITY_SEEDS and len({c.key for c in plan}) == len(plan)
+    assert len(plan) == 4 * fp.PARITY_SEEDS and len({c.key for c in plan}) == len(plan)
 
 
 def test_replicated_needs_two_blocks():

@@ -20,7 +20,7 @@ PLAN_SIZES = {
     "finding.abelian_tower": {"quick": 8, "full": 40, "paper": 100},
     "finding.parity_negative_eigenvalues": {"quick": 20, "full": 20, "paper": 20},
     "finding.phase_horizon": {"quick": 30, "full": 120, "paper": 240},   # A5 (no character) left out
-    "finding.deep_models_hard_to_train": {"quick": 15, "full": 15, "paper": 15},
+    "finding.deep_models_hard_to_train": {"quick": 20, "full": 20, "paper": 20},
     "depth.exp.rotation": {"quick": 12, "full": 40, "paper": 50},
     "depth.exp.s3_depth": {"quick": 16, "full": 40, "paper": 40},
     "depth.exp.word_problems": {"quick": 32, "full": 220, "paper": 420},

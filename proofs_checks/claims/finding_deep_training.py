@@ -18,8 +18,9 @@ reference fits in ≥ 80% of the seeds and the deep model in none (depth alone s
 refuted when the deep model fits in ≥ 80% of the seeds (8 layers train at this scale: positive
 evidence); else inconclusive (e.g. the reference does not fit either: the task, not the depth, is
 hard). Cells are parts (weakest part decides); the two blocks must agree, else inconclusive with
-both shown. Control: the deep arm replaced by 1-layer runs with other seeds (labelled as deep),
-which the rule must not support.
+both shown. Control: (a) the deep arm replaced by 1-layer runs with other seeds (labelled as
+deep), which the rule must not support; (b) the deep arm untrained (stopped after one step), which
+the rule must not refute.
 """
 from __future__ import annotations
 
@@ -158,17 +159,33 @@ def deep_decide(rows: list[dict]) -> tuple[Verdict, str, dict[str, Any]]:
 
 @deep_models_hard_to_train.control
 def _deep_control(ctx: Context) -> ControlOutcome:
-    """The deep arm replaced by 1-layer runs with other seeds: depth cannot be what stops them, so
-    the rule must not call the deep arm hard to train."""
-    cfgs = deep_arms(ctx, control=True)
-    rows = deep_rows(run_arms(ctx, cfgs), cfgs)
-    v, why, _ = deep_decide(rows)
-    return ControlOutcome(rejected=v is not Verdict.SUPPORTED,
-                          variant="the deep arm replaced by 1-layer runs (other seeds)",
-                          reason=f"{v.value}: {why}")
+    """Two wrong variants through :func:`deep_decide`: (a) the deep arm replaced by 1-layer runs
+    with other seeds: depth cannot be what stops them, so the rule must not call the deep arm
+    hard to train (not supported); (b) the deep arm untrained (its runs stopped after one step):
+    a deep model that did not train, so the rule must not say that 8 layers train (not
+    refuted). (b) is the variant that tests the power of the claim's own verdict (refuted)."""
+    out = {}
+    for name, cfgs in (("(a) deep arm = 1-layer runs", deep_arms(ctx, control=True)),
+                       ("(b) deep arm untrained", untrained_deep_arms(ctx))):
+        out[name] = deep_decide(deep_rows(run_arms(ctx, cfgs), cfgs))[:2]
+    (va, _), (vb, _) = out.values()
+    return ControlOutcome(rejected=va is not Verdict.SUPPORTED and vb is not Verdict.REFUTED,
+                          variant="; ".join(out),
+                          reason=" | ".join(f"{n}: {v.value} ({w})" for n, (v, w) in out.items()),
+                          evidence={"verdicts": {n: v.value for n, (v, _) in out.items()}})
+
+
+def untrained_deep_arms(ctx: Context) -> dict[str, list]:
+    """:func:`deep_arms` with the deep arm's runs stopped after one optimizer step (no warm-up,
+    no curriculum): a deep model that has not trained (a wrong variant for the control)."""
+    arms = deep_arms(ctx)
+    stop = dict(steps=1, warmup=0, curriculum_steps=0, log_every=1, checkpoint_every=1)
+    return {"reference": arms["reference"], "deep": [dataclasses.replace(c, **stop)
+                                                    for c in arms["deep"]]}
 
 
 @deep_models_hard_to_train.training_plan
 def _deep_plan(ctx: Context, controls: bool) -> list:
     arms = deep_arms(ctx)
-    return arms["reference"] + arms["deep"] + (deep_arms(ctx, control=True)["deep"] if controls else [])
+    return arms["reference"] + arms["deep"] + (deep_arms(ctx, control=True)["deep"]
+                                               + untrained_deep_arms(ctx)["deep"] if controls else [])
