@@ -58,15 +58,30 @@ def short_commit(commit: str) -> str:
 
 def citation_line(c: Claim, cited: dict) -> str:
     """The citation line of claim ``c``; ``cited``: ``verdict``, ``rule_version``,
-    ``seqtheory_version``, ``commit``, ``origin`` (where the verdict comes from)."""
+    ``seqtheory_version``, ``commit``, ``origin`` (where the verdict comes from) and, when
+    known, ``key_figure`` (quoted, cut at :data:`KEY_FIGURE_CHARS` characters)."""
     line = (f"claim `{c.id}` (claim version {c.claim_version}; statement: "
             f"{c.source.cite(paper_version=True)}; rule version {cited['rule_version'] or 'none'}), seqtheory "
             f"{cited['seqtheory_version']} (commit {short_commit(cited['commit'])}), verdict: "
             f"{cited['verdict']} [{cited['origin']}]")
+    if cited.get("key_figure"):
+        line += f"; key figure: {_cut(cited['key_figure'])}"
     if c.premise is not None:
         line += (f"; premise, sourced and not covered by the verdict: {c.premise.text} "
                  f"(source: {c.premise.source})")
     return line
+
+
+#: the longest key figure a citation line quotes in full (longer ones are cut at a word)
+KEY_FIGURE_CHARS = 300
+
+
+def _cut(text: str) -> str:
+    """``text`` up to :data:`KEY_FIGURE_CHARS` characters, cut at a word boundary with a note
+    that report.md holds the rest."""
+    if len(text) <= KEY_FIGURE_CHARS:
+        return text
+    return text[:KEY_FIGURE_CHARS].rsplit(" ", 1)[0] + " … (the rest in report.md)"
 
 
 def bibtex_entry(c: Claim, cited: dict) -> str:
@@ -129,7 +144,8 @@ def _from_report(c: Claim, args: argparse.Namespace, rpath: Path) -> dict | None
         origin += f"; its negative control {ctl}"
     return {"verdict": rec["verdict"], "rule_version": rec["rule"]["version"],
             "seqtheory_version": rep["seqtheory_version"], "commit": rep["git_commit"],
-            "origin": origin, "year": rep["created_utc"][:4], "reproduce": rec["reproduce"]}
+            "origin": origin, "year": rep["created_utc"][:4], "reproduce": rec["reproduce"],
+            "key_figure": rec["key_figure"]}
 
 
 def _run_now(c: Claim, seed: int) -> dict | None:
@@ -150,7 +166,8 @@ def _run_now(c: Claim, seed: int) -> dict | None:
             "rule_version": rule_fingerprint(c.decision) if c.decision else "",
             "seqtheory_version": package_version(), "commit": git_commit(),
             "origin": f"run now, seed {seed}, profile quick",
-            "year": _dt.date.today().year, "reproduce": reproduce_command(c.id, seed, "quick")}
+            "year": _dt.date.today().year, "reproduce": reproduce_command(c.id, seed, "quick"),
+            "key_figure": r.outcome.key_figure}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -234,6 +234,11 @@ def test_cite_names_each_version_and_gives_bibtex(tmp_path, capsys):
     assert re.search(r"claim `free_lie\.witt_dimensions` \(claim version 1; statement: .*; rule "
                      r"version [0-9a-f]{12}\), seqtheory \S+ \(commit \S+\), verdict: supported",
                      line), line
+    rec = json.loads((tmp_path / "report.json").read_text())["claims"][0]
+    assert f"; key figure: {rec['key_figure'][:60]}" in line          # the figure a citer quotes
+    from seqtheory.proofs_checks.cmd_cite import KEY_FIGURE_CHARS, _cut
+    long = "word " * 200
+    assert len(_cut(long)) < KEY_FIGURE_CHARS + 40 and _cut(long).endswith("(the rest in report.md)")
     assert main(["cite", fast, "--report", str(tmp_path), "--bibtex"]) == 0
     bib = capsys.readouterr().out
     assert bib.startswith("@misc{seqtheory:free_lie.witt_dimensions,\n  title = {seqtheory "
