@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 
 from .registry import Context, Verdict, combine_verdicts, replicate
 
-__all__ = ["BLOCKS", "BLOCK_SEEDS", "block_size", "n_block_seeds", "split_blocks", "block_indices",
+__all__ = ["BLOCKS", "BLOCK_SEEDS", "block_size", "n_block_seeds", "split_blocks", "split_arms", "block_indices",
            "decide_blocks", "seed_blocks", "arm_blocks", "rows_by_block", "replicated", "by_parts",
            "blocks_text", "blocks_key"]
 
@@ -67,6 +67,15 @@ def split_blocks(items: Sequence[Any]) -> dict[str, list]:
                          f"number of blocks, {n}; got {len(items)}")
     size = len(items) // n
     return {b: items[i * size:(i + 1) * size] for i, b in enumerate(BLOCKS)}
+
+
+def split_arms(arms: dict[Any, Sequence[Any]]) -> tuple[dict[str, list[str]], dict[str, dict[Any, list]]]:
+    """Each arm's items (one per seed, in seed order; an arm is a depth, a model class …) cut
+    into the blocks by :func:`split_blocks`: ``(seed labels per block`` (:func:`block_indices`,
+    from the first arm's block size) ``, {block: {arm: its items in the block}})``."""
+    per = {arm: split_blocks(items) for arm, items in arms.items()}
+    labels = block_indices(len(next(iter(per.values()))[BLOCKS[0]]))
+    return labels, {b: {arm: per[arm][b] for arm in arms} for b in labels}
 
 
 def block_indices(per_block: int) -> dict[str, list[str]]:

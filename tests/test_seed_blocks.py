@@ -22,6 +22,14 @@ def test_split_blocks_is_consecutive_and_refuses_uneven_counts():
     assert sb.block_indices(2) == {"A": ["#0", "#1"], "B": ["#2", "#3"]}
 
 
+def test_split_arms_cuts_every_arm_into_the_same_blocks():
+    labels, per = sb.split_arms({1: [10, 11, 12, 13], 2: [20, 21, 22, 23]})
+    assert labels == {"A": ["#0", "#1"], "B": ["#2", "#3"]}
+    assert per == {"A": {1: [10, 11], 2: [20, 21]}, "B": {1: [12, 13], 2: [22, 23]}}
+    with pytest.raises(ValueError, match="multiple of the number of blocks"):
+        sb.split_arms({1: [10, 11, 12]})
+
+
 def test_decide_blocks_replicates():
     rule = lambda x: (Verdict.SUPPORTED if x > 0 else Verdict.REFUTED, f"x = {x}")
     v, why, per = sb.decide_blocks({"A": ([0], 1), "B": ([1], 2)}, rule)

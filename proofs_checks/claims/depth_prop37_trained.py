@@ -22,8 +22,7 @@ from seqtheory.proofs_checks.evidence_checks import absent_keys, per_seed_blocks
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
 from seqtheory.proofs_checks.report import format_stat
-from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
-                                                 n_block_seeds, split_blocks)
+from seqtheory.proofs_checks.seed_blocks import block_size, decide_blocks, n_block_seeds, split_arms
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, check_protocol, paper_scale, recipe,
                                                     seed_configs)
 from seqtheory.proofs_checks.training_runs import run_arms
@@ -71,9 +70,8 @@ DECIDED_BY = ('A5 runs whose longest 90%-accuracy lengths differ across depths (
 
 def length_blocks(runs: dict[int, list[dict]]) -> dict[str, tuple[list[int], dict[int, list[int]]]]:
     """``{block: (seed indices, {depth: [longest length at ≥ 90% per seed]})}``."""
-    split = {L: split_blocks([r["test"]["max_len_90"] for r in rs]) for L, rs in runs.items()}
-    idx = block_indices(len(next(iter(split.values()))["A"]))
-    return {b: (idx[b], {L: split[L][b] for L in runs}) for b in idx}
+    labels, per = split_arms({L: [r["test"]["max_len_90"] for r in rs] for L, rs in runs.items()})
+    return {b: (labels[b], per[b]) for b in labels}
 
 
 @claim(id="depth.prop3.7.trained", claim_version=2,

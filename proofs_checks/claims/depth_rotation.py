@@ -22,8 +22,7 @@ from seqtheory.proofs_checks.evidence_checks import absent_keys, measured, per_s
 from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.theory._messages import counted
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Verdict, claim
-from seqtheory.proofs_checks.seed_blocks import (block_indices, block_size, decide_blocks,
-                                                 n_block_seeds, split_blocks)
+from seqtheory.proofs_checks.seed_blocks import block_size, decide_blocks, n_block_seeds, split_arms
 from seqtheory.proofs_checks.trained_recipe import (PAPER_RECIPE, RATE_RULE, paper_scale, recipe,
                                                     seed_configs)
 from seqtheory.proofs_checks.training_runs import run_arms
@@ -85,9 +84,8 @@ DECIDED_BY = ('a depth that learns the task (mean held-out MSE below 90% of the 
 
 def mse_blocks(runs: dict[int, list[dict]]) -> dict[str, tuple[list[int], dict[int, list[float]]]]:
     """``{block: (seed indices, {depth: [held-out MSE per seed]})}``."""
-    split = {L: split_blocks([r["test"]["mse"] for r in rs]) for L, rs in runs.items()}
-    idx = block_indices(len(next(iter(split.values()))["A"]))
-    return {b: (idx[b], {L: split[L][b] for L in runs}) for b in idx}
+    labels, per = split_arms({L: [r["test"]["mse"] for r in rs] for L, rs in runs.items()})
+    return {b: (labels[b], per[b]) for b in labels}
 
 
 @claim(id="depth.exp.rotation", claim_version=2, title="A5 rotation task: MSE decreases with depth",

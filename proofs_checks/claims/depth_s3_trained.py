@@ -24,7 +24,7 @@ from __future__ import annotations
 from seqtheory.proofs_checks.evidence_checks import per_seed
 from seqtheory.proofs_checks.rates import rate_text, success_rate
 from seqtheory.proofs_checks.registry import DEPTH, Context, ControlOutcome, Outcome, Reading, Verdict, claim
-from seqtheory.proofs_checks.seed_blocks import block_indices, block_size, decide_blocks, split_blocks
+from seqtheory.proofs_checks.seed_blocks import block_size, decide_blocks, split_arms, split_blocks
 from seqtheory.proofs_checks.trained_recipe import (RATE_RULE, S3_FACTORS, SUCCESS, acc_at,
                                                     check_protocol, s3_scale, wp_cfgs)
 from seqtheory.proofs_checks.training_figures import loss_curves_figure
@@ -68,9 +68,8 @@ DECIDED_BY = ('restricted (AUSSM) models at the paper\'s 2T in both seed blocks:
 
 def s3_blocks(runs: dict[str, list[dict]]) -> dict[str, tuple[list[int], dict]]:
     """The evidence of each replication block: ``{block: (seed indices, s3_evidence of its runs)}``."""
-    per = {arm: split_blocks(rs) for arm, rs in runs.items()}
-    idx = block_indices(len(next(iter(per.values()))["A"]))
-    return {b: (idx[b], s3_evidence({arm: per[arm][b] for arm in runs})) for b in idx}
+    labels, per = split_arms(runs)
+    return {b: (labels[b], s3_evidence(per[b])) for b in labels}
 
 
 @claim(id="depth.exp.s3_depth", claim_version=2,
