@@ -87,11 +87,11 @@ def _entry_kind(name: str, v) -> str:
 _KIND_ORDER = ("symbolic", "mpf", "float", "exact")
 
 
-def _converted(v, kind: str):
-    """An entry checked by :func:`_entry_kind` in the arithmetic ``kind`` of its matrices:
-    exact values as ``Fraction`` (sympy ``Rational`` on the symbolic path, ``mpf`` rounded once
-    on the mpmath path), floats exactly as ``mpf`` / sympy ``Float`` on those paths."""
-    own = _entry_kind("entry", v)
+def _converted(v, own: str, kind: str):
+    """An entry of kind ``own`` (already checked by :func:`_entry_kind`) in the arithmetic
+    ``kind`` of its matrices: exact values as ``Fraction`` (sympy ``Rational`` on the symbolic
+    path, ``mpf`` rounded once on the mpmath path), floats exactly as ``mpf`` / sympy ``Float``
+    on those paths."""
     if own == "symbolic" or (own == kind == "mpf"):
         return v
     if kind == "float":
@@ -116,10 +116,14 @@ def _square_matrices(mats: list, names: list[str]) -> list[np.ndarray]:
         A = np.asarray(Y.tolist() if hasattr(Y, "tolist") else Y, dtype=object)
         if A.ndim != 2 or A.shape[0] != A.shape[1] or A.shape[0] == 0:
             raise ValueError(f"{name} must be a non-empty square matrix, got shape {A.shape}")
-        kinds.update(_entry_kind(f"{name}[{i}][{j}]", v) for (i, j), v in np.ndenumerate(A))
-        arrays.append(A)
+        K = np.empty(A.shape, dtype=object)      # each entry's kind, checked once
+        for (i, j), v in np.ndenumerate(A):
+            K[i, j] = _entry_kind(f"{name}[{i}][{j}]", v)
+        kinds.update(K.flat)
+        arrays.append((A, K))
     kind = next(k for k in _KIND_ORDER if k in kinds)
-    return [np.vectorize(lambda v: _converted(v, kind), otypes=[object])(A) for A in arrays]
+    convert = np.vectorize(lambda v, own: _converted(v, own, kind), otypes=[object])
+    return [convert(A, K) for A, K in arrays]
 
 
 def _finite(M: np.ndarray, name: str) -> np.ndarray:
