@@ -77,11 +77,13 @@ KEY_FIGURE_CHARS = 300
 
 
 def _cut(text: str) -> str:
-    """``text`` up to :data:`KEY_FIGURE_CHARS` characters, cut at a word boundary with a note
-    that report.md holds the rest."""
-    if len(text) <= KEY_FIGURE_CHARS:
-        return text
-    return text[:KEY_FIGURE_CHARS].rsplit(" ", 1)[0] + " … (the rest in report.md)"
+    """``text`` on one line of at most :data:`KEY_FIGURE_CHARS` characters
+    (:func:`~seqtheory.proofs_checks.terminal.clip_words`), with a note that report.md holds the
+    rest when it was cut."""
+    from .terminal import clip_words
+
+    short = clip_words(text, KEY_FIGURE_CHARS)
+    return short if short == " ".join(text.split()) else short + " (the rest in report.md)"
 
 
 def bibtex_entry(c: Claim, cited: dict) -> str:
