@@ -57,16 +57,19 @@ def rate_counts(at: str, successes: Any, seeds: Any) -> tuple[int, int]:
 
 
 def per_seed(at: str, field: str, values: Any, seeds: Sequence[Any] | None = None,
-             minimum: float | None = None, maximum: float | None = None) -> list[float]:
-    """One measured value per seed (:func:`measured` each, named ``"{at}: {field}[i]"``), as a
-    list of floats; with ``seeds`` (the block's declared seeds), ``ValueError`` unless there is
-    exactly one value per seed. An empty list is returned as it is (absent evidence)."""
+             minimum: float | None = None, maximum: float | None = None, *,
+             above: bool = False) -> list[float]:
+    """One measured value per seed (:func:`measured` each, named ``"{at}: {field}[i]"``, with
+    ``above`` as there), as a list of floats; with ``seeds`` (the block's declared seeds),
+    ``ValueError`` unless there is exactly one value per seed. An empty list is returned as it
+    is (absent evidence)."""
     if not isinstance(values, (list, tuple)):
-        raise TypeError(f"{at}: {field} must be a list of numbers (one per seed), got {values!r:.80}")
+        raise TypeError(f"{at}: {field} must be a list of numbers, got {values!r:.80}")
     if seeds is not None and len(values) != len(seeds):
         raise ValueError(f"{at}: {field} holds {counted(len(values), 'value')} but the block "
                          f"declares {counted(len(seeds), 'seed')} ({list(seeds)!r:.80})")
-    return [measured(at, f"{field}[{i}]", x, minimum, maximum) for i, x in enumerate(values)]
+    return [measured(at, f"{field}[{i}]", x, minimum, maximum, above=above)
+            for i, x in enumerate(values)]
 
 
 def unique_rows(rows: Sequence[dict], key: Sequence[str], name: str = "rows") -> list[dict]:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from seqtheory.theory._messages import counted
+from seqtheory.proofs_checks.evidence_checks import fraction, measured, per_seed
 from seqtheory.proofs_checks.figures import new_figure, save_figure
 from seqtheory.proofs_checks.head_width_sweep import (BLOCKS, PUBLISHED_LR_RATIO,
                                                       adamw_both_arms_evidence, block_evidence,
@@ -254,11 +255,10 @@ def block_width_verdict(ev: dict) -> tuple[Verdict, str, dict]:
 
 def _checked_points(pts: list[dict]) -> list[dict]:
     """``pts`` with every ratio, interval end and the fraction as a Python ``float``, checked
-    by :func:`~seqtheory.theory._checks.check_real` (any real number; ``TypeError`` for a value
-    that is not one): ``ValueError`` unless ``pts`` is non-empty, one point per head width, with
-    positive finite ratios (means, per seed, interval ends) and a fraction in [0, 1]."""
-    from seqtheory.theory._checks import check_real
-
+    by :mod:`~seqtheory.proofs_checks.evidence_checks` (any real number; ``TypeError`` for a
+    value that is not one): ``ValueError`` unless ``pts`` is non-empty, one point per head
+    width, with positive finite ratios (means, per seed, interval ends) and a fraction in
+    [0, 1]."""
     widths = [p.get("d") for p in pts]
     if not pts or len(set(widths)) != len(widths):
         raise ValueError(f"ev['points'] must have one point per head width d, got d = {widths}")
@@ -266,15 +266,11 @@ def _checked_points(pts: list[dict]) -> list[dict]:
     for p in pts:
         at, q = f"ev['points'] at d = {p['d']}", dict(p)
         for k in STATISTICS:
-            q[f"ratio_{k}"] = check_real(f"{at}: ratio_{k}", p.get(f"ratio_{k}"), 0, above=True)
+            q[f"ratio_{k}"] = measured(at, f"ratio_{k}", p.get(f"ratio_{k}"), 0, above=True)
             for key in (f"ratio_{k}_per_seed", f"interval_{k}"):
-                values = p.get(key)
-                if not isinstance(values, (list, tuple)):
-                    raise TypeError(f"{at}: {key} must be a list of numbers, got {values!r}")
-                q[key] = [check_real(f"{at}: {key}[{i}]", x, 0, above=True)
-                          for i, x in enumerate(values)]
-        q["frac_steps_rownorm_smaller"] = check_real(f"{at}: frac_steps_rownorm_smaller",
-                                                     p.get("frac_steps_rownorm_smaller"), 0, 1)
+                q[key] = per_seed(at, key, p.get(key), None, 0, above=True)
+        q["frac_steps_rownorm_smaller"] = fraction(at, "frac_steps_rownorm_smaller",
+                                                   p.get("frac_steps_rownorm_smaller"))
         out.append(q)
     return out
 
